@@ -1,0 +1,169 @@
+"""NVRTC: CUDA C++ from cuda_src/ to a cubin for one architecture, with its resource usage.
+
+Steps: find the CUDA headers the source includes → build the options → compile through the
+seam → read registers / shared memory / stack from the cubin and spills from the ptxas log
+(-Xptxas=-v costs nothing and needs no GPU, so the resource table works on any machine).
+"""
+
+import os
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .cubin import kernel_resources
+from .driver import get_backend
+from .errors import ArchError, MissingHeaderError, UsageError
+
+CUDA_SRC = Path(__file__).resolve().parent.parent / "cuda_src"
+if not CUDA_SRC.is_dir():  # installed without the source tree next to the package
+    CUDA_SRC = Path(__file__).resolve().parent / "cuda_src"
+
+
+# -- architectures --------------------------------------------------------------------------------
+
+@dataclass(frozen=True, order=True)
+class Arch:
+    """A target such as sm_90 or sm_90a (arch-specific features: wgmma, setmaxnreg)."""
+
+    cc: int
+    suffix: str = ""
+
+    def __str__(self):
+        return f"sm_{self.cc}{self.suffix}"
+
+    @classmethod
+    def parse(cls, text):
+        m = re.fullmatch(r"(?:sm_|compute_)?(\d{2,3})([af]?)", str(text).strip().lower())
+        if not m:
+            raise UsageError(f"cannot read {text!r} as a GPU architecture; write it as sm_90, 90 or sm_90a")
+        return cls(int(m.group(1)), m.group(2))
+
+
+def supported_archs(backend=None):
+    """The architectures the installed NVRTC can target (nvrtcGetSupportedArchs)."""
+    return [Arch(cc) for cc in (backend or get_backend()).nvrtc_supported_archs()]
+
+
+def check_arch_supported(arch, backend=None):
+    ccs = [a.cc for a in supported_archs(backend)]
+    if arch.cc not in ccs:
+        major, minor = (backend or get_backend()).nvrtc_version()
+        raise ArchError(
+            f"{arch} is not supported by the installed NVRTC {major}.{minor} "
+            f"(it targets sm_{', sm_'.join(map(str, ccs))}); "
+            + ("Volta (sm_70) needs NVRTC 12.x: pip install 'nvidia-cuda-nvrtc-cu12'" if arch.cc < min(ccs)
+               else "install a newer NVRTC (pip install -U cuda-toolkit[nvrtc])")
+        )
+
+
+# -- headers --------------------------------------------------------------------------------------
+
+def _header_candidates():
+    if os.environ.get("TCRAW_CUDA_INCLUDE"):
+        yield Path(os.environ["TCRAW_CUDA_INCLUDE"])
+    try:
+        from cuda.pathfinder import find_nvidia_header_directory
+        found = find_nvidia_header_directory("cudart")
+        if found:
+            yield Path(found)
+    except Exception:  # cuda-pathfinder missing or too old: fall through to toolkit paths
+        pass
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        if os.environ.get(var):
+            yield Path(os.environ[var]) / "include"
+    yield Path("/usr/local/cuda/include")
+
+
+def find_include_dir():
+    """A directory with mma.h *and* crt/mma.h (mma.h includes the latter; the cudart wheel alone
+    lacks it, and so does the H200 image's pathfinder directory — FACTS.md)."""
+    looked = []
+    for d in _header_candidates():
+        looked.append(str(d))
+        if (d / "mma.h").is_file() and (d / "crt" / "mma.h").is_file() and (d / "cuda_fp16.h").is_file():
+            return d
+    raise MissingHeaderError(
+        "the tensor-core kernels include <mma.h>, which needs mma.h and crt/mma.h; none found in "
+        f"{', '.join(looked)}. Install the header wheels (pip install 'cuda-toolkit[nvrtc,cudart,crt]') "
+        "or point CUDA_HOME or TCRAW_CUDA_INCLUDE at a CUDA toolkit"
+    )
+
+
+# -- compile --------------------------------------------------------------------------------------
+
+@dataclass
+class Cubin:
+    kernel: str
+    arch: Arch
+    image: bytes
+    log: str
+    registers: int
+    smem_bytes: int
+    spill_bytes: int | None
+    stack_bytes: int
+    compile_ms: float
+    cached: bool = False
+
+
+_PTXAS = {
+    "registers": re.compile(r"Used (\d+) registers"),
+    "smem_bytes": re.compile(r"(\d+) bytes smem"),
+    "stack_bytes": re.compile(r"(\d+) bytes stack frame"),
+    "spill_stores": re.compile(r"(\d+) bytes spill stores"),
+    "spill_loads": re.compile(r"(\d+) bytes spill loads"),
+}
+
+
+def parse_ptxas_log(log, entry):
+    """Resources of one entry function from an -Xptxas=-v log (0 where ptxas printed nothing)."""
+    section = log
+    start = log.find(f"Compiling entry function '{entry}'")
+    if start >= 0:
+        nxt = log.find("Compiling entry function", start + 1)
+        section = log[start: nxt if nxt >= 0 else len(log)]
+    found = {k: int(m.group(1)) if (m := rx.search(section)) else 0 for k, rx in _PTXAS.items()}
+    return {
+        "registers": found["registers"],
+        "smem_bytes": found["smem_bytes"],
+        "stack_bytes": found["stack_bytes"],
+        "spill_bytes": found["spill_stores"] + found["spill_loads"],
+    }
+
+
+def build_options(arch, defines=(), include_dir=None):
+    opts = [f"--gpu-architecture={arch}", "--std=c++17", "-Xptxas=-v", "-lineinfo"]
+    if include_dir:
+        opts.append(f"-I{include_dir}")
+    opts += [f"-D{d}" for d in defines]
+    return opts
+
+
+def compile_cubin(kernel, arch, backend=None):
+    """Compile one registry kernel for one arch. Refuses archs below the kernel's minimum or
+    outside NVRTC's list with an ArchError naming the requirement."""
+    backend = backend or get_backend()
+    arch = Arch.parse(arch) if not isinstance(arch, Arch) else arch
+    if arch.cc < kernel.min_arch:
+        raise ArchError(f"kernel {kernel.name} needs sm_{kernel.min_arch} or newer; {arch} is below it")
+    check_arch_supported(arch, backend)
+    path = CUDA_SRC / kernel.source
+    source = path.read_text()
+    include_dir = find_include_dir() if "#include" in source else None
+    options = build_options(arch, kernel.defines, include_dir)
+    t0 = time.perf_counter()
+    image, log = backend.nvrtc_compile(source, kernel.source, options)
+    ms = (time.perf_counter() - t0) * 1e3
+    return Cubin(kernel.name, arch, image, log, compile_ms=ms, **resources(image, log, kernel.entry))
+
+
+def resources(image, log, entry):
+    """Registers, shared memory and stack from the cubin itself; spills from the ptxas log.
+    When NVRTC served the compile from its cache the log is empty: spills live in the stack
+    frame, so a zero frame still proves zero spills, and otherwise they are unknown (None)."""
+    found = kernel_resources(image, entry)
+    if f"Compiling entry function '{entry}'" in log:
+        found["spill_bytes"] = parse_ptxas_log(log, entry)["spill_bytes"]
+    else:
+        found["spill_bytes"] = 0 if found["stack_bytes"] == 0 else None
+    return found

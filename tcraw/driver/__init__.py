@@ -1,0 +1,103 @@
+"""The seam: every CUDA driver (cu*) and NVRTC (nvrtc*) call tcraw makes goes through here.
+
+Above this package everything is plain Python over ints (device pointers, sizes) and opaque
+handles (device, context, module, function, event). Below it, one file per implementation:
+
+- ``bindings.py`` — NVIDIA's cuda-python (``cuda.bindings.driver`` / ``cuda.bindings.nvrtc``).
+
+``get_backend()`` picks one; ``Backend`` lists what each must provide. The enum numbers
+used by both live in ``constants.py`` so an attribute means the same thing everywhere.
+"""
+
+import os
+
+from ..errors import UsageError
+
+BACKENDS = ("bindings",)
+
+
+class Backend:
+    """The whole interface, one method per driver/NVRTC call (or a tight group of them).
+
+    Device pointers are ints; sizes are bytes; ``grid`` and ``block`` are (x, y, z).
+    Every method raises ``tcraw.errors.CudaError`` (or ``NoDeviceError`` from ``init``)
+    on a non-success result.
+    """
+
+    name = "abstract"
+
+    # driver: init and devices
+    def init(self): raise NotImplementedError
+    def driver_version(self): raise NotImplementedError
+    def device_count(self): raise NotImplementedError
+    def device_get(self, ordinal): raise NotImplementedError
+    def device_name(self, dev): raise NotImplementedError
+    def device_attribute(self, dev, attr): raise NotImplementedError
+    def device_total_mem(self, dev): raise NotImplementedError
+    # driver: the primary context (works the same on cuda-bindings 12.x and 13.x)
+    def primary_ctx_retain(self, dev): raise NotImplementedError
+    def primary_ctx_release(self, dev): raise NotImplementedError
+    def ctx_set_current(self, ctx): raise NotImplementedError
+    def ctx_synchronize(self): raise NotImplementedError
+    # driver: memory
+    def mem_get_info(self): raise NotImplementedError
+    def mem_alloc(self, nbytes): raise NotImplementedError
+    def mem_free(self, ptr): raise NotImplementedError
+    def memcpy_htod(self, dst, src_addr, nbytes): raise NotImplementedError
+    def memcpy_dtoh(self, dst_addr, src, nbytes): raise NotImplementedError
+    def memset_d8(self, ptr, value, count): raise NotImplementedError
+    def memset_d16(self, ptr, value, count): raise NotImplementedError
+    def memset_d32(self, ptr, value, count): raise NotImplementedError
+    # driver: modules, functions, launch
+    def module_load_data(self, image): raise NotImplementedError
+    def module_unload(self, mod): raise NotImplementedError
+    def module_get_function(self, mod, name): raise NotImplementedError
+    def func_get_attribute(self, fn, attr): raise NotImplementedError
+    def func_set_attribute(self, fn, attr, value): raise NotImplementedError
+    def launch_kernel(self, fn, grid, block, smem_bytes, params_addr): raise NotImplementedError
+    # driver: events (stream 0, the legacy default stream)
+    def event_create(self): raise NotImplementedError
+    def event_record(self, ev): raise NotImplementedError
+    def event_synchronize(self, ev): raise NotImplementedError
+    def event_elapsed_ms(self, start, end): raise NotImplementedError
+    def event_destroy(self, ev): raise NotImplementedError
+    # NVRTC
+    def nvrtc_version(self): raise NotImplementedError
+    def nvrtc_supported_archs(self): raise NotImplementedError
+    def nvrtc_compile(self, source, name, options):
+        """Compile ``source`` to a cubin: returns (cubin bytes, program log)."""
+        raise NotImplementedError
+
+
+_base, _traced = {}, {}
+_default = {"name": None, "trace": None}
+
+
+def configure(name=None, trace=None):
+    """Set what get_backend() returns by default (the CLI's --backend and --trace)."""
+    _default.update(name=name, trace=trace)
+
+
+def _make(name):
+    from .bindings import BindingsBackend
+    return BindingsBackend()
+
+
+def get_backend(name=None, trace=None):
+    """The backend called ``name`` (default: configure(), else $TCRAW_BACKEND, else
+    ``bindings``), made once; wrapped in the call tracer when ``trace`` or $TCRAW_TRACE=1."""
+    name = name or _default["name"] or os.environ.get("TCRAW_BACKEND") or "bindings"
+    if trace is None:
+        trace = _default["trace"]
+    if trace is None:
+        trace = os.environ.get("TCRAW_TRACE", "") not in ("", "0")
+    if name not in BACKENDS:
+        raise UsageError(f"unknown backend {name!r}; choose one of: {', '.join(BACKENDS)}")
+    if name not in _base:
+        _base[name] = _make(name)
+    if not trace:
+        return _base[name]
+    if name not in _traced:
+        from .trace import Traced
+        _traced[name] = Traced(_base[name])
+    return _traced[name]

@@ -1,0 +1,166 @@
+"""The seam over NVIDIA's cuda-python: ``cuda.bindings.driver`` and ``cuda.bindings.nvrtc``.
+
+Every call returns a tuple whose first item is the result code; ``_ok`` turns a failure into
+``CudaError`` with the code's name, so no caller ever looks at a raw CUresult.
+"""
+
+from ..errors import CompileError, CudaError, NoDeviceError
+from . import Backend
+
+try:  # cuda-bindings >= 12.6.1 (and all of 13.x) has these; `from cuda import cuda` is gone in 13
+    from cuda.bindings import driver as cu
+    from cuda.bindings import nvrtc
+except ImportError as exc:  # pragma: no cover - exercised only without cuda-python
+    raise NoDeviceError(
+        f"the 'bindings' backend needs cuda-python (cuda.bindings): {exc}; "
+        "install it with `pip install cuda-bindings`"
+    ) from exc
+
+
+def _ok(call, result):
+    """Check a cuda.bindings result tuple; return the payload (None, one value, or a tuple)."""
+    err, rest = result[0], result[1:]
+    if int(err) != 0:
+        raise CudaError(call, err.name, int(err))
+    if not rest:
+        return None
+    return rest[0] if len(rest) == 1 else rest
+
+
+class BindingsBackend(Backend):
+    name = "bindings"
+
+    # -- init and devices ---------------------------------------------------------------
+    def init(self):
+        try:
+            result = cu.cuInit(0)
+        except Exception as exc:  # libcuda.so.1 itself is missing: the bindings raise, not return
+            raise NoDeviceError(
+                f"no CUDA driver on this machine: libcuda.so.1 could not be loaded "
+                f"({type(exc).__name__}); GPU commands need an NVIDIA GPU and its driver. "
+                "`tcraw compile` and `tcraw list` work without one"
+            ) from None
+        err = result[0]
+        if int(err) != 0:
+            raise NoDeviceError(f"cuInit failed: {err.name} ({int(err)}): no usable CUDA device")
+
+    def driver_version(self):
+        return _ok("cuDriverGetVersion", cu.cuDriverGetVersion())
+
+    def device_count(self):
+        return _ok("cuDeviceGetCount", cu.cuDeviceGetCount())
+
+    def device_get(self, ordinal):
+        return _ok("cuDeviceGet", cu.cuDeviceGet(ordinal))
+
+    def device_name(self, dev):
+        raw = _ok("cuDeviceGetName", cu.cuDeviceGetName(256, dev))
+        return raw.split(b"\0", 1)[0].decode()
+
+    def device_attribute(self, dev, attr):
+        return _ok("cuDeviceGetAttribute", cu.cuDeviceGetAttribute(cu.CUdevice_attribute(attr), dev))
+
+    def device_total_mem(self, dev):
+        return _ok("cuDeviceTotalMem", cu.cuDeviceTotalMem(dev))
+
+    # -- context ------------------------------------------------------------------------
+    def primary_ctx_retain(self, dev):
+        return _ok("cuDevicePrimaryCtxRetain", cu.cuDevicePrimaryCtxRetain(dev))
+
+    def primary_ctx_release(self, dev):
+        _ok("cuDevicePrimaryCtxRelease", cu.cuDevicePrimaryCtxRelease(dev))
+
+    def ctx_set_current(self, ctx):
+        _ok("cuCtxSetCurrent", cu.cuCtxSetCurrent(ctx))
+
+    def ctx_synchronize(self):
+        _ok("cuCtxSynchronize", cu.cuCtxSynchronize())
+
+    # -- memory -------------------------------------------------------------------------
+    def mem_get_info(self):
+        return _ok("cuMemGetInfo", cu.cuMemGetInfo())
+
+    def mem_alloc(self, nbytes):
+        return int(_ok("cuMemAlloc", cu.cuMemAlloc(nbytes)))
+
+    def mem_free(self, ptr):
+        _ok("cuMemFree", cu.cuMemFree(ptr))
+
+    def memcpy_htod(self, dst, src_addr, nbytes):
+        _ok("cuMemcpyHtoD", cu.cuMemcpyHtoD(dst, src_addr, nbytes))
+
+    def memcpy_dtoh(self, dst_addr, src, nbytes):
+        _ok("cuMemcpyDtoH", cu.cuMemcpyDtoH(dst_addr, src, nbytes))
+
+    def memset_d8(self, ptr, value, count):
+        _ok("cuMemsetD8", cu.cuMemsetD8(ptr, value, count))
+
+    def memset_d16(self, ptr, value, count):
+        _ok("cuMemsetD16", cu.cuMemsetD16(ptr, value, count))
+
+    def memset_d32(self, ptr, value, count):
+        _ok("cuMemsetD32", cu.cuMemsetD32(ptr, value, count))
+
+    # -- modules and launch -------------------------------------------------------------
+    def module_load_data(self, image):
+        return _ok("cuModuleLoadData", cu.cuModuleLoadData(image))
+
+    def module_unload(self, mod):
+        _ok("cuModuleUnload", cu.cuModuleUnload(mod))
+
+    def module_get_function(self, mod, name):
+        return _ok("cuModuleGetFunction", cu.cuModuleGetFunction(mod, name.encode()))
+
+    def func_get_attribute(self, fn, attr):
+        return _ok("cuFuncGetAttribute", cu.cuFuncGetAttribute(cu.CUfunction_attribute(attr), fn))
+
+    def func_set_attribute(self, fn, attr, value):
+        _ok("cuFuncSetAttribute", cu.cuFuncSetAttribute(fn, cu.CUfunction_attribute(attr), value))
+
+    def launch_kernel(self, fn, grid, block, smem_bytes, params_addr):
+        # params_addr is the address of a packed void*[] (see runtime.KernelArgs): the cheapest
+        # form cuda.bindings accepts, and the same one the ctypes backend passes.
+        _ok("cuLaunchKernel", cu.cuLaunchKernel(fn, *grid, *block, smem_bytes, 0, params_addr, 0))
+
+    # -- events -------------------------------------------------------------------------
+    def event_create(self):
+        return _ok("cuEventCreate", cu.cuEventCreate(0))
+
+    def event_record(self, ev):
+        _ok("cuEventRecord", cu.cuEventRecord(ev, 0))
+
+    def event_synchronize(self, ev):
+        _ok("cuEventSynchronize", cu.cuEventSynchronize(ev))
+
+    def event_elapsed_ms(self, start, end):
+        return _ok("cuEventElapsedTime", cu.cuEventElapsedTime(start, end))
+
+    def event_destroy(self, ev):
+        _ok("cuEventDestroy", cu.cuEventDestroy(ev))
+
+    # -- NVRTC --------------------------------------------------------------------------
+    def nvrtc_version(self):
+        return _ok("nvrtcVersion", nvrtc.nvrtcVersion())
+
+    def nvrtc_supported_archs(self):
+        return list(_ok("nvrtcGetSupportedArchs", nvrtc.nvrtcGetSupportedArchs()))
+
+    def nvrtc_compile(self, source, name, options):
+        prog = _ok("nvrtcCreateProgram",
+                   nvrtc.nvrtcCreateProgram(source.encode(), name.encode(), 0, [], []))
+        try:
+            opts = [o.encode() for o in options]
+            err = nvrtc.nvrtcCompileProgram(prog, len(opts), opts)[0]
+            size = _ok("nvrtcGetProgramLogSize", nvrtc.nvrtcGetProgramLogSize(prog))
+            log = b" " * size
+            _ok("nvrtcGetProgramLog", nvrtc.nvrtcGetProgramLog(prog, log))
+            log = log.rstrip(b"\0").decode(errors="replace")
+            if int(err) != 0:
+                raise CompileError("nvrtcCompileProgram", err.name, int(err),
+                                   f"{name} with options {' '.join(options)}", log)
+            size = _ok("nvrtcGetCUBINSize", nvrtc.nvrtcGetCUBINSize(prog))
+            cubin = b" " * size
+            _ok("nvrtcGetCUBIN", nvrtc.nvrtcGetCUBIN(prog, cubin))
+            return cubin, log
+        finally:
+            nvrtc.nvrtcDestroyProgram(prog)

@@ -1,0 +1,70 @@
+"""--trace / TCRAW_TRACE=1: print every seam call as it happens — name, arguments, result, µs.
+
+A wrapper over any backend, so both print the same lines and a learner sees the exact flow:
+    [tcraw] cuMemAlloc(nbytes=2097152) -> 0x7f3a00000000  (3.1 µs)
+"""
+
+import sys
+import time
+
+from . import Backend
+
+# The driver/NVRTC function each seam method stands for (the name a learner looks up).
+CALLS = {
+    "init": "cuInit", "driver_version": "cuDriverGetVersion", "device_count": "cuDeviceGetCount",
+    "device_get": "cuDeviceGet", "device_name": "cuDeviceGetName",
+    "device_attribute": "cuDeviceGetAttribute", "device_total_mem": "cuDeviceTotalMem",
+    "primary_ctx_retain": "cuDevicePrimaryCtxRetain", "primary_ctx_release": "cuDevicePrimaryCtxRelease",
+    "ctx_set_current": "cuCtxSetCurrent", "ctx_synchronize": "cuCtxSynchronize",
+    "mem_get_info": "cuMemGetInfo", "mem_alloc": "cuMemAlloc", "mem_free": "cuMemFree",
+    "memcpy_htod": "cuMemcpyHtoD", "memcpy_dtoh": "cuMemcpyDtoH", "memset_d8": "cuMemsetD8",
+    "memset_d16": "cuMemsetD16", "memset_d32": "cuMemsetD32",
+    "module_load_data": "cuModuleLoadData", "module_unload": "cuModuleUnload",
+    "module_get_function": "cuModuleGetFunction", "func_get_attribute": "cuFuncGetAttribute",
+    "func_set_attribute": "cuFuncSetAttribute", "launch_kernel": "cuLaunchKernel",
+    "event_create": "cuEventCreate", "event_record": "cuEventRecord",
+    "event_synchronize": "cuEventSynchronize", "event_elapsed_ms": "cuEventElapsedTime",
+    "event_destroy": "cuEventDestroy", "nvrtc_version": "nvrtcVersion",
+    "nvrtc_supported_archs": "nvrtcGetSupportedArchs",
+    "nvrtc_compile": "nvrtcCreateProgram+nvrtcCompileProgram+nvrtcGetCUBIN",
+}
+
+
+def _show(name, value):
+    if isinstance(value, (bytes, bytearray)):
+        return f"<{len(value)} bytes>"
+    if isinstance(value, str) and len(value) > 60:
+        return f"<{len(value)} chars>"
+    if isinstance(value, int) and name in ("ptr", "dst", "src", "dst_addr", "src_addr", "params_addr"):
+        return hex(value)
+    return repr(value) if not hasattr(value, "getPtr") else f"{type(value).__name__}({value.getPtr():#x})"
+
+
+class Traced(Backend):
+    def __init__(self, inner, stream=None):
+        self.inner, self.name, self.stream = inner, inner.name, stream
+
+    def __getattribute__(self, attr):
+        if attr not in CALLS:
+            return object.__getattribute__(self, attr)
+        inner_fn = getattr(object.__getattribute__(self, "inner"), attr)
+        stream = object.__getattribute__(self, "stream") or sys.stderr
+        varnames = inner_fn.__code__.co_varnames[1:inner_fn.__code__.co_argcount]
+
+        def call(*args):
+            shown = ", ".join(f"{n}={_show(n, v)}" for n, v in zip(varnames, args))
+            t0 = time.perf_counter()
+            try:
+                result = inner_fn(*args)
+            except Exception as exc:
+                us = (time.perf_counter() - t0) * 1e6
+                print(f"[tcraw] {CALLS[attr]}({shown}) -> {type(exc).__name__}: "
+                      f"{str(exc).splitlines()[0]}  ({us:.1f} µs)", file=stream, flush=True)
+                raise
+            us = (time.perf_counter() - t0) * 1e6
+            res = "" if result is None else " -> " + (
+                f"({_show('', result[0])}, <log {len(result[1])} chars>)" if attr == "nvrtc_compile"
+                else _show("ptr" if attr == "mem_alloc" else "", result))
+            print(f"[tcraw] {CALLS[attr]}({shown}){res}  ({us:.1f} µs)", file=stream, flush=True)
+            return result
+        return call

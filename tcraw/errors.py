@@ -1,0 +1,57 @@
+"""The error types tcraw raises. Each carries the exit code the CLI turns it into.
+
+Every message says what was wrong and what would fix it; the CLI prints it on one line
+of stderr, never as a traceback.
+"""
+
+
+class TcrawError(Exception):
+    """Base of every error tcraw raises on purpose."""
+
+    exit_code = 1
+
+
+class UsageError(TcrawError):
+    """Bad input from the caller: a size, a name, an arch, a flag. Nothing was launched."""
+
+    exit_code = 2
+
+
+class ArchError(UsageError):
+    """A kernel asked for on an architecture below its minimum or one NVRTC cannot target."""
+
+
+class NoDeviceError(TcrawError):
+    """No CUDA driver, no GPU, or a device index that does not exist on this machine."""
+
+    exit_code = 3
+
+
+class MissingHeaderError(TcrawError):
+    """A CUDA header the kernel includes could not be found in any known place."""
+
+    exit_code = 2
+
+
+class CudaError(TcrawError):
+    """A CUDA driver or NVRTC call returned an error code.
+
+    ``call`` is the API function, ``name`` the result code's name (CUDA_ERROR_OUT_OF_MEMORY,
+    NVRTC_ERROR_COMPILATION, ...), ``code`` its number, and ``log`` the NVRTC program log
+    when there is one.
+    """
+
+    def __init__(self, call, name, code, detail="", log=""):
+        self.call, self.name, self.code, self.detail, self.log = call, name, code, detail, log
+        msg = f"{call} failed: {name} ({code})"
+        if detail:
+            msg += f": {detail}"
+        if log:
+            msg += "\n" + log.rstrip()
+        super().__init__(msg)
+
+
+class CompileError(CudaError):
+    """NVRTC refused a source. The message holds the file, the options and the full log."""
+
+    exit_code = 2

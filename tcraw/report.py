@@ -1,0 +1,61 @@
+"""Records out: a tabulate table, CSV or JSON (a list of dicts, the contract in DESIGN.md)."""
+
+import csv
+import io
+import json
+import math
+
+from tabulate import tabulate
+
+FORMATS = ("table", "csv", "json")
+
+
+def _cell(v):
+    if isinstance(v, float):
+        if math.isnan(v) or math.isinf(v):
+            return str(v)
+        if v == 0:
+            return "0"
+        return f"{v:.3g}" if abs(v) < 1e-2 or abs(v) >= 1e5 else f"{v:.4g}"
+    if isinstance(v, bool):
+        return "PASS" if v else "FAIL"
+    if isinstance(v, (list, dict)):
+        return json.dumps(v)
+    return "" if v is None else str(v)
+
+
+def render(rows, fmt, columns=None):
+    """``rows``: a list of dicts. ``columns``: (key, header) pairs the table shows; CSV and JSON
+    carry every field."""
+    if fmt == "json":
+        return json.dumps(rows, indent=2, default=str)
+    if fmt == "csv":
+        buf = io.StringIO()
+        keys = list(dict.fromkeys(k for r in rows for k in r))
+        w = csv.DictWriter(buf, fieldnames=keys, lineterminator="\n")
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: json.dumps(v) if isinstance(v, (list, dict)) else v for k, v in r.items()})
+        return buf.getvalue().rstrip("\n")
+    columns = columns or [(k, k) for k in (rows[0] if rows else {})]
+    body = [[_cell(r.get(k)) for k, _ in columns] for r in rows]
+    return tabulate(body, headers=[h for _, h in columns], disable_numparse=True)
+
+
+RUN_COLUMNS = [
+    ("kernel", "kernel"), ("precision", "precision"), ("shape", "M×N×K"), ("inputs", "inputs"),
+    ("time_ms", "median ms"), ("time_min_ms", "min ms"), ("tflops", "TFLOP/s"),
+    ("pct_peak", "% peak"), ("max_rel_err", "max rel err"), ("tolerance", "bound"),
+    ("norm_rel_err", "norm err"), ("passed", "check"), ("speedup", "× naive"),
+]
+
+COMPILE_COLUMNS = [
+    ("kernel", "kernel"), ("arch", "arch"), ("status", "status"), ("registers", "regs"),
+    ("smem_bytes", "smem B"), ("spill_bytes", "spill B"), ("cubin_bytes", "cubin B"),
+    ("compile_ms", "ms"), ("sass", "tensor SASS"), ("detail", "detail"),
+]
+
+LIST_COLUMNS = [
+    ("name", "kernel"), ("precision", "precision"), ("min_arch", "min arch"), ("tile", "tile (M×N×K)"),
+    ("source", "source"), ("summary", "what it is"),
+]

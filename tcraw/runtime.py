@@ -1,0 +1,258 @@
+"""Thin objects over the seam: a device with its primary context, buffers, modules, launches,
+event timing. Each owns what it allocates and frees it on close() (safe twice; use after close
+raises), so a `with` block never leaks device memory on an error path.
+"""
+
+import ctypes
+
+import numpy as np
+
+from .driver import constants as C
+from .driver import get_backend
+from .errors import NoDeviceError, TcrawError, UsageError
+
+
+class Closed(TcrawError):
+    """An object was used after close()."""
+
+
+class Device:
+    """GPU ``ordinal`` with its primary context current on this thread."""
+
+    def __init__(self, ordinal=0, backend=None):
+        self.drv = backend if not isinstance(backend, (str, type(None))) else get_backend(backend)
+        self.drv.init()
+        count = self.drv.device_count()
+        if count == 0:
+            raise NoDeviceError("the CUDA driver is present but reports no GPU")
+        if not isinstance(ordinal, int) or not 0 <= ordinal < count:
+            raise UsageError(f"device {ordinal} does not exist: this machine has {count} GPU(s), "
+                             f"indices 0..{count - 1}")
+        self.ordinal = ordinal
+        self.handle = self.drv.device_get(ordinal)
+        # The primary context is the one the runtime API shares; retaining it avoids cuCtxCreate,
+        # whose signature changed between cuda-bindings 12 and 13.
+        self.ctx = self.drv.primary_ctx_retain(self.handle)
+        self.drv.ctx_set_current(self.ctx)
+        self._open = True
+        attr = lambda a: self.drv.device_attribute(self.handle, a)  # noqa: E731
+        self.name = self.drv.device_name(self.handle)
+        self.cc = 10 * attr(C.DEV_COMPUTE_CAPABILITY_MAJOR) + attr(C.DEV_COMPUTE_CAPABILITY_MINOR)
+        self.sm_count = attr(C.DEV_MULTIPROCESSOR_COUNT)
+        self.clock_khz = attr(C.DEV_CLOCK_RATE_KHZ)
+        self.mem_clock_khz = attr(C.DEV_MEMORY_CLOCK_RATE_KHZ)
+        self.bus_width_bits = attr(C.DEV_GLOBAL_MEMORY_BUS_WIDTH)
+        self.l2_bytes = attr(C.DEV_L2_CACHE_SIZE)
+        self.total_mem = self.drv.device_total_mem(self.handle)
+        self.max_threads_per_block = attr(C.DEV_MAX_THREADS_PER_BLOCK)
+        self.max_block = tuple(attr(a) for a in C.DEV_MAX_BLOCK_DIM)
+        self.max_grid = tuple(attr(a) for a in C.DEV_MAX_GRID_DIM)
+        self.max_smem_default = attr(C.DEV_MAX_SHARED_MEMORY_PER_BLOCK)
+        self.max_smem_optin = attr(C.DEV_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
+
+    @property
+    def arch(self):
+        from .compiler import Arch
+        return Arch(self.cc)
+
+    def peak_tflops(self, precision):
+        """Dense peak at the max SM clock from the device attributes: SMs × FLOP/clk/SM × clock.
+        (NVIDIA's 989 TF for H100/H200 fp16 uses 1830 MHz; the attribute reports 1980.)"""
+        per_clk = precision.flops_per_clk_sm.get(self.cc)
+        return None if per_clk is None else self.sm_count * per_clk * self.clock_khz * 1e3 / 1e12
+
+    def _check(self):
+        if not self._open:
+            raise Closed("this Device was closed; open a new one")
+
+    def synchronize(self):
+        self._check()
+        self.drv.ctx_synchronize()
+
+    def mem_info(self):
+        self._check()
+        return self.drv.mem_get_info()
+
+    def close(self):
+        if getattr(self, "_open", False):
+            self._open = False
+            self.drv.primary_ctx_release(self.handle)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+# Poison written into outputs before a launch, per dtype: (memset width, pattern). NaN for floats;
+# INT32_MIN for int32, a value no int8 product of the sizes tcraw runs can reach.
+POISON = {
+    np.dtype(np.float32): (32, 0x7FC00000),
+    np.dtype(np.float16): (16, 0x7E00),
+    np.dtype(np.float64): (32, 0x7FF80000),  # both halves: 0x7FF800007FF80000 is a NaN
+    np.dtype(np.int32): (32, 0x80000000),
+}
+
+
+class DeviceBuffer:
+    """``nbytes`` of device memory (cuMemAlloc). ``ptr`` is the raw device address."""
+
+    def __init__(self, device, nbytes):
+        device._check()
+        if nbytes <= 0:
+            raise UsageError(f"a device buffer needs a positive size, got {nbytes} bytes")
+        self.device, self.drv, self.nbytes = device, device.drv, int(nbytes)
+        self.ptr = self.drv.mem_alloc(self.nbytes)
+
+    def _check(self, nbytes):
+        if self.ptr is None:
+            raise Closed("this DeviceBuffer was freed; allocate a new one")
+        if nbytes > self.nbytes:
+            raise UsageError(f"{nbytes} bytes do not fit a {self.nbytes}-byte device buffer")
+
+    def copy_from_host(self, array):
+        array = np.ascontiguousarray(array)
+        self._check(array.nbytes)
+        self.drv.memcpy_htod(self.ptr, array.ctypes.data, array.nbytes)
+
+    def copy_to_host(self, array):
+        """Fill the contiguous numpy ``array`` from the start of this buffer; returns it."""
+        if not array.flags.c_contiguous:
+            raise UsageError("copy_to_host needs a C-contiguous numpy array")
+        self._check(array.nbytes)
+        self.drv.memcpy_dtoh(array.ctypes.data, self.ptr, array.nbytes)
+        return array
+
+    def poison(self, dtype):
+        width, pattern = POISON[np.dtype(dtype)]
+        self._check(0)
+        if width == 32:
+            self.drv.memset_d32(self.ptr, pattern, self.nbytes // 4)
+        else:
+            self.drv.memset_d16(self.ptr, pattern, self.nbytes // 2)
+
+    def free(self):
+        if self.ptr is not None:
+            ptr, self.ptr = self.ptr, None
+            self.drv.mem_free(ptr)
+
+    close = free
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.free()
+
+
+class Module:
+    """A cubin loaded with cuModuleLoadData."""
+
+    def __init__(self, device, image):
+        device._check()
+        self.device, self.drv = device, device.drv
+        self.handle = self.drv.module_load_data(image)
+
+    def function(self, entry):
+        if self.handle is None:
+            raise Closed("this Module was unloaded")
+        return Function(self, entry, self.drv.module_get_function(self.handle, entry))
+
+    def unload(self):
+        if self.handle is not None:
+            handle, self.handle = self.handle, None
+            self.drv.module_unload(handle)
+
+    close = unload
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.unload()
+
+
+class Function:
+    def __init__(self, module, entry, handle):
+        self.module, self.entry, self.handle = module, entry, handle
+        drv = module.drv
+        self.max_threads = drv.func_get_attribute(handle, C.FUNC_MAX_THREADS_PER_BLOCK)
+        self.num_regs = drv.func_get_attribute(handle, C.FUNC_NUM_REGS)
+        self.static_smem = drv.func_get_attribute(handle, C.FUNC_SHARED_SIZE_BYTES)
+
+
+# -- kernel arguments -----------------------------------------------------------------------------
+
+def _as_ctype(value):
+    if isinstance(value, DeviceBuffer):
+        return ctypes.c_uint64(value.ptr)
+    if isinstance(value, ctypes._SimpleCData):
+        return value
+    if isinstance(value, np.generic):
+        table = {np.dtype(np.int32): ctypes.c_int32, np.dtype(np.int64): ctypes.c_int64,
+                 np.dtype(np.uint32): ctypes.c_uint32, np.dtype(np.uint64): ctypes.c_uint64,
+                 np.dtype(np.float32): ctypes.c_float, np.dtype(np.float64): ctypes.c_double}
+        if value.dtype in table:
+            return table[value.dtype](value.item())
+    if isinstance(value, (bool, int, float)):
+        raise UsageError(
+            f"kernel argument {value!r} is a bare Python {type(value).__name__}: its C size is "
+            "ambiguous; wrap it as np.int32(...), np.float32(...) or a ctypes value")
+    raise UsageError(f"cannot pass a {type(value).__name__} as a kernel argument")
+
+
+class KernelArgs:
+    """The void*[] cuLaunchKernel reads: one pointer to each argument's bytes. Kept alive with
+    the values it points to; ``address`` is what the seam passes."""
+
+    def __init__(self, values):
+        self.values = [_as_ctype(v) for v in values]
+        self.array = (ctypes.c_void_p * max(1, len(self.values)))(
+            *[ctypes.addressof(v) for v in self.values])
+        self.address = ctypes.addressof(self.array)
+
+
+def check_geometry(device, fn, geometry):
+    """Refuse a launch the driver would reject, with the limit named (nothing is launched)."""
+    grid, block, smem = geometry.grid, geometry.block, geometry.smem_bytes
+    if any(int(d) <= 0 for d in (*grid, *block)):
+        raise UsageError(f"grid {grid} / block {block}: every dimension must be ≥ 1")
+    if any(b > lim for b, lim in zip(block, device.max_block)) or \
+            block[0] * block[1] * block[2] > min(device.max_threads_per_block, fn.max_threads):
+        raise UsageError(f"block {block} exceeds {fn.entry}'s limit of "
+                         f"{min(device.max_threads_per_block, fn.max_threads)} threads "
+                         f"(per-dimension maximum {device.max_block})")
+    if any(g > lim for g, lim in zip(grid, device.max_grid)):
+        raise UsageError(f"grid {grid} exceeds the device's maximum {device.max_grid}")
+    if smem > device.max_smem_optin:
+        raise UsageError(f"{smem} bytes of dynamic shared memory exceed the device's "
+                         f"{device.max_smem_optin}-byte per-block limit")
+
+
+def launch(fn, geometry, args):
+    """cuLaunchKernel(fn, grid, block, dynamic smem, stream 0, args). Args must be packed
+    (KernelArgs) so timed loops pay no packing cost."""
+    fn.module.drv.launch_kernel(fn.handle, geometry.grid, geometry.block, geometry.smem_bytes,
+                                args.address)
+
+
+def time_launches(device, run_once, iters, warmup):
+    """Per-launch times in ms: warm-up launches untimed, then an event pair around each launch."""
+    drv = device.drv
+    for _ in range(warmup):
+        run_once()
+    events = []
+    try:
+        for _ in range(iters):
+            events.append((drv.event_create(), drv.event_create()))
+        for start, end in events:
+            drv.event_record(start)
+            run_once()
+            drv.event_record(end)
+        drv.event_synchronize(events[-1][1])
+        return [drv.event_elapsed_ms(s, e) for s, e in events]
+    finally:
+        for pair in events:
+            for ev in pair:
+                drv.event_destroy(ev)

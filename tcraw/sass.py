@@ -1,0 +1,70 @@
+"""Tensor-instruction counts read from a cubin's SASS with cuobjdump (when one is installed).
+
+Evidence, not assumption: a WMMA kernel should show HMMA (or IMMA / DMMA), a wgmma kernel HGMMA.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+TENSOR_OPS = ("HGMMA", "HMMA", "IMMA", "DMMA", "IGMMA", "QGMMA")
+_OP = re.compile(r"^\s*/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)", re.MULTILINE)
+
+
+def find_cuobjdump():
+    """cuobjdump from a pip wheel (cuda-toolkit[cuobjdump,nvdisasm]), CUDA_HOME/CUDA_PATH, or PATH."""
+    try:
+        from cuda.pathfinder import find_nvidia_binary_utility
+        found = find_nvidia_binary_utility("cuobjdump")
+        if found:
+            return str(found)
+    except Exception:  # pathfinder missing or too old to know binaries
+        pass
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        if os.environ.get(var):
+            cand = Path(os.environ[var]) / "bin" / "cuobjdump"
+            if cand.is_file():
+                return str(cand)
+    return shutil.which("cuobjdump") or (
+        "/usr/local/cuda/bin/cuobjdump" if Path("/usr/local/cuda/bin/cuobjdump").is_file() else None)
+
+
+def _nvdisasm_dir():
+    """cuobjdump shells out to nvdisasm; a pip wheel's is not on PATH, so point NVDISASM_PATH at it."""
+    try:
+        from cuda.pathfinder import find_nvidia_binary_utility
+        found = find_nvidia_binary_utility("nvdisasm")
+        return str(Path(found).parent) if found else None
+    except Exception:
+        return None
+
+
+def dump_sass(image, tool=None):
+    tool = tool or find_cuobjdump()
+    if not tool:
+        return None
+    env = dict(os.environ)
+    if "NVDISASM_PATH" not in env and not shutil.which("nvdisasm") and (d := _nvdisasm_dir()):
+        env["NVDISASM_PATH"] = d
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
+        f.write(image)
+        f.flush()
+        out = subprocess.run([tool, "--dump-sass", f.name], capture_output=True, text=True,
+                             timeout=60, env=env)
+    return out.stdout if out.returncode == 0 else None
+
+
+def tensor_op_counts(image, tool=None):
+    """{'HMMA': n, ...} for the tensor opcodes present (static count), or None without cuobjdump."""
+    sass = dump_sass(image, tool)
+    if sass is None:
+        return None
+    counts = {}
+    for op in _OP.findall(sass):
+        base = op.split(".")[0]
+        if base in TENSOR_OPS:
+            counts[base] = counts.get(base, 0) + 1
+    return counts

@@ -1,0 +1,48 @@
+import pytest
+
+from tcraw.errors import NoDeviceError
+
+
+@pytest.fixture(scope="session")
+def device():
+    """The GPU, or a skip that says why there is none (never a vacuous pass)."""
+    from tcraw.runtime import Device
+    try:
+        dev = Device(0)
+    except NoDeviceError as exc:
+        pytest.skip(f"no CUDA GPU: {exc}")
+    yield dev
+    dev.close()
+
+
+@pytest.fixture(scope="session")
+def cubins(device):
+    """Each kernel compiled once for the GPU in hand."""
+    from tcraw import compiler, kernels
+    return {k.name: compiler.compile_cubin(k, device.arch) for k in kernels.KERNELS.values()
+            if device.cc >= k.min_arch}
+
+
+import os
+import secrets
+
+# Fresh random inputs every session; TCRAW_TEST_SEED=<n> replays one.
+SEED = int(os.environ.get("TCRAW_TEST_SEED") or secrets.randbits(31))
+
+
+def pytest_report_header(config):
+    return f"tcraw input seed: {SEED} (replay with TCRAW_TEST_SEED={SEED})"
+
+
+@pytest.fixture(scope="session")
+def host_problems():
+    """HostProblem per (precision, m, n, k, mode), built once per session."""
+    from tcraw.precision import PRECISIONS, base_matrices, host_problem
+    cache = {}
+
+    def get(key, m, n, k, mode):
+        if (key, m, n, k, mode) not in cache:
+            a, b = base_matrices(m, n, k, mode, SEED + m * 7 + n * 13 + k * 17)
+            cache[(key, m, n, k, mode)] = host_problem(PRECISIONS[key], a, b, mode)
+        return cache[(key, m, n, k, mode)]
+    return get

@@ -1,0 +1,100 @@
+"""The command line on any machine: exit codes, messages, JSON records."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tcraw import driver, kernels
+from tcraw.cli import main
+from tcraw.errors import NoDeviceError
+
+
+def has_gpu():
+    try:
+        driver.get_backend().init()
+        return driver.get_backend().device_count() > 0
+    except NoDeviceError:
+        return False
+
+
+def run_cli(*args):
+    p = subprocess.run([sys.executable, "-m", "tcraw", *args], capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+def test_list_names_every_kernel(capsys):
+    assert main(["list", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["name"] for r in rows] == list(kernels.KERNELS)
+
+
+def test_compile_json_records(capsys):
+    assert main(["compile", "--arch", "sm_90", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {r["kernel"] for r in rows} == set(kernels.KERNELS)
+    for r in rows:
+        assert r["arch"] == "sm_90" and r["status"] == "ok"
+        assert r["registers"] > 0 and r["cubin_bytes"] > 0 and r["spill_bytes"] == 0
+
+
+def test_compile_all_lists_every_supported_arch(capsys):
+    from tcraw.compiler import supported_archs
+    assert main(["compile", "--arch", "all", "--kernel", "naive_fp32,wmma_fp16", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert len(rows) == 2 * len(supported_archs())
+    assert all(r["status"] == "ok" for r in rows)
+
+
+def test_compile_writes_cubins_and_manifest(tmp_path, capsys):
+    assert main(["compile", "--arch", "sm_80,sm_90", "--kernel", "wmma_bf16", "--out", str(tmp_path)]) == 0
+    assert (tmp_path / "wmma_bf16.sm_90.cubin").read_bytes()[:4] == b"\x7fELF"
+    assert len(json.loads((tmp_path / "manifest.json").read_text())) == 2
+
+
+def test_compile_below_min_arch_is_exit_2_naming_the_minimum():
+    rc, out, err = run_cli("compile", "--arch", "sm_75", "--kernel", "wmma_tf32")
+    assert rc == 2
+    assert "sm_80" in err and "Traceback" not in err
+
+
+def test_compile_mixed_archs_reports_status_rows(capsys):
+    assert main(["compile", "--arch", "sm_70,sm_75,sm_80", "--kernel", "wmma_bf16", "--format", "json"]) == 0
+    status = {r["arch"]: r["status"] for r in json.loads(capsys.readouterr().out)}
+    assert status == {"sm_70": "below-min-arch", "sm_75": "below-min-arch", "sm_80": "ok"}
+
+
+def test_unsupported_arch_row(capsys):
+    assert main(["compile", "--arch", "sm_70,sm_90", "--kernel", "naive_fp32", "--format", "json"]) == 0
+    status = {r["arch"]: r["status"] for r in json.loads(capsys.readouterr().out)}
+    assert status == {"sm_70": "unsupported-by-nvrtc", "sm_90": "ok"}
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["run", "--kernel", "nope"], "known kernels"),
+    (["run", "--size", "0"], "M must be an integer ≥ 1"),
+    (["run", "-m", "-3"], "M must be"),
+    (["run", "--precision", "fp8"], "unknown precision"),
+    (["compile", "--arch", "hopper"], "sm_90"),
+    (["run", "--inputs", "zeros"], "invalid choice"),
+])
+def test_bad_usage_is_exit_2_with_a_message(args, needle):
+    rc, out, err = run_cli(*args)
+    assert rc == 2, err
+    assert needle in err and "Traceback" not in err
+
+
+@pytest.mark.skipif(has_gpu(), reason="this machine has a GPU; the no-driver path cannot be seen here")
+def test_run_without_a_driver_exits_3_plainly():
+    rc, out, err = run_cli("run")
+    assert rc == 3
+    assert "no CUDA driver" in err and "Traceback" not in err
+
+
+def test_info_works_with_or_without_a_gpu():
+    rc, out, err = run_cli("info", "--format", "json")
+    assert rc == 0, err
+    info = json.loads(out)
+    assert info["nvrtc_archs"] and info["include_dir"]
+    assert (info["gpu"] is not None) == has_gpu()

@@ -1,0 +1,117 @@
+"""NVRTC on the CPU: every kernel for every arch the installed NVRTC supports."""
+
+import pytest
+
+from tcraw import compiler, kernels, sass
+from tcraw.cubin import EM_CUDA, elf_arch, kernel_resources
+from tcraw.driver import get_backend
+from tcraw.errors import ArchError, CompileError, MissingHeaderError, UsageError
+
+SUPPORTED = compiler.supported_archs()
+
+
+@pytest.mark.parametrize("arch", SUPPORTED, ids=str)
+@pytest.mark.parametrize("kernel", list(kernels.KERNELS.values()), ids=lambda k: k.name)
+def test_every_kernel_compiles_for_every_supported_arch(kernel, arch):
+    if arch.cc < kernel.min_arch:
+        with pytest.raises(ArchError, match=f"sm_{kernel.min_arch}"):
+            compiler.compile_cubin(kernel, arch)
+        return
+    cubin = compiler.compile_cubin(kernel, arch)
+    assert cubin.image[:4] == b"\x7fELF"
+    machine, sm = elf_arch(cubin.image)
+    assert machine == EM_CUDA
+    assert sm == arch.cc
+    assert cubin.registers > 0
+    assert cubin.spill_bytes == 0
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90", "sm_120"])
+def test_cubin_resources_agree_with_the_ptxas_log(arch):
+    """The ELF reader and ptxas -v must tell the same story whenever the log has it."""
+    compared = 0
+    for kernel in kernels.KERNELS.values():
+        if compiler.Arch.parse(arch).cc < kernel.min_arch:
+            continue
+        cubin = compiler.compile_cubin(kernel, arch)
+        if f"Compiling entry function '{kernel.entry}'" not in cubin.log:
+            continue  # NVRTC served this from its cache: nothing to compare against
+        logged = compiler.parse_ptxas_log(cubin.log, kernel.entry)
+        from_elf = kernel_resources(cubin.image, kernel.entry)
+        assert from_elf == {k: logged[k] for k in from_elf}, kernel.name
+        compared += 1
+    if not compared:
+        pytest.skip("NVRTC served every compile from its cache: no ptxas log to compare with")
+
+
+def test_sm90a_is_accepted():
+    cubin = compiler.compile_cubin(kernels.KERNELS["wmma_fp16"], "sm_90a")
+    assert elf_arch(cubin.image) == (EM_CUDA, 90)
+
+
+def test_arch_the_nvrtc_does_not_support_is_refused_with_the_list():
+    with pytest.raises(ArchError, match="not supported by the installed NVRTC") as exc:
+        compiler.compile_cubin(kernels.KERNELS["naive_fp32"], "sm_70")
+    assert "sm_75" in str(exc.value)
+
+
+@pytest.mark.parametrize("text,expected", [("sm_90", "sm_90"), ("90", "sm_90"), ("sm_90a", "sm_90a"),
+                                           ("SM_120", "sm_120")])
+def test_arch_parse(text, expected):
+    assert str(compiler.Arch.parse(text)) == expected
+
+
+def test_arch_parse_rejects_garbage():
+    with pytest.raises(UsageError, match="sm_90"):
+        compiler.Arch.parse("hopper")
+
+
+def test_compile_error_carries_the_log_and_options():
+    with pytest.raises(CompileError) as exc:
+        get_backend().nvrtc_compile('extern "C" __global__ void f() { undefined_thing(); }',
+                                    "broken.cu", ["--gpu-architecture=sm_90"])
+    err = exc.value
+    assert err.name == "NVRTC_ERROR_COMPILATION"
+    assert "undefined_thing" in err.log and "broken.cu" in str(err)
+    assert "--gpu-architecture=sm_90" in str(err)
+
+
+def test_ptxas_log_parsed_per_entry():
+    log = ("ptxas info    : Compiling entry function 'a' for 'sm_90'\n"
+           "ptxas info    : Function properties for a\n"
+           "    16 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads\n"
+           "ptxas info    : Used 40 registers, used 1 barriers, 8192 bytes smem, 380 bytes cmem[0]\n"
+           "ptxas info    : Compiling entry function 'b' for 'sm_90'\n"
+           "ptxas info    : Used 12 registers\n")
+    assert compiler.parse_ptxas_log(log, "a") == {
+        "registers": 40, "smem_bytes": 8192, "stack_bytes": 16, "spill_bytes": 12}
+    assert compiler.parse_ptxas_log(log, "b")["registers"] == 12
+
+
+def test_missing_headers_name_the_package(monkeypatch, tmp_path):
+    monkeypatch.setattr(compiler, "_header_candidates", lambda: iter([tmp_path]))
+    with pytest.raises(MissingHeaderError, match=r"cuda-toolkit\[nvrtc,cudart,crt\]"):
+        compiler.compile_cubin(kernels.KERNELS["wmma_fp16"], "sm_90")
+
+
+def test_header_discovery_needs_crt(monkeypatch, tmp_path):
+    """A directory with mma.h but no crt/mma.h (the H200 image's pathfinder dir) is skipped."""
+    real = compiler.find_include_dir()
+    half = tmp_path / "no_crt"
+    half.mkdir()
+    (half / "mma.h").write_text("")
+    (half / "cuda_fp16.h").write_text("")
+    monkeypatch.setattr(compiler, "_header_candidates", lambda: iter([half, real]))
+    assert compiler.find_include_dir() == real
+
+
+@pytest.mark.skipif(sass.find_cuobjdump() is None, reason="no cuobjdump (pip install 'cuda-toolkit[cuobjdump,nvdisasm]')")
+@pytest.mark.parametrize("name,op", [("naive_fp32", None), ("wmma_fp16", "HMMA"), ("wmma_bf16", "HMMA"),
+                                     ("wmma_tf32", "HMMA"), ("wmma_int8", "IMMA"), ("wmma_fp64", "DMMA")])
+def test_sass_shows_the_tensor_instructions(name, op):
+    counts = sass.tensor_op_counts(compiler.compile_cubin(kernels.KERNELS[name], "sm_90").image)
+    assert counts is not None
+    if op is None:
+        assert counts == {}
+    else:
+        assert counts.get(op, 0) > 0

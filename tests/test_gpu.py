@@ -1,0 +1,88 @@
+"""On the GPU: every kernel, every precision, odd shapes, both input modes (skipped without one)."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from tcraw import kernels
+from tcraw.matmul import run_matmul
+
+pytestmark = pytest.mark.gpu
+
+# The seed's sizes, M≠N≠K multiples of 16, and shapes that are nobody's multiple.
+SHAPES = [(16, 16, 16), (48, 48, 48), (1024, 1024, 1024), (48, 80, 112), (1, 1, 1), (15, 17, 33),
+          (127, 129, 255), (1000, 1003, 997), (2048, 512, 4096)]
+
+
+@pytest.mark.parametrize("mode", ["normal", "int"])
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("name", list(kernels.KERNELS))
+def test_kernel_matches_reference(device, cubins, host_problems, name, shape, mode):
+    kernel = kernels.KERNELS[name]
+    if device.cc < kernel.min_arch:
+        pytest.skip(f"{name} needs sm_{kernel.min_arch}; this GPU is {device.arch}")
+    hp = host_problems(kernel.precision.key, *shape, mode)
+    rec = run_matmul(device, kernel, hp, iters=2, warmup=1, cubin=cubins[name])
+    assert rec.unwritten == 0 and rec.padding_dirty == 0
+    assert rec.passed, (f"max rel err {rec.max_rel_err:.3g} > bound {rec.tolerance:.3g}, "
+                        f"{rec.bad} elements out")
+    if mode == "int" and hp.tolerance() == 0.0:
+        assert rec.max_abs_err == 0.0  # integer inputs: bit-exact
+
+
+def test_same_seed_same_bits(device, cubins, host_problems):
+    for name, cubin in cubins.items():
+        hp = host_problems(kernels.KERNELS[name].precision.key, 127, 129, 255, "normal")
+        _, c1 = run_matmul(device, kernels.KERNELS[name], hp, iters=1, warmup=0, cubin=cubin, keep_output=True)
+        _, c2 = run_matmul(device, kernels.KERNELS[name], hp, iters=1, warmup=0, cubin=cubin, keep_output=True)
+        assert c1.tobytes() == c2.tobytes(), name
+
+
+def test_fp16_accumulator_loses_to_fp32_as_k_grows(device, cubins, host_problems):
+    """The seeds' point: large partial sums swallow small products in an fp16 accumulator."""
+    errs = {}
+    for k in (256, 4096):
+        for name in ("wmma_fp16", "wmma_fp16acc16"):
+            hp = host_problems(kernels.KERNELS[name].precision.key, 64, 64, k, "normal")
+            errs[name, k] = run_matmul(device, kernels.KERNELS[name], hp, iters=1, warmup=0,
+                                       cubin=cubins[name]).norm_rel_err
+    assert errs["wmma_fp16acc16", 4096] > 10 * errs["wmma_fp16", 4096]
+    assert errs["wmma_fp16acc16", 4096] > errs["wmma_fp16acc16", 256]
+
+
+def test_cli_run_json_records(device, tmp_path):
+    p = subprocess.run([sys.executable, "-m", "tcraw", "run", "--size", "256", "--iters", "3",
+                        "--format", "json", "--save", str(tmp_path)],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    rows = json.loads(p.stdout)
+    assert [r["kernel"] for r in rows] == list(kernels.DEFAULT_KERNELS)
+    for r in rows:
+        for key in ("kernel", "precision", "m", "n", "k", "arch", "device", "backend", "time_ms",
+                    "tflops", "pct_peak", "max_rel_err", "tolerance", "passed", "iters"):
+            assert key in r
+        assert r["passed"] and r["m"] == r["n"] == r["k"] == 256 and r["iters"] == 3
+    # --save: anyone can re-check the result with their own reference
+    def load(name):
+        path = tmp_path / name
+        try:
+            return np.load(path)
+        except Exception as exc:  # show what is in the file, not just that it did not parse
+            raise AssertionError(f"{name}: {exc}; numpy {np.__version__}; {path.stat().st_size} bytes; "
+                                 f"head {path.read_bytes()[:160]!r}") from exc
+    a = load("A_fp16.npy").astype(np.float64)
+    b = load("B_fp16.npy").astype(np.float64)
+    c = load("C_wmma_fp16.npy")
+    assert np.allclose(c, a @ b, rtol=1e-3, atol=1e-3)
+
+
+def test_precision_below_the_device_is_refused(device):
+    below = [k for k in kernels.KERNELS.values() if k.min_arch > device.cc]
+    if not below:
+        pytest.skip(f"every kernel runs on {device.arch}")
+    p = subprocess.run([sys.executable, "-m", "tcraw", "run", "--kernel", below[0].name],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 2 and f"sm_{below[0].min_arch}" in p.stderr

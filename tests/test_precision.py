@@ -1,0 +1,119 @@
+"""Quantization, the error model and verification, against hand-computed cases (CPU)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from tcraw import precision as P
+from tcraw.precision import PRECISIONS, host_problem, verify
+
+
+def test_fp16_rounds_to_nearest_even():
+    ulp = 2.0 ** -10
+    assert P.to_fp16(1 + ulp / 2) == 1.0             # tie → even (1.0)
+    assert P.to_fp16(1 + 3 * ulp / 2) == 1 + 2 * ulp  # tie → even (…10)
+    assert P.to_fp16(70000.0) == np.inf
+
+
+def test_bf16_rounding_and_bits():
+    assert P.to_bf16_bits(1.0) == 0x3F80
+    assert P.to_bf16_bits(-2.0) == 0xC000
+    ulp = 2.0 ** -7
+    assert P.bf16_bits_to_f64(P.to_bf16_bits(1 + ulp / 2)) == 1.0          # tie → even
+    assert P.bf16_bits_to_f64(P.to_bf16_bits(1 + 3 * ulp / 2)) == 1 + 2 * ulp
+    assert P.bf16_bits_to_f64(P.to_bf16_bits(1 + 0.6 * ulp)) == 1 + ulp
+    assert math.isnan(P.bf16_bits_to_f64(P.to_bf16_bits(np.nan)))
+
+
+def test_tf32_rounds_half_away_from_zero():
+    ulp = 2.0 ** -10
+    assert P.to_tf32(1 + ulp / 2) == 1 + ulp            # tie → away (cvt.rna)
+    assert P.to_tf32(-(1 + ulp / 2)) == -(1 + ulp)
+    assert P.to_tf32(1 + 0.4 * ulp) == 1.0
+    assert P.to_tf32(np.float32(np.inf)) == np.inf
+    assert (P.to_tf32(np.float32(1 / 3)).view(np.uint32) & 0x1FFF) == 0
+
+
+def test_int8_clips():
+    assert list(P.to_int8(np.array([-300.0, -128.4, 3.6, 200.0]))) == [-128, -128, 4, 127]
+
+
+def test_tolerance_is_zero_for_exact_integer_problems():
+    fp16 = PRECISIONS["fp16"]
+    assert fp16.tolerance(4096, True, 16.0 * 4096) == 0.0          # 16·K < 2^24
+    assert fp16.tolerance(4096, True, 2.0 ** 25) > 0               # beyond exact range
+    acc16 = PRECISIONS["fp16acc16"]
+    assert acc16.tolerance(128, True, 2048.0) > 0                  # 2048 is not < 2^11
+    assert acc16.tolerance(64, True, 1024.0) == 0.0
+
+
+def test_tolerance_model_by_hand():
+    # fp16→fp32, K=1024: 2 · (1024/16 + 1) · 2^-23
+    assert PRECISIONS["fp16"].tolerance(1024, False, 1.0) == 2 * 65 * 2.0 ** -23
+    # tf32 blocks of 8
+    assert PRECISIONS["tf32"].tolerance(1000, False, 1.0) == 2 * (125 + 1) * 2.0 ** -23
+    # SIMT fp32, one rounding per FMA
+    assert PRECISIONS["fp32"].tolerance(33, False, 1.0) == 2 * 34 * 2.0 ** -24
+    assert PRECISIONS["int8"].tolerance(4096, False, 1e6) == 0.0
+
+
+def _problem(key="fp16", m=8, n=9, k=10, mode="normal", seed=1):
+    a, b = P.base_matrices(m, n, k, mode, seed)
+    return host_problem(PRECISIONS[key], a, b, mode)
+
+
+def test_reference_uses_the_quantized_inputs():
+    hp = _problem("bf16")
+    a64 = P.bf16_bits_to_f64(hp.a)
+    assert np.array_equal(hp.ref, a64 @ P.bf16_bits_to_f64(hp.b))
+
+
+def test_verify_passes_the_exact_answer_and_catches_one_wrong_element():
+    hp = _problem()
+    good = hp.ref.astype(np.float32)
+    assert verify(good, hp).passed
+    bad = good.copy()
+    bad[3, 4] += 0.5
+    v = verify(bad, hp)
+    assert not v.passed and v.bad == 1
+
+
+def test_verify_catches_unwritten_outputs():
+    hp = _problem()
+    c = hp.ref.astype(np.float32)
+    c[0, 0] = np.nan
+    v = verify(c, hp)
+    assert not v.passed and v.unwritten == 1
+
+
+def test_verify_int_mode_demands_bit_exactness():
+    hp = _problem(mode="int")
+    assert hp.tolerance() == 0.0
+    c = hp.ref.astype(np.float32)
+    assert verify(c, hp).passed
+    c[1, 1] += 2.0 ** -10 * max(1.0, abs(c[1, 1]))
+    assert not verify(c, hp).passed
+
+
+def test_verify_checks_the_zero_padding():
+    hp = _problem(m=5, n=6, k=7)
+    padded = np.zeros((16, 16), dtype=np.float32)
+    padded[:5, :6] = hp.ref
+    assert verify(padded, hp).passed
+    padded[10, 10] = 1.0
+    v = verify(padded, hp)
+    assert not v.passed and v.padding_dirty == 1
+
+
+def test_int32_poison_is_unwritten():
+    hp = _problem("int8", mode="int")
+    c = hp.ref.astype(np.int32)
+    c[2, 2] = P.INT32_POISON
+    assert verify(c, hp).unwritten == 1
+
+
+def test_fresh_seeds_give_fresh_inputs():
+    a1, _ = P.base_matrices(4, 4, 4, "normal", 1)
+    a2, _ = P.base_matrices(4, 4, 4, "normal", 2)
+    assert not np.array_equal(a1, a2)
