@@ -1,15 +1,19 @@
-# tcraw — make install · make test · make run · make compile ARCHS="75 80 90"
-VENV   ?= .venv
-PY     ?= $(VENV)/bin/python
-ARCHS  ?= all
-SIZE   ?= 1024
-OUT    ?= build
+# tcraw — make install · make test · make run · make compile ARCHS="75 80 90" · make sweep
+VENV    ?= .venv
+PY      ?= $(VENV)/bin/python
+ARCHS   ?= all
+SIZE    ?= 1024
+SIZES   ?= 256 1024 2048
+KERNELS ?=
+DEVICE  ?= 0
+OUT     ?= build
 
 empty :=
 space := $(empty) $(empty)
 comma := ,
+csv = $(subst $(space),$(comma),$(strip $(1)))
 
-.PHONY: install test run compile clean
+.PHONY: install test run compile cubins sweep bench sanitize clean
 
 # A project venv: works where the system Python refuses global pip installs (PEP 668).
 install:
@@ -24,8 +28,22 @@ test:
 run:
 	$(PY) -m tcraw run --size $(SIZE)
 
+# Cubins and the resource table for each arch (no GPU needed); archs NVRTC lacks are listed.
 compile:
-	$(PY) -m tcraw compile --arch $(subst $(space),$(comma),$(strip $(ARCHS))) --out $(OUT)/cubins
+	$(PY) -m tcraw compile --arch $(call csv,$(ARCHS)) --out $(OUT)/cubins \
+	  $(if $(KERNELS),--kernel $(call csv,$(KERNELS)))
+
+# Prebuilt cubins + manifest.json for cubin-only runs: tcraw run --cubin-dir $(OUT)/cubins
+cubins:
+	$(PY) -m tcraw compile --arch all --out $(OUT)/cubins --format json > /dev/null
+	@echo "cubins and manifest.json in $(OUT)/cubins"
+
+sweep:
+	$(PY) -m tcraw sweep --sizes $(call csv,$(SIZES)) --device $(DEVICE) --out $(OUT)/sweep \
+	  $(if $(KERNELS),--kernel $(call csv,$(KERNELS)))
+
+bench:
+	$(PY) scripts/bench_cache.py
 
 clean:
 	rm -rf $(OUT) .pytest_cache

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from . import compiler, driver, kernels, report
-from .errors import ArchError, CudaError, NoDeviceError, TcrawError, UsageError
+from .errors import ArchError, CudaError, NoDeviceError, NoNvrtcError, TcrawError, UsageError
 
 
 def note(msg):
@@ -138,12 +138,14 @@ def cmd_compile(args):
                 row["status"] = "below-min-arch" if arch.cc < kernel.min_arch else "unsupported-by-nvrtc"
                 row["detail"] = str(exc)
                 refusals.append(str(exc))
+            except NoNvrtcError:
+                raise  # nothing at all can be compiled here
             except (CudaError, TcrawError) as exc:
                 row["status"], row["detail"] = "error", str(exc)
             else:
                 row.update(registers=cubin.registers, smem_bytes=cubin.smem_bytes,
                            spill_bytes=cubin.spill_bytes, cubin_bytes=len(cubin.image),
-                           compile_ms=round(cubin.compile_ms, 1))
+                           compile_ms=round(cubin.compile_ms, 1), cached=cubin.cached)
                 if cuobjdump:
                     row["sass"] = tensor_op_counts(cubin.image, cuobjdump)
                 if out:
@@ -174,66 +176,69 @@ def _problem_shape(args):
     return tuple(v if v is not None else size for v in (args.m, args.n, args.k))
 
 
+def _runnable(dev, chosen, explicit):
+    """Kernels this device can run; one asked for by name below its minimum is an error."""
+    keep = []
+    for kern in chosen:
+        if dev.cc < kern.min_arch:
+            msg = f"kernel {kern.name} needs sm_{kern.min_arch} or newer; {dev.name} is {dev.arch}"
+            if explicit:
+                raise ArchError(msg)
+            note(f"skipped: {msg}")
+        else:
+            keep.append(kern)
+    return keep
+
+
+def _seed(args):
+    return args.seed if args.seed is not None else secrets.randbits(31)
+
+
 def cmd_run(args):
-    from .matmul import Record, check_problem, run_matmul
-    from .precision import base_matrices, host_problem
-    m, n, k = _problem_shape(args)
-    check_problem(m, n, k)
+    from .matmul import check_problem
+    from .sweep import add_speedups, run_isolated, run_kernels
+    shape = _problem_shape(args)
+    check_problem(*shape)
+    if args.iters < 1 or args.warmup < 0:
+        raise UsageError(f"--iters must be ≥ 1 and --warmup ≥ 0 (got {args.iters}, {args.warmup})")
     chosen = kernels.select(_split(args.kernel), _split(args.precision))
-    seed = args.seed if args.seed is not None else secrets.randbits(31)
+    seed = _seed(args)
     with _open_device(args.device) as dev:
-        runnable = []
-        for kern in chosen:
-            if dev.cc < kern.min_arch:
-                msg = f"kernel {kern.name} needs sm_{kern.min_arch} or newer; {dev.name} is {dev.arch}"
-                if args.kernel:
-                    raise ArchError(msg)
-                note(f"skipped: {msg}")
-            else:
-                runnable.append(kern)
-        base_a, base_b = base_matrices(m, n, k, args.inputs, seed)
-        problems, records, outputs = {}, [], {}
-        for kern in runnable:
-            p = kern.precision
-            if p.key not in problems:
-                problems[p.key] = host_problem(p, base_a, base_b, args.inputs)
-            try:
-                rec, c = run_matmul(dev, kern, problems[p.key], iters=args.iters,
-                                    warmup=args.warmup, seed=seed, keep_output=True)
-                outputs[kern.name] = c
-            except UsageError:
-                raise
-            except TcrawError as exc:  # keep the other kernels' results; record this failure
-                note(f"{kern.name}: {exc}")
-                rec = Record(kernel=kern.name, precision=p.label, m=m, n=n, k=k, arch=str(dev.arch),
-                             device=dev.name, backend=dev.drv.name, time_ms=float("nan"),
-                             tflops=float("nan"), pct_peak=None, max_rel_err=float("nan"),
-                             tolerance=float("nan"), passed=False, iters=args.iters,
-                             inputs=args.inputs, seed=seed, device_index=dev.ordinal)
-                rec.error = str(exc).splitlines()[0]
-            records.append(rec)
-    base = next((r for r in records if r.kernel == kernels.BASELINE and r.passed), None)
-    for r in records:
-        if base and r.passed:
-            r.speedup = base.time_ms / r.time_ms
-    rows = [{**r.as_dict(), **({"error": r.error} if hasattr(r, "error") else {})} for r in records]
-    if args.save:
-        _save(Path(args.save), problems, outputs, rows)
+        runnable = _runnable(dev, chosen, bool(args.kernel))
+        saved = {} if args.save else None
+        if args.isolate:
+            dev.close()  # the children hold the GPU; this process only collects their rows
+            rows = add_speedups([r for kern in runnable for r in run_isolated(
+                args.device, kern, shape, inputs=args.inputs, seed=seed, iters=args.iters,
+                warmup=args.warmup, cubin_dir=args.cubin_dir, backend=args.backend)])
+        else:
+            rows = run_kernels(dev, runnable, shape, inputs=args.inputs, seed=seed, iters=args.iters,
+                               warmup=args.warmup, cubin_dir=args.cubin_dir, note=note, save=saved)
+        name, arch = dev.name, dev.arch
+    if args.save and saved:
+        _save(Path(args.save), saved["problems"], saved.get("outputs", {}), rows)
+    _print_rows(rows, args.format)
     if args.format == "table":
-        print(report.render([{**r, "shape": f"{r['m']}×{r['n']}×{r['k']}"} for r in rows],
-                            "table", report.RUN_COLUMNS))
-        dev_line = f"{records[0].device} ({records[0].arch})" if records else ""
-        print(f"\n{dev_line}, backend {driver.get_backend().name}, seed {seed}, inputs {args.inputs}, "
+        print(f"\n{name} ({arch}), backend {driver.get_backend().name}, seed {seed}, inputs {args.inputs}, "
               f"{args.iters} timed launches after {args.warmup} warm-up; bound = error-model limit "
               "on max rel err (0 = must be exact)")
-        best = max((r for r in records if r.passed and r.kernel != kernels.BASELINE and r.speedup),
-                   key=lambda r: r.speedup, default=None)
-        if base and best:
-            print(f"tensor cores: {best.kernel} is {best.speedup:.1f}× faster than {kernels.BASELINE} "
-                  "on the same multiply")
+        best = max((r for r in rows if r["speedup"] and r["kernel"] != kernels.BASELINE),
+                   key=lambda r: r["speedup"], default=None)
+        if best:
+            print(f"tensor cores: {best['kernel']} is {best['speedup']:.1f}× faster than "
+                  f"{kernels.BASELINE} on the same multiply")
+    return 0 if rows and all(r["passed"] for r in rows) else 1
+
+
+def _print_rows(rows, fmt):
+    if fmt == "table":
+        print(report.render([{**r, "shape": f"{r['m']}×{r['n']}×{r['k']}"} for r in rows],
+                            "table", report.RUN_COLUMNS))
+        for r in rows:
+            if r.get("error"):
+                note(f"{r['kernel']} ({r['m']}×{r['n']}×{r['k']}): {r['error']}")
     else:
-        print(report.render(rows, args.format))
-    return 0 if records and all(r.passed for r in records) else 1
+        print(report.render(rows, fmt))
 
 
 def _save(out, problems, outputs, rows):
@@ -247,6 +252,88 @@ def _save(out, problems, outputs, rows):
         np.save(out / f"C_{name}.npy", np.ascontiguousarray(c))
     (out / "records.json").write_text(json.dumps(rows, indent=2, default=str))
     note(f"saved inputs, outputs and records under {out}")
+
+
+# -- sweep ----------------------------------------------------------------------------------------
+
+def _device_indices(spec):
+    if spec == "all":
+        drv = driver.get_backend()
+        drv.init()
+        return list(range(drv.device_count()))
+    try:
+        return [int(spec)]
+    except ValueError:
+        raise UsageError(f"--device takes an index or 'all', got {spec!r}") from None
+
+
+def cmd_sweep(args):
+    """sizes × kernels (× devices). Each kernel runs in a child process unless --no-isolate, so
+    one that faults is a failed row, not a lost sweep."""
+    from .matmul import check_problem
+    from .runtime import Device
+    from .sweep import add_speedups, run_isolated, run_kernels
+    sizes = [int(v) for v in _split(args.sizes)] if args.sizes else [256, 1024, 2048]
+    for s_ in sizes:
+        check_problem(s_, s_, s_)
+    chosen = kernels.select(_split(args.kernel), _split(args.precision))
+    seed = _seed(args)
+    rows = []
+    for index in _device_indices(args.device):
+        with Device(index) as dev:   # checks the index; tags rows with name and arch
+            runnable = _runnable(dev, chosen, bool(args.kernel))
+            name, arch = dev.name, str(dev.arch)
+            if not args.isolate:
+                for size in sizes:
+                    rows += run_kernels(dev, runnable, (size,) * 3, inputs=args.inputs, seed=seed,
+                                        iters=args.iters, warmup=args.warmup,
+                                        cubin_dir=args.cubin_dir, note=note)
+        if args.isolate:
+            for size in sizes:
+                for kern in runnable:
+                    got = run_isolated(index, kern, (size,) * 3, inputs=args.inputs, seed=seed,
+                                       iters=args.iters, warmup=args.warmup,
+                                       cubin_dir=args.cubin_dir, backend=args.backend)
+                    for r in got:
+                        r.update(device=r.get("device") or name, arch=r.get("arch") or arch)
+                    rows += got
+                    note(f"device {index} {name}: {kern.name} {size}³ "
+                         + ("ok" if all(r["passed"] for r in got) else "FAILED"))
+    add_speedups(rows)
+    if args.out:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "sweep.json").write_text(report.render(rows, "json"))
+        (out / "sweep.csv").write_text(report.render(rows, "csv") + "\n")
+        note(f"wrote {out / 'sweep.json'} and {out / 'sweep.csv'}")
+    if args.format == "table":
+        print(report.render([{**r, "shape": f"{r['m']}×{r['n']}×{r['k']}"} for r in rows], "table",
+                            [("device_index", "dev"), ("device", "device"), ("arch", "arch")]
+                            + report.RUN_COLUMNS))
+        print(f"\nseed {seed}, inputs {args.inputs}")
+    else:
+        print(report.render(rows, args.format))
+    return 0 if rows and all(r["passed"] for r in rows) else 1
+
+
+# -- cache ----------------------------------------------------------------------------------------
+
+def cmd_cache(args):
+    from .cache import CubinCache
+    c = CubinCache()
+    if args.action == "clear":
+        n = c.clear()
+        print(f"removed {n} cubin(s) from {c.dir}")
+        return 0
+    entries = c.entries()
+    info = {"dir": str(c.dir), "entries": len(entries), "bytes": sum(p.stat().st_size for p in entries),
+            "override": "TCRAW_CACHE_DIR (TCRAW_NO_CACHE=1 to bypass)"}
+    if args.format == "json":
+        print(json.dumps(info, indent=2))
+    else:
+        for k, v in info.items():
+            print(f"{k:>9}  {v}")
+    return 0
 
 
 # -- entry ----------------------------------------------------------------------------------------
@@ -289,7 +376,31 @@ def build_parser():
                    help="random normal, or integers in [-4,4] (exact results)")
     s.add_argument("--device", type=int, default=0)
     s.add_argument("--save", help="directory for A, B, C (.npy) and the records (JSON)")
+    s.add_argument("--cubin-dir", help="run prebuilt cubins from here (no NVRTC needed)")
+    s.add_argument("--isolate", action="store_true",
+                   help="run each kernel in a child process (a faulting kernel cannot take the rest down)")
     s.set_defaults(fn=cmd_run)
+
+    s = sub.add_parser("sweep", help="sizes × kernels × devices; CSV and JSON with --out")
+    _common(s)
+    s.add_argument("--sizes", action="append", help="M = N = K values, comma-separated (default 256,1024,2048)")
+    s.add_argument("--kernel", action="append", help="kernel name(s), see `tcraw list`")
+    s.add_argument("--precision", action="append", help="fp32, fp16, bf16, tf32, int8, fp64 or all")
+    s.add_argument("--device", default="0", help="GPU index, or 'all' to run on each GPU in turn")
+    s.add_argument("--iters", type=int, default=10)
+    s.add_argument("--warmup", type=int, default=2)
+    s.add_argument("--seed", type=int)
+    s.add_argument("--inputs", choices=("normal", "int"), default="normal")
+    s.add_argument("--cubin-dir", help="run prebuilt cubins from here (no NVRTC needed)")
+    s.add_argument("--no-isolate", dest="isolate", action="store_false",
+                   help="run every kernel in this process (faster; a fault then ends the sweep)")
+    s.add_argument("--out", help="write sweep.json and sweep.csv here")
+    s.set_defaults(fn=cmd_sweep)
+
+    s = sub.add_parser("cache", help="the on-disk cubin cache: info or clear")
+    _common(s)
+    s.add_argument("action", choices=("info", "clear"))
+    s.set_defaults(fn=cmd_cache)
     return p
 
 

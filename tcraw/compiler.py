@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from .cache import CubinCache, cache_dir, cache_key
 from .cubin import kernel_resources
 from .driver import get_backend
 from .errors import ArchError, MissingHeaderError, UsageError
@@ -139,22 +140,47 @@ def build_options(arch, defines=(), include_dir=None):
     return opts
 
 
-def compile_cubin(kernel, arch, backend=None):
-    """Compile one registry kernel for one arch. Refuses archs below the kernel's minimum or
-    outside NVRTC's list with an ArchError naming the requirement."""
+_default_cache = None
+
+
+def default_cache():
+    """The process's CubinCache ($TCRAW_CACHE_DIR or ~/.cache/tcraw), or None with TCRAW_NO_CACHE=1."""
+    global _default_cache
+    if os.environ.get("TCRAW_NO_CACHE", "") not in ("", "0"):
+        return None
+    if _default_cache is None or _default_cache.dir != cache_dir():
+        _default_cache = CubinCache()
+    return _default_cache
+
+
+def compile_cubin(kernel, arch, backend=None, cache=None):
+    """Compile one registry kernel for one arch, through the cubin cache (``cache=False`` to
+    bypass it). Refuses archs below the kernel's minimum or outside NVRTC's list with an
+    ArchError naming the requirement."""
     backend = backend or get_backend()
     arch = Arch.parse(arch) if not isinstance(arch, Arch) else arch
     if arch.cc < kernel.min_arch:
         raise ArchError(f"kernel {kernel.name} needs sm_{kernel.min_arch} or newer; {arch} is below it")
     check_arch_supported(arch, backend)
     path = CUDA_SRC / kernel.source
+    t0 = time.perf_counter()
     source = path.read_text()
     include_dir = find_include_dir() if "#include" in source else None
     options = build_options(arch, kernel.defines, include_dir)
-    t0 = time.perf_counter()
-    image, log = backend.nvrtc_compile(source, kernel.source, options)
+    store = default_cache() if cache is None else (cache or None)
+    if store is not None:
+        key = cache_key(source, options, arch, backend.nvrtc_version(), include_dir, path.parent)
+        hit = store.load(key)
+        if hit is not None:
+            meta, image = hit
+            return Cubin(kernel.name, arch, image, meta.pop("log"), cached=True,
+                         compile_ms=(time.perf_counter() - t0) * 1e3, **meta)
+    image, log = backend.nvrtc_compile(source, kernel.source, options)  # raises: nothing cached
     ms = (time.perf_counter() - t0) * 1e3
-    return Cubin(kernel.name, arch, image, log, compile_ms=ms, **resources(image, log, kernel.entry))
+    found = resources(image, log, kernel.entry)
+    if store is not None:
+        store.store(key, {"log": log, **found}, image)
+    return Cubin(kernel.name, arch, image, log, compile_ms=ms, **found)
 
 
 def resources(image, log, entry):
@@ -167,3 +193,32 @@ def resources(image, log, entry):
     else:
         found["spill_bytes"] = 0 if found["stack_bytes"] == 0 else None
     return found
+
+
+# -- prebuilt cubins (no NVRTC needed) ------------------------------------------------------------
+
+def prebuilt_candidates(device_arch):
+    """Cubin archs that run on a device, best first: its own, its arch-specific 'a' form, then
+    older minors of the same major (SASS runs forward within a major, never across majors)."""
+    cc = device_arch.cc
+    return [Arch(cc), Arch(cc, "a")] + [Arch(c) for c in range(cc - 1, (cc // 10) * 10 - 1, -1)]
+
+
+def load_prebuilt(kernel, device_arch, cubin_dir):
+    """The cubin `tcraw compile --out DIR` wrote for this kernel that runs on ``device_arch``."""
+    cubin_dir = Path(cubin_dir)
+    if not cubin_dir.is_dir():
+        raise UsageError(f"--cubin-dir {cubin_dir} is not a directory; make one with "
+                         "`tcraw compile --arch ... --out DIR` or `make cubins`")
+    for arch in prebuilt_candidates(device_arch):
+        path = cubin_dir / f"{kernel.name}.{arch}.cubin"
+        if path.is_file():
+            image = path.read_bytes()
+            found = kernel_resources(image, kernel.entry)
+            return Cubin(kernel.name, arch, image, "", compile_ms=0.0, cached=True,
+                         spill_bytes=0 if found["stack_bytes"] == 0 else None, **found)
+    have = sorted(p.name.split(".")[1] for p in cubin_dir.glob(f"{kernel.name}.*.cubin"))
+    raise ArchError(
+        f"no prebuilt cubin of {kernel.name} in {cubin_dir} runs on this GPU ({device_arch}); "
+        f"it has: {', '.join(have) or 'none'}. Build one with `tcraw compile --arch {device_arch} "
+        f"--out {cubin_dir}` where NVRTC is installed")

@@ -33,6 +33,12 @@ class MissingHeaderError(TcrawError):
     exit_code = 2
 
 
+class NoNvrtcError(TcrawError):
+    """libnvrtc could not be loaded: compiling is impossible here (prebuilt cubins still run)."""
+
+    exit_code = 3
+
+
 class CudaError(TcrawError):
     """A CUDA driver or NVRTC call returned an error code.
 

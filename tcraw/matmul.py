@@ -50,9 +50,19 @@ class Record:
     block: list = field(default_factory=list)
     registers: int = 0
     speedup: float | None = None   # over the naive FP32 baseline on the same problem
+    error: str | None = None       # why this row has no result (the run failed; passed is False)
 
     def as_dict(self):
         return asdict(self)
+
+
+def failed_record(kernel, m, n, k, device, error, **extra):
+    """The row a kernel gets when its run raised: nothing measured, the reason kept."""
+    nan = float("nan")
+    return Record(kernel=kernel.name, precision=kernel.precision.label, m=m, n=n, k=k,
+                  arch=str(device.arch), device=device.name, backend=device.drv.name, time_ms=nan,
+                  tflops=nan, pct_peak=None, max_rel_err=nan, tolerance=nan, passed=False,
+                  error=error, device_index=device.ordinal, **extra)
 
 
 def check_problem(m, n, k):

@@ -10,7 +10,7 @@ from tabulate import tabulate
 FORMATS = ("table", "csv", "json")
 
 
-def _cell(v):
+def _cell(v, key=""):
     if isinstance(v, float):
         if math.isnan(v) or math.isinf(v):
             return str(v)
@@ -18,7 +18,7 @@ def _cell(v):
             return "0"
         return f"{v:.3g}" if abs(v) < 1e-2 or abs(v) >= 1e5 else f"{v:.4g}"
     if isinstance(v, bool):
-        return "PASS" if v else "FAIL"
+        return ("PASS" if v else "FAIL") if key == "passed" else ("yes" if v else "no")
     if isinstance(v, (list, dict)):
         return json.dumps(v)
     return "" if v is None else str(v)
@@ -38,7 +38,7 @@ def render(rows, fmt, columns=None):
             w.writerow({k: json.dumps(v) if isinstance(v, (list, dict)) else v for k, v in r.items()})
         return buf.getvalue().rstrip("\n")
     columns = columns or [(k, k) for k in (rows[0] if rows else {})]
-    body = [[_cell(r.get(k)) for k, _ in columns] for r in rows]
+    body = [[_cell(r.get(k), k) for k, _ in columns] for r in rows]
     return tabulate(body, headers=[h for _, h in columns], disable_numparse=True)
 
 
@@ -52,7 +52,7 @@ RUN_COLUMNS = [
 COMPILE_COLUMNS = [
     ("kernel", "kernel"), ("arch", "arch"), ("status", "status"), ("registers", "regs"),
     ("smem_bytes", "smem B"), ("spill_bytes", "spill B"), ("cubin_bytes", "cubin B"),
-    ("compile_ms", "ms"), ("sass", "tensor SASS"), ("detail", "detail"),
+    ("compile_ms", "ms"), ("cached", "cached"), ("sass", "tensor SASS"), ("detail", "detail"),
 ]
 
 LIST_COLUMNS = [

@@ -9,7 +9,7 @@ import numpy as np
 
 from .driver import constants as C
 from .driver import get_backend
-from .errors import NoDeviceError, TcrawError, UsageError
+from .errors import ArchError, CudaError, NoDeviceError, TcrawError, UsageError
 
 
 class Closed(TcrawError):
@@ -152,7 +152,16 @@ class Module:
     def __init__(self, device, image):
         device._check()
         self.device, self.drv = device, device.drv
-        self.handle = self.drv.module_load_data(image)
+        try:
+            self.handle = self.drv.module_load_data(image)
+        except CudaError as exc:
+            if exc.name != "CUDA_ERROR_NO_BINARY_FOR_GPU":
+                raise
+            from .cubin import elf_arch
+            built = elf_arch(image)[1] if image[:4] == b"\x7fELF" else "unknown"
+            raise ArchError(f"this cubin was built for sm_{built}; {device.name} is {device.arch} "
+                            f"(cuModuleLoadData: CUDA_ERROR_NO_BINARY_FOR_GPU). Compile for "
+                            f"{device.arch}: `tcraw compile --arch {device.arch}`") from None
 
     def function(self, entry):
         if self.handle is None:

@@ -1,6 +1,12 @@
+import os
+import tempfile
+
 import pytest
 
 from tcraw.errors import NoDeviceError
+
+# Tests compile through NVRTC for real: give them a cache of their own, not the user's.
+os.environ.setdefault("TCRAW_CACHE_DIR", tempfile.mkdtemp(prefix="tcraw-test-cache-"))
 
 
 @pytest.fixture(scope="session")
@@ -23,8 +29,7 @@ def cubins(device):
             if device.cc >= k.min_arch}
 
 
-import os
-import secrets
+import secrets  # noqa: E402
 
 # Fresh random inputs every session; TCRAW_TEST_SEED=<n> replays one.
 SEED = int(os.environ.get("TCRAW_TEST_SEED") or secrets.randbits(31))

@@ -4,17 +4,29 @@ Every call returns a tuple whose first item is the result code; ``_ok`` turns a 
 ``CudaError`` with the code's name, so no caller ever looks at a raw CUresult.
 """
 
-from ..errors import CompileError, CudaError, NoDeviceError
+from ..errors import CompileError, CudaError, NoDeviceError, NoNvrtcError
 from . import Backend
 
 try:  # cuda-bindings >= 12.6.1 (and all of 13.x) has these; `from cuda import cuda` is gone in 13
     from cuda.bindings import driver as cu
-    from cuda.bindings import nvrtc
 except ImportError as exc:  # pragma: no cover - exercised only without cuda-python
     raise NoDeviceError(
         f"the 'bindings' backend needs cuda-python (cuda.bindings): {exc}; "
         "install it with `pip install cuda-bindings`"
     ) from exc
+
+
+def _nvrtc():
+    try:
+        from cuda.bindings import nvrtc
+        nvrtc.nvrtcVersion()  # loads libnvrtc: fail here, with a message, not mid-compile
+        return nvrtc
+    except Exception as exc:
+        raise NoNvrtcError(
+            f"NVRTC is not available ({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}); "
+            "install it with `pip install 'cuda-toolkit[nvrtc,cudart,crt]'`, or run prebuilt cubins "
+            "with `tcraw run --cubin-dir DIR` (made by `tcraw compile --out DIR` or `make cubins`)"
+        ) from None
 
 
 def _ok(call, result):
@@ -138,14 +150,15 @@ class BindingsBackend(Backend):
     def event_destroy(self, ev):
         _ok("cuEventDestroy", cu.cuEventDestroy(ev))
 
-    # -- NVRTC --------------------------------------------------------------------------
+    # -- NVRTC (imported on first use: cubin-only runs need no NVRTC at all) -------------
     def nvrtc_version(self):
-        return _ok("nvrtcVersion", nvrtc.nvrtcVersion())
+        return _ok("nvrtcVersion", _nvrtc().nvrtcVersion())
 
     def nvrtc_supported_archs(self):
-        return list(_ok("nvrtcGetSupportedArchs", nvrtc.nvrtcGetSupportedArchs()))
+        return list(_ok("nvrtcGetSupportedArchs", _nvrtc().nvrtcGetSupportedArchs()))
 
     def nvrtc_compile(self, source, name, options):
+        nvrtc = _nvrtc()
         prog = _ok("nvrtcCreateProgram",
                    nvrtc.nvrtcCreateProgram(source.encode(), name.encode(), 0, [], []))
         try:

@@ -1,0 +1,85 @@
+"""Several kernels × problems × devices, keeping every finished row whatever fails.
+
+In-process (``run_kernels``): one device, one problem, each kernel in turn; a kernel whose run
+raises becomes a failed row and the others still run. Isolated (``run_isolated``): each kernel
+in a child `tcraw run` process, so a kernel that faults (an illegal address kills the whole
+CUDA context, for good) cannot take the parent or the other kernels' results with it.
+"""
+
+import json
+import subprocess
+import sys
+
+from . import compiler, kernels
+from .errors import TcrawError, UsageError
+from .matmul import failed_record, run_matmul
+from .precision import base_matrices, host_problem
+
+
+def run_kernels(device, chosen, shape, *, inputs, seed, iters, warmup, cubin_dir=None, note=print,
+                save=None):
+    """Records (dicts) for each kernel on one (m, n, k) problem on ``device``."""
+    m, n, k = shape
+    base_a, base_b = base_matrices(m, n, k, inputs, seed)
+    problems, rows = {}, []
+    for kern in chosen:
+        p = kern.precision
+        if p.key not in problems:
+            problems[p.key] = host_problem(p, base_a, base_b, inputs)
+        try:
+            cubin = (compiler.load_prebuilt(kern, device.arch, cubin_dir) if cubin_dir
+                     else compiler.compile_cubin(kern, device.arch, device.drv))
+            rec, c = run_matmul(device, kern, problems[p.key], iters=iters, warmup=warmup,
+                                seed=seed, cubin=cubin, keep_output=True)
+            if save is not None:
+                save.setdefault("outputs", {})[kern.name] = c
+        except UsageError:
+            raise  # the request itself is wrong: nothing else would go better
+        except TcrawError as exc:
+            note(f"{kern.name}: {exc}")
+            rec = failed_record(kern, m, n, k, device, str(exc).splitlines()[0], inputs=inputs,
+                                seed=seed, iters=iters, warmup=warmup)
+        rows.append(rec.as_dict())
+    if save is not None:
+        save["problems"] = problems
+    return add_speedups(rows)
+
+
+def add_speedups(rows):
+    """speedup = baseline time / kernel time, per device and problem, where the baseline passed."""
+    base = {(r["device_index"], r["m"], r["n"], r["k"]): r["time_ms"] for r in rows
+            if r["kernel"] == kernels.BASELINE and r["passed"]}
+    for r in rows:
+        t = base.get((r["device_index"], r["m"], r["n"], r["k"]))
+        r["speedup"] = t / r["time_ms"] if t and r["passed"] else None
+    return rows
+
+
+def run_isolated(device_index, kern, shape, *, inputs, seed, iters, warmup, cubin_dir=None,
+                 backend=None, timeout=600):
+    """One kernel on one problem in a child process; its rows, or one failed row saying why."""
+    m, n, k = shape
+    cmd = [sys.executable, "-m", "tcraw", "run", "--kernel", kern.name, "-m", str(m), "-n", str(n),
+           "-k", str(k), "--inputs", inputs, "--seed", str(seed), "--iters", str(iters),
+           "--warmup", str(warmup), "--device", str(device_index), "--format", "json"]
+    if cubin_dir:
+        cmd += ["--cubin-dir", str(cubin_dir)]
+    if backend:
+        cmd += ["--backend", backend]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        if p.returncode in (0, 1):
+            return json.loads(p.stdout)
+        why = (p.stderr.strip().splitlines() or [f"exit {p.returncode}"])[-1]
+        if p.returncode == 2:
+            raise UsageError(why.removeprefix("tcraw: "))
+    except subprocess.TimeoutExpired:
+        why = f"no answer within {timeout} s"
+    except json.JSONDecodeError:
+        why = f"unreadable output from the child: {p.stdout[:200]!r}"
+    nan = float("nan")
+    return [{"kernel": kern.name, "precision": kern.precision.label, "m": m, "n": n, "k": k,
+             "arch": None, "device": None, "backend": backend, "time_ms": nan, "tflops": nan,
+             "pct_peak": None, "max_rel_err": nan, "tolerance": nan, "passed": False,
+             "iters": iters, "device_index": device_index, "inputs": inputs, "seed": seed,
+             "error": f"child process failed: {why}"}]
