@@ -48,7 +48,7 @@ def cmd_info(args):
     import importlib.metadata as md
     from .sass import find_cuobjdump
     drv = driver.get_backend()
-    info = {"backend": drv.name}
+    info = {"backend": drv.name, "backend_chosen_by": driver.default_backend_name()[1]}
     try:
         info["cuda_bindings"] = md.version("cuda-bindings")
     except md.PackageNotFoundError:

@@ -14,7 +14,7 @@ from pathlib import Path
 from .cache import CubinCache, cache_dir, cache_key
 from .cubin import kernel_resources
 from .driver import get_backend
-from .errors import ArchError, MissingHeaderError, UsageError
+from .errors import ArchError, CompileError, MissingHeaderError, UsageError
 
 CUDA_SRC = Path(__file__).resolve().parent.parent / "cuda_src"
 if not CUDA_SRC.is_dir():  # installed without the source tree next to the package
@@ -41,15 +41,28 @@ class Arch:
         return cls(int(m.group(1)), m.group(2))
 
 
+_supported = {}
+
+
 def supported_archs(backend=None):
-    """The architectures the installed NVRTC can target (nvrtcGetSupportedArchs)."""
-    return [Arch(cc) for cc in (backend or get_backend()).nvrtc_supported_archs()]
+    """The architectures the installed NVRTC can target (nvrtcGetSupportedArchs), asked once."""
+    backend = backend or get_backend()
+    if backend.name not in _supported:
+        _supported[backend.name] = ([Arch(cc) for cc in backend.nvrtc_supported_archs()],
+                                    backend.nvrtc_version())
+    return list(_supported[backend.name][0])
+
+
+def nvrtc_version(backend=None):
+    backend = backend or get_backend()
+    supported_archs(backend)
+    return _supported[backend.name][1]
 
 
 def check_arch_supported(arch, backend=None):
     ccs = [a.cc for a in supported_archs(backend)]
     if arch.cc not in ccs:
-        major, minor = (backend or get_backend()).nvrtc_version()
+        major, minor = nvrtc_version(backend)
         raise ArchError(
             f"{arch} is not supported by the installed NVRTC {major}.{minor} "
             f"(it targets sm_{', sm_'.join(map(str, ccs))}); "
@@ -68,8 +81,13 @@ def _header_candidates():
         found = find_nvidia_header_directory("cudart")
         if found:
             yield Path(found)
-    except Exception:  # cuda-pathfinder missing or too old: fall through to toolkit paths
+    except Exception:  # cuda-pathfinder missing or too old: look for the wheels ourselves
         pass
+    import sys
+    for site in sys.path:  # nvidia-cuda-runtime wheels: nvidia/cu13/include (13), nvidia/cuda_runtime/include (12)
+        for sub in ("cu13", "cuda_runtime"):
+            if (Path(site) / "nvidia" / sub / "include").is_dir():
+                yield Path(site) / "nvidia" / sub / "include"
     for var in ("CUDA_HOME", "CUDA_PATH"):
         if os.environ.get(var):
             yield Path(os.environ[var]) / "include"
@@ -132,6 +150,21 @@ def parse_ptxas_log(log, entry):
     }
 
 
+def nvrtc_compile(backend, source, name, options):
+    """NVRTC's sequence, each call through the seam: create, compile, log, cubin, destroy.
+    Returns (cubin, log); a failed compile raises CompileError with the full log."""
+    prog = backend.nvrtc_create_program(source, name)
+    try:
+        result, code = backend.nvrtc_compile_program(prog, options)
+        log = backend.nvrtc_get_program_log(prog)
+        if code != 0:
+            raise CompileError("nvrtcCompileProgram", result, code,
+                               f"{name} with options {' '.join(options)}", log)
+        return backend.nvrtc_get_cubin(prog), log
+    finally:
+        backend.nvrtc_destroy_program(prog)
+
+
 def build_options(arch, defines=(), include_dir=None):
     opts = [f"--gpu-architecture={arch}", "--std=c++17", "-Xptxas=-v", "-lineinfo"]
     if include_dir:
@@ -169,13 +202,13 @@ def compile_cubin(kernel, arch, backend=None, cache=None):
     options = build_options(arch, kernel.defines, include_dir)
     store = default_cache() if cache is None else (cache or None)
     if store is not None:
-        key = cache_key(source, options, arch, backend.nvrtc_version(), include_dir, path.parent)
+        key = cache_key(source, options, arch, nvrtc_version(backend), include_dir, path.parent)
         hit = store.load(key)
         if hit is not None:
             meta, image = hit
             return Cubin(kernel.name, arch, image, meta.pop("log"), cached=True,
                          compile_ms=(time.perf_counter() - t0) * 1e3, **meta)
-    image, log = backend.nvrtc_compile(source, kernel.source, options)  # raises: nothing cached
+    image, log = nvrtc_compile(backend, source, kernel.source, options)  # raises: nothing cached
     ms = (time.perf_counter() - t0) * 1e3
     found = resources(image, log, kernel.entry)
     if store is not None:

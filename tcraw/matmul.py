@@ -12,7 +12,7 @@ import numpy as np
 from . import compiler
 from .errors import ArchError, UsageError
 from .precision import HostProblem, verify
-from .runtime import DeviceBuffer, KernelArgs, Module, check_geometry, launch, time_launches
+from .runtime import DeviceBuffer, KernelArgs, Module, check_geometry, launcher, time_launches
 
 
 @dataclass
@@ -118,7 +118,7 @@ def run_matmul(device, kernel, hp: HostProblem, *, iters=20, warmup=3, seed=0, c
 
         # 4. Launch with explicit geometry, timed by events (warm-up launches untimed).
         args = KernelArgs([d_a, d_b, d_c, np.int32(mp), np.int32(np_), np.int32(kp)])
-        times = time_launches(device, lambda: launch(fn, geometry, args), iters, warmup)
+        times = time_launches(device, launcher(fn, geometry, args), iters, warmup)
 
         # 5. Copy back and verify every element (and that the zero padding stayed zero).
         d_c.copy_to_host(c)

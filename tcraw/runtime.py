@@ -239,11 +239,16 @@ def check_geometry(device, fn, geometry):
                          f"{device.max_smem_optin}-byte per-block limit")
 
 
+def launcher(fn, geometry, args):
+    """A callable doing cuLaunchKernel(fn, grid, block, dynamic smem, stream 0, args), with every
+    argument packed once (KernelArgs) so a timed loop pays nothing for packing. Keep ``args``
+    alive as long as the launcher: the driver reads the argument values at each launch."""
+    return fn.module.drv.launcher(fn.handle, geometry.grid, geometry.block, geometry.smem_bytes,
+                                  args.address)
+
+
 def launch(fn, geometry, args):
-    """cuLaunchKernel(fn, grid, block, dynamic smem, stream 0, args). Args must be packed
-    (KernelArgs) so timed loops pay no packing cost."""
-    fn.module.drv.launch_kernel(fn.handle, geometry.grid, geometry.block, geometry.smem_bytes,
-                                args.address)
+    launcher(fn, geometry, args)()
 
 
 def time_launches(device, run_once, iters, warmup):

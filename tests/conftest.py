@@ -9,12 +9,12 @@ from tcraw.errors import NoDeviceError
 os.environ.setdefault("TCRAW_CACHE_DIR", tempfile.mkdtemp(prefix="tcraw-test-cache-"))
 
 
-@pytest.fixture(scope="session")
-def device():
-    """The GPU, or a skip that says why there is none (never a vacuous pass)."""
+@pytest.fixture(scope="session", params=["bindings", "ctypes"])
+def device(request):
+    """GPU 0 through each backend, or a skip that says why there is none (never a vacuous pass)."""
     from tcraw.runtime import Device
     try:
-        dev = Device(0)
+        dev = Device(0, backend=request.param)
     except NoDeviceError as exc:
         pytest.skip(f"no CUDA GPU: {exc}")
     yield dev
@@ -25,7 +25,7 @@ def device():
 def cubins(device):
     """Each kernel compiled once for the GPU in hand."""
     from tcraw import compiler, kernels
-    return {k.name: compiler.compile_cubin(k, device.arch) for k in kernels.KERNELS.values()
+    return {k.name: compiler.compile_cubin(k, device.arch, device.drv) for k in kernels.KERNELS.values()
             if device.cc >= k.min_arch}
 
 

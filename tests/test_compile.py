@@ -68,8 +68,8 @@ def test_arch_parse_rejects_garbage():
 
 def test_compile_error_carries_the_log_and_options():
     with pytest.raises(CompileError) as exc:
-        get_backend().nvrtc_compile('extern "C" __global__ void f() { undefined_thing(); }',
-                                    "broken.cu", ["--gpu-architecture=sm_90"])
+        compiler.nvrtc_compile(get_backend(), 'extern "C" __global__ void f() { undefined_thing(); }',
+                               "broken.cu", ["--gpu-architecture=sm_90"])
     err = exc.value
     assert err.name == "NVRTC_ERROR_COMPILATION"
     assert "undefined_thing" in err.log and "broken.cu" in str(err)
@@ -115,3 +115,11 @@ def test_sass_shows_the_tensor_instructions(name, op):
         assert counts == {}
     else:
         assert counts.get(op, 0) > 0
+
+
+@pytest.mark.parametrize("kernel", list(kernels.KERNELS.values()), ids=lambda k: k.name)
+def test_ctypes_nvrtc_builds_the_same_cubin(kernel):
+    """The pure-ctypes backend drives the same NVRTC to the same bytes (no cache in between)."""
+    ctypes_cubin = compiler.compile_cubin(kernel, "sm_90", get_backend("ctypes"), cache=False)
+    bindings_cubin = compiler.compile_cubin(kernel, "sm_90", get_backend("bindings"), cache=False)
+    assert ctypes_cubin.image == bindings_cubin.image

@@ -55,6 +55,7 @@ def test_fp16_accumulator_loses_to_fp32_as_k_grows(device, cubins, host_problems
 
 def test_cli_run_json_records(device, tmp_path):
     p = subprocess.run([sys.executable, "-m", "tcraw", "run", "--size", "256", "--iters", "3",
+                        "--backend", device.drv.name,
                         "--format", "json", "--save", str(tmp_path)],
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
@@ -86,3 +87,19 @@ def test_precision_below_the_device_is_refused(device):
     p = subprocess.run([sys.executable, "-m", "tcraw", "run", "--kernel", below[0].name],
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 2 and f"sm_{below[0].min_arch}" in p.stderr
+
+
+def test_backends_agree_bit_for_bit(device, host_problems):
+    """bindings and ctypes run the same cubin on the same inputs: the outputs must be identical."""
+    from tcraw import compiler
+    from tcraw.runtime import Device
+    other_name = "ctypes" if device.drv.name == "bindings" else "bindings"
+    with Device(device.ordinal, backend=other_name) as other:
+        for kernel in kernels.KERNELS.values():
+            if device.cc < kernel.min_arch:
+                continue
+            cubin = compiler.compile_cubin(kernel, device.arch, device.drv)
+            hp = host_problems(kernel.precision.key, 100, 200, 300, "normal")
+            _, c1 = run_matmul(device, kernel, hp, iters=1, warmup=0, cubin=cubin, keep_output=True)
+            _, c2 = run_matmul(other, kernel, hp, iters=1, warmup=0, cubin=cubin, keep_output=True)
+            assert c1.tobytes() == c2.tobytes(), kernel.name

@@ -4,6 +4,7 @@ Above this package everything is plain Python over ints (device pointers, sizes)
 handles (device, context, module, function, event). Below it, one file per implementation:
 
 - ``bindings.py`` — NVIDIA's cuda-python (``cuda.bindings.driver`` / ``cuda.bindings.nvrtc``).
+- ``ctypes_backend.py`` — plain ctypes over libcuda.so.1 and libnvrtc (nothing else installed).
 
 ``get_backend()`` picks one; ``Backend`` lists what each must provide. The enum numbers
 used by both live in ``constants.py`` so an attribute means the same thing everywhere.
@@ -13,7 +14,7 @@ import os
 
 from ..errors import UsageError
 
-BACKENDS = ("bindings",)
+BACKENDS = ("bindings", "ctypes")
 
 
 class Backend:
@@ -54,7 +55,13 @@ class Backend:
     def module_get_function(self, mod, name): raise NotImplementedError
     def func_get_attribute(self, fn, attr): raise NotImplementedError
     def func_set_attribute(self, fn, attr, value): raise NotImplementedError
-    def launch_kernel(self, fn, grid, block, smem_bytes, params_addr): raise NotImplementedError
+    def launcher(self, fn, grid, block, smem_bytes, params_addr):
+        """A zero-argument callable doing cuLaunchKernel with every argument converted once:
+        what a timed loop calls (launch overhead is the benchmark's business, not Python's)."""
+        raise NotImplementedError
+
+    def launch_kernel(self, fn, grid, block, smem_bytes, params_addr):
+        self.launcher(fn, grid, block, smem_bytes, params_addr)()
     # driver: events (stream 0, the legacy default stream)
     def event_create(self): raise NotImplementedError
     def event_record(self, ev): raise NotImplementedError
@@ -64,9 +71,14 @@ class Backend:
     # NVRTC
     def nvrtc_version(self): raise NotImplementedError
     def nvrtc_supported_archs(self): raise NotImplementedError
-    def nvrtc_compile(self, source, name, options):
-        """Compile ``source`` to a cubin: returns (cubin bytes, program log)."""
+    def nvrtc_create_program(self, source, name): raise NotImplementedError
+    def nvrtc_compile_program(self, prog, options):
+        """Returns (result name, code): a failed compile is not an exception here, since the
+        caller still needs the log (compiler.nvrtc_compile raises CompileError with it)."""
         raise NotImplementedError
+    def nvrtc_get_program_log(self, prog): raise NotImplementedError
+    def nvrtc_get_cubin(self, prog): raise NotImplementedError
+    def nvrtc_destroy_program(self, prog): raise NotImplementedError
 
 
 _base, _traced = {}, {}
@@ -79,14 +91,31 @@ def configure(name=None, trace=None):
 
 
 def _make(name):
+    if name == "ctypes":
+        from .ctypes_backend import CtypesBackend
+        return CtypesBackend()
     from .bindings import BindingsBackend
     return BindingsBackend()
 
 
+def default_backend_name():
+    """(name, why): configure() or $TCRAW_BACKEND if set, else bindings when cuda-python imports,
+    else ctypes."""
+    if _default["name"]:
+        return _default["name"], "--backend"
+    if os.environ.get("TCRAW_BACKEND"):
+        return os.environ["TCRAW_BACKEND"], "TCRAW_BACKEND"
+    try:
+        import cuda.bindings.driver  # noqa: F401
+        return "bindings", "default"
+    except ImportError:
+        return "ctypes", "cuda-python (cuda.bindings) is not installed"
+
+
 def get_backend(name=None, trace=None):
-    """The backend called ``name`` (default: configure(), else $TCRAW_BACKEND, else
-    ``bindings``), made once; wrapped in the call tracer when ``trace`` or $TCRAW_TRACE=1."""
-    name = name or _default["name"] or os.environ.get("TCRAW_BACKEND") or "bindings"
+    """The backend called ``name`` (default: default_backend_name()), made once; wrapped in the
+    call tracer when ``trace`` or $TCRAW_TRACE=1."""
+    name = name or default_backend_name()[0]
     if trace is None:
         trace = _default["trace"]
     if trace is None:

@@ -4,7 +4,7 @@ Every call returns a tuple whose first item is the result code; ``_ok`` turns a 
 ``CudaError`` with the code's name, so no caller ever looks at a raw CUresult.
 """
 
-from ..errors import CompileError, CudaError, NoDeviceError, NoNvrtcError
+from ..errors import CudaError, NoDeviceError, NoNvrtcError
 from . import Backend
 
 try:  # cuda-bindings >= 12.6.1 (and all of 13.x) has these; `from cuda import cuda` is gone in 13
@@ -129,10 +129,16 @@ class BindingsBackend(Backend):
     def func_set_attribute(self, fn, attr, value):
         _ok("cuFuncSetAttribute", cu.cuFuncSetAttribute(fn, cu.CUfunction_attribute(attr), value))
 
-    def launch_kernel(self, fn, grid, block, smem_bytes, params_addr):
+    def launcher(self, fn, grid, block, smem_bytes, params_addr):
         # params_addr is the address of a packed void*[] (see runtime.KernelArgs): the cheapest
         # form cuda.bindings accepts, and the same one the ctypes backend passes.
-        _ok("cuLaunchKernel", cu.cuLaunchKernel(fn, *grid, *block, smem_bytes, 0, params_addr, 0))
+        launch, args = cu.cuLaunchKernel, (fn, *grid, *block, smem_bytes, 0, params_addr, 0)
+
+        def go():
+            err = launch(*args)[0]
+            if err:  # CUresult is an IntEnum: 0 is success
+                raise CudaError("cuLaunchKernel", err.name, int(err))
+        return go
 
     # -- events -------------------------------------------------------------------------
     def event_create(self):
@@ -157,23 +163,28 @@ class BindingsBackend(Backend):
     def nvrtc_supported_archs(self):
         return list(_ok("nvrtcGetSupportedArchs", _nvrtc().nvrtcGetSupportedArchs()))
 
-    def nvrtc_compile(self, source, name, options):
+    def nvrtc_create_program(self, source, name):
+        return _ok("nvrtcCreateProgram",
+                   _nvrtc().nvrtcCreateProgram(source.encode(), name.encode(), 0, [], []))
+
+    def nvrtc_compile_program(self, prog, options):
+        opts = [o.encode() for o in options]
+        err = _nvrtc().nvrtcCompileProgram(prog, len(opts), opts)[0]
+        return err.name, int(err)
+
+    def nvrtc_get_program_log(self, prog):
         nvrtc = _nvrtc()
-        prog = _ok("nvrtcCreateProgram",
-                   nvrtc.nvrtcCreateProgram(source.encode(), name.encode(), 0, [], []))
-        try:
-            opts = [o.encode() for o in options]
-            err = nvrtc.nvrtcCompileProgram(prog, len(opts), opts)[0]
-            size = _ok("nvrtcGetProgramLogSize", nvrtc.nvrtcGetProgramLogSize(prog))
-            log = b" " * size
-            _ok("nvrtcGetProgramLog", nvrtc.nvrtcGetProgramLog(prog, log))
-            log = log.rstrip(b"\0").decode(errors="replace")
-            if int(err) != 0:
-                raise CompileError("nvrtcCompileProgram", err.name, int(err),
-                                   f"{name} with options {' '.join(options)}", log)
-            size = _ok("nvrtcGetCUBINSize", nvrtc.nvrtcGetCUBINSize(prog))
-            cubin = b" " * size
-            _ok("nvrtcGetCUBIN", nvrtc.nvrtcGetCUBIN(prog, cubin))
-            return cubin, log
-        finally:
-            nvrtc.nvrtcDestroyProgram(prog)
+        size = _ok("nvrtcGetProgramLogSize", nvrtc.nvrtcGetProgramLogSize(prog))
+        log = b" " * size
+        _ok("nvrtcGetProgramLog", nvrtc.nvrtcGetProgramLog(prog, log))
+        return log.rstrip(b"\0").decode(errors="replace")
+
+    def nvrtc_get_cubin(self, prog):
+        nvrtc = _nvrtc()
+        size = _ok("nvrtcGetCUBINSize", nvrtc.nvrtcGetCUBINSize(prog))
+        cubin = b" " * size
+        _ok("nvrtcGetCUBIN", nvrtc.nvrtcGetCUBIN(prog, cubin))
+        return cubin
+
+    def nvrtc_destroy_program(self, prog):
+        _ok("nvrtcDestroyProgram", _nvrtc().nvrtcDestroyProgram(prog))

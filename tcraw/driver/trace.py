@@ -22,12 +22,22 @@ CALLS = {
     "module_load_data": "cuModuleLoadData", "module_unload": "cuModuleUnload",
     "module_get_function": "cuModuleGetFunction", "func_get_attribute": "cuFuncGetAttribute",
     "func_set_attribute": "cuFuncSetAttribute", "launch_kernel": "cuLaunchKernel",
+    "launcher": "cuLaunchKernel",
     "event_create": "cuEventCreate", "event_record": "cuEventRecord",
     "event_synchronize": "cuEventSynchronize", "event_elapsed_ms": "cuEventElapsedTime",
     "event_destroy": "cuEventDestroy", "nvrtc_version": "nvrtcVersion",
     "nvrtc_supported_archs": "nvrtcGetSupportedArchs",
-    "nvrtc_compile": "nvrtcCreateProgram+nvrtcCompileProgram+nvrtcGetCUBIN",
+    "nvrtc_create_program": "nvrtcCreateProgram", "nvrtc_compile_program": "nvrtcCompileProgram",
+    "nvrtc_get_program_log": "nvrtcGetProgramLog", "nvrtc_get_cubin": "nvrtcGetCUBIN",
+    "nvrtc_destroy_program": "nvrtcDestroyProgram",
 }
+
+
+# Arguments (and results) that are addresses or handles read best in hex.
+HEX = {"ptr", "dst", "src", "dst_addr", "src_addr", "params_addr", "prog", "fn", "mod", "ctx", "ev",
+       "start", "end"}
+RETURNS_HANDLE = {"mem_alloc": "ptr", "primary_ctx_retain": "ctx", "module_load_data": "mod",
+                  "module_get_function": "fn", "event_create": "ev", "nvrtc_create_program": "prog"}
 
 
 def _show(name, value):
@@ -35,9 +45,11 @@ def _show(name, value):
         return f"<{len(value)} bytes>"
     if isinstance(value, str) and len(value) > 60:
         return f"<{len(value)} chars>"
-    if isinstance(value, int) and name in ("ptr", "dst", "src", "dst_addr", "src_addr", "params_addr"):
+    if isinstance(value, int) and name in HEX:
         return hex(value)
-    return repr(value) if not hasattr(value, "getPtr") else f"{type(value).__name__}({value.getPtr():#x})"
+    if hasattr(value, "getPtr"):  # a cuda.bindings handle object
+        return f"{type(value).__name__}({int(value.getPtr()):#x})"
+    return repr(value)
 
 
 class Traced(Backend):
@@ -51,20 +63,30 @@ class Traced(Backend):
         stream = object.__getattribute__(self, "stream") or sys.stderr
         varnames = inner_fn.__code__.co_varnames[1:inner_fn.__code__.co_argcount]
 
+        if attr == "launcher":  # trace each launch the prepared callable makes, not its making
+            def prepare(*args):
+                launch = inner_fn(*args)
+                shown = ", ".join(f"{n}={_show(n, v)}" for n, v in zip(varnames, args))
+                return lambda: _traced_call("cuLaunchKernel", shown, launch, (), "", stream)
+            return prepare
+
         def call(*args):
             shown = ", ".join(f"{n}={_show(n, v)}" for n, v in zip(varnames, args))
-            t0 = time.perf_counter()
-            try:
-                result = inner_fn(*args)
-            except Exception as exc:
-                us = (time.perf_counter() - t0) * 1e6
-                print(f"[tcraw] {CALLS[attr]}({shown}) -> {type(exc).__name__}: "
-                      f"{str(exc).splitlines()[0]}  ({us:.1f} µs)", file=stream, flush=True)
-                raise
-            us = (time.perf_counter() - t0) * 1e6
-            res = "" if result is None else " -> " + (
-                f"({_show('', result[0])}, <log {len(result[1])} chars>)" if attr == "nvrtc_compile"
-                else _show("ptr" if attr == "mem_alloc" else "", result))
-            print(f"[tcraw] {CALLS[attr]}({shown}){res}  ({us:.1f} µs)", file=stream, flush=True)
-            return result
+            return _traced_call(CALLS[attr], shown, inner_fn, args, RETURNS_HANDLE.get(attr, ""), stream)
         return call
+
+
+def _traced_call(call_name, shown, fn, args, result_name, stream):
+    t0 = time.perf_counter()
+    try:
+        result = fn(*args)
+    except Exception as exc:
+        us = (time.perf_counter() - t0) * 1e6
+        print(f"[tcraw] {call_name}({shown}) -> {type(exc).__name__}: "
+              f"{str(exc).splitlines()[0]}  ({us:.1f} µs)", file=stream, flush=True)
+        raise
+    us = (time.perf_counter() - t0) * 1e6
+    res = "" if result is None else " -> " + _show(result_name, result)
+    print(f"[tcraw] {call_name}({shown}){res}  ({us:.1f} µs)", file=stream, flush=True)
+    return result
+

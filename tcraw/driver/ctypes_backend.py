@@ -1,0 +1,271 @@
+"""The seam over plain ctypes: libcuda.so.1 and libnvrtc, nothing else installed.
+
+For minimal environments where cuda-python cannot be installed. Same interface, same errors and
+messages as bindings.py. Driver symbols are the versioned ones where cuda.h maps a name to one
+(cuMemAlloc → cuMemAlloc_v2): the unversioned names are the old ABI, kept for old binaries.
+"""
+
+import ctypes
+import glob
+import os
+import sys
+from ctypes import POINTER, byref, c_char_p, c_float, c_int, c_size_t, c_uint, c_uint64, c_void_p
+
+from ..errors import CudaError, NoDeviceError, NoNvrtcError
+from . import Backend
+
+CUresult = c_int
+
+
+def _find_nvrtc():
+    """libnvrtc: $TCRAW_NVRTC_LIBRARY, cuda-pathfinder, a pip wheel on sys.path, CUDA_HOME/CUDA_PATH,
+    /usr/local/cuda, then the system's search path. Returns a path or a soname, or None."""
+    if os.environ.get("TCRAW_NVRTC_LIBRARY"):
+        return os.environ["TCRAW_NVRTC_LIBRARY"]
+    try:
+        from cuda.pathfinder import load_nvidia_dynamic_lib
+        return load_nvidia_dynamic_lib("nvrtc").abs_path
+    except Exception:  # pathfinder not installed, or it found nothing: look ourselves
+        pass
+    patterns = [os.path.join(p, "nvidia", sub, "lib", "libnvrtc.so*") for p in sys.path
+                for sub in ("cu13", "cu12", "cuda_nvrtc")]
+    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+        if root:
+            patterns.append(os.path.join(root, "lib64", "libnvrtc.so*"))
+    for pattern in patterns:
+        hits = sorted(h for h in glob.glob(pattern) if "builtins" not in h and "alt" not in h)
+        if hits:
+            return hits[0]
+    import ctypes.util
+    return ctypes.util.find_library("nvrtc")
+
+
+class CtypesBackend(Backend):
+    name = "ctypes"
+
+    def __init__(self):
+        self._cuda = None
+        self._nvrtc = None
+
+    # -- libraries ------------------------------------------------------------------------
+    @property
+    def cuda(self):
+        if self._cuda is None:
+            try:
+                lib = ctypes.CDLL("libcuda.so.1")
+            except OSError as exc:
+                raise NoDeviceError(
+                    f"no CUDA driver on this machine: libcuda.so.1 could not be loaded ({exc}); GPU "
+                    "commands need an NVIDIA GPU and its driver. `tcraw compile` and `tcraw list` "
+                    "work without one") from None
+            lib.cuGetErrorName.argtypes = [CUresult, POINTER(c_char_p)]
+            self._cuda = lib
+        return self._cuda
+
+    @property
+    def nvrtc(self):
+        if self._nvrtc is None:
+            path = _find_nvrtc()
+            try:
+                if not path:
+                    raise OSError("no libnvrtc found")
+                lib = ctypes.CDLL(path)
+            except OSError as exc:
+                raise NoNvrtcError(
+                    f"NVRTC is not available ({exc}); install it with `pip install "
+                    "'cuda-toolkit[nvrtc,cudart,crt]'` or set TCRAW_NVRTC_LIBRARY, or run prebuilt "
+                    "cubins with `tcraw run --cubin-dir DIR` (made by `tcraw compile --out DIR` or "
+                    "`make cubins`)") from None
+            lib.nvrtcGetErrorString.restype = c_char_p
+            self._nvrtc = lib
+        return self._nvrtc
+
+    def _cu(self, name, *args):
+        err = getattr(self.cuda, name)(*args)
+        if err != 0:
+            s = c_char_p()
+            self.cuda.cuGetErrorName(err, byref(s))
+            raise CudaError(name.removesuffix("_v2"), (s.value or b"CUDA_ERROR_UNKNOWN").decode(), err)
+
+    def _nv(self, name, *args):
+        err = getattr(self.nvrtc, name)(*args)
+        if err != 0:
+            raise CudaError(name, self.nvrtc.nvrtcGetErrorString(err).decode(), err)
+
+    # -- init and devices ---------------------------------------------------------------
+    def init(self):
+        err = self.cuda.cuInit(0)
+        if err != 0:
+            s = c_char_p()
+            self.cuda.cuGetErrorName(err, byref(s))
+            raise NoDeviceError(f"cuInit failed: {(s.value or b'?').decode()} ({err}): no usable CUDA device")
+
+    def driver_version(self):
+        v = c_int()
+        self._cu("cuDriverGetVersion", byref(v))
+        return v.value
+
+    def device_count(self):
+        n = c_int()
+        self._cu("cuDeviceGetCount", byref(n))
+        return n.value
+
+    def device_get(self, ordinal):
+        d = c_int()
+        self._cu("cuDeviceGet", byref(d), c_int(ordinal))
+        return d.value
+
+    def device_name(self, dev):
+        buf = ctypes.create_string_buffer(256)
+        self._cu("cuDeviceGetName", buf, c_int(256), c_int(dev))
+        return buf.value.decode()
+
+    def device_attribute(self, dev, attr):
+        v = c_int()
+        self._cu("cuDeviceGetAttribute", byref(v), c_int(attr), c_int(dev))
+        return v.value
+
+    def device_total_mem(self, dev):
+        v = c_size_t()
+        self._cu("cuDeviceTotalMem_v2", byref(v), c_int(dev))
+        return v.value
+
+    # -- context ------------------------------------------------------------------------
+    def primary_ctx_retain(self, dev):
+        ctx = c_void_p()
+        self._cu("cuDevicePrimaryCtxRetain", byref(ctx), c_int(dev))
+        return ctx.value
+
+    def primary_ctx_release(self, dev):
+        self._cu("cuDevicePrimaryCtxRelease_v2", c_int(dev))
+
+    def ctx_set_current(self, ctx):
+        self._cu("cuCtxSetCurrent", c_void_p(ctx))
+
+    def ctx_synchronize(self):
+        self._cu("cuCtxSynchronize")
+
+    # -- memory -------------------------------------------------------------------------
+    def mem_get_info(self):
+        free, total = c_size_t(), c_size_t()
+        self._cu("cuMemGetInfo_v2", byref(free), byref(total))
+        return free.value, total.value
+
+    def mem_alloc(self, nbytes):
+        ptr = c_uint64()
+        self._cu("cuMemAlloc_v2", byref(ptr), c_size_t(nbytes))
+        return ptr.value
+
+    def mem_free(self, ptr):
+        self._cu("cuMemFree_v2", c_uint64(ptr))
+
+    def memcpy_htod(self, dst, src_addr, nbytes):
+        self._cu("cuMemcpyHtoD_v2", c_uint64(dst), c_void_p(src_addr), c_size_t(nbytes))
+
+    def memcpy_dtoh(self, dst_addr, src, nbytes):
+        self._cu("cuMemcpyDtoH_v2", c_void_p(dst_addr), c_uint64(src), c_size_t(nbytes))
+
+    def memset_d8(self, ptr, value, count):
+        self._cu("cuMemsetD8_v2", c_uint64(ptr), ctypes.c_ubyte(value), c_size_t(count))
+
+    def memset_d16(self, ptr, value, count):
+        self._cu("cuMemsetD16_v2", c_uint64(ptr), ctypes.c_ushort(value), c_size_t(count))
+
+    def memset_d32(self, ptr, value, count):
+        self._cu("cuMemsetD32_v2", c_uint64(ptr), c_uint(value), c_size_t(count))
+
+    # -- modules and launch -------------------------------------------------------------
+    def module_load_data(self, image):
+        mod = c_void_p()
+        buf = ctypes.create_string_buffer(bytes(image), len(image))
+        self._cu("cuModuleLoadData", byref(mod), buf)
+        return mod.value
+
+    def module_unload(self, mod):
+        self._cu("cuModuleUnload", c_void_p(mod))
+
+    def module_get_function(self, mod, name):
+        fn = c_void_p()
+        self._cu("cuModuleGetFunction", byref(fn), c_void_p(mod), name.encode())
+        return fn.value
+
+    def func_get_attribute(self, fn, attr):
+        v = c_int()
+        self._cu("cuFuncGetAttribute", byref(v), c_int(attr), c_void_p(fn))
+        return v.value
+
+    def func_set_attribute(self, fn, attr, value):
+        self._cu("cuFuncSetAttribute", c_void_p(fn), c_int(attr), c_int(value))
+
+    def launcher(self, fn, grid, block, smem_bytes, params_addr):
+        launch = self.cuda.cuLaunchKernel
+        args = (c_void_p(fn), *(c_uint(v) for v in (*grid, *block, smem_bytes)), c_void_p(0),
+                c_void_p(params_addr), c_void_p(0))  # converted once, reused every launch
+
+        def go():
+            err = launch(*args)
+            if err:
+                s = c_char_p()
+                self.cuda.cuGetErrorName(err, byref(s))
+                raise CudaError("cuLaunchKernel", (s.value or b"CUDA_ERROR_UNKNOWN").decode(), err)
+        return go
+
+    # -- events -------------------------------------------------------------------------
+    def event_create(self):
+        ev = c_void_p()
+        self._cu("cuEventCreate", byref(ev), c_uint(0))
+        return ev.value
+
+    def event_record(self, ev):
+        self._cu("cuEventRecord", c_void_p(ev), c_void_p(0))
+
+    def event_synchronize(self, ev):
+        self._cu("cuEventSynchronize", c_void_p(ev))
+
+    def event_elapsed_ms(self, start, end):
+        ms = c_float()
+        self._cu("cuEventElapsedTime", byref(ms), c_void_p(start), c_void_p(end))
+        return ms.value
+
+    def event_destroy(self, ev):
+        self._cu("cuEventDestroy_v2", c_void_p(ev))
+
+    # -- NVRTC --------------------------------------------------------------------------
+    def nvrtc_version(self):
+        major, minor = c_int(), c_int()
+        self._nv("nvrtcVersion", byref(major), byref(minor))
+        return major.value, minor.value
+
+    def nvrtc_supported_archs(self):
+        n = c_int()
+        self._nv("nvrtcGetNumSupportedArchs", byref(n))
+        archs = (c_int * n.value)()
+        self._nv("nvrtcGetSupportedArchs", archs)
+        return list(archs)
+
+    def nvrtc_create_program(self, source, name):
+        prog = c_void_p()
+        self._nv("nvrtcCreateProgram", byref(prog), source.encode(), name.encode(), c_int(0), None, None)
+        return prog.value
+
+    def nvrtc_compile_program(self, prog, options):
+        opts = (c_char_p * max(1, len(options)))(*[o.encode() for o in options])
+        err = self.nvrtc.nvrtcCompileProgram(c_void_p(prog), c_int(len(options)), opts)
+        return self.nvrtc.nvrtcGetErrorString(err).decode(), err
+
+    def nvrtc_get_program_log(self, prog):
+        size = c_size_t()
+        self._nv("nvrtcGetProgramLogSize", c_void_p(prog), byref(size))
+        buf = ctypes.create_string_buffer(size.value)
+        self._nv("nvrtcGetProgramLog", c_void_p(prog), buf)
+        return buf.value.decode(errors="replace")
+
+    def nvrtc_get_cubin(self, prog):
+        size = c_size_t()
+        self._nv("nvrtcGetCUBINSize", c_void_p(prog), byref(size))
+        cubin = ctypes.create_string_buffer(size.value)
+        self._nv("nvrtcGetCUBIN", c_void_p(prog), cubin)
+        return cubin.raw
+
+    def nvrtc_destroy_program(self, prog):
+        self._nv("nvrtcDestroyProgram", byref(c_void_p(prog)))
