@@ -44,6 +44,11 @@ sweep:
 
 bench:
 	$(PY) scripts/bench_cache.py
+	$(PY) scripts/bench_launch.py
+
+# compute-sanitizer memcheck/racecheck/initcheck/synccheck over every kernel (needs a GPU)
+sanitize:
+	PY=$(PY) bash scripts/sanitize.sh $(OUT)/sanitize.log
 
 clean:
 	rm -rf $(OUT) .pytest_cache

@@ -195,7 +195,7 @@ def _seed(args):
 
 
 def cmd_run(args):
-    from .matmul import check_problem
+    from .matmul import check_fits, check_problem
     from .sweep import add_speedups, run_isolated, run_kernels
     shape = _problem_shape(args)
     check_problem(*shape)
@@ -205,6 +205,8 @@ def cmd_run(args):
     seed = _seed(args)
     with _open_device(args.device) as dev:
         runnable = _runnable(dev, chosen, bool(args.kernel))
+        if runnable:
+            check_fits(dev, runnable, *shape)
         saved = {} if args.save else None
         if args.isolate:
             dev.close()  # the children hold the GPU; this process only collects their rows
@@ -270,7 +272,7 @@ def _device_indices(spec):
 def cmd_sweep(args):
     """sizes × kernels (× devices). Each kernel runs in a child process unless --no-isolate, so
     one that faults is a failed row, not a lost sweep."""
-    from .matmul import check_problem
+    from .matmul import check_fits, check_problem
     from .runtime import Device
     from .sweep import add_speedups, run_isolated, run_kernels
     sizes = [int(v) for v in _split(args.sizes)] if args.sizes else [256, 1024, 2048]
@@ -282,6 +284,8 @@ def cmd_sweep(args):
     for index in _device_indices(args.device):
         with Device(index) as dev:   # checks the index; tags rows with name and arch
             runnable = _runnable(dev, chosen, bool(args.kernel))
+            if runnable:
+                check_fits(dev, runnable, *(max(sizes),) * 3)
             name, arch = dev.name, str(dev.arch)
             if not args.isolate:
                 for size in sizes:

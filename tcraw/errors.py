@@ -57,6 +57,23 @@ class CudaError(TcrawError):
         super().__init__(msg)
 
 
+class OutOfMemory(TcrawError):
+    """The GPU has too little free memory for what was asked. Not sticky: the next run works."""
+
+    exit_code = 2
+
+
+class KernelFault(TcrawError):
+    """A kernel faulted (illegal address, misaligned access, trap...). The error is sticky:
+    the CUDA context of this process is lost, so nothing else can run in it."""
+
+
+# Driver errors after which the context is unusable until the process ends.
+STICKY = {"CUDA_ERROR_ILLEGAL_ADDRESS", "CUDA_ERROR_LAUNCH_FAILED", "CUDA_ERROR_MISALIGNED_ADDRESS",
+          "CUDA_ERROR_ILLEGAL_INSTRUCTION", "CUDA_ERROR_HARDWARE_STACK_ERROR", "CUDA_ERROR_INVALID_PC",
+          "CUDA_ERROR_INVALID_ADDRESS_SPACE", "CUDA_ERROR_ASSERT", "CUDA_ERROR_TRAP"}
+
+
 class CompileError(CudaError):
     """NVRTC refused a source. The message holds the file, the options and the full log."""
 

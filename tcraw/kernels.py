@@ -34,6 +34,7 @@ class Kernel:
     geometry: Callable        # (m, n, k) padded -> Geometry
     defines: tuple = ()
     summary: str = ""
+    align: int = 4            # bytes every operand pointer must be aligned to (WMMA loads: 32)
 
     def padded(self, m, n, k):
         tm, tn, tk = self.tile
@@ -62,7 +63,7 @@ def _wmma_naive(key, macro, min_arch, frag):
     return Kernel(
         name=f"wmma_{key}", source="02_wmma_naive.cu", entry=f"wmma_naive_{macro.lower()}",
         precision=p, min_arch=min_arch, tile=frag, geometry=wmma_naive_geometry(fm, fn),
-        defines=(f"TCRAW_WMMA_{macro}",),
+        defines=(f"TCRAW_WMMA_{macro}",), align=32,  # load/store_matrix_sync need 256-bit alignment
         summary=f"WMMA {fm}×{fn}×{fk}, one warp per tile, operands from global memory",
     )
 

@@ -10,9 +10,9 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from . import compiler
-from .errors import ArchError, UsageError
+from .errors import STICKY, ArchError, CudaError, KernelFault, OutOfMemory, UsageError
 from .precision import HostProblem, verify
-from .runtime import DeviceBuffer, KernelArgs, Module, check_geometry, launcher, time_launches
+from .runtime import DeviceBuffer, KernelArgs, Module, launcher, time_launches
 
 
 @dataclass
@@ -71,6 +71,31 @@ def check_problem(m, n, k):
             raise UsageError(f"{name} must be an integer ≥ 1, got {v!r}")
 
 
+def device_bytes(kernel, m, n, k):
+    """Device memory one run of ``kernel`` on (m, n, k) takes: padded A, B and C."""
+    mp, np_, kp = kernel.padded(m, n, k)
+    p = kernel.precision
+    return (mp * kp + kp * np_) * p.in_dtype.itemsize + mp * np_ * p.out_dtype.itemsize
+
+
+def check_fits(device, chosen, m, n, k):
+    """Refuse, before building any host array, a problem the GPU or the host cannot hold."""
+    import os
+    need = max(device_bytes(kern, m, n, k) for kern in chosen)
+    free, total = device.mem_info()
+    if need > free:
+        raise OutOfMemory(f"{m}×{n}×{k} needs {need / 2**30:.2f} GiB on {device.name}; "
+                          f"{free / 2**30:.2f} GiB of {total / 2**30:.1f} GiB are free. Use a smaller problem")
+    host_need = 8 * (3 * (m * k + k * n) + 3 * m * n)  # float64 inputs, quantized copies, reference
+    try:
+        host_free = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError):
+        return
+    if host_need > host_free:
+        raise OutOfMemory(f"{m}×{n}×{k} needs about {host_need / 2**30:.1f} GiB of host memory for the "
+                          f"inputs and the float64 reference; {host_free / 2**30:.1f} GiB are free")
+
+
 def pad(array, rows, cols):
     """Zero-pad a host matrix to (rows, cols): WMMA reads whole fragment tiles, and zeros add
     nothing to the dot products."""
@@ -79,6 +104,46 @@ def pad(array, rows, cols):
     out = np.zeros((rows, cols), dtype=array.dtype)
     out[: array.shape[0], : array.shape[1]] = array
     return out
+
+
+def check_operands(kernel, d_a, d_b, d_c, m, n, k):
+    """Refuse device operands the kernel cannot use — before any launch."""
+    p = kernel.precision
+    tm, tn, tk = kernel.tile
+    if m % tm or n % tn or k % tk:
+        raise UsageError(
+            f"{kernel.name} reads whole {tm}×{tn}×{tk} fragments: M, N, K = {m}, {n}, {k} must be "
+            f"multiples, which also makes the leading dimensions (K for A, N for B and C) ones "
+            f"load_matrix_sync allows; zero-pad the matrices (tcraw run does)")
+    for name, buf, dtype, rows, cols in (("A", d_a, p.in_dtype, m, k), ("B", d_b, p.in_dtype, k, n),
+                                         ("C", d_c, p.out_dtype, m, n)):
+        if buf.dtype is not None and buf.dtype != dtype:
+            raise UsageError(f"{name} holds {buf.dtype}; {kernel.name} ({p.label}) needs {dtype}")
+        need = rows * cols * dtype.itemsize
+        if buf.nbytes < need:
+            raise UsageError(f"{name} is {buf.nbytes} bytes; {rows} rows × ld {cols} of {dtype} "
+                             f"need {need}")
+        if buf.ptr % kernel.align:
+            raise UsageError(f"{name} at {buf.ptr:#x} is not {kernel.align}-byte aligned, which "
+                             f"{kernel.name}'s loads need; allocate it whole (cuMemAlloc gives 256)")
+
+
+def time_matmul(device, kernel, fn, d_a, d_b, d_c, m, n, k, *, iters, warmup):
+    """Launch ``kernel`` on device operands (M, N, K already whole tiles): per-launch times in ms.
+    A kernel fault becomes KernelFault naming the kernel (the context is lost with it)."""
+    check_operands(kernel, d_a, d_b, d_c, m, n, k)
+    geometry = kernel.geometry(m, n, k)
+    args = KernelArgs([d_a, d_b, d_c, np.int32(m), np.int32(n), np.int32(k)])
+    launch = launcher(fn, geometry, args)  # checks geometry and arguments: no bad launch happens
+    try:
+        return time_launches(device, launch, iters, warmup), geometry
+    except CudaError as exc:
+        if exc.name in STICKY:
+            raise KernelFault(
+                f"kernel {kernel.name} faulted: {exc.name} in {exc.call}. The CUDA context of this "
+                "process is lost; nothing else can run in it (tcraw run --isolate and tcraw sweep "
+                "run each kernel in its own process)") from None
+        raise
 
 
 def run_matmul(device, kernel, hp: HostProblem, *, iters=20, warmup=3, seed=0, cubin=None,
@@ -99,26 +164,24 @@ def run_matmul(device, kernel, hp: HostProblem, *, iters=20, warmup=3, seed=0, c
     mp, np_, kp = kernel.padded(m, n, k)
     a, b = pad(hp.a, mp, kp), pad(hp.b, kp, np_)
     c = np.empty((mp, np_), dtype=kernel.precision.out_dtype)
-    geometry = kernel.geometry(mp, np_, kp)
 
     with ExitStack() as stack:
         # 2. Code: NVRTC cubin for this device, loaded into the current context.
         cubin = cubin or compiler.compile_cubin(kernel, device.arch, device.drv)
         module = stack.enter_context(Module(device, cubin.image))
         fn = module.function(kernel.entry)
-        check_geometry(device, fn, geometry)
 
         # 3. Device memory: allocate, copy inputs over, poison the output.
-        d_a = stack.enter_context(DeviceBuffer(device, a.nbytes))
-        d_b = stack.enter_context(DeviceBuffer(device, b.nbytes))
-        d_c = stack.enter_context(DeviceBuffer(device, c.nbytes))
+        d_a = stack.enter_context(DeviceBuffer.like(device, a))
+        d_b = stack.enter_context(DeviceBuffer.like(device, b))
+        d_c = stack.enter_context(DeviceBuffer.like(device, c))
         d_a.copy_from_host(a)
         d_b.copy_from_host(b)
         d_c.poison(c.dtype)
 
         # 4. Launch with explicit geometry, timed by events (warm-up launches untimed).
-        args = KernelArgs([d_a, d_b, d_c, np.int32(mp), np.int32(np_), np.int32(kp)])
-        times = time_launches(device, launcher(fn, geometry, args), iters, warmup)
+        times, geometry = time_matmul(device, kernel, fn, d_a, d_b, d_c, mp, np_, kp,
+                                      iters=iters, warmup=warmup)
 
         # 5. Copy back and verify every element (and that the zero padding stayed zero).
         d_c.copy_to_host(c)

@@ -9,11 +9,21 @@ import numpy as np
 
 from .driver import constants as C
 from .driver import get_backend
-from .errors import ArchError, CudaError, NoDeviceError, TcrawError, UsageError
+from .errors import STICKY, ArchError, CudaError, NoDeviceError, OutOfMemory, TcrawError, UsageError
 
 
 class Closed(TcrawError):
     """An object was used after close()."""
+
+
+def _release(call, *args):
+    """Free/unload/release, except on a context a kernel fault already destroyed: its memory and
+    modules went with it, and raising here would hide the fault that matters."""
+    try:
+        call(*args)
+    except CudaError as exc:
+        if exc.name not in STICKY:
+            raise
 
 
 class Device:
@@ -76,7 +86,7 @@ class Device:
     def close(self):
         if getattr(self, "_open", False):
             self._open = False
-            self.drv.primary_ctx_release(self.handle)
+            _release(self.drv.primary_ctx_release, self.handle)
 
     def __enter__(self):
         return self
@@ -96,14 +106,40 @@ POISON = {
 
 
 class DeviceBuffer:
-    """``nbytes`` of device memory (cuMemAlloc). ``ptr`` is the raw device address."""
+    """``nbytes`` of device memory (cuMemAlloc). ``ptr`` is the raw device address; ``dtype``
+    (optional) says what it holds, so a kernel given the wrong type can refuse it."""
 
-    def __init__(self, device, nbytes):
+    def __init__(self, device, nbytes, dtype=None):
         device._check()
         if nbytes <= 0:
             raise UsageError(f"a device buffer needs a positive size, got {nbytes} bytes")
         self.device, self.drv, self.nbytes = device, device.drv, int(nbytes)
-        self.ptr = self.drv.mem_alloc(self.nbytes)
+        self.dtype = None if dtype is None else np.dtype(dtype)
+        self._owner = True
+        try:
+            self.ptr = self.drv.mem_alloc(self.nbytes)
+        except CudaError as exc:
+            if exc.name != "CUDA_ERROR_OUT_OF_MEMORY":
+                raise
+            free, total = self.drv.mem_get_info()
+            raise OutOfMemory(f"cannot allocate {self.nbytes / 2**30:.2f} GiB on {device.name}: "
+                              f"{free / 2**30:.2f} GiB of {total / 2**30:.1f} GiB free "
+                              "(CUDA_ERROR_OUT_OF_MEMORY); use a smaller problem") from None
+
+    @classmethod
+    def like(cls, device, array):
+        """A buffer sized and typed for the numpy ``array``."""
+        return cls(device, array.nbytes, array.dtype)
+
+    def view(self, offset, dtype=None):
+        """A non-owning window starting ``offset`` bytes in (freeing it frees nothing)."""
+        if not 0 <= offset < self.nbytes:
+            raise UsageError(f"offset {offset} is outside this {self.nbytes}-byte buffer")
+        v = object.__new__(DeviceBuffer)
+        v.device, v.drv, v.nbytes = self.device, self.drv, self.nbytes - offset
+        v.dtype = np.dtype(dtype) if dtype is not None else self.dtype
+        v.ptr, v._owner = self.ptr + offset, False
+        return v
 
     def _check(self, nbytes):
         if self.ptr is None:
@@ -135,7 +171,8 @@ class DeviceBuffer:
     def free(self):
         if self.ptr is not None:
             ptr, self.ptr = self.ptr, None
-            self.drv.mem_free(ptr)
+            if self._owner:
+                _release(self.drv.mem_free, ptr)
 
     close = free
 
@@ -171,7 +208,7 @@ class Module:
     def unload(self):
         if self.handle is not None:
             handle, self.handle = self.handle, None
-            self.drv.module_unload(handle)
+            _release(self.drv.module_unload, handle)
 
     close = unload
 
@@ -189,6 +226,13 @@ class Function:
         self.max_threads = drv.func_get_attribute(handle, C.FUNC_MAX_THREADS_PER_BLOCK)
         self.num_regs = drv.func_get_attribute(handle, C.FUNC_NUM_REGS)
         self.static_smem = drv.func_get_attribute(handle, C.FUNC_SHARED_SIZE_BYTES)
+        self.max_dynamic_smem = drv.func_get_attribute(handle, C.FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES)
+        self.param_sizes = drv.func_param_sizes(handle)
+
+    def set_max_dynamic_smem(self, nbytes):
+        """Opt in to more than the default 48 KiB of dynamic shared memory (cuFuncSetAttribute)."""
+        self.module.drv.func_set_attribute(self.handle, C.FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES, nbytes)
+        self.max_dynamic_smem = nbytes
 
 
 # -- kernel arguments -----------------------------------------------------------------------------
@@ -234,15 +278,36 @@ def check_geometry(device, fn, geometry):
                          f"(per-dimension maximum {device.max_block})")
     if any(g > lim for g, lim in zip(grid, device.max_grid)):
         raise UsageError(f"grid {grid} exceeds the device's maximum {device.max_grid}")
-    if smem > device.max_smem_optin:
-        raise UsageError(f"{smem} bytes of dynamic shared memory exceed the device's "
-                         f"{device.max_smem_optin}-byte per-block limit")
+    if smem + fn.static_smem > device.max_smem_optin:
+        raise UsageError(f"{smem} bytes of dynamic shared memory (+{fn.static_smem} static) exceed the "
+                         f"device's {device.max_smem_optin}-byte per-block limit")
+    if smem > fn.max_dynamic_smem:
+        raise UsageError(f"{smem} bytes of dynamic shared memory exceed {fn.entry}'s current limit of "
+                         f"{fn.max_dynamic_smem} (48 KiB unless raised): call "
+                         f"Function.set_max_dynamic_smem({smem}) first")
+
+
+def check_args(fn, args):
+    """Argument count and sizes against the kernel's own signature, where the driver can tell
+    (cuFuncGetParamInfo): a mismatch would otherwise read garbage on the device."""
+    if fn.param_sizes is None:
+        return
+    got = [ctypes.sizeof(v) for v in args.values]
+    if len(got) != len(fn.param_sizes):
+        raise UsageError(f"{fn.entry} takes {len(fn.param_sizes)} arguments "
+                         f"(sizes {fn.param_sizes} bytes), got {len(got)}")
+    for i, (want, have) in enumerate(zip(fn.param_sizes, got)):
+        if want != have:
+            raise UsageError(f"argument {i} of {fn.entry} is {want} bytes, got a "
+                             f"{type(args.values[i]).__name__} of {have}")
 
 
 def launcher(fn, geometry, args):
     """A callable doing cuLaunchKernel(fn, grid, block, dynamic smem, stream 0, args), with every
     argument packed once (KernelArgs) so a timed loop pays nothing for packing. Keep ``args``
     alive as long as the launcher: the driver reads the argument values at each launch."""
+    check_geometry(fn.module.device, fn, geometry)
+    check_args(fn, args)
     return fn.module.drv.launcher(fn.handle, geometry.grid, geometry.block, geometry.smem_bytes,
                                   args.address)
 
@@ -269,4 +334,4 @@ def time_launches(device, run_once, iters, warmup):
     finally:
         for pair in events:
             for ev in pair:
-                drv.event_destroy(ev)
+                _release(drv.event_destroy, ev)

@@ -117,3 +117,27 @@ def test_fresh_seeds_give_fresh_inputs():
     a1, _ = P.base_matrices(4, 4, 4, "normal", 1)
     a2, _ = P.base_matrices(4, 4, 4, "normal", 2)
     assert not np.array_equal(a1, a2)
+
+
+def test_nan_and_inf_must_propagate_where_the_reference_has_them():
+    a, b = P.base_matrices(6, 7, 8, "normal", 3)
+    a[2, 3], b[4, 5] = np.nan, np.inf
+    hp = host_problem(PRECISIONS["fp32"], a, b, "normal")
+    c = hp.ref.astype(np.float32)
+    assert np.isnan(c[2]).all() and np.isinf(np.delete(c[:, 5], 2)).all()
+    v = verify(c, hp)
+    assert v.passed, v
+    c[2, 0] = 1.0            # a NaN that failed to propagate
+    assert not verify(c, hp).passed
+
+
+def test_padding_may_hold_nan_only_below_an_inf_column():
+    a, b = P.base_matrices(5, 6, 7, "normal", 4)
+    b[1, 2] = np.inf
+    hp = host_problem(PRECISIONS["fp32"], a, b, "normal")
+    padded = np.zeros((16, 16), dtype=np.float32)
+    padded[:5, :6] = hp.ref
+    padded[5:, 2] = np.nan   # 0 × Inf in the zero rows of A: what the hardware computes
+    assert verify(padded, hp).padding_dirty == 0
+    padded[5:, 3] = np.nan   # but column 3 of B is finite
+    assert verify(padded, hp).padding_dirty == 11

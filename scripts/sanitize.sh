@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# compute-sanitizer over every kernel at odd sizes: memcheck (with allocation padding), racecheck,
+# initcheck, synccheck. Exit 9 from the sanitizer = it found something. Needs a GPU.
+#   bash scripts/sanitize.sh [LOG]        (make sanitize)
+set -uo pipefail
+LOG=${1:-build/sanitize.log}
+PY=${PY:-python3}
+SAN=${SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
+mkdir -p "$(dirname "$LOG")"
+: > "$LOG"
+status=0
+for tool in memcheck racecheck initcheck synccheck; do
+  extra=""
+  [ "$tool" = memcheck ] && extra="--padding 32"
+  for shape in "1 1 1" "15 17 33" "127 129 255"; do
+    set -- $shape
+    echo "## $tool  M=$1 N=$2 K=$3" | tee -a "$LOG"
+    "$SAN" --tool "$tool" $extra --error-exitcode 9 \
+      "$PY" -m tcraw run --precision all -m "$1" -n "$2" -k "$3" --iters 1 --warmup 0 --seed 1 \
+      >> "$LOG" 2>&1
+    rc=$?
+    echo "exit $rc" | tee -a "$LOG"
+    [ $rc -ne 0 ] && status=1
+  done
+done
+grep -E "ERROR SUMMARY|errors" "$LOG" | sort | uniq -c
+exit $status
