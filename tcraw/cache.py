@@ -20,7 +20,9 @@ from pathlib import Path
 
 SCHEMA = 1
 MAGIC = b"TCRAWC01"
-_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.MULTILINE)
+# No ^ anchor: a pattern that starts with a literal lets the regex engine skip ahead fast, and an
+# #include in a comment matching too only makes the key stricter.
+_INCLUDE = re.compile(rb'#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]')
 
 
 def cache_dir():
@@ -34,31 +36,36 @@ _header_digest_memo = {}
 
 
 def included_headers(source, include_dir, source_dir=None):
-    """Every header file the source pulls in, transitively, that exists on disk (sorted)."""
-    seen, todo = set(), [(source, source_dir)]
+    """{path: content} of every header the source pulls in, transitively, that exists on disk.
+    An include is looked up next to the including file first, then in ``include_dir``."""
+    found, todo = {}, [(source.encode() if isinstance(source, str) else source, source_dir)]
     while todo:
         text, here = todo.pop()
         for name in _INCLUDE.findall(text):
             for base in (here, include_dir):
                 if base is None:
                     continue
-                path = (Path(base) / name).resolve()
-                if path.is_file():
-                    if path not in seen:
-                        seen.add(path)
-                        todo.append((path.read_text(errors="replace"), path.parent))
+                path = os.path.normpath(os.path.join(base, name.decode()))
+                if path in found:
                     break
-    return sorted(seen)
+                try:
+                    with open(path, "rb") as f:
+                        found[path] = f.read()
+                except OSError:
+                    continue
+                todo.append((found[path], os.path.dirname(path)))
+                break
+    return dict(sorted(found.items()))
 
 
 def _headers_digest(source, include_dir, source_dir):
     memo_key = (hashlib.sha256(source.encode()).hexdigest(), str(include_dir))
     if memo_key not in _header_digest_memo:
         h = hashlib.sha256()
-        for path in included_headers(source, include_dir, source_dir):
-            h.update(str(path.relative_to(include_dir) if include_dir and path.is_relative_to(include_dir)
-                         else path.name).encode())
-            h.update(path.read_bytes())
+        for path, content in included_headers(source, include_dir, source_dir).items():
+            # the name as included (relative to the include dir), so moving the toolkit is no change
+            h.update((os.path.relpath(path, include_dir) if include_dir else os.path.basename(path)).encode())
+            h.update(content)
         _header_digest_memo[memo_key] = h.hexdigest()
     return _header_digest_memo[memo_key]
 

@@ -12,6 +12,8 @@ EM_CUDA = 190
 # Attributes of the global .nv.info section, each (symbol index, value) of one kernel.
 EIATTR_FRAME_SIZE = 0x11       # stack frame bytes (spills live here)
 EIATTR_REGCOUNT = 0x2F         # registers per thread
+# Attributes of .nv.info.<kernel>.
+EIATTR_KPARAM_INFO = 0x17      # one per parameter: index, ordinal, offset, size
 EIFMT_SVAL, EIFMT_HVAL, EIFMT_BVAL, EIFMT_NVAL = 4, 3, 2, 1
 
 
@@ -74,3 +76,21 @@ def kernel_resources(image, entry):
     shared = secs.get(f".nv.shared.{entry}")
     return {"registers": found[EIATTR_REGCOUNT], "smem_bytes": shared[5] if shared else 0,
             "stack_bytes": found[EIATTR_FRAME_SIZE]}
+
+
+def kernel_param_sizes(image, entry):
+    """Byte size of each parameter of ``entry``, in order, from its EIATTR_KPARAM_INFO records.
+
+    The driver can say the same (cuFuncGetParamInfo), but only by being asked one index past
+    the last and failing — an API error compute-sanitizer reports — and cuFuncGetParamCount
+    is newer than the 13.0 driver. The cubin always knows. Returns None if it has no records.
+    """
+    info = _sections(image).get(f".nv.info.{entry}")
+    if info is None:
+        return None
+    params = {}
+    for attr, payload in _attributes(image, info):
+        if attr == EIATTR_KPARAM_INFO and len(payload) >= 12:
+            _index, ordinal, _offset, flags = struct.unpack_from("<IHHI", payload)
+            params[ordinal] = (flags >> 18) & 0x3FFF  # size in bytes: bits 18-31 of the last word
+    return [params[i] for i in range(len(params))] if params else None

@@ -188,7 +188,7 @@ class Module:
 
     def __init__(self, device, image):
         device._check()
-        self.device, self.drv = device, device.drv
+        self.device, self.drv, self.image = device, device.drv, bytes(image)
         try:
             self.handle = self.drv.module_load_data(image)
         except CudaError as exc:
@@ -227,7 +227,8 @@ class Function:
         self.num_regs = drv.func_get_attribute(handle, C.FUNC_NUM_REGS)
         self.static_smem = drv.func_get_attribute(handle, C.FUNC_SHARED_SIZE_BYTES)
         self.max_dynamic_smem = drv.func_get_attribute(handle, C.FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES)
-        self.param_sizes = drv.func_param_sizes(handle)
+        from .cubin import kernel_param_sizes
+        self.param_sizes = kernel_param_sizes(module.image, entry)
 
     def set_max_dynamic_smem(self, nbytes):
         """Opt in to more than the default 48 KiB of dynamic shared memory (cuFuncSetAttribute)."""
@@ -288,8 +289,8 @@ def check_geometry(device, fn, geometry):
 
 
 def check_args(fn, args):
-    """Argument count and sizes against the kernel's own signature, where the driver can tell
-    (cuFuncGetParamInfo): a mismatch would otherwise read garbage on the device."""
+    """Argument count and sizes against the kernel's own signature, as its cubin records it: a
+    mismatch would otherwise read garbage on the device."""
     if fn.param_sizes is None:
         return
     got = [ctypes.sizeof(v) for v in args.values]

@@ -4,6 +4,8 @@ import subprocess
 import sys
 import textwrap
 
+from pathlib import Path
+
 import pytest
 
 from tcraw import cache, compiler, kernels
@@ -48,7 +50,7 @@ def test_nested_headers_are_followed(tmp_path):
     (tmp_path / "sub" / "b.h").write_text("#include <c.h>\n")
     (tmp_path / "c.h").write_text("// leaf\n")
     found = cache.included_headers("#include <a.h>\n", tmp_path)
-    assert sorted(p.name for p in found) == ["a.h", "b.h", "c.h"]
+    assert sorted(Path(p).name for p in found) == ["a.h", "b.h", "c.h"]
 
 
 def test_warm_compile_comes_from_the_cache(tmp_path):

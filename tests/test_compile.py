@@ -3,7 +3,7 @@
 import pytest
 
 from tcraw import compiler, kernels, sass
-from tcraw.cubin import EM_CUDA, elf_arch, kernel_resources
+from tcraw.cubin import EM_CUDA, elf_arch, kernel_param_sizes, kernel_resources
 from tcraw.driver import get_backend
 from tcraw.errors import ArchError, CompileError, MissingHeaderError, UsageError
 
@@ -123,3 +123,14 @@ def test_ctypes_nvrtc_builds_the_same_cubin(kernel):
     ctypes_cubin = compiler.compile_cubin(kernel, "sm_90", get_backend("ctypes"), cache=False)
     bindings_cubin = compiler.compile_cubin(kernel, "sm_90", get_backend("bindings"), cache=False)
     assert ctypes_cubin.image == bindings_cubin.image
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90", "sm_120"])
+def test_cubin_records_each_parameter_size(arch):
+    for kernel in kernels.KERNELS.values():
+        if compiler.Arch.parse(arch).cc >= kernel.min_arch:
+            image = compiler.compile_cubin(kernel, arch).image
+            assert kernel_param_sizes(image, kernel.entry) == [8, 8, 8, 4, 4, 4], kernel.name
+    odd, _ = compiler.nvrtc_compile(get_backend(), 'extern "C" __global__ void f(char a, double b, '
+                                    'short c, float4 d) {}', "odd.cu", [f"--gpu-architecture={arch}"])
+    assert kernel_param_sizes(odd, "f") == [1, 8, 2, 16]

@@ -62,5 +62,5 @@ def test_cubin_for_another_gpu_is_named_not_crashed_on(device, cubin_dir, tmp_pa
     lying.mkdir()
     shutil.copy(cubin_dir / "naive_fp32.sm_80.cubin", lying / f"naive_fp32.{device.arch}.cubin")
     p = tcraw_without_nvrtc("run", "--kernel", "naive_fp32", "--cubin-dir", str(lying))
-    assert p.returncode == 1
+    assert p.returncode == 2
     assert "built for sm_80" in p.stderr and "NO_BINARY_FOR_GPU" in p.stderr

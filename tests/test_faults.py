@@ -70,8 +70,6 @@ def test_raising_the_smem_attribute_allows_more_than_48k(device, naive):
 # -- 5. kernel arguments -----------------------------------------------------------------------
 
 def test_wrong_argument_count_and_size(device, naive):
-    if naive.param_sizes is None:
-        pytest.skip("this driver has no cuFuncGetParamInfo")
     assert naive.param_sizes == [8, 8, 8, 4, 4, 4]
     g = Geometry((1, 1, 1), (16, 16, 1))
     with pytest.raises(UsageError, match="takes 6 arguments"):

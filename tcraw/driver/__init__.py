@@ -55,10 +55,6 @@ class Backend:
     def module_get_function(self, mod, name): raise NotImplementedError
     def func_get_attribute(self, fn, attr): raise NotImplementedError
     def func_set_attribute(self, fn, attr, value): raise NotImplementedError
-    def func_param_sizes(self, fn):
-        """Byte size of each kernel parameter (cuFuncGetParamInfo, CUDA 12.4+), or None when the
-        driver or bindings lack it."""
-        raise NotImplementedError
     def launcher(self, fn, grid, block, smem_bytes, params_addr):
         """A zero-argument callable doing cuLaunchKernel with every argument converted once:
         what a timed loop calls (launch overhead is the benchmark's business, not Python's)."""

@@ -129,18 +129,6 @@ class BindingsBackend(Backend):
     def func_set_attribute(self, fn, attr, value):
         _ok("cuFuncSetAttribute", cu.cuFuncSetAttribute(fn, cu.CUfunction_attribute(attr), value))
 
-    def func_param_sizes(self, fn):
-        if not hasattr(cu, "cuFuncGetParamInfo"):
-            return None
-        sizes = []
-        while True:
-            err, _offset, size = cu.cuFuncGetParamInfo(fn, len(sizes))
-            if int(err) == int(cu.CUresult.CUDA_ERROR_INVALID_VALUE):
-                return sizes  # past the last parameter
-            if int(err) != 0:
-                return None   # e.g. CUDA_ERROR_NOT_SUPPORTED on an older driver
-            sizes.append(size)
-
     def launcher(self, fn, grid, block, smem_bytes, params_addr):
         # params_addr is the address of a packed void*[] (see runtime.KernelArgs): the cheapest
         # form cuda.bindings accepts, and the same one the ctypes backend passes.

@@ -197,19 +197,6 @@ class CtypesBackend(Backend):
     def func_set_attribute(self, fn, attr, value):
         self._cu("cuFuncSetAttribute", c_void_p(fn), c_int(attr), c_int(value))
 
-    def func_param_sizes(self, fn):
-        get = getattr(self.cuda, "cuFuncGetParamInfo", None)  # driver 12.4+
-        if get is None:
-            return None
-        sizes, offset, size = [], c_size_t(), c_size_t()
-        while True:
-            err = get(c_void_p(fn), c_size_t(len(sizes)), byref(offset), byref(size))
-            if err == 1:  # CUDA_ERROR_INVALID_VALUE: past the last parameter
-                return sizes
-            if err != 0:
-                return None
-            sizes.append(size.value)
-
     def launcher(self, fn, grid, block, smem_bytes, params_addr):
         launch = self.cuda.cuLaunchKernel
         args = (c_void_p(fn), *(c_uint(v) for v in (*grid, *block, smem_bytes)), c_void_p(0),

@@ -22,7 +22,7 @@ CALLS = {
     "module_load_data": "cuModuleLoadData", "module_unload": "cuModuleUnload",
     "module_get_function": "cuModuleGetFunction", "func_get_attribute": "cuFuncGetAttribute",
     "func_set_attribute": "cuFuncSetAttribute", "launch_kernel": "cuLaunchKernel",
-    "launcher": "cuLaunchKernel", "func_param_sizes": "cuFuncGetParamInfo",
+    "launcher": "cuLaunchKernel",
     "event_create": "cuEventCreate", "event_record": "cuEventRecord",
     "event_synchronize": "cuEventSynchronize", "event_elapsed_ms": "cuEventElapsedTime",
     "event_destroy": "cuEventDestroy", "nvrtc_version": "nvrtcVersion",
