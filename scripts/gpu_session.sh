@@ -63,5 +63,8 @@ $PY -m pytest -q -rs tests 2>&1 | tee "$OUT/pytest.txt" | tail -8
   $PY -m tcraw sweep --device 1; echo "exit $?"
 } 2>&1 | tee "$OUT/bench_cache_cubins_sweep.txt"
 
+section "tcraw bench (the ladder vs cuBLAS)"
+$PY -m tcraw bench --out "$OUT/bench" 2>&1 | tee "$OUT/bench.txt" | tail -45
+
 section "compute-sanitizer"
 bash scripts/sanitize.sh "$OUT/sanitize.txt" 2>&1 | tail -12

@@ -258,6 +258,17 @@ def _save(out, problems, outputs, rows):
 
 # -- sweep ----------------------------------------------------------------------------------------
 
+def _sizes(values, default):
+    from .matmul import check_problem
+    try:
+        sizes = [int(v) for v in _split(values)] if values else default
+    except ValueError:
+        raise UsageError(f"--sizes takes whole numbers, got {','.join(_split(values))!r}") from None
+    for size in sizes:
+        check_problem(size, size, size)
+    return sizes
+
+
 def _device_indices(spec):
     if spec == "all":
         drv = driver.get_backend()
@@ -275,9 +286,7 @@ def cmd_sweep(args):
     from .matmul import check_fits, check_problem
     from .runtime import Device
     from .sweep import add_speedups, run_isolated, run_kernels
-    sizes = [int(v) for v in _split(args.sizes)] if args.sizes else [256, 1024, 2048]
-    for s_ in sizes:
-        check_problem(s_, s_, s_)
+    sizes = _sizes(args.sizes, [256, 1024, 2048])
     chosen = kernels.select(_split(args.kernel), _split(args.precision))
     seed = _seed(args)
     rows = []
@@ -315,6 +324,44 @@ def cmd_sweep(args):
                             [("device_index", "dev"), ("device", "device"), ("arch", "arch")]
                             + report.RUN_COLUMNS))
         print(f"\nseed {seed}, inputs {args.inputs}")
+    else:
+        print(report.render(rows, args.format))
+    return 0 if rows and all(r["passed"] for r in rows) else 1
+
+
+# -- bench ----------------------------------------------------------------------------------------
+
+def cmd_bench(args):
+    from .bench import LADDER, run_bench
+    from .driver.cublas import Cublas
+    from .runtime import Device
+    from .matmul import check_fits, check_problem
+    sizes = _sizes(args.sizes, [1024, 2048, 4096, 8192])
+    keys = _split(args.precision) or list(LADDER)
+    for key in keys:
+        if key not in LADDER:
+            raise UsageError(f"bench has no ladder for {key!r}; choose from: {', '.join(LADDER)}")
+    seed = _seed(args)
+    with Device(_device_indices(args.device)[0]) as dev:
+        check_fits(dev, [kernels.KERNELS[n] for k in keys for n in LADDER[k]], *(max(sizes),) * 3)
+        cublas = Cublas()
+        try:
+            rows = run_bench(dev, cublas, keys, sizes, iters=args.iters, warmup=args.warmup,
+                             seed=seed, note=note)
+        finally:
+            cublas.close()
+        name, arch = dev.name, dev.arch
+    if args.out:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "bench.json").write_text(report.render(rows, "json"))
+        (out / "bench.csv").write_text(report.render(rows, "csv") + "\n")
+        note(f"wrote {out / 'bench.json'} and {out / 'bench.csv'}")
+    if args.format == "table":
+        print(report.render([{**r, "shape": f"{r['m']}³"} for r in rows], "table", report.BENCH_COLUMNS))
+        print(f"\n{name} ({arch}), seed {seed}, median of {args.iters} launches after {args.warmup} "
+              "warm-up, inputs rotated through several copies where one set fits in L2; "
+              "every row verified")
     else:
         print(report.render(rows, args.format))
     return 0 if rows and all(r["passed"] for r in rows) else 1
@@ -400,6 +447,17 @@ def build_parser():
                    help="run every kernel in this process (faster; a fault then ends the sweep)")
     s.add_argument("--out", help="write sweep.json and sweep.csv here")
     s.set_defaults(fn=cmd_sweep)
+
+    s = sub.add_parser("bench", help="the kernel ladder against cuBLAS at large sizes")
+    _common(s)
+    s.add_argument("--sizes", action="append", help="M = N = K values (default 1024,2048,4096,8192)")
+    s.add_argument("--precision", action="append", help="fp32, fp16, bf16, tf32 (default: all four)")
+    s.add_argument("--iters", type=int, default=20)
+    s.add_argument("--warmup", type=int, default=5)
+    s.add_argument("--seed", type=int)
+    s.add_argument("--device", default="0")
+    s.add_argument("--out", help="write bench.json and bench.csv here")
+    s.set_defaults(fn=cmd_bench)
 
     s = sub.add_parser("cache", help="the on-disk cubin cache: info or clear")
     _common(s)

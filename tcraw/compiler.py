@@ -204,15 +204,16 @@ def compile_cubin(kernel, arch, backend=None, cache=None):
     if store is not None:
         key = cache_key(source, options, arch, nvrtc_version(backend), include_dir, path.parent)
         hit = store.load(key)
-        if hit is not None:
+        if hit is not None:  # one source can hold several entries: resources are per entry
             meta, image = hit
-            return Cubin(kernel.name, arch, image, meta.pop("log"), cached=True,
-                         compile_ms=(time.perf_counter() - t0) * 1e3, **meta)
+            return Cubin(kernel.name, arch, image, meta["log"], cached=True,
+                         compile_ms=(time.perf_counter() - t0) * 1e3,
+                         **resources(image, meta["log"], kernel.entry))
     image, log = nvrtc_compile(backend, source, kernel.source, options)  # raises: nothing cached
     ms = (time.perf_counter() - t0) * 1e3
     found = resources(image, log, kernel.entry)
     if store is not None:
-        store.store(key, {"log": log, **found}, image)
+        store.store(key, {"log": log}, image)
     return Cubin(kernel.name, arch, image, log, compile_ms=ms, **found)
 
 

@@ -15,6 +15,7 @@ EIATTR_REGCOUNT = 0x2F         # registers per thread
 # Attributes of .nv.info.<kernel>.
 EIATTR_KPARAM_INFO = 0x17      # one per parameter: index, ordinal, offset, size
 EIFMT_SVAL, EIFMT_HVAL, EIFMT_BVAL, EIFMT_NVAL = 4, 3, 2, 1
+RESERVED_SMEM = 1024
 
 
 def _sections(image):
@@ -74,8 +75,12 @@ def kernel_resources(image, entry):
                 if sym == symbol:
                     found[attr] = value
     shared = secs.get(f".nv.shared.{entry}")
-    return {"registers": found[EIATTR_REGCOUNT], "smem_bytes": shared[5] if shared else 0,
-            "stack_bytes": found[EIATTR_FRAME_SIZE]}
+    smem = shared[5] if shared else 0
+    if smem and ".nv.shared.reserved.0" in secs:
+        # sm_90+ cubins place 1 KiB of driver-reserved shared memory at the start of each
+        # kernel's window; ptxas (and the kernel's author) count only the kernel's own.
+        smem = max(0, smem - RESERVED_SMEM)
+    return {"registers": found[EIATTR_REGCOUNT], "smem_bytes": smem, "stack_bytes": found[EIATTR_FRAME_SIZE]}
 
 
 def kernel_param_sizes(image, entry):

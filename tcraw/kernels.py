@@ -68,6 +68,46 @@ def _wmma_naive(key, macro, min_arch, frag):
     )
 
 
+# -- 03: shared-memory blocking + register tiling on the CUDA cores ---------------------------------
+
+SIMT_TILE = {"BM": 128, "BN": 128, "BK": 8, "TM": 8, "TN": 8}
+
+
+def tiled_simt_geometry(m, n, k):
+    t = SIMT_TILE
+    # one thread per TM×TN patch of the block's BM×BN tile: 16×16 = 256 threads
+    return Geometry(grid=(cdiv(n, t["BN"]), cdiv(m, t["BM"]), 1),
+                    block=((t["BM"] // t["TM"]) * (t["BN"] // t["TN"]), 1, 1))
+
+
+# -- 04: WMMA fed from shared memory by a cp.async pipeline ---------------------------------------
+
+PIPE_TILE = {"BM": 128, "BN": 128, "BK": 32, "WARPS_M": 2, "WARPS_N": 4, "STAGES": 4}
+
+
+def wmma_pipelined_geometry(m, n, k):
+    t = PIPE_TILE
+    pad = 8  # halves added to each shared-memory row against bank conflicts (see the .cu)
+    stage_halves = t["BM"] * (t["BK"] + pad) + t["BK"] * (t["BN"] + pad)
+    return Geometry(grid=(cdiv(n, t["BN"]), cdiv(m, t["BM"]), 1),
+                    block=(32 * t["WARPS_M"] * t["WARPS_N"], 1, 1),
+                    smem_bytes=t["STAGES"] * stage_halves * 2)
+
+
+def _defines(tile):
+    return tuple(f"{k}={v}" for k, v in tile.items())
+
+
+def _wmma_pipelined(key):
+    t = PIPE_TILE
+    return Kernel(
+        name=f"wmma_pipelined_{key}", source="04_wmma_smem_cp_async.cu",
+        entry=f"wmma_pipelined_{key}", precision=PRECISIONS[key], min_arch=80,
+        tile=(t["BM"], t["BN"], t["BK"]), geometry=wmma_pipelined_geometry, defines=_defines(t),
+        align=16, summary=f"WMMA, {t['BM']}×{t['BN']}×{t['BK']} block tiles in shared memory, "
+                          f"{t['STAGES']}-stage cp.async pipeline")
+
+
 KERNELS = {k.name: k for k in [
     Kernel("naive_fp32", "01_naive_fp32.cu", "naive_fp32", PRECISIONS["fp32"], 50, (1, 1, 1),
            naive_fp32_geometry, summary="one thread per C element, scalar FP32 FMAs"),
@@ -77,7 +117,20 @@ KERNELS = {k.name: k for k in [
     _wmma_naive("tf32", "TF32_FP32", 80, (16, 16, 8)),
     _wmma_naive("int8", "INT8_INT32", 72, (16, 16, 16)),
     _wmma_naive("fp64", "FP64_FP64", 80, (8, 8, 4)),
+    Kernel("tiled_simt_fp32", "03_tiled_simt_fp32.cu", "tiled_simt_fp32", PRECISIONS["fp32"], 50,
+           (SIMT_TILE["BM"], SIMT_TILE["BN"], SIMT_TILE["BK"]), tiled_simt_geometry,
+           defines=_defines(SIMT_TILE), align=16,
+           summary="shared-memory blocks, 8×8 register tiles, float4 loads, double buffering"),
+    _wmma_pipelined("fp16"),
+    _wmma_pipelined("bf16"),
 ]}
+
+# The device reference (00): one entry per input storage type, fp64 accumulate.
+REFERENCE = Kernel("reference_fp64", "00_reference_fp64.cu", "reference_fp32", PRECISIONS["fp64"], 50,
+                   (1, 1, 1), naive_fp32_geometry, summary="fp64 dot products and |A||B| on the GPU")
+REFERENCE_ENTRIES = {"fp32": "reference_fp32", "tf32": "reference_fp32", "fp16": "reference_fp16",
+                     "fp16acc16": "reference_fp16", "bf16": "reference_bf16", "int8": "reference_int8",
+                     "fp64": "reference_fp64"}
 
 # What `tcraw run` does with no kernel or precision named: the seed's comparison.
 DEFAULT_KERNELS = ("naive_fp32", "wmma_fp16")

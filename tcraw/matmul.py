@@ -3,6 +3,7 @@
 Read it top to bottom; every device step is a named call on the objects in runtime.py.
 """
 
+import itertools
 import statistics
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
@@ -49,6 +50,8 @@ class Record:
     grid: list = field(default_factory=list)
     block: list = field(default_factory=list)
     registers: int = 0
+    smem_bytes: int = 0
+    input_sets: int = 1            # copies of the inputs cycled through (L2 rotation)
     speedup: float | None = None   # over the naive FP32 baseline on the same problem
     error: str | None = None       # why this row has no result (the run failed; passed is False)
 
@@ -128,30 +131,99 @@ def check_operands(kernel, d_a, d_b, d_c, m, n, k):
                              f"{kernel.name}'s loads need; allocate it whole (cuMemAlloc gives 256)")
 
 
-def time_matmul(device, kernel, fn, d_a, d_b, d_c, m, n, k, *, iters, warmup):
-    """Launch ``kernel`` on device operands (M, N, K already whole tiles): per-launch times in ms.
-    A kernel fault becomes KernelFault naming the kernel (the context is lost with it)."""
+def matmul_launcher(kernel, fn, d_a, d_b, d_c, m, n, k):
+    """The launch of ``kernel`` on device operands (M, N, K already whole tiles), checked and
+    packed once. Kernels that need more than 48 KiB of dynamic shared memory get their limit
+    raised here: the registry's geometry says they need it."""
     check_operands(kernel, d_a, d_b, d_c, m, n, k)
     geometry = kernel.geometry(m, n, k)
+    if geometry.smem_bytes > fn.max_dynamic_smem:
+        fn.set_max_dynamic_smem(geometry.smem_bytes)
     args = KernelArgs([d_a, d_b, d_c, np.int32(m), np.int32(n), np.int32(k)])
-    launch = launcher(fn, geometry, args)  # checks geometry and arguments: no bad launch happens
+    go = launcher(fn, geometry, args)  # checks geometry and arguments: no bad launch happens
+    go.args, go.geometry = args, geometry  # the packed arguments live as long as the launcher
+    return go
+
+
+def timed(device, name, launchers, iters, warmup):
+    """Per-launch ms, cycling through ``launchers`` (one per input set). A kernel fault becomes
+    KernelFault naming the kernel (the context is lost with it)."""
+    turn = itertools.cycle(launchers)
     try:
-        return time_launches(device, launch, iters, warmup), geometry
+        return time_launches(device, lambda: next(turn)(), iters, warmup)
     except CudaError as exc:
         if exc.name in STICKY:
             raise KernelFault(
-                f"kernel {kernel.name} faulted: {exc.name} in {exc.call}. The CUDA context of this "
+                f"kernel {name} faulted: {exc.name} in {exc.call}. The CUDA context of this "
                 "process is lost; nothing else can run in it (tcraw run --isolate and tcraw sweep "
                 "run each kernel in its own process)") from None
         raise
 
 
+def time_matmul(device, kernel, fn, d_a, d_b, d_c, m, n, k, *, iters, warmup):
+    """Launch ``kernel`` on device operands (M, N, K already whole tiles): per-launch ms."""
+    go = matmul_launcher(kernel, fn, d_a, d_b, d_c, m, n, k)
+    return timed(device, kernel.name, [go], iters, warmup), go.geometry
+
+
+def rotation_sets(device, set_bytes, rotate):
+    """How many copies of the inputs to cycle through so that each launch finds its operands
+    out of L2 (three times the L2 size in all), as a benchmark of memory-resident data should."""
+    if not rotate or set_bytes >= 2 * device.l2_bytes:
+        return 1
+    return max(1, min(16, -(-3 * device.l2_bytes // max(1, set_bytes))))
+
+
+def measure(device, name, precision, hp, padded, prepare, *, iters, warmup, seed, rotate=False,
+            keep_output=False):
+    """The shared run: pad → allocate → copy → poison → launch and time → copy back → verify.
+    ``prepare(d_a, d_b, d_c, m, n, k)`` returns the zero-argument launch for one buffer set
+    (a kernel's or cuBLAS's). Returns (Record, output or None, extra fields dict)."""
+    m, n, k = hp.m, hp.n, hp.k
+    mp, np_, kp = padded
+    # 1. Host side: pad to whole tiles; the output comes back into a padded host array.
+    a, b = pad(hp.a, mp, kp), pad(hp.b, kp, np_)
+    c = np.empty((mp, np_), dtype=precision.out_dtype)
+    with ExitStack() as stack:
+        # 2. Device memory: allocate, copy inputs over, poison the outputs (one set per rotation).
+        sets, launchers = [], []
+        for _ in range(rotation_sets(device, a.nbytes + b.nbytes + c.nbytes, rotate)):
+            d_a = stack.enter_context(DeviceBuffer.like(device, a))
+            d_b = stack.enter_context(DeviceBuffer.like(device, b))
+            d_c = stack.enter_context(DeviceBuffer.like(device, c))
+            d_a.copy_from_host(a)
+            d_b.copy_from_host(b)
+            d_c.poison(c.dtype)
+            sets.append(d_c)
+            launchers.append(prepare(d_a, d_b, d_c, mp, np_, kp))
+        # 3. Launch, timed by events (warm-up launches untimed).
+        times = timed(device, name, launchers, iters, warmup)
+        # 4. Copy back and verify every element of every set (and that the padding stayed zero).
+        verdicts = []
+        for d_c in sets:
+            d_c.copy_to_host(c)
+            verdicts.append(verify(c, hp))
+    verdict = max(verdicts, key=lambda v: (not v.passed, v.max_rel_err))
+    median = statistics.median(times)
+    tflops = 2.0 * m * n * k / (median * 1e-3) / 1e12  # the useful work, not the padded work
+    peak = device.peak_tflops(precision)
+    record = Record(
+        kernel=name, precision=precision.label, m=m, n=n, k=k, arch=str(device.arch),
+        device=device.name, backend=device.drv.name, time_ms=median, tflops=tflops,
+        pct_peak=(100.0 * tflops / peak) if peak else None, max_rel_err=verdict.max_rel_err,
+        tolerance=verdict.tolerance, passed=all(v.passed for v in verdicts), iters=iters,
+        time_min_ms=min(times), norm_rel_err=verdict.norm_rel_err, max_abs_err=verdict.max_abs_err,
+        bad=verdict.bad, unwritten=verdict.unwritten, padding_dirty=verdict.padding_dirty,
+        inputs=hp.mode, seed=seed, warmup=warmup, device_index=device.ordinal,
+        padded=[mp, np_, kp], input_sets=len(sets))
+    return record, (c[:m, :n] if keep_output else None)
+
+
 def run_matmul(device, kernel, hp: HostProblem, *, iters=20, warmup=3, seed=0, cubin=None,
-               keep_output=False):
+               keep_output=False, rotate=False):
     """Run ``kernel`` on the host problem ``hp`` on ``device``; return a Record (and the output
     when ``keep_output``)."""
-    m, n, k = hp.m, hp.n, hp.k
-    check_problem(m, n, k)
+    check_problem(hp.m, hp.n, hp.k)
     if hp.precision is not kernel.precision:
         raise UsageError(f"{kernel.name} reads {kernel.precision.label}, the inputs are {hp.precision.label}")
     if device.cc < kernel.min_arch:
@@ -159,47 +231,46 @@ def run_matmul(device, kernel, hp: HostProblem, *, iters=20, warmup=3, seed=0, c
                         f"{device.name} is {device.arch}")
     if iters < 1 or warmup < 0:
         raise UsageError(f"--iters must be ≥ 1 and --warmup ≥ 0 (got {iters}, {warmup})")
-
-    # 1. Host side: pad to whole tiles; the output comes back into a padded host array.
-    mp, np_, kp = kernel.padded(m, n, k)
-    a, b = pad(hp.a, mp, kp), pad(hp.b, kp, np_)
-    c = np.empty((mp, np_), dtype=kernel.precision.out_dtype)
-
     with ExitStack() as stack:
-        # 2. Code: NVRTC cubin for this device, loaded into the current context.
+        # The code: NVRTC cubin for this device (or a prebuilt one), loaded into the context.
         cubin = cubin or compiler.compile_cubin(kernel, device.arch, device.drv)
-        module = stack.enter_context(Module(device, cubin.image))
-        fn = module.function(kernel.entry)
+        fn = stack.enter_context(Module(device, cubin.image)).function(kernel.entry)
+        prepare = lambda *ops: matmul_launcher(kernel, fn, *ops)  # noqa: E731
+        record, c = measure(device, kernel.name, kernel.precision, hp, kernel.padded(hp.m, hp.n, hp.k),
+                            prepare, iters=iters, warmup=warmup, seed=seed, rotate=rotate,
+                            keep_output=keep_output)
+        geometry = kernel.geometry(*record.padded)
+        record.grid, record.block, record.registers = list(geometry.grid), list(geometry.block), fn.num_regs
+        record.smem_bytes = geometry.smem_bytes + fn.static_smem
+    return (record, c) if keep_output else record
 
-        # 3. Device memory: allocate, copy inputs over, poison the output.
-        d_a = stack.enter_context(DeviceBuffer.like(device, a))
-        d_b = stack.enter_context(DeviceBuffer.like(device, b))
-        d_c = stack.enter_context(DeviceBuffer.like(device, c))
+
+def run_cublas(device, cublas, precision, hp, *, iters=20, warmup=3, seed=0, rotate=False):
+    """cuBLAS on the same problem through the same measure(): its time and its own check."""
+    record, _ = measure(
+        device, "cublas", precision, hp, (hp.m, hp.n, hp.k),
+        lambda d_a, d_b, d_c, m, n, k: cublas.gemm_launcher(precision.key, d_a.ptr, d_b.ptr, d_c.ptr, m, n, k),
+        iters=iters, warmup=warmup, seed=seed, rotate=rotate)
+    return record
+
+
+def device_reference(device, precision, a, b, mode):
+    """A HostProblem whose reference (and |A||B|) comes from 00_reference_fp64.cu on the GPU:
+    fp64 dot products of exactly the stored inputs, for sizes the CPU would take minutes on."""
+    from .kernels import REFERENCE, REFERENCE_ENTRIES, Geometry, cdiv
+    m, k = a.shape
+    n = b.shape[1]
+    entry = REFERENCE_ENTRIES[precision.key]
+    ref, abs_ref = np.empty((m, n)), np.empty((m, n))
+    with ExitStack() as stack:
+        cubin = compiler.compile_cubin(REFERENCE, device.arch, device.drv)
+        fn = stack.enter_context(Module(device, cubin.image)).function(entry)
+        d_a, d_b = (stack.enter_context(DeviceBuffer.like(device, x)) for x in (a, b))
+        d_r, d_abs = (stack.enter_context(DeviceBuffer.like(device, x)) for x in (ref, abs_ref))
         d_a.copy_from_host(a)
         d_b.copy_from_host(b)
-        d_c.poison(c.dtype)
-
-        # 4. Launch with explicit geometry, timed by events (warm-up launches untimed).
-        times, geometry = time_matmul(device, kernel, fn, d_a, d_b, d_c, mp, np_, kp,
-                                      iters=iters, warmup=warmup)
-
-        # 5. Copy back and verify every element (and that the zero padding stayed zero).
-        d_c.copy_to_host(c)
-        verdict = verify(c, hp)
-
-    median = statistics.median(times)
-    flops = 2.0 * m * n * k  # the useful work, not the padded work
-    tflops = flops / (median * 1e-3) / 1e12
-    peak = device.peak_tflops(kernel.precision)
-    record = Record(
-        kernel=kernel.name, precision=kernel.precision.label, m=m, n=n, k=k,
-        arch=str(device.arch), device=device.name, backend=device.drv.name,
-        time_ms=median, tflops=tflops, pct_peak=(100.0 * tflops / peak) if peak else None,
-        max_rel_err=verdict.max_rel_err, tolerance=verdict.tolerance, passed=verdict.passed,
-        iters=iters, time_min_ms=min(times), norm_rel_err=verdict.norm_rel_err,
-        max_abs_err=verdict.max_abs_err, bad=verdict.bad, unwritten=verdict.unwritten,
-        padding_dirty=verdict.padding_dirty, inputs=hp.mode, seed=seed, warmup=warmup,
-        device_index=device.ordinal, padded=[mp, np_, kp], grid=list(geometry.grid),
-        block=list(geometry.block), registers=fn.num_regs,
-    )
-    return (record, c[:m, :n]) if keep_output else record
+        args = KernelArgs([d_a, d_b, d_r, d_abs, np.int32(m), np.int32(n), np.int32(k)])
+        launcher(fn, Geometry((cdiv(n, 16), cdiv(m, 16), 1), (16, 16, 1)), args)()
+        d_r.copy_to_host(ref)
+        d_abs.copy_to_host(abs_ref)
+    return HostProblem(precision, mode, a, b, ref, abs_ref)

@@ -59,3 +59,9 @@ LIST_COLUMNS = [
     ("name", "kernel"), ("precision", "precision"), ("min_arch", "min arch"), ("tile", "tile (M×N×K)"),
     ("source", "source"), ("summary", "what it is"),
 ]
+
+BENCH_COLUMNS = [
+    ("kernel", "kernel"), ("precision", "precision"), ("shape", "size"), ("time_ms", "median ms"),
+    ("tflops", "TFLOP/s"), ("pct_peak", "% peak"), ("vs_cublas", "× cuBLAS"),
+    ("max_rel_err", "max rel err"), ("tolerance", "bound"), ("passed", "check"),
+]

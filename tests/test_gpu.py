@@ -103,3 +103,32 @@ def test_backends_agree_bit_for_bit(device, host_problems):
             _, c1 = run_matmul(device, kernel, hp, iters=1, warmup=0, cubin=cubin, keep_output=True)
             _, c2 = run_matmul(other, kernel, hp, iters=1, warmup=0, cubin=cubin, keep_output=True)
             assert c1.tobytes() == c2.tobytes(), kernel.name
+
+
+@pytest.mark.parametrize("key", ["fp32", "fp16", "bf16", "int8", "fp64"])
+def test_device_reference_matches_the_cpu(device, key):
+    from tcraw.matmul import device_reference
+    from tcraw.precision import PRECISIONS, base_matrices, host_problem
+    p = PRECISIONS[key]
+    a, b = base_matrices(61, 67, 129, "normal", 11)
+    cpu = host_problem(p, a, b, "normal")
+    gpu = device_reference(device, p, cpu.a, cpu.b, "normal")
+    np.testing.assert_allclose(gpu.ref, cpu.ref, rtol=1e-12, atol=1e-12 * np.abs(cpu.abs_ref).max())
+    np.testing.assert_allclose(gpu.abs_ref, cpu.abs_ref, rtol=1e-12)
+
+
+@pytest.mark.parametrize("key", ["fp32", "fp16", "bf16", "tf32"])
+def test_cublas_on_our_buffers_passes_our_check(device, host_problems, key):
+    from tcraw.driver.cublas import Cublas
+    from tcraw.errors import NoDeviceError
+    from tcraw.matmul import run_cublas
+    try:
+        cublas = Cublas()
+    except NoDeviceError as exc:
+        pytest.skip(str(exc))
+    try:
+        rec = run_cublas(device, cublas, host_problems(key, 256, 256, 256, "normal").precision,
+                         host_problems(key, 256, 256, 256, "normal"), iters=2, warmup=1, rotate=True)
+    finally:
+        cublas.close()
+    assert rec.passed and rec.input_sets > 1, rec

@@ -1,0 +1,94 @@
+// 03_tiled_simt_fp32.cu — the fair CUDA-core baseline: what 01 becomes with data reuse.
+//
+// Adds to 01: (1) shared-memory blocking — a block stages a BM×BK slice of A and a BK×BN slice
+// of B once and every thread reuses them; (2) register tiling — each thread computes a TM×TN
+// patch of C, so each value read from shared memory feeds TM or TN FMAs instead of one;
+// (3) 128-bit loads (float4) from global and shared memory; (4) double-buffered shared memory
+// with the next slice prefetched into registers while the current one is multiplied, so one
+// __syncthreads per BK step suffices.
+//
+// A is stored transposed in shared memory (As[k][m]) so a thread's TM values of A are
+// contiguous and load as float4. M, N are multiples of BM, BN and K of BK: tcraw pads.
+
+#ifndef BM
+#define BM 128
+#endif
+#ifndef BN
+#define BN 128
+#endif
+#ifndef BK
+#define BK 8
+#endif
+#ifndef TM
+#define TM 8
+#endif
+#ifndef TN
+#define TN 8
+#endif
+
+constexpr int THREADS = (BM / TM) * (BN / TN);
+static_assert(THREADS == 256, "the loaders below assume 256 threads");
+static_assert(BM * BK == 4 * THREADS && BK * BN == 4 * THREADS, "one float4 of A and of B per thread per step");
+
+extern "C" __global__ void __launch_bounds__(THREADS)
+tiled_simt_fp32(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
+                int M, int N, int K) {
+    __shared__ __align__(16) float As[2][BK][BM];
+    __shared__ __align__(16) float Bs[2][BK][BN];
+
+    const int tid = threadIdx.x;
+    const int trow = tid / (BN / TN), tcol = tid % (BN / TN);   // this thread's TM×TN patch
+    const float* Ablk = A + (size_t)blockIdx.y * BM * K;
+    const float* Bblk = B + (size_t)blockIdx.x * BN;
+    // Which float4 of the A and B slices this thread fetches each step.
+    const int a_row = tid / (BK / 4), a_col = (tid % (BK / 4)) * 4;
+    const int b_row = tid / (BN / 4), b_col = (tid % (BN / 4)) * 4;
+
+    float acc[TM][TN] = {};
+    float4 a4 = *reinterpret_cast<const float4*>(Ablk + (size_t)a_row * K + a_col);
+    float4 b4 = *reinterpret_cast<const float4*>(Bblk + (size_t)b_row * N + b_col);
+
+    int buf = 0;
+    As[0][a_col + 0][a_row] = a4.x; As[0][a_col + 1][a_row] = a4.y;
+    As[0][a_col + 2][a_row] = a4.z; As[0][a_col + 3][a_row] = a4.w;
+    *reinterpret_cast<float4*>(&Bs[0][b_row][b_col]) = b4;
+    __syncthreads();
+
+    for (int k0 = 0; k0 < K; k0 += BK) {
+        const bool more = k0 + BK < K;
+        if (more) {  // next slice into registers now; its latency hides behind the FMAs below
+            a4 = *reinterpret_cast<const float4*>(Ablk + (size_t)a_row * K + k0 + BK + a_col);
+            b4 = *reinterpret_cast<const float4*>(Bblk + (size_t)(k0 + BK + b_row) * N + b_col);
+        }
+#pragma unroll
+        for (int kk = 0; kk < BK; ++kk) {
+            float ra[TM], rb[TN];
+#pragma unroll
+            for (int i = 0; i < TM; i += 4)
+                *reinterpret_cast<float4*>(&ra[i]) = *reinterpret_cast<const float4*>(&As[buf][kk][trow * TM + i]);
+#pragma unroll
+            for (int j = 0; j < TN; j += 4)
+                *reinterpret_cast<float4*>(&rb[j]) = *reinterpret_cast<const float4*>(&Bs[buf][kk][tcol * TN + j]);
+#pragma unroll
+            for (int i = 0; i < TM; ++i)
+#pragma unroll
+                for (int j = 0; j < TN; ++j)
+                    acc[i][j] = fmaf(ra[i], rb[j], acc[i][j]);
+        }
+        if (more) {  // the other buffer: nobody reads it until after the barrier below
+            As[buf ^ 1][a_col + 0][a_row] = a4.x; As[buf ^ 1][a_col + 1][a_row] = a4.y;
+            As[buf ^ 1][a_col + 2][a_row] = a4.z; As[buf ^ 1][a_col + 3][a_row] = a4.w;
+            *reinterpret_cast<float4*>(&Bs[buf ^ 1][b_row][b_col]) = b4;
+        }
+        __syncthreads();
+        buf ^= 1;
+    }
+
+    float* Cblk = C + (size_t)(blockIdx.y * BM + trow * TM) * N + blockIdx.x * BN + tcol * TN;
+#pragma unroll
+    for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < TN; j += 4)
+            *reinterpret_cast<float4*>(&Cblk[(size_t)i * N + j]) =
+                make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
+}

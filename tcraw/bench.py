@@ -1,0 +1,56 @@
+"""The ladder against cuBLAS, in the same process, on the same inputs, the same timing loop.
+
+For each size and precision: inputs quantized once; the reference from the CPU (small sizes) or
+the fp64 device reference (large); cuBLAS timed and verified first; then each rung of the ladder,
+timed with input rotation where a problem would otherwise sit in L2, verified at every size it is
+timed at, and reported as a ratio to cuBLAS's median time.
+"""
+
+from .errors import TcrawError
+from .kernels import KERNELS
+from .matmul import device_reference, failed_record, run_cublas, run_matmul
+from .precision import PRECISIONS, base_matrices, host_problem
+
+# Precision -> the ladder's rungs, slowest first.
+LADDER = {
+    "fp32": ["naive_fp32", "tiled_simt_fp32"],
+    "fp16": ["wmma_fp16", "wmma_pipelined_fp16"],
+    "bf16": ["wmma_bf16", "wmma_pipelined_bf16"],
+    "tf32": ["wmma_tf32"],
+}
+CPU_REFERENCE_MAX = 2048   # above this the CPU's float64 matmul takes too long: use the GPU's
+
+
+def run_bench(device, cublas, keys, sizes, *, iters, warmup, seed, note=print):
+    rows = []
+    for size in sizes:
+        base_a, base_b = base_matrices(size, size, size, "normal", seed)
+        for key in keys:
+            p = PRECISIONS[key]
+            if size <= CPU_REFERENCE_MAX:
+                hp = host_problem(p, base_a, base_b, "normal")
+            else:
+                hp = device_reference(device, p, p.quantize(base_a * p.normal_scale),
+                                      p.quantize(base_b * p.normal_scale), "normal")
+            base = None
+            try:
+                base = run_cublas(device, cublas, p, hp, iters=iters, warmup=warmup, seed=seed, rotate=True)
+                rows.append(base.as_dict())
+            except TcrawError as exc:
+                note(f"cublas {key} {size}: {exc}")
+            for name in LADDER[key]:
+                kernel = KERNELS[name]
+                if device.cc < kernel.min_arch:
+                    continue
+                try:
+                    rec = run_matmul(device, kernel, hp, iters=iters, warmup=warmup, seed=seed, rotate=True)
+                except TcrawError as exc:
+                    note(f"{name} {size}: {exc}")
+                    rec = failed_record(kernel, size, size, size, device, str(exc).splitlines()[0])
+                row = rec.as_dict()
+                row["vs_cublas"] = base.time_ms / rec.time_ms if base and base.passed and rec.passed else None
+                rows.append(row)
+                note(f"{name:>22} {size:>5}³  {rec.tflops:8.1f} TFLOP/s  "
+                     + (f"{row['vs_cublas']:.2f}× cuBLAS" if row["vs_cublas"] else "") +
+                     ("" if rec.passed else "  FAILED"))
+    return rows

@@ -1,0 +1,98 @@
+"""cuBLAS through ctypes: the yardstick, called on tcraw's own device buffers.
+
+No high-level library: libcublas is found through cuda-pathfinder (the nvidia-cublas wheel), then
+CUDA_HOME / CUDA_PATH / /usr/local/cuda, then the system's search path. cublasGemmEx is column-
+major; tcraw's matrices are row-major, so C = A·B is asked for as Cᵀ = Bᵀ·Aᵀ: the same memory,
+the operands swapped, no transposes.
+"""
+
+import ctypes
+import glob
+import os
+from ctypes import byref, c_double, c_float, c_int, c_int32, c_void_p
+
+from ..errors import CudaError, NoDeviceError
+
+# cudaDataType_t
+R_32F, R_64F, R_16F, R_8I, R_32I, R_16BF = 0, 1, 2, 3, 10, 14
+# cublasComputeType_t
+COMPUTE_16F, COMPUTE_32F, COMPUTE_32F_PEDANTIC, COMPUTE_64F, COMPUTE_32I, COMPUTE_32F_FAST_TF32 = 64, 68, 69, 70, 72, 77
+GEMM_DEFAULT = -1
+OP_N = 0
+
+# precision key -> (A/B type, C type, compute type, alpha/beta C type)
+GEMM_TYPES = {
+    "fp32": (R_32F, R_32F, COMPUTE_32F, c_float),   # SGEMM: no TF32 unless the math mode asks for it
+    "fp16": (R_16F, R_32F, COMPUTE_32F, c_float),
+    "fp16acc16": (R_16F, R_16F, COMPUTE_16F, ctypes.c_uint16),  # alpha/beta as fp16 bits
+    "bf16": (R_16BF, R_32F, COMPUTE_32F, c_float),
+    "tf32": (R_32F, R_32F, COMPUTE_32F_FAST_TF32, c_float),
+    "int8": (R_8I, R_32I, COMPUTE_32I, c_int32),
+    "fp64": (R_64F, R_64F, COMPUTE_64F, c_double),
+}
+FP16_ONE, FP16_ZERO = 0x3C00, 0x0000
+
+
+def find_cublas():
+    try:
+        from cuda.pathfinder import load_nvidia_dynamic_lib
+        return load_nvidia_dynamic_lib("cublas").abs_path
+    except Exception:  # no pathfinder, or no wheel: look where a toolkit would be
+        pass
+    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+        if root:
+            hits = sorted(glob.glob(os.path.join(root, "lib64", "libcublas.so*")))
+            if hits:
+                return hits[0]
+    import ctypes.util
+    return ctypes.util.find_library("cublas")
+
+
+class Cublas:
+    """A cuBLAS handle on the current context. ``gemm_launcher`` returns a zero-argument callable,
+    like the seam's kernel launcher, so cuBLAS is timed by exactly the same loop."""
+
+    def __init__(self):
+        path = find_cublas()
+        try:
+            if not path:
+                raise OSError("libcublas not found")
+            self.lib = ctypes.CDLL(path)
+        except OSError as exc:
+            raise NoDeviceError(f"cuBLAS is not available ({exc}); install it with "
+                                "`pip install nvidia-cublas` or point CUDA_HOME at a toolkit") from None
+        self.path = path
+        self.handle = c_void_p()
+        self._check("cublasCreate_v2", self.lib.cublasCreate_v2(byref(self.handle)))
+        ver = c_int()
+        self._check("cublasGetVersion_v2", self.lib.cublasGetVersion_v2(self.handle, byref(ver)))
+        self.version = ver.value
+
+    def _check(self, call, status):
+        if status != 0:
+            name = "CUBLAS_STATUS_" + {1: "NOT_INITIALIZED", 3: "ALLOC_FAILED", 7: "INVALID_VALUE",
+                                       8: "ARCH_MISMATCH", 13: "EXECUTION_FAILED", 14: "INTERNAL_ERROR",
+                                       15: "NOT_SUPPORTED"}.get(status, str(status))
+            raise CudaError(call, name, status)
+
+    def gemm_launcher(self, precision_key, d_a, d_b, d_c, m, n, k):
+        """Row-major C[m×n] = A[m×k]·B[k×n] on device pointers, as one cublasGemmEx call."""
+        ab_type, c_type, compute, scalar = GEMM_TYPES[precision_key]
+        one, zero = (scalar(FP16_ONE), scalar(FP16_ZERO)) if precision_key == "fp16acc16" else (scalar(1), scalar(0))
+        gemm, handle = self.lib.cublasGemmEx, self.handle
+        args = (handle, c_int(OP_N), c_int(OP_N), c_int(n), c_int(m), c_int(k), byref(one),
+                c_void_p(d_b), c_int(ab_type), c_int(n), c_void_p(d_a), c_int(ab_type), c_int(k),
+                byref(zero), c_void_p(d_c), c_int(c_type), c_int(n), c_int(compute), c_int(GEMM_DEFAULT))
+        keep = (one, zero)
+
+        def go():
+            status = gemm(*args)
+            if status:
+                self._check("cublasGemmEx", status)
+            return keep  # holds alpha/beta alive as long as the launcher
+        return go
+
+    def close(self):
+        if self.handle:
+            self.lib.cublasDestroy_v2(self.handle)
+            self.handle = None
