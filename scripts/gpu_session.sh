@@ -64,7 +64,8 @@ $PY -m pytest -q -rs tests 2>&1 | tee "$OUT/pytest.txt" | tail -8
 } 2>&1 | tee "$OUT/bench_cache_cubins_sweep.txt"
 
 section "tcraw bench (the ladder vs cuBLAS)"
-$PY -m tcraw bench --out "$OUT/bench" 2>&1 | tee "$OUT/bench.txt" | tail -45
+$PY -m tcraw bench --out build/bench 2>&1 | tee "$OUT/bench.txt" | tail -45
+cp build/bench/bench.json "$OUT/bench.json"
 
 section "compute-sanitizer"
 bash scripts/sanitize.sh "$OUT/sanitize.txt" 2>&1 | tail -12
