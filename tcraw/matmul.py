@@ -187,7 +187,8 @@ def measure(device, name, precision, hp, padded, prepare, *, iters, warmup, seed
     with ExitStack() as stack:
         # 2. Device memory: allocate, copy inputs over, poison the outputs (one set per rotation).
         sets, launchers = [], []
-        for _ in range(rotation_sets(device, a.nbytes + b.nbytes + c.nbytes, rotate)):
+        # never more sets than launches: every set's output must have been written to be checked
+        for _ in range(min(warmup + iters, rotation_sets(device, a.nbytes + b.nbytes + c.nbytes, rotate))):
             d_a = stack.enter_context(DeviceBuffer.like(device, a))
             d_b = stack.enter_context(DeviceBuffer.like(device, b))
             d_c = stack.enter_context(DeviceBuffer.like(device, c))
