@@ -130,8 +130,8 @@ def max_rel_err(d_out):
 naive_err, wmma_err = max_rel_err(d_c), max_rel_err(d_c16)
 gflop = 2.0 * N ** 3 / 1e9
 print(f"Matmul {N} x {N} x {N} ({gflop:.2f} GFLOP per multiply)\n")
-print(f"naive FP32 (CUDA cores):   {naive_ms:7.3f} ms {gflop / naive_ms:9.1f} GFLOP/s  max rel err {naive_err:.1e}")
-print(f"WMMA FP16 (Tensor Cores):  {wmma_ms:7.3f} ms {gflop / wmma_ms:9.1f} GFLOP/s  max rel err {wmma_err:.1e}")
+print(f"naive FP32 (CUDA cores):   {naive_ms:7.3f} ms {gflop / naive_ms:9.1f} TFLOP/s  max rel err {naive_err:.1e}")
+print(f"WMMA FP16 (Tensor Cores):  {wmma_ms:7.3f} ms {gflop / wmma_ms:9.1f} TFLOP/s  max rel err {wmma_err:.1e}")
 print(f"\nTensor Cores: {naive_ms / wmma_ms:.1f}x faster on the same multiply.")
 
 # 9. Give everything back: memory, modules, the context.
