@@ -283,7 +283,7 @@ def _device_indices(spec):
 def cmd_sweep(args):
     """sizes × kernels (× devices). Each kernel runs in a child process unless --no-isolate, so
     one that faults is a failed row, not a lost sweep."""
-    from .matmul import check_fits, check_problem
+    from .matmul import check_fits
     from .runtime import Device
     from .sweep import add_speedups, run_isolated, run_kernels
     sizes = _sizes(args.sizes, [256, 1024, 2048])
@@ -314,11 +314,7 @@ def cmd_sweep(args):
                          + ("ok" if all(r["passed"] for r in got) else "FAILED"))
     add_speedups(rows)
     if args.out:
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "sweep.json").write_text(report.render(rows, "json"))
-        (out / "sweep.csv").write_text(report.render(rows, "csv") + "\n")
-        note(f"wrote {out / 'sweep.json'} and {out / 'sweep.csv'}")
+        note("wrote " + " and ".join(report.write_rows(Path(args.out), "sweep", rows)))
     if args.format == "table":
         print(report.render([{**r, "shape": f"{r['m']}×{r['n']}×{r['k']}"} for r in rows], "table",
                             [("device_index", "dev"), ("device", "device"), ("arch", "arch")]
@@ -334,8 +330,8 @@ def cmd_sweep(args):
 def cmd_bench(args):
     from .bench import LADDER, run_bench
     from .driver.cublas import Cublas
+    from .matmul import check_fits
     from .runtime import Device
-    from .matmul import check_fits, check_problem
     sizes = _sizes(args.sizes, [1024, 2048, 4096, 8192])
     keys = _split(args.precision) or list(LADDER)
     for key in keys:
@@ -352,11 +348,7 @@ def cmd_bench(args):
             cublas.close()
         name, arch = dev.name, dev.arch
     if args.out:
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "bench.json").write_text(report.render(rows, "json"))
-        (out / "bench.csv").write_text(report.render(rows, "csv") + "\n")
-        note(f"wrote {out / 'bench.json'} and {out / 'bench.csv'}")
+        note("wrote " + " and ".join(report.write_rows(Path(args.out), "bench", rows)))
     if args.format == "table":
         print(report.render([{**r, "shape": f"{r['m']}³"} for r in rows], "table", report.BENCH_COLUMNS))
         print(f"\n{name} ({arch}), seed {seed}, median of {args.iters} launches after {args.warmup} "

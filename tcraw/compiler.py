@@ -7,6 +7,7 @@ seam → read registers / shared memory / stack from the cubin and spills from t
 
 import os
 import re
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,7 +84,6 @@ def _header_candidates():
             yield Path(found)
     except Exception:  # cuda-pathfinder missing or too old: look for the wheels ourselves
         pass
-    import sys
     for site in sys.path:  # nvidia-cuda-runtime wheels: nvidia/cu13/include (13), nvidia/cuda_runtime/include (12)
         for sub in ("cu13", "cuda_runtime"):
             if (Path(site) / "nvidia" / sub / "include").is_dir():

@@ -42,6 +42,15 @@ def render(rows, fmt, columns=None):
     return tabulate(body, headers=[h for _, h in columns], disable_numparse=True)
 
 
+def write_rows(directory, stem, rows):
+    """<stem>.json and <stem>.csv under ``directory``; returns the two paths."""
+    directory.mkdir(parents=True, exist_ok=True)
+    paths = directory / f"{stem}.json", directory / f"{stem}.csv"
+    paths[0].write_text(render(rows, "json"))
+    paths[1].write_text(render(rows, "csv") + "\n")
+    return [str(p) for p in paths]
+
+
 RUN_COLUMNS = [
     ("kernel", "kernel"), ("precision", "precision"), ("shape", "M×N×K"), ("inputs", "inputs"),
     ("time_ms", "median ms"), ("time_min_ms", "min ms"), ("tflops", "TFLOP/s"),

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from tcraw import compiler, kernels
+from tcraw import kernels
 
 pytestmark = pytest.mark.gpu
 

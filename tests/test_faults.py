@@ -1,8 +1,6 @@
 """Bad input, faults and leaks on the GPU: typed errors, no launch on wrong input, nothing lost."""
 
-import ctypes
 import json
-import shutil
 import subprocess
 import sys
 
@@ -13,7 +11,7 @@ from tcraw import compiler, kernels
 from tcraw.errors import OutOfMemory, UsageError
 from tcraw.kernels import Geometry
 from tcraw.matmul import run_matmul, time_matmul
-from tcraw.precision import PRECISIONS, base_matrices, host_problem
+from tcraw.precision import base_matrices, host_problem
 from tcraw.runtime import Closed, DeviceBuffer, KernelArgs, Module, launcher
 
 pytestmark = pytest.mark.gpu

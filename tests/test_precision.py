@@ -3,7 +3,6 @@
 import math
 
 import numpy as np
-import pytest
 
 from tcraw import precision as P
 from tcraw.precision import PRECISIONS, host_problem, verify
