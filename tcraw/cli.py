@@ -1,4 +1,4 @@
-"""tcraw's command line: info, list, compile, run.
+"""tcraw's command line: info, list, compile, run, sweep, bench, cache.
 
 Exit codes: 0 ok · 1 a check failed · 2 bad usage or input · 3 no usable GPU/driver.
 Errors print one line on stderr (plus the NVRTC log where there is one), never a traceback.
@@ -28,7 +28,8 @@ class _Parser(argparse.ArgumentParser):
 def _common(p):
     p.add_argument("--format", choices=report.FORMATS, default="table", help="output format")
     p.add_argument("--backend", choices=driver.BACKENDS, default=None,
-                   help="driver/NVRTC implementation (default: $TCRAW_BACKEND or bindings)")
+                   help="driver/NVRTC implementation (default: $TCRAW_BACKEND, else bindings "
+                        "when cuda-python imports, else ctypes)")
     p.add_argument("--trace", action="store_true", default=None,
                    help="print every cu*/nvrtc* call with arguments, result and µs (or TCRAW_TRACE=1)")
 
@@ -53,9 +54,12 @@ def cmd_info(args):
         info["cuda_bindings"] = md.version("cuda-bindings")
     except md.PackageNotFoundError:
         info["cuda_bindings"] = None
-    major, minor = drv.nvrtc_version()
-    info["nvrtc"] = f"{major}.{minor}"
-    info["nvrtc_archs"] = [str(a) for a in compiler.supported_archs()]
+    try:
+        major, minor = compiler.nvrtc_version()
+        info["nvrtc"] = f"{major}.{minor}"
+        info["nvrtc_archs"] = [str(a) for a in compiler.supported_archs()]
+    except NoNvrtcError as exc:  # cubin-only machines: say so, keep going
+        info["nvrtc"], info["nvrtc_archs"], info["nvrtc_problem"] = None, [], str(exc)
     try:
         info["include_dir"] = str(compiler.find_include_dir())
     except TcrawError as exc:
@@ -201,6 +205,8 @@ def cmd_run(args):
     check_problem(*shape)
     if args.iters < 1 or args.warmup < 0:
         raise UsageError(f"--iters must be ≥ 1 and --warmup ≥ 0 (got {args.iters}, {args.warmup})")
+    if args.save and args.isolate:
+        raise UsageError("--save keeps the outputs of kernels run in this process; drop --isolate")
     chosen = kernels.select(_split(args.kernel), _split(args.precision))
     seed = _seed(args)
     with _open_device(args.device) as dev:
@@ -227,7 +233,7 @@ def cmd_run(args):
         best = max((r for r in rows if r["speedup"] and r["kernel"] != kernels.BASELINE),
                    key=lambda r: r["speedup"], default=None)
         if best:
-            print(f"tensor cores: {best['kernel']} is {best['speedup']:.1f}× faster than "
+            print(f"fastest: {best['kernel']} is {best['speedup']:.1f}× faster than "
                   f"{kernels.BASELINE} on the same multiply")
     return 0 if rows and all(r["passed"] for r in rows) else 1
 

@@ -78,6 +78,12 @@ def test_unsupported_arch_row(capsys):
     (["run", "--precision", "fp8"], "unknown precision"),
     (["compile", "--arch", "hopper"], "sm_90"),
     (["run", "--inputs", "zeros"], "invalid choice"),
+    (["run", "--save", "x", "--isolate"], "drop --isolate"),
+    (["run", "--iters", "0"], "--iters must be ≥ 1"),
+    (["sweep", "--sizes", "64,big"], "whole numbers"),
+    (["bench", "--precision", "int8"], "no ladder"),
+    (["compile", "--arch", "sm_130"], "install a newer NVRTC"),
+    (["compile", "--kernel", "wmma_bf16", "--arch", "sm_75"], "needs sm_80"),
 ])
 def test_bad_usage_is_exit_2_with_a_message(args, needle):
     rc, out, err = run_cli(*args)
@@ -98,3 +104,27 @@ def test_info_works_with_or_without_a_gpu():
     info = json.loads(out)
     assert info["nvrtc_archs"] and info["include_dir"]
     assert (info["gpu"] is not None) == has_gpu()
+
+
+def test_ctypes_backend_without_libnvrtc_says_what_to_install():
+    import os
+    env = {**os.environ, "TCRAW_NVRTC_LIBRARY": "/nonexistent/libnvrtc.so", "TCRAW_BACKEND": "ctypes"}
+    p = subprocess.run([sys.executable, "-m", "tcraw", "compile", "--arch", "sm_90"], capture_output=True,
+                       text=True, timeout=120, env=env)
+    assert p.returncode == 3
+    assert "NVRTC is not available" in p.stderr and "cuda-toolkit[nvrtc" in p.stderr
+    assert "Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize("backend", ["bindings", "ctypes"])
+def test_trace_prints_every_nvrtc_call(backend):
+    import os
+    env = {**os.environ, "TCRAW_NO_CACHE": "1"}  # a real compile, not a cache hit
+    p = subprocess.run([sys.executable, "-m", "tcraw", "compile", "--arch", "sm_90", "--kernel",
+                        "naive_fp32", "--trace", "--backend", backend],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert p.returncode == 0, p.stderr
+    for call in ("nvrtcGetSupportedArchs", "nvrtcCreateProgram", "nvrtcCompileProgram",
+                 "nvrtcGetProgramLog", "nvrtcGetCUBIN", "nvrtcDestroyProgram"):
+        assert f"[tcraw] {call}(" in p.stderr, call
+    assert "-> ('NVRTC_SUCCESS', 0)" in p.stderr

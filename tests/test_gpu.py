@@ -132,3 +132,12 @@ def test_cublas_on_our_buffers_passes_our_check(device, host_problems, key):
     finally:
         cublas.close()
     assert rec.passed and rec.input_sets > 1, rec
+
+
+def test_walkthrough_script_runs(device):
+    from pathlib import Path
+    script = Path(__file__).resolve().parent.parent / "scripts" / "walkthrough.py"
+    p = subprocess.run([sys.executable, str(script), "--backend", device.drv.name, "--n", "256"],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert "Tensor Cores:" in p.stdout and "faster" in p.stdout
