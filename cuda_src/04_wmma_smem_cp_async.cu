@@ -44,30 +44,14 @@ constexpr int LDA = BK + 8, LDB = BN + 8;                   // padded shared-mem
 constexpr int STAGE_HALVES = BM * LDA + BK * LDB;
 static_assert((BM * BK / 8) % THREADS == 0 && (BK * BN / 8) % THREADS == 0, "whole 16-byte chunks per thread");
 
-__device__ __forceinline__ void cp_async16(void* smem, const void* gmem) {
-    unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem));
+constexpr int A_CHUNKS = BM * BK / 8 / THREADS, B_CHUNKS = BK * BN / 8 / THREADS;  // 16 B each
+
+__device__ __forceinline__ void cp_async16(unsigned smem_addr, const void* gmem) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smem_addr), "l"(gmem));
 }
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int N> __device__ __forceinline__ void cp_async_wait() {
     asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-}
-
-template <typename T>
-__device__ __forceinline__ void load_stage(T* stage, const T* A, const T* B, int N, int K, int k0,
-                                           int tid) {
-    T* As = stage;
-    T* Bs = stage + BM * LDA;
-#pragma unroll
-    for (int c = tid; c < BM * BK / 8; c += THREADS) {   // A: BM rows × BK/8 chunks
-        int r = c / (BK / 8), col = (c % (BK / 8)) * 8;
-        cp_async16(As + r * LDA + col, A + (size_t)r * K + k0 + col);
-    }
-#pragma unroll
-    for (int c = tid; c < BK * BN / 8; c += THREADS) {   // B: BK rows × BN/8 chunks
-        int r = c / (BN / 8), col = (c % (BN / 8)) * 8;
-        cp_async16(Bs + r * LDB + col, B + (size_t)(k0 + r) * N + col);
-    }
 }
 
 template <typename T>
@@ -76,8 +60,33 @@ __device__ __forceinline__ void wmma_pipelined(const T* A, const T* B, float* C,
     T* smem = reinterpret_cast<T*>(smem_raw);
     const int tid = threadIdx.x, warp = tid / 32;
     const int wm = warp / WARPS_N, wn = warp % WARPS_N;
-    const T* Ablk = A + (size_t)blockIdx.y * BM * K;
-    const T* Bblk = B + (size_t)blockIdx.x * BN;
+
+    // This thread's 16-byte chunks of each A and B slice, addressed once: a stage only adds
+    // the slice's k offset (global) and the stage's base (shared). Index arithmetic in the
+    // main loop would otherwise cost more issue slots than the MMAs.
+    const unsigned smem_base = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+    const T* a_src[A_CHUNKS];
+    const T* b_src[B_CHUNKS];
+    unsigned a_dst[A_CHUNKS], b_dst[B_CHUNKS];
+#pragma unroll
+    for (int i = 0; i < A_CHUNKS; ++i) {   // A: BM rows × BK/8 chunks
+        int c = tid + i * THREADS, r = c / (BK / 8), col = (c % (BK / 8)) * 8;
+        a_src[i] = A + (size_t)(blockIdx.y * BM + r) * K + col;
+        a_dst[i] = smem_base + (r * LDA + col) * sizeof(T);
+    }
+#pragma unroll
+    for (int i = 0; i < B_CHUNKS; ++i) {   // B: BK rows × BN/8 chunks
+        int c = tid + i * THREADS, r = c / (BN / 8), col = (c % (BN / 8)) * 8;
+        b_src[i] = B + (size_t)r * N + blockIdx.x * BN + col;
+        b_dst[i] = smem_base + (BM * LDA + r * LDB + col) * sizeof(T);
+    }
+    auto load_stage = [&](int stage, int kt) {
+        const unsigned base = stage * STAGE_HALVES * sizeof(T);
+#pragma unroll
+        for (int i = 0; i < A_CHUNKS; ++i) cp_async16(a_dst[i] + base, a_src[i] + kt * BK);
+#pragma unroll
+        for (int i = 0; i < B_CHUNKS; ++i) cp_async16(b_dst[i] + base, b_src[i] + (size_t)kt * BK * N);
+    };
 
     wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[FM][FN];
 #pragma unroll
@@ -88,18 +97,20 @@ __device__ __forceinline__ void wmma_pipelined(const T* A, const T* B, float* C,
     const int KT = K / BK;
 #pragma unroll
     for (int s = 0; s < STAGES - 1; ++s) {   // fill the pipeline
-        if (s < KT) load_stage(smem + s * STAGE_HALVES, Ablk, Bblk, N, K, s * BK, tid);
+        if (s < KT) load_stage(s, s);
         cp_async_commit();
     }
+    int read_stage = 0, write_stage = STAGES - 1;
     for (int kt = 0; kt < KT; ++kt) {
         cp_async_wait<STAGES - 2>();   // slice kt has landed (for this thread's copies) ...
         __syncthreads();               // ... and for everyone's; slice kt-1 is no longer read
-        int next = kt + STAGES - 1;
-        if (next < KT) load_stage(smem + (next % STAGES) * STAGE_HALVES, Ablk, Bblk, N, K, next * BK, tid);
+        if (kt + STAGES - 1 < KT) load_stage(write_stage, kt + STAGES - 1);
         cp_async_commit();             // an empty group keeps the wait count uniform at the tail
+        write_stage = write_stage == STAGES - 1 ? 0 : write_stage + 1;
 
-        const T* As = smem + (kt % STAGES) * STAGE_HALVES;
+        const T* As = smem + read_stage * STAGE_HALVES;
         const T* Bs = As + BM * LDA;
+        read_stage = read_stage == STAGES - 1 ? 0 : read_stage + 1;
 #pragma unroll
         for (int kk = 0; kk < BK; kk += 16) {
             wmma::fragment<wmma::matrix_a, 16, 16, 16, T, wmma::row_major> a[FM];
