@@ -17,9 +17,11 @@ from .cubin import kernel_resources
 from .driver import get_backend
 from .errors import ArchError, CompileError, MissingHeaderError, UsageError
 
-CUDA_SRC = Path(__file__).resolve().parent.parent / "cuda_src"
-if not CUDA_SRC.is_dir():  # installed without the source tree next to the package
-    CUDA_SRC = Path(__file__).resolve().parent / "cuda_src"
+# Installed: the kernels ship inside the package (pyproject maps cuda_src/ to tcraw/cuda_src).
+# From a checkout or an editable install: the repository's cuda_src/ beside the package.
+CUDA_SRC = Path(__file__).resolve().parent / "cuda_src"
+if not CUDA_SRC.is_dir():
+    CUDA_SRC = Path(__file__).resolve().parent.parent / "cuda_src"
 
 
 # -- architectures --------------------------------------------------------------------------------
