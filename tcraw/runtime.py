@@ -313,10 +313,6 @@ def launcher(fn, geometry, args):
                                   args.address)
 
 
-def launch(fn, geometry, args):
-    launcher(fn, geometry, args)()
-
-
 def time_launches(device, run_once, iters, warmup):
     """Per-launch times in ms: warm-up launches untimed, then an event pair around each launch."""
     drv = device.drv

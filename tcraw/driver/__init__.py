@@ -59,9 +59,6 @@ class Backend:
         """A zero-argument callable doing cuLaunchKernel with every argument converted once:
         what a timed loop calls (launch overhead is the benchmark's business, not Python's)."""
         raise NotImplementedError
-
-    def launch_kernel(self, fn, grid, block, smem_bytes, params_addr):
-        self.launcher(fn, grid, block, smem_bytes, params_addr)()
     # driver: events (stream 0, the legacy default stream)
     def event_create(self): raise NotImplementedError
     def event_record(self, ev): raise NotImplementedError
