@@ -51,6 +51,10 @@ def test_fp16_accumulator_loses_to_fp32_as_k_grows(device, cubins, host_problems
                                        cubin=cubins[name]).norm_rel_err
     assert errs["wmma_fp16acc16", 4096] > 10 * errs["wmma_fp16", 4096]
     assert errs["wmma_fp16acc16", 4096] > errs["wmma_fp16acc16", 256]
+    # At K = 4096 the worst-case bound for an fp16 accumulator (0.5 × |A||B|) no longer catches
+    # gross errors, so hold the normwise error to what an fp16 sum really does (H200, M = N = 128:
+    # 2.4e-3, docs/results) with room to spare: a wrong result lands near 1.
+    assert errs["wmma_fp16acc16", 4096] < 0.02
 
 
 def test_cli_run_json_records(device, tmp_path):
