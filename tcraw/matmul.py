@@ -115,9 +115,9 @@ def check_operands(kernel, d_a, d_b, d_c, m, n, k):
     tm, tn, tk = kernel.tile
     if m % tm or n % tn or k % tk:
         raise UsageError(
-            f"{kernel.name} reads whole {tm}×{tn}×{tk} fragments: M, N, K = {m}, {n}, {k} must be "
-            f"multiples, which also makes the leading dimensions (K for A, N for B and C) ones "
-            f"load_matrix_sync allows; zero-pad the matrices (tcraw run does)")
+            f"{kernel.name} reads whole {tm}×{tn}×{tk} tiles: M, N, K = {m}, {n}, {k} must be "
+            f"multiples, which also gives the leading dimensions (K for A, N for B and C) the "
+            f"alignment its vector and fragment loads need; zero-pad the matrices (tcraw run does)")
     for name, buf, dtype, rows, cols in (("A", d_a, p.in_dtype, m, k), ("B", d_b, p.in_dtype, k, n),
                                          ("C", d_c, p.out_dtype, m, n)):
         if buf.dtype is not None and buf.dtype != dtype:
@@ -178,7 +178,7 @@ def measure(device, name, precision, hp, padded, prepare, *, iters, warmup, seed
             keep_output=False):
     """The shared run: pad → allocate → copy → poison → launch and time → copy back → verify.
     ``prepare(d_a, d_b, d_c, m, n, k)`` returns the zero-argument launch for one buffer set
-    (a kernel's or cuBLAS's). Returns (Record, output or None, extra fields dict)."""
+    (a kernel's or cuBLAS's). Returns (Record, the output when ``keep_output`` else None)."""
     m, n, k = hp.m, hp.n, hp.k
     mp, np_, kp = padded
     # 1. Host side: pad to whole tiles; the output comes back into a padded host array.
