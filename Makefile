@@ -45,6 +45,8 @@ sweep:
 bench:
 	$(PY) scripts/bench_cache.py
 	$(PY) scripts/bench_launch.py
+	$(PY) -m tcraw bench --out $(OUT)/bench
+	-$(PY) scripts/plot_bench.py $(OUT)/bench/bench.json -o $(OUT)/bench/bench.png
 
 # compute-sanitizer memcheck/racecheck/initcheck/synccheck over every kernel (needs a GPU)
 sanitize:
