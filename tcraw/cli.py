@@ -184,11 +184,11 @@ def _runnable(dev, chosen, explicit):
     """Kernels this device can run; one asked for by name below its minimum is an error."""
     keep = []
     for kern in chosen:
-        if dev.cc < kern.min_arch:
-            msg = f"kernel {kern.name} needs sm_{kern.min_arch} or newer; {dev.name} is {dev.arch}"
-            if explicit:
-                raise ArchError(msg)
-            note(f"skipped: {msg}")
+        refusal = kern.below_min_arch(dev.cc, f"{dev.name} ({dev.arch})")
+        if refusal and explicit:
+            raise refusal
+        if refusal:
+            note(f"skipped: {refusal}")
         else:
             keep.append(kern)
     return keep
@@ -290,14 +290,13 @@ def cmd_sweep(args):
     """sizes × kernels (× devices). Each kernel runs in a child process unless --no-isolate, so
     one that faults is a failed row, not a lost sweep."""
     from .matmul import check_fits
-    from .runtime import Device
     from .sweep import add_speedups, run_isolated, run_kernels
     sizes = _sizes(args.sizes, [256, 1024, 2048])
     chosen = kernels.select(_split(args.kernel), _split(args.precision))
     seed = _seed(args)
     rows = []
     for index in _device_indices(args.device):
-        with Device(index) as dev:   # checks the index; tags rows with name and arch
+        with _open_device(index) as dev:   # checks the index; tags rows with name and arch
             runnable = _runnable(dev, chosen, bool(args.kernel))
             if runnable:
                 check_fits(dev, runnable, *(max(sizes),) * 3)
@@ -337,14 +336,13 @@ def cmd_bench(args):
     from .bench import LADDER, run_bench
     from .driver.cublas import Cublas
     from .matmul import check_fits
-    from .runtime import Device
     sizes = _sizes(args.sizes, [1024, 2048, 4096, 8192])
     keys = _split(args.precision) or list(LADDER)
     for key in keys:
         if key not in LADDER:
             raise UsageError(f"bench has no ladder for {key!r}; choose from: {', '.join(LADDER)}")
     seed = _seed(args)
-    with Device(_device_indices(args.device)[0]) as dev:
+    with _open_device(_device_indices(args.device)[0]) as dev:
         check_fits(dev, [kernels.KERNELS[n] for k in keys for n in LADDER[k]], *(max(sizes),) * 3)
         cublas = Cublas()
         try:

@@ -194,8 +194,8 @@ def compile_cubin(kernel, arch, backend=None, cache=None):
     ArchError naming the requirement."""
     backend = backend or get_backend()
     arch = Arch.parse(arch) if not isinstance(arch, Arch) else arch
-    if arch.cc < kernel.min_arch:
-        raise ArchError(f"kernel {kernel.name} needs sm_{kernel.min_arch} or newer; {arch} is below it")
+    if (refusal := kernel.below_min_arch(arch.cc, arch)):
+        raise refusal
     check_arch_supported(arch, backend)
     path = CUDA_SRC / kernel.source
     t0 = time.perf_counter()

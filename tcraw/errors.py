@@ -39,6 +39,22 @@ class NoNvrtcError(TcrawError):
     exit_code = 3
 
 
+def no_driver(why):
+    """The NoDeviceError both backends raise when libcuda.so.1 cannot be loaded."""
+    return NoDeviceError(
+        f"no CUDA driver on this machine: libcuda.so.1 could not be loaded ({why}); GPU commands "
+        "need an NVIDIA GPU and its driver. `tcraw compile` and `tcraw list` work without one")
+
+
+def no_nvrtc(why):
+    """The NoNvrtcError both backends raise when libnvrtc cannot be loaded."""
+    return NoNvrtcError(
+        f"NVRTC is not available ({why}); install it with `pip install "
+        "'cuda-toolkit[nvrtc,cudart,crt]'` (or set TCRAW_NVRTC_LIBRARY for the ctypes backend), or "
+        "run prebuilt cubins with `tcraw run --cubin-dir DIR` (made by `tcraw compile --out DIR` "
+        "or `make cubins`)")
+
+
 class CudaError(TcrawError):
     """A CUDA driver or NVRTC call returned an error code.
 

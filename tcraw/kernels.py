@@ -36,6 +36,14 @@ class Kernel:
     summary: str = ""
     align: int = 4            # bytes every operand pointer must be aligned to (WMMA loads: 32)
 
+    def below_min_arch(self, cc, what):
+        """The ArchError for running/compiling this kernel on ``what`` (compute capability cc),
+        or None when cc meets the kernel's minimum."""
+        from .errors import ArchError
+        if cc >= self.min_arch:
+            return None
+        return ArchError(f"kernel {self.name} needs sm_{self.min_arch} or newer; {what} is below it")
+
     def padded(self, m, n, k):
         tm, tn, tk = self.tile
         return cdiv(m, tm) * tm, cdiv(n, tn) * tn, cdiv(k, tk) * tk

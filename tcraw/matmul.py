@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from . import compiler
-from .errors import STICKY, ArchError, CudaError, KernelFault, OutOfMemory, UsageError
+from .errors import STICKY, CudaError, KernelFault, OutOfMemory, UsageError
 from .precision import HostProblem, verify
 from .runtime import DeviceBuffer, KernelArgs, Module, launcher, time_launches
 
@@ -60,12 +60,14 @@ class Record:
 
 
 def failed_record(kernel, m, n, k, device, error, **extra):
-    """The row a kernel gets when its run raised: nothing measured, the reason kept."""
+    """The row a kernel gets when its run raised: nothing measured, the reason kept. ``device``
+    may be None (a child process that died before saying which device it had)."""
     nan = float("nan")
+    where = {"arch": str(device.arch), "device": device.name, "backend": device.drv.name,
+             "device_index": device.ordinal} if device else {"arch": None, "device": None, "backend": None}
     return Record(kernel=kernel.name, precision=kernel.precision.label, m=m, n=n, k=k,
-                  arch=str(device.arch), device=device.name, backend=device.drv.name, time_ms=nan,
-                  tflops=nan, pct_peak=None, max_rel_err=nan, tolerance=nan, passed=False,
-                  error=error, device_index=device.ordinal, **extra)
+                  time_ms=nan, tflops=nan, pct_peak=None, max_rel_err=nan, tolerance=nan,
+                  passed=False, error=error, iters=extra.pop("iters", 0), **{**where, **extra})
 
 
 def check_problem(m, n, k):
@@ -227,9 +229,8 @@ def run_matmul(device, kernel, hp: HostProblem, *, iters=20, warmup=3, seed=0, c
     check_problem(hp.m, hp.n, hp.k)
     if hp.precision is not kernel.precision:
         raise UsageError(f"{kernel.name} reads {kernel.precision.label}, the inputs are {hp.precision.label}")
-    if device.cc < kernel.min_arch:
-        raise ArchError(f"kernel {kernel.name} needs sm_{kernel.min_arch} or newer; "
-                        f"{device.name} is {device.arch}")
+    if (refusal := kernel.below_min_arch(device.cc, f"{device.name} ({device.arch})")):
+        raise refusal
     if iters < 1 or warmup < 0:
         raise UsageError(f"--iters must be ≥ 1 and --warmup ≥ 0 (got {iters}, {warmup})")
     with ExitStack() as stack:
@@ -258,7 +259,7 @@ def run_cublas(device, cublas, precision, hp, *, iters=20, warmup=3, seed=0, rot
 def device_reference(device, precision, a, b, mode):
     """A HostProblem whose reference (and |A||B|) comes from 00_reference_fp64.cu on the GPU:
     fp64 dot products of exactly the stored inputs, for sizes the CPU would take minutes on."""
-    from .kernels import REFERENCE, REFERENCE_ENTRIES, Geometry, cdiv
+    from .kernels import REFERENCE, REFERENCE_ENTRIES
     m, k = a.shape
     n = b.shape[1]
     entry = REFERENCE_ENTRIES[precision.key]
@@ -271,7 +272,7 @@ def device_reference(device, precision, a, b, mode):
         d_a.copy_from_host(a)
         d_b.copy_from_host(b)
         args = KernelArgs([d_a, d_b, d_r, d_abs, np.int32(m), np.int32(n), np.int32(k)])
-        launcher(fn, Geometry((cdiv(n, 16), cdiv(m, 16), 1), (16, 16, 1)), args)()
+        launcher(fn, REFERENCE.geometry(m, n, k), args)()
         d_r.copy_to_host(ref)
         d_abs.copy_to_host(abs_ref)
     return HostProblem(precision, mode, a, b, ref, abs_ref)

@@ -12,6 +12,8 @@ from typing import Callable
 
 import numpy as np
 
+from .errors import UsageError
+
 INPUT_MODES = ("normal", "int")
 
 
@@ -121,7 +123,6 @@ FAMILIES = ("fp32", "fp16", "bf16", "tf32", "int8", "fp64")
 def base_matrices(m, n, k, mode, seed):
     """The float64 A (m×k) and B (k×n) every precision quantizes: normal, or integers in [-4, 4]."""
     if mode not in INPUT_MODES:
-        from .errors import UsageError
         raise UsageError(f"unknown input mode {mode!r}; choose one of: {', '.join(INPUT_MODES)}")
     rng = np.random.default_rng(seed)
     if mode == "int":

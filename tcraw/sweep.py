@@ -77,9 +77,6 @@ def run_isolated(device_index, kern, shape, *, inputs, seed, iters, warmup, cubi
         why = f"no answer within {timeout} s"
     except json.JSONDecodeError:
         why = f"unreadable output from the child: {p.stdout[:200]!r}"
-    nan = float("nan")
-    return [{"kernel": kern.name, "precision": kern.precision.label, "m": m, "n": n, "k": k,
-             "arch": None, "device": None, "backend": backend, "time_ms": nan, "tflops": nan,
-             "pct_peak": None, "max_rel_err": nan, "tolerance": nan, "passed": False,
-             "iters": iters, "device_index": device_index, "inputs": inputs, "seed": seed,
-             "error": f"child process failed: {why}"}]
+    return [failed_record(kern, m, n, k, None, f"child process failed: {why}", backend=backend,
+                          iters=iters, warmup=warmup, device_index=device_index, inputs=inputs,
+                          seed=seed).as_dict()]

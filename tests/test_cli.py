@@ -128,3 +128,12 @@ def test_trace_prints_every_nvrtc_call(backend):
                  "nvrtcGetProgramLog", "nvrtcGetCUBIN", "nvrtcDestroyProgram"):
         assert f"[tcraw] {call}(" in p.stderr, call
     assert "-> ('NVRTC_SUCCESS', 0)" in p.stderr
+
+
+@pytest.mark.skipif(has_gpu(), reason="this machine has a GPU: the child would not fail")
+def test_isolated_child_that_fails_becomes_a_failed_row():
+    from tcraw.sweep import run_isolated
+    (row,) = run_isolated(0, kernels.KERNELS["wmma_fp16"], (16, 16, 16), inputs="normal", seed=1,
+                          iters=1, warmup=0)
+    assert row["kernel"] == "wmma_fp16" and row["passed"] is False and row["device_index"] == 0
+    assert "child process failed" in row["error"] and "no CUDA driver" in row["error"]

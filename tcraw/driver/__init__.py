@@ -103,7 +103,7 @@ def default_backend_name():
     if os.environ.get("TCRAW_BACKEND"):
         return os.environ["TCRAW_BACKEND"], "TCRAW_BACKEND"
     try:
-        import cuda.bindings.driver  # noqa: F401
+        import cuda.bindings.driver  # noqa: F401  (is cuda-python importable?)
         return "bindings", "default"
     except ImportError:
         return "ctypes", "cuda-python (cuda.bindings) is not installed"

@@ -4,7 +4,7 @@ Every call returns a tuple whose first item is the result code; ``_ok`` turns a 
 ``CudaError`` with the code's name, so no caller ever looks at a raw CUresult.
 """
 
-from ..errors import CudaError, NoDeviceError, NoNvrtcError
+from ..errors import CudaError, NoDeviceError, no_driver, no_nvrtc
 from . import Backend
 
 try:  # cuda-bindings >= 12.6.1 (and all of 13.x) has these; `from cuda import cuda` is gone in 13
@@ -22,11 +22,7 @@ def _nvrtc():
         nvrtc.nvrtcVersion()  # loads libnvrtc: fail here, with a message, not mid-compile
         return nvrtc
     except Exception as exc:
-        raise NoNvrtcError(
-            f"NVRTC is not available ({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}); "
-            "install it with `pip install 'cuda-toolkit[nvrtc,cudart,crt]'`, or run prebuilt cubins "
-            "with `tcraw run --cubin-dir DIR` (made by `tcraw compile --out DIR` or `make cubins`)"
-        ) from None
+        raise no_nvrtc(f"{type(exc).__name__}: {(str(exc).splitlines() or [''])[0]}") from None
 
 
 def _ok(call, result):
@@ -47,11 +43,7 @@ class BindingsBackend(Backend):
         try:
             result = cu.cuInit(0)
         except Exception as exc:  # libcuda.so.1 itself is missing: the bindings raise, not return
-            raise NoDeviceError(
-                f"no CUDA driver on this machine: libcuda.so.1 could not be loaded "
-                f"({type(exc).__name__}); GPU commands need an NVIDIA GPU and its driver. "
-                "`tcraw compile` and `tcraw list` work without one"
-            ) from None
+            raise no_driver(type(exc).__name__) from None
         err = result[0]
         if int(err) != 0:
             raise NoDeviceError(f"cuInit failed: {err.name} ({int(err)}): no usable CUDA device")

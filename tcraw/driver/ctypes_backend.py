@@ -11,7 +11,7 @@ import os
 import sys
 from ctypes import POINTER, byref, c_char_p, c_float, c_int, c_size_t, c_uint, c_uint64, c_void_p
 
-from ..errors import CudaError, NoDeviceError, NoNvrtcError
+from ..errors import CudaError, NoDeviceError, no_driver, no_nvrtc
 from . import Backend
 
 CUresult = c_int
@@ -54,10 +54,7 @@ class CtypesBackend(Backend):
             try:
                 lib = ctypes.CDLL("libcuda.so.1")
             except OSError as exc:
-                raise NoDeviceError(
-                    f"no CUDA driver on this machine: libcuda.so.1 could not be loaded ({exc}); GPU "
-                    "commands need an NVIDIA GPU and its driver. `tcraw compile` and `tcraw list` "
-                    "work without one") from None
+                raise no_driver(exc) from None
             lib.cuGetErrorName.argtypes = [CUresult, POINTER(c_char_p)]
             self._cuda = lib
         return self._cuda
@@ -71,21 +68,20 @@ class CtypesBackend(Backend):
                     raise OSError("no libnvrtc found")
                 lib = ctypes.CDLL(path)
             except OSError as exc:
-                raise NoNvrtcError(
-                    f"NVRTC is not available ({exc}); install it with `pip install "
-                    "'cuda-toolkit[nvrtc,cudart,crt]'` or set TCRAW_NVRTC_LIBRARY, or run prebuilt "
-                    "cubins with `tcraw run --cubin-dir DIR` (made by `tcraw compile --out DIR` or "
-                    "`make cubins`)") from None
+                raise no_nvrtc(exc) from None
             lib.nvrtcGetErrorString.restype = c_char_p
             self._nvrtc = lib
         return self._nvrtc
 
+    def _error_name(self, err):
+        s = c_char_p()
+        self.cuda.cuGetErrorName(err, byref(s))
+        return (s.value or b"CUDA_ERROR_UNKNOWN").decode()
+
     def _cu(self, name, *args):
         err = getattr(self.cuda, name)(*args)
         if err != 0:
-            s = c_char_p()
-            self.cuda.cuGetErrorName(err, byref(s))
-            raise CudaError(name.removesuffix("_v2"), (s.value or b"CUDA_ERROR_UNKNOWN").decode(), err)
+            raise CudaError(name.removesuffix("_v2"), self._error_name(err), err)
 
     def _nv(self, name, *args):
         err = getattr(self.nvrtc, name)(*args)
@@ -96,9 +92,7 @@ class CtypesBackend(Backend):
     def init(self):
         err = self.cuda.cuInit(0)
         if err != 0:
-            s = c_char_p()
-            self.cuda.cuGetErrorName(err, byref(s))
-            raise NoDeviceError(f"cuInit failed: {(s.value or b'?').decode()} ({err}): no usable CUDA device")
+            raise NoDeviceError(f"cuInit failed: {self._error_name(err)} ({err}): no usable CUDA device")
 
     def driver_version(self):
         v = c_int()
@@ -205,9 +199,7 @@ class CtypesBackend(Backend):
         def go():
             err = launch(*args)
             if err:
-                s = c_char_p()
-                self.cuda.cuGetErrorName(err, byref(s))
-                raise CudaError("cuLaunchKernel", (s.value or b"CUDA_ERROR_UNKNOWN").decode(), err)
+                raise CudaError("cuLaunchKernel", self._error_name(err), err)
         return go
 
     # -- events -------------------------------------------------------------------------
