@@ -25,10 +25,24 @@
 #ifndef TN
 #define TN 8
 #endif
+#ifndef SPLIT_N
+#define SPLIT_N 1   // 1: a thread's TN columns are TN/4 float4s BN/(TN/4) apart (see col_of); 0: adjacent
+#endif
 
 constexpr int THREADS = (BM / TM) * (BN / TN);
 static_assert(THREADS == 256, "the loaders below assume 256 threads");
 static_assert(BM * BK == 4 * THREADS && BK * BN == 4 * THREADS, "one float4 of A and of B per thread per step");
+
+// Column (in the block tile) of a thread's j-th C value. Adjacent columns (tcol·TN + j) put the
+// 16 threads of a half-warp 32 bytes apart, so their float4 reads of a B row hit each bank
+// twice; split into float4 groups BN/(TN/4) apart, the half-warp reads 256 contiguous bytes.
+__device__ __forceinline__ int col_of(int tcol, int j) {
+#if SPLIT_N
+    return (j / 4) * (BN / (TN / 4)) + tcol * 4 + j % 4;
+#else
+    return tcol * TN + j;
+#endif
+}
 
 extern "C" __global__ void __launch_bounds__(THREADS)
 tiled_simt_fp32(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
@@ -68,7 +82,7 @@ tiled_simt_fp32(const float* __restrict__ A, const float* __restrict__ B, float*
                 *reinterpret_cast<float4*>(&ra[i]) = *reinterpret_cast<const float4*>(&As[buf][kk][trow * TM + i]);
 #pragma unroll
             for (int j = 0; j < TN; j += 4)
-                *reinterpret_cast<float4*>(&rb[j]) = *reinterpret_cast<const float4*>(&Bs[buf][kk][tcol * TN + j]);
+                *reinterpret_cast<float4*>(&rb[j]) = *reinterpret_cast<const float4*>(&Bs[buf][kk][col_of(tcol, j)]);
 #pragma unroll
             for (int i = 0; i < TM; ++i)
 #pragma unroll
@@ -84,11 +98,11 @@ tiled_simt_fp32(const float* __restrict__ A, const float* __restrict__ B, float*
         buf ^= 1;
     }
 
-    float* Cblk = C + (size_t)(blockIdx.y * BM + trow * TM) * N + blockIdx.x * BN + tcol * TN;
+    float* Cblk = C + (size_t)(blockIdx.y * BM + trow * TM) * N + blockIdx.x * BN;
 #pragma unroll
     for (int i = 0; i < TM; ++i)
 #pragma unroll
         for (int j = 0; j < TN; j += 4)
-            *reinterpret_cast<float4*>(&Cblk[(size_t)i * N + j]) =
+            *reinterpret_cast<float4*>(&Cblk[(size_t)i * N + col_of(tcol, j)]) =
                 make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
 }

@@ -22,10 +22,10 @@ using namespace nvcuda;
 #define BM 128
 #endif
 #ifndef BN
-#define BN 128
+#define BN 256
 #endif
 #ifndef BK
-#define BK 32
+#define BK 64
 #endif
 #ifndef WARPS_M
 #define WARPS_M 2
@@ -34,7 +34,7 @@ using namespace nvcuda;
 #define WARPS_N 4
 #endif
 #ifndef STAGES
-#define STAGES 4
+#define STAGES 3
 #endif
 
 constexpr int THREADS = WARPS_M * WARPS_N * 32;

@@ -19,7 +19,7 @@ from tcraw.cache import CubinCache
 def compile_all(arch, store):
     t0 = time.perf_counter()
     cubins = [compiler.compile_cubin(k, arch, cache=store) for k in kernels.KERNELS.values()
-              if compiler.Arch.parse(arch).cc >= k.min_arch]
+              if k.runs_on(compiler.Arch.parse(arch).cc)]
     return (time.perf_counter() - t0) * 1e3, cubins
 
 

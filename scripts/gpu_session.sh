@@ -66,6 +66,13 @@ $PY -m pytest -q -rs tests 2>&1 | tee "$OUT/pytest.txt" | tail -8
 section "tcraw bench (the ladder vs cuBLAS)"
 $PY -m tcraw bench --out build/bench 2>&1 | tee "$OUT/bench.txt" | tail -45
 cp build/bench/bench.json "$OUT/bench.json"
-
 section "compute-sanitizer"
 bash scripts/sanitize.sh "$OUT/sanitize.txt" 2>&1 | tail -12
+
+{
+  section "tuning evidence: the Hopper kernel without clusters / with 3 stages, the WMMA tile"
+  timeout 200 $PY scripts/tune_ladder.py --family wgmma --variants "" CLUSTER=1 STAGES=3
+  timeout 200 $PY scripts/tune_ladder.py --family wgmma --precision bf16 --variants "" CLUSTER=1
+  timeout 200 $PY scripts/tune_ladder.py --family wmma --variants "" BN=128,BK=32,STAGES=4 BK=32,STAGES=3
+} 2>&1 | tee -a "$OUT/bench.txt" | grep -E "^##|cublas|\]"
+

@@ -14,14 +14,17 @@ from .precision import PRECISIONS, base_matrices, host_problem
 # Precision -> the ladder's rungs, slowest first.
 LADDER = {
     "fp32": ["naive_fp32", "tiled_simt_fp32"],
-    "fp16": ["wmma_fp16", "wmma_pipelined_fp16"],
-    "bf16": ["wmma_bf16", "wmma_pipelined_bf16"],
+    "fp16": ["wmma_fp16", "wmma_pipelined_fp16", "wgmma_tma_fp16"],
+    "bf16": ["wmma_bf16", "wmma_pipelined_bf16", "wgmma_tma_bf16"],
     "tf32": ["wmma_tf32"],
 }
 CPU_REFERENCE_MAX = 2048   # above this the CPU's float64 matmul takes too long: use the GPU's
 
 
-def run_bench(device, cublas, keys, sizes, *, iters, warmup, seed, note=print):
+def run_bench(device, cublas, keys, sizes, *, iters, warmup, seed, note=print, rungs=None):
+    """Rows for cuBLAS and each rung per size and precision. ``rungs`` (precision key -> Kernel
+    list) replaces the registry's ladder, e.g. with tuning variants (scripts/tune_wgmma.py)."""
+    rungs = rungs or {key: [KERNELS[name] for name in LADDER[key]] for key in keys}
     rows = []
     for size in sizes:
         base_a, base_b = base_matrices(size, size, size, "normal", seed)
@@ -38,9 +41,9 @@ def run_bench(device, cublas, keys, sizes, *, iters, warmup, seed, note=print):
                 rows.append(base.as_dict())
             except TcrawError as exc:
                 note(f"cublas {key} {size}: {exc}")
-            for name in LADDER[key]:
-                kernel = KERNELS[name]
-                if device.cc < kernel.min_arch:
+            for kernel in rungs[key]:
+                name = kernel.name
+                if not kernel.runs_on(device.cc):
                     continue
                 try:
                     rec = run_matmul(device, kernel, hp, iters=iters, warmup=warmup, seed=seed, rotate=True)

@@ -100,7 +100,8 @@ def cmd_info(args):
 # -- list -----------------------------------------------------------------------------------------
 
 def cmd_list(args):
-    rows = [{"name": k.name, "precision": k.precision.label, "min_arch": f"sm_{k.min_arch}",
+    rows = [{"name": k.name, "precision": k.precision.label,
+             "min_arch": f"sm_{k.min_arch}" + ("a only" if k.arch_specific else ""),
              "tile": "×".join(map(str, k.tile)), "source": k.source, "entry": k.entry,
              "summary": k.summary} for k in kernels.KERNELS.values()]
     print(report.render(rows, args.format, report.LIST_COLUMNS))
@@ -139,7 +140,8 @@ def cmd_compile(args):
             try:
                 cubin = compiler.compile_cubin(kernel, arch)
             except ArchError as exc:
-                row["status"] = "below-min-arch" if arch.cc < kernel.min_arch else "unsupported-by-nvrtc"
+                row["status"] = ("below-min-arch" if arch.cc < kernel.min_arch else
+                                 "arch-specific" if not kernel.runs_on(arch.cc) else "unsupported-by-nvrtc")
                 row["detail"] = str(exc)
                 refusals.append(str(exc))
             except NoNvrtcError:
@@ -147,13 +149,13 @@ def cmd_compile(args):
             except (CudaError, TcrawError) as exc:
                 row["status"], row["detail"] = "error", str(exc)
             else:
-                row.update(registers=cubin.registers, smem_bytes=cubin.smem_bytes,
+                row.update(arch=str(cubin.arch), registers=cubin.registers, smem_bytes=cubin.smem_bytes,
                            spill_bytes=cubin.spill_bytes, cubin_bytes=len(cubin.image),
                            compile_ms=round(cubin.compile_ms, 1), cached=cubin.cached)
                 if cuobjdump:
                     row["sass"] = tensor_op_counts(cubin.image, cuobjdump)
                 if out:
-                    path = out / f"{kernel.name}.{arch}.cubin"
+                    path = out / f"{kernel.name}.{cubin.arch}.cubin"
                     path.write_bytes(cubin.image)
                     row["cubin"] = str(path)
             rows.append(row)
@@ -184,7 +186,7 @@ def _runnable(dev, chosen, explicit):
     """Kernels this device can run; one asked for by name below its minimum is an error."""
     keep = []
     for kern in chosen:
-        refusal = kern.below_min_arch(dev.cc, f"{dev.name} ({dev.arch})")
+        refusal = kern.arch_refusal(dev.cc, f"{dev.name} ({dev.arch})")
         if refusal and explicit:
             raise refusal
         if refusal:

@@ -194,8 +194,10 @@ def compile_cubin(kernel, arch, backend=None, cache=None):
     ArchError naming the requirement."""
     backend = backend or get_backend()
     arch = Arch.parse(arch) if not isinstance(arch, Arch) else arch
-    if (refusal := kernel.below_min_arch(arch.cc, arch)):
+    if (refusal := kernel.arch_refusal(arch.cc, arch)):
         raise refusal
+    if kernel.arch_specific:
+        arch = Arch(arch.cc, "a")   # sm_90 asked, sm_90a built: the same GPU, its own instructions
     check_arch_supported(arch, backend)
     path = CUDA_SRC / kernel.source
     t0 = time.perf_counter()

@@ -8,6 +8,7 @@ Every kernel takes (A, B, C, M, N, K) with row-major A (M×K), B (K×N), C (M×N
 from dataclasses import dataclass
 from typing import Callable
 
+from .driver.constants import TMA_BF16, TMA_FP16
 from .errors import UsageError
 from .precision import FAMILIES, PRECISIONS, Precision
 
@@ -35,14 +36,37 @@ class Kernel:
     defines: tuple = ()
     summary: str = ""
     align: int = 4            # bytes every operand pointer must be aligned to (WMMA loads: 32)
+    # Built for sm_XXa (wgmma, setmaxnreg): such code runs on min_arch exactly, not on later GPUs.
+    arch_specific: bool = False
+    # TMA kernels: (box rows, box cols) of A and of B; the launch appends one tensor map per
+    # operand after (A, B, C, M, N, K), with the element type from tma_element.
+    tma_boxes: tuple = ()
+    tma_element: tuple = ()
+    # Persistent kernels loop over tiles: launch_geometry caps the grid at one block per SM
+    # (a whole number of clusters, when the kernel is built with __cluster_dims__).
+    persistent: bool = False
+    cluster: int = 1
 
-    def below_min_arch(self, cc, what):
+    def arch_refusal(self, cc, what):
         """The ArchError for running/compiling this kernel on ``what`` (compute capability cc),
-        or None when cc meets the kernel's minimum."""
+        or None when it can."""
         from .errors import ArchError
+        if self.arch_specific and cc != self.min_arch:
+            return ArchError(f"kernel {self.name} is built for sm_{self.min_arch}a (arch-specific "
+                             f"instructions) and runs only there; {what} is not sm_{self.min_arch}")
         if cc >= self.min_arch:
             return None
         return ArchError(f"kernel {self.name} needs sm_{self.min_arch} or newer; {what} is below it")
+
+    def launch_geometry(self, m, n, k, sm_count):
+        g = self.geometry(m, n, k)
+        if self.persistent:
+            g = Geometry(grid=(min(g.grid[0], sm_count - sm_count % self.cluster), 1, 1), block=g.block,
+                         smem_bytes=g.smem_bytes)
+        return g
+
+    def runs_on(self, cc):
+        return self.arch_refusal(cc, "") is None
 
     def padded(self, m, n, k):
         tm, tn, tk = self.tile
@@ -78,42 +102,87 @@ def _wmma_naive(key, macro, min_arch, frag):
 
 # -- 03: shared-memory blocking + register tiling on the CUDA cores ---------------------------------
 
-SIMT_TILE = {"BM": 128, "BN": 128, "BK": 8, "TM": 8, "TN": 8}
+SIMT_TILE = {"BM": 128, "BN": 128, "BK": 8, "TM": 8, "TN": 8, "SPLIT_N": 1}
 
 
-def tiled_simt_geometry(m, n, k):
-    t = SIMT_TILE
-    # one thread per TM×TN patch of the block's BM×BN tile: 16×16 = 256 threads
-    return Geometry(grid=(cdiv(n, t["BN"]), cdiv(m, t["BM"]), 1),
-                    block=((t["BM"] // t["TM"]) * (t["BN"] // t["TN"]), 1, 1))
+def tiled_simt_geometry(tile):
+    def geometry(m, n, k):
+        # one thread per TM×TN patch of the block's BM×BN tile: 16×16 = 256 threads
+        return Geometry(grid=(cdiv(n, tile["BN"]), cdiv(m, tile["BM"]), 1),
+                        block=((tile["BM"] // tile["TM"]) * (tile["BN"] // tile["TN"]), 1, 1))
+    return geometry
+
+
+def tiled_simt_kernel(key="fp32", tile=SIMT_TILE, name=None):
+    """The 03 kernel; ``tile`` overrides its macros (scripts/tune_ladder.py)."""
+    return Kernel(name or "tiled_simt_fp32", "03_tiled_simt_fp32.cu", "tiled_simt_fp32", PRECISIONS[key], 50,
+                  (tile["BM"], tile["BN"], tile["BK"]), tiled_simt_geometry(tile), defines=_defines(tile),
+                  align=16, summary="shared-memory blocks, 8×8 register tiles, float4 loads, double buffering")
 
 
 # -- 04: WMMA fed from shared memory by a cp.async pipeline ---------------------------------------
 
-PIPE_TILE = {"BM": 128, "BN": 128, "BK": 32, "WARPS_M": 2, "WARPS_N": 4, "STAGES": 4}
+PIPE_TILE = {"BM": 128, "BN": 256, "BK": 64, "WARPS_M": 2, "WARPS_N": 4, "STAGES": 3}
 
 
-def wmma_pipelined_geometry(m, n, k):
-    t = PIPE_TILE
+def wmma_pipelined_geometry(tile):
     pad = 8  # halves added to each shared-memory row against bank conflicts (see the .cu)
-    stage_halves = t["BM"] * (t["BK"] + pad) + t["BK"] * (t["BN"] + pad)
-    return Geometry(grid=(cdiv(n, t["BN"]), cdiv(m, t["BM"]), 1),
-                    block=(32 * t["WARPS_M"] * t["WARPS_N"], 1, 1),
-                    smem_bytes=t["STAGES"] * stage_halves * 2)
+    stage_halves = tile["BM"] * (tile["BK"] + pad) + tile["BK"] * (tile["BN"] + pad)
+
+    def geometry(m, n, k):
+        return Geometry(grid=(cdiv(n, tile["BN"]), cdiv(m, tile["BM"]), 1),
+                        block=(32 * tile["WARPS_M"] * tile["WARPS_N"], 1, 1),
+                        smem_bytes=tile["STAGES"] * stage_halves * 2)
+    return geometry
+
+
+def wmma_pipelined_kernel(key, tile=PIPE_TILE, name=None):
+    """The 04 kernel for fp16 or bf16; ``tile`` overrides its macros (scripts/tune_ladder.py)."""
+    return Kernel(
+        name=name or f"wmma_pipelined_{key}", source="04_wmma_smem_cp_async.cu",
+        entry=f"wmma_pipelined_{key}", precision=PRECISIONS[key], min_arch=80,
+        tile=(tile["BM"], tile["BN"], tile["BK"]), geometry=wmma_pipelined_geometry(tile),
+        defines=_defines(tile), align=16,
+        summary=f"WMMA, {tile['BM']}×{tile['BN']}×{tile['BK']} block tiles in shared memory, "
+                f"{tile['STAGES']}-stage cp.async pipeline")
+
+
+# -- 05: Hopper — TMA copies, wgmma from shared memory, producer/consumer warpgroups ---------------
+
+WGMMA_TILE = {"CONSUMERS": 2, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8}
+WGMMA_BN, WGMMA_BK = 256, 64   # fixed by the .cu: one m64n256k16 per k-step, a 128-byte swizzle row
+
+
+def wgmma_geometry(tile):
+    bm, stages = 64 * tile["CONSUMERS"], tile["STAGES"]
+    stage_bytes = (bm + WGMMA_BN) * WGMMA_BK * 2
+
+    def geometry(m, n, k):
+        # A 1-D grid of one block per C tile, which `persistent` caps at one block per SM (each
+        # block then walks several tiles); one producer warpgroup + the consumers; smem =
+        # alignment slack + stages + 2 mbarriers per stage.
+        return Geometry(grid=(cdiv(m, bm) * cdiv(n, WGMMA_BN), 1, 1), block=(128 * (tile["CONSUMERS"] + 1), 1, 1),
+                        smem_bytes=1024 + stages * stage_bytes + 2 * stages * 8)
+    return geometry
+
+
+def wgmma_kernel(key, tile=WGMMA_TILE, name=None):
+    """The 05 kernel for fp16 or bf16; ``tile`` overrides its macros (scripts/tune_ladder.py)."""
+    bm, cluster = 64 * tile["CONSUMERS"], tile["CLUSTER"]
+    return Kernel(
+        name=name or f"wgmma_tma_{key}", source="05_wgmma_tma_hopper.cu", entry=f"wgmma_tma_{key}",
+        precision=PRECISIONS[key], min_arch=90, arch_specific=True, cluster=cluster,
+        tile=(bm * cluster, WGMMA_BN, WGMMA_BK),   # a cluster's blocks take vertically adjacent tiles
+        geometry=wgmma_geometry(tile), defines=_defines(tile) + (f"TCRAW_WGMMA_{key.upper()}",),
+        align=16, tma_boxes=((bm, WGMMA_BK), (WGMMA_BK, 64)), persistent=True,
+        tma_element={"fp16": TMA_FP16, "bf16": TMA_BF16}[key],
+        summary=f"wgmma 64×{WGMMA_BN}×16 from TMA-filled smem, {bm}×{WGMMA_BN}×{WGMMA_BK} tiles, "
+                f"{tile['STAGES']}-stage mbarrier ring, producer + {tile['CONSUMERS']} consumer warpgroups, "
+                f"persistent, clusters of {cluster} multicasting B")
 
 
 def _defines(tile):
     return tuple(f"{k}={v}" for k, v in tile.items())
-
-
-def _wmma_pipelined(key):
-    t = PIPE_TILE
-    return Kernel(
-        name=f"wmma_pipelined_{key}", source="04_wmma_smem_cp_async.cu",
-        entry=f"wmma_pipelined_{key}", precision=PRECISIONS[key], min_arch=80,
-        tile=(t["BM"], t["BN"], t["BK"]), geometry=wmma_pipelined_geometry, defines=_defines(t),
-        align=16, summary=f"WMMA, {t['BM']}×{t['BN']}×{t['BK']} block tiles in shared memory, "
-                          f"{t['STAGES']}-stage cp.async pipeline")
 
 
 KERNELS = {k.name: k for k in [
@@ -125,12 +194,13 @@ KERNELS = {k.name: k for k in [
     _wmma_naive("tf32", "TF32_FP32", 80, (16, 16, 8)),
     _wmma_naive("int8", "INT8_INT32", 72, (16, 16, 16)),
     _wmma_naive("fp64", "FP64_FP64", 80, (8, 8, 4)),
-    Kernel("tiled_simt_fp32", "03_tiled_simt_fp32.cu", "tiled_simt_fp32", PRECISIONS["fp32"], 50,
-           (SIMT_TILE["BM"], SIMT_TILE["BN"], SIMT_TILE["BK"]), tiled_simt_geometry,
-           defines=_defines(SIMT_TILE), align=16,
-           summary="shared-memory blocks, 8×8 register tiles, float4 loads, double buffering"),
-    _wmma_pipelined("fp16"),
-    _wmma_pipelined("bf16"),
+    tiled_simt_kernel(),
+    wmma_pipelined_kernel("fp16"),
+    # bf16 fragments take more registers: with BK=64 ptxas needs all 255 on sm_90 and spills on
+    # sm_100, so bf16 keeps the 32-deep slices (and a fourth stage in the smem that frees).
+    wmma_pipelined_kernel("bf16", {**PIPE_TILE, "BK": 32, "STAGES": 4}),
+    wgmma_kernel("fp16"),
+    wgmma_kernel("bf16"),
 ]}
 
 # The device reference (00): one entry per input storage type, fp64 accumulate.

@@ -13,7 +13,7 @@ import numpy as np
 from . import compiler
 from .errors import STICKY, CudaError, KernelFault, OutOfMemory, UsageError
 from .precision import HostProblem, verify
-from .runtime import DeviceBuffer, KernelArgs, Module, launcher, time_launches
+from .runtime import DeviceBuffer, KernelArgs, Module, TensorMap, launcher, time_launches
 
 
 @dataclass
@@ -133,15 +133,26 @@ def check_operands(kernel, d_a, d_b, d_c, m, n, k):
                              f"{kernel.name}'s loads need; allocate it whole (cuMemAlloc gives 256)")
 
 
+def operand_tensor_maps(kernel, d_a, d_b, m, n, k):
+    """TMA kernels read A (M×K) and B (K×N) through tensor maps encoded here, on the host, from
+    the same device buffers: one per operand, with the kernel's box shapes."""
+    if not kernel.tma_boxes:
+        return []
+    (a_rows, a_cols), (b_rows, b_cols) = kernel.tma_boxes
+    return [TensorMap(d_a, kernel.tma_element, m, k, a_rows, a_cols),
+            TensorMap(d_b, kernel.tma_element, k, n, b_rows, b_cols)]
+
+
 def matmul_launcher(kernel, fn, d_a, d_b, d_c, m, n, k):
     """The launch of ``kernel`` on device operands (M, N, K already whole tiles), checked and
     packed once. Kernels that need more than 48 KiB of dynamic shared memory get their limit
     raised here: the registry's geometry says they need it."""
     check_operands(kernel, d_a, d_b, d_c, m, n, k)
-    geometry = kernel.geometry(m, n, k)
+    geometry = kernel.launch_geometry(m, n, k, fn.module.device.sm_count)
     if geometry.smem_bytes > fn.max_dynamic_smem:
         fn.set_max_dynamic_smem(geometry.smem_bytes)
-    args = KernelArgs([d_a, d_b, d_c, np.int32(m), np.int32(n), np.int32(k)])
+    args = KernelArgs([d_a, d_b, d_c, np.int32(m), np.int32(n), np.int32(k),
+                       *operand_tensor_maps(kernel, d_a, d_b, m, n, k)])
     go = launcher(fn, geometry, args)  # checks geometry and arguments: no bad launch happens
     go.args, go.geometry = args, geometry  # the packed arguments live as long as the launcher
     return go
@@ -229,7 +240,7 @@ def run_matmul(device, kernel, hp: HostProblem, *, iters=20, warmup=3, seed=0, c
     check_problem(hp.m, hp.n, hp.k)
     if hp.precision is not kernel.precision:
         raise UsageError(f"{kernel.name} reads {kernel.precision.label}, the inputs are {hp.precision.label}")
-    if (refusal := kernel.below_min_arch(device.cc, f"{device.name} ({device.arch})")):
+    if (refusal := kernel.arch_refusal(device.cc, f"{device.name} ({device.arch})")):
         raise refusal
     if iters < 1 or warmup < 0:
         raise UsageError(f"--iters must be ≥ 1 and --warmup ≥ 0 (got {iters}, {warmup})")
@@ -241,7 +252,7 @@ def run_matmul(device, kernel, hp: HostProblem, *, iters=20, warmup=3, seed=0, c
         record, c = measure(device, kernel.name, kernel.precision, hp, kernel.padded(hp.m, hp.n, hp.k),
                             prepare, iters=iters, warmup=warmup, seed=seed, rotate=rotate,
                             keep_output=keep_output)
-        geometry = kernel.geometry(*record.padded)
+        geometry = kernel.launch_geometry(*record.padded, device.sm_count)
         record.grid, record.block, record.registers = list(geometry.grid), list(geometry.block), fn.num_regs
         record.smem_bytes = geometry.smem_bytes + fn.static_smem
     return (record, c) if keep_output else record

@@ -238,9 +238,31 @@ class Function:
 
 # -- kernel arguments -----------------------------------------------------------------------------
 
+class TensorMap:
+    """A TMA descriptor for a row-major rows × cols matrix in ``buf``, copied box_rows × box_cols
+    at a time with the 128-byte swizzle (box_cols × element size ≤ 128). Passed to a kernel by
+    value (its __grid_constant__ 128-byte parameter); it holds the buffer's address, so it is
+    valid only while the buffer is."""
+
+    def __init__(self, buf, element, rows, cols, box_rows, box_cols):
+        dtype_code, itemsize = element   # (CUtensorMapDataType, bytes), e.g. constants.TMA_FP16
+        if box_cols * itemsize > 128:
+            raise UsageError(f"a 128-byte-swizzled TMA box row is at most 128 bytes; got {box_cols} "
+                             f"× {itemsize}")
+        if rows * cols * itemsize > buf.nbytes:
+            raise UsageError(f"a {rows}×{cols} tensor map needs {rows * cols * itemsize} bytes; the "
+                             f"buffer has {buf.nbytes}")
+        self.shape, self.box = (rows, cols), (box_rows, box_cols)
+        self.raw = buf.device.drv.tensor_map_encode_tiled(
+            dtype_code, buf.ptr, (cols, rows), (cols * itemsize,), (box_cols, box_rows),
+            C.TENSOR_MAP_SWIZZLE_128B)
+
+
 def _as_ctype(value):
     if isinstance(value, DeviceBuffer):
         return ctypes.c_uint64(value.ptr)
+    if isinstance(value, TensorMap):
+        return (ctypes.c_ubyte * len(value.raw)).from_buffer_copy(value.raw)
     if isinstance(value, ctypes._SimpleCData):
         return value
     if isinstance(value, np.generic):

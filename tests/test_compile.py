@@ -13,11 +13,12 @@ SUPPORTED = compiler.supported_archs()
 @pytest.mark.parametrize("arch", SUPPORTED, ids=str)
 @pytest.mark.parametrize("kernel", list(kernels.KERNELS.values()), ids=lambda k: k.name)
 def test_every_kernel_compiles_for_every_supported_arch(kernel, arch):
-    if arch.cc < kernel.min_arch:
+    if not kernel.runs_on(arch.cc):
         with pytest.raises(ArchError, match=f"sm_{kernel.min_arch}"):
             compiler.compile_cubin(kernel, arch)
         return
     cubin = compiler.compile_cubin(kernel, arch)
+    assert cubin.arch.suffix == ("a" if kernel.arch_specific else "")
     assert cubin.image[:4] == b"\x7fELF"
     machine, sm = elf_arch(cubin.image)
     assert machine == EM_CUDA
@@ -31,7 +32,7 @@ def test_cubin_resources_agree_with_the_ptxas_log(arch):
     """The ELF reader and ptxas -v must tell the same story whenever the log has it."""
     compared = 0
     for kernel in kernels.KERNELS.values():
-        if compiler.Arch.parse(arch).cc < kernel.min_arch:
+        if not kernel.runs_on(compiler.Arch.parse(arch).cc):
             continue
         cubin = compiler.compile_cubin(kernel, arch)
         if f"Compiling entry function '{kernel.entry}'" not in cubin.log:
@@ -107,7 +108,9 @@ def test_header_discovery_needs_crt(monkeypatch, tmp_path):
 
 @pytest.mark.skipif(sass.find_cuobjdump() is None, reason="no cuobjdump (pip install 'cuda-toolkit[cuobjdump,nvdisasm]')")
 @pytest.mark.parametrize("name,op", [("naive_fp32", None), ("wmma_fp16", "HMMA"), ("wmma_bf16", "HMMA"),
-                                     ("wmma_tf32", "HMMA"), ("wmma_int8", "IMMA"), ("wmma_fp64", "DMMA")])
+                                     ("wmma_tf32", "HMMA"), ("wmma_int8", "IMMA"), ("wmma_fp64", "DMMA"),
+                                     ("wmma_pipelined_fp16", "HMMA"), ("wgmma_tma_fp16", "HGMMA"),
+                                     ("wgmma_tma_bf16", "HGMMA")])
 def test_sass_shows_the_tensor_instructions(name, op):
     counts = sass.tensor_op_counts(compiler.compile_cubin(kernels.KERNELS[name], "sm_90").image)
     assert counts is not None
@@ -128,9 +131,10 @@ def test_ctypes_nvrtc_builds_the_same_cubin(kernel):
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90", "sm_120"])
 def test_cubin_records_each_parameter_size(arch):
     for kernel in kernels.KERNELS.values():
-        if compiler.Arch.parse(arch).cc >= kernel.min_arch:
+        if kernel.runs_on(compiler.Arch.parse(arch).cc):
             image = compiler.compile_cubin(kernel, arch).image
-            assert kernel_param_sizes(image, kernel.entry) == [8, 8, 8, 4, 4, 4], kernel.name
+            maps = [128] * len(kernel.tma_boxes)   # a CUtensorMap by value per TMA operand
+            assert kernel_param_sizes(image, kernel.entry) == [8, 8, 8, 4, 4, 4, *maps], kernel.name
     odd, _ = compiler.nvrtc_compile(get_backend(), 'extern "C" __global__ void f(char a, double b, '
                                     'short c, float4 d) {}', "odd.cu", [f"--gpu-architecture={arch}"])
     assert kernel_param_sizes(odd, "f") == [1, 8, 2, 16]

@@ -22,8 +22,8 @@ SHAPES = [(16, 16, 16), (48, 48, 48), (1024, 1024, 1024), (48, 80, 112), (1, 1, 
 @pytest.mark.parametrize("name", list(kernels.KERNELS))
 def test_kernel_matches_reference(device, cubins, host_problems, name, shape, mode):
     kernel = kernels.KERNELS[name]
-    if device.cc < kernel.min_arch:
-        pytest.skip(f"{name} needs sm_{kernel.min_arch}; this GPU is {device.arch}")
+    if not kernel.runs_on(device.cc):
+        pytest.skip(str(kernel.arch_refusal(device.cc, device.arch)))
     hp = host_problems(kernel.precision.key, *shape, mode)
     rec = run_matmul(device, kernel, hp, iters=2, warmup=1, cubin=cubins[name])
     assert rec.unwritten == 0 and rec.padding_dirty == 0
@@ -85,7 +85,7 @@ def test_cli_run_json_records(device, tmp_path):
 
 
 def test_precision_below_the_device_is_refused(device):
-    below = [k for k in kernels.KERNELS.values() if k.min_arch > device.cc]
+    below = [k for k in kernels.KERNELS.values() if not k.runs_on(device.cc)]
     if not below:
         pytest.skip(f"every kernel runs on {device.arch}")
     p = subprocess.run([sys.executable, "-m", "tcraw", "run", "--kernel", below[0].name],
@@ -100,7 +100,7 @@ def test_backends_agree_bit_for_bit(device, host_problems):
     other_name = "ctypes" if device.drv.name == "bindings" else "bindings"
     with Device(device.ordinal, backend=other_name) as other:
         for kernel in kernels.KERNELS.values():
-            if device.cc < kernel.min_arch:
+            if not kernel.runs_on(device.cc):
                 continue
             cubin = compiler.compile_cubin(kernel, device.arch, device.drv)
             hp = host_problems(kernel.precision.key, 100, 200, 300, "normal")

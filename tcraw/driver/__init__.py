@@ -55,6 +55,12 @@ class Backend:
     def module_get_function(self, mod, name): raise NotImplementedError
     def func_get_attribute(self, fn, attr): raise NotImplementedError
     def func_set_attribute(self, fn, attr, value): raise NotImplementedError
+    def tensor_map_encode_tiled(self, dtype, ptr, dims, strides, box, swizzle):
+        """cuTensorMapEncodeTiled: the 128 bytes of a TMA descriptor (sm_90+) for a tensor at
+        ``ptr`` with ``dims`` (innermost first, elements), ``strides`` (bytes, one fewer than
+        dims), copied ``box`` elements at a time; element strides 1, no interleave, L2 promotion
+        of 256 bytes, no out-of-bounds fill. Needs no context: it only encodes."""
+        raise NotImplementedError
     def launcher(self, fn, grid, block, smem_bytes, params_addr):
         """A zero-argument callable doing cuLaunchKernel with every argument converted once:
         what a timed loop calls (launch overhead is the benchmark's business, not Python's)."""

@@ -4,8 +4,11 @@ Every call returns a tuple whose first item is the result code; ``_ok`` turns a 
 ``CudaError`` with the code's name, so no caller ever looks at a raw CUresult.
 """
 
+import ctypes
+
 from ..errors import CudaError, NoDeviceError, no_driver, no_nvrtc
 from . import Backend
+from .constants import TENSOR_MAP_L2_PROMOTION_256B
 
 try:  # cuda-bindings >= 12.6.1 (and all of 13.x) has these; `from cuda import cuda` is gone in 13
     from cuda.bindings import driver as cu
@@ -120,6 +123,15 @@ class BindingsBackend(Backend):
 
     def func_set_attribute(self, fn, attr, value):
         _ok("cuFuncSetAttribute", cu.cuFuncSetAttribute(fn, cu.CUfunction_attribute(attr), value))
+
+    def tensor_map_encode_tiled(self, dtype, ptr, dims, strides, box, swizzle):
+        tmap = _ok("cuTensorMapEncodeTiled", cu.cuTensorMapEncodeTiled(
+            cu.CUtensorMapDataType(dtype), len(dims), ptr, [cu.cuuint64_t(d) for d in dims],
+            [cu.cuuint64_t(s) for s in strides], [cu.cuuint32_t(b) for b in box],
+            [cu.cuuint32_t(1)] * len(dims), cu.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE,
+            cu.CUtensorMapSwizzle(swizzle), cu.CUtensorMapL2promotion(TENSOR_MAP_L2_PROMOTION_256B),
+            cu.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE))
+        return ctypes.string_at(tmap.getPtr(), 128)
 
     def launcher(self, fn, grid, block, smem_bytes, params_addr):
         # params_addr is the address of a packed void*[] (see runtime.KernelArgs): the cheapest

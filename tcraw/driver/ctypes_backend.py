@@ -13,6 +13,7 @@ from ctypes import POINTER, byref, c_char_p, c_float, c_int, c_size_t, c_uint, c
 
 from ..errors import CudaError, NoDeviceError, no_driver, no_nvrtc
 from . import Backend
+from .constants import TENSOR_MAP_L2_PROMOTION_256B
 
 CUresult = c_int
 
@@ -190,6 +191,16 @@ class CtypesBackend(Backend):
 
     def func_set_attribute(self, fn, attr, value):
         self._cu("cuFuncSetAttribute", c_void_p(fn), c_int(attr), c_int(value))
+
+    def tensor_map_encode_tiled(self, dtype, ptr, dims, strides, box, swizzle):
+        rank = len(dims)
+        raw = ctypes.create_string_buffer(128 + 64)   # the driver wants the map 64-byte aligned
+        at = -ctypes.addressof(raw) % 64
+        self._cu("cuTensorMapEncodeTiled", c_void_p(ctypes.addressof(raw) + at), c_int(dtype), c_uint(rank),
+                 c_void_p(ptr), (c_uint64 * rank)(*dims), (c_uint64 * max(1, rank - 1))(*strides),
+                 (c_uint * rank)(*box), (c_uint * rank)(*[1] * rank), c_int(0), c_int(swizzle),
+                 c_int(TENSOR_MAP_L2_PROMOTION_256B), c_int(0))   # no interleave, no OOB fill
+        return raw.raw[at:at + 128]
 
     def launcher(self, fn, grid, block, smem_bytes, params_addr):
         launch = self.cuda.cuLaunchKernel

@@ -1,0 +1,281 @@
+// 05_wgmma_tma_hopper.cu — Hopper's own path (sm_90a): the copy engine (TMA) fills shared
+// memory, warpgroup MMAs (wgmma) read it there, mbarriers hand stages between the two.
+//
+// Adds to 04: (1) TMA — one thread asks the copy engine for a whole BM×BK or BK×64 box with
+// cp.async.bulk.tensor; the box's shape, strides and swizzle live in a tensor map the host encodes
+// with cuTensorMapEncodeTiled and passes by value (__grid_constant__), so no thread computes an
+// address or holds the data in registers; (2) 128-byte swizzle — the copy engine writes each
+// 128-byte row XOR-permuted in 16-byte units, the layout wgmma reads without bank conflicts;
+// (3) wgmma — a warpgroup (4 warps) multiplies a 64×256×16 slice per instruction, both operands
+// straight from shared memory through 64-bit matrix descriptors, accumulators in registers
+// (128 floats per thread), asynchronously: issue, commit, wait; (4) warp specialisation — one
+// producer warpgroup only issues copies (and gives its registers away with setmaxnreg), two
+// consumer warpgroups only multiply; (5) an mbarrier ring — `full[s]` completes when the copy
+// engine has delivered stage s's bytes (expect_tx), `empty[s]` when both consumers are done with it.
+//
+// Layouts: A is row-major M×K, so each A row is K-contiguous ("K-major", wgmma's default).
+// B is row-major K×N, i.e. N-contiguous ("MN-major"): wgmma reads it transposed (imm-trans-b = 1),
+// which fp16/bf16 allow and tf32 does not — hence no tf32 form of this kernel.
+// M, N, K are multiples of BM, BN, BK (tcraw pads); pointers A and B are unused beside the maps.
+
+#ifndef CONSUMERS
+#define CONSUMERS 2   // consumer warpgroups; each owns 64 rows of the block tile
+#endif
+#ifndef STAGES
+#define STAGES 4
+#endif
+#ifndef CLUSTER
+#define CLUSTER 2     // blocks per cluster sharing (multicasting) one B tile: 1 or 2
+#endif
+#ifndef GROUP_M
+#define GROUP_M 8     // block tiles walk M first within a band of GROUP_M rows: B tiles stay in L2
+#endif
+
+constexpr int BM = 64 * CONSUMERS, BN = 256, BK = 64;   // BK × 2 bytes = one 128-byte swizzle row
+constexpr int THREADS = 128 * (CONSUMERS + 1);
+constexpr int A_BYTES = BM * BK * 2, B_BOX_BYTES = BK * 64 * 2, B_BYTES = BN / 64 * B_BOX_BYTES;
+constexpr int B_BOXES = BN / 64 / CLUSTER;   // the 64-column B boxes each block of a cluster copies
+constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
+// Dynamic shared memory (the registry's geometry must agree): 1 KiB of slack to align the
+// stages to the 1024-byte swizzle atom, the stages, then the 2×STAGES mbarriers.
+constexpr int SMEM_BYTES = 1024 + STAGES * STAGE_BYTES + 2 * STAGES * 8;
+static_assert(SMEM_BYTES <= 227 * 1024, "more shared memory than an sm_90 block can have");
+static_assert(BN / 64 % CLUSTER == 0, "B's boxes split evenly over the cluster");
+
+struct alignas(64) TensorMap { unsigned long long opaque[16]; };   // CUtensorMap, 128 bytes
+
+// -- mbarrier and TMA -------------------------------------------------------------------------
+
+__device__ __forceinline__ void mbar_init(unsigned bar, unsigned count) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count));
+}
+__device__ __forceinline__ void mbar_expect_tx(unsigned bar, unsigned bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(unsigned bar) {
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
+// Spin until the barrier's phase with this parity has completed. A fresh barrier counts its
+// (never run) previous phase as complete, so waiting on parity 1 passes at once: that is how
+// the producer's first lap finds every stage free.
+__device__ __forceinline__ void mbar_wait(unsigned bar, unsigned parity) {
+    unsigned done = 0;
+    while (!done)
+        asm volatile(
+            "{\n .reg .pred p;\n"
+            " mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+            " selp.u32 %0, 1, 0, p;\n}" : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+}
+__device__ __forceinline__ void tma_load_2d(unsigned dst, const TensorMap* map, int c0, int c1, unsigned bar) {
+    // c0 is the innermost (contiguous) coordinate, in elements; completion is counted in bytes on bar.
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
+        ::"r"(dst), "l"(map), "r"(c0), "r"(c1), "r"(bar) : "memory");
+}
+// The same box written to every block of the cluster in `mask`, at the same shared-memory
+// offsets, each block's barrier at `bar` counting the bytes it received.
+__device__ __forceinline__ void tma_load_2d_multicast(unsigned dst, const TensorMap* map, int c0, int c1,
+                                                      unsigned bar, unsigned mask) {
+#if CLUSTER > 1
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+        " [%0], [%1, {%2, %3}], [%4], %5;"
+        ::"r"(dst), "l"(map), "r"(c0), "r"(c1), "r"(bar), "h"((unsigned short)mask) : "memory");
+#else
+    tma_load_2d(dst, map, c0, c1, bar);
+#endif
+}
+// Arrive on the barrier at the same offset in block `rank` of the cluster (this block included).
+__device__ __forceinline__ void mbar_arrive_cluster(unsigned bar, unsigned rank) {
+    asm volatile(
+        "{\n .reg .b32 remote;\n"
+        " mapa.shared::cluster.u32 remote, %0, %1;\n"
+        " mbarrier.arrive.shared::cluster.b64 _, [remote];\n}" ::"r"(bar), "r"(rank) : "memory");
+}
+__device__ __forceinline__ unsigned cluster_rank() {
+    unsigned r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+    return r;
+}
+// Every thread of every block in the cluster (a plain __syncthreads when CLUSTER is 1).
+__device__ __forceinline__ void cluster_sync() {
+    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
+// -- wgmma ------------------------------------------------------------------------------------
+
+// Shared-memory matrix descriptor: start address, leading- and stride-dimension byte offsets
+// (all >> 4) and the swizzle mode (1 = 128-byte) in bits 62-63.
+__device__ __forceinline__ unsigned long long smem_desc(unsigned addr, unsigned lbo, unsigned sbo) {
+    return (unsigned long long)((addr & 0x3FFFF) >> 4) | (unsigned long long)(lbo >> 4) << 16 |
+           (unsigned long long)(sbo >> 4) << 32 | 1ull << 62;
+}
+
+#if defined(TCRAW_WGMMA_BF16)
+#define WGMMA_TYPES "bf16.bf16"
+#else
+#define WGMMA_TYPES "f16.f16"
+#endif
+
+#define D8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), \
+              "+f"(d[i + 4]), "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
+
+// d += A(64×16, K-major) · B(16×256, MN-major). Inline asm cannot loop over operands, so the
+// 128 accumulator registers are spelled out.
+__device__ __forceinline__ void wgmma_64x256x16(float (&d)[128], unsigned long long a, unsigned long long b) {
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n256k16.f32." WGMMA_TYPES " {"
+        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
+        "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
+        "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95,"
+        "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111,"
+        "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+        "}, %128, %129, 1, 1, 1, 0, 1;"   // scale-d 1 (accumulate), scale-a/b 1, A as is, B transposed
+        : D8(0), D8(8), D8(16), D8(24), D8(32), D8(40), D8(48), D8(56),
+          D8(64), D8(72), D8(80), D8(88), D8(96), D8(104), D8(112), D8(120)
+        : "l"(a), "l"(b));
+}
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+template <int N> __device__ __forceinline__ void wgmma_wait() {
+    asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory");
+}
+
+// -- the kernel -------------------------------------------------------------------------------
+
+// Tile number → (tile row, tile column), walking M first inside bands of GROUP_M tile rows, so
+// the blocks running at once share B tiles (and a few A tiles) in L2.
+__device__ __forceinline__ void tile_coords(int tile, int tiles_m, int tiles_n, int& tile_m, int& tile_n) {
+    const int band = GROUP_M * tiles_n, first_m = tile / band * GROUP_M;
+    const int rows = min(tiles_m - first_m, GROUP_M), in_band = tile % band;
+    tile_m = first_m + in_band % rows;
+    tile_n = in_band / rows;
+}
+
+__device__ __forceinline__ void wgmma_tma(float* C, int M, int N, int K,
+                                          const TensorMap* map_a, const TensorMap* map_b) {
+    extern __shared__ unsigned char smem_raw[];
+    // Stages start on a 1024-byte boundary: the 128-byte swizzle pattern repeats every 8 rows
+    // (1024 bytes) and both the copy engine and the descriptors assume atoms start there.
+    const unsigned raw = static_cast<unsigned>(__cvta_generic_to_shared(smem_raw));
+    const unsigned stages = (raw + 1023) & ~1023u;
+    const unsigned full = stages + STAGES * STAGE_BYTES, empty = full + STAGES * 8;
+
+    // The cluster's CLUSTER blocks take CLUSTER vertically adjacent tiles of one tile column, so
+    // they all need the same B tile: each loads 1/CLUSTER of it and the copy engine multicasts
+    // that part into every block's shared memory (same offsets), halving B's L2 traffic at 2.
+    const unsigned rank = cluster_rank();
+    const int tiles_m = M / BM / CLUSTER, tiles_n = N / BN, tiles = tiles_m * tiles_n, KT = K / BK;
+    const int warpgroup = threadIdx.x / 128;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; ++s) {
+            mbar_init(full + 8 * s, 1);                       // own expect_tx arrival (+ the bytes)
+            mbar_init(empty + 8 * s, CONSUMERS * CLUSTER);    // every consumer of every block
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");  // visible to the copy engine
+    }
+    cluster_sync();   // no block may multicast into, or arrive on, a peer's barrier before its init
+
+    // Persistent: each cluster walks cluster tiles (clusterIdx, + clusters, ...). Producer and
+    // consumers walk the same tiles and count the same k-slices (`slice`, over all the block's
+    // tiles), so a slice's stage is slice % STAGES and its lap's barrier parity (slice / STAGES) & 1.
+    // While the consumers store one tile's C, the producer is already filling the next tile's
+    // stages: the pipeline never drains between tiles.
+    const int first = blockIdx.x / CLUSTER, step = gridDim.x / CLUSTER;
+    if (warpgroup == 0) {
+        // Producer: 40 registers are plenty for a loop of copies; the rest go to the consumers.
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+        if (threadIdx.x == 0) {
+            int slice = 0;
+            for (int tile = first; tile < tiles; tile += step) {
+                int tile_m, tile_n;
+                tile_coords(tile, tiles_m, tiles_n, tile_m, tile_n);
+                tile_m = tile_m * CLUSTER + rank;
+                for (int kt = 0; kt < KT; ++kt, ++slice) {
+                    const int s = slice % STAGES;
+                    mbar_wait(empty + 8 * s, (slice / STAGES + 1) & 1);   // every consumer is done with s
+                    const unsigned a_dst = stages + s * STAGE_BYTES, b_dst = a_dst + A_BYTES;
+                    mbar_expect_tx(full + 8 * s, STAGE_BYTES);   // own A + all of B, whoever sends it
+                    tma_load_2d(a_dst, map_a, kt * BK, tile_m * BM, full + 8 * s);   // BK × BM box of A
+#pragma unroll
+                    for (int j = rank * B_BOXES; j < (rank + 1) * B_BOXES; ++j)   // this block's share of B
+                        tma_load_2d_multicast(b_dst + j * B_BOX_BYTES, map_b, tile_n * BN + j * 64,
+                                              kt * BK, full + 8 * s, (1u << CLUSTER) - 1);
+                }
+            }
+            // Stay until every consumer in the cluster has released every stage: peers arrive
+            // on this block's `empty` barriers, which must outlive their last arrival.
+            for (int i = 0; i < STAGES; ++i, ++slice)
+                mbar_wait(empty + 8 * (slice % STAGES), (slice / STAGES + 1) & 1);
+        }
+    } else {
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+        const int c = warpgroup - 1;   // this consumer's 64 rows of the block tile
+        const int w = threadIdx.x % 128 / 32, lane = threadIdx.x % 32;
+        int slice = 0;
+        for (int tile = first; tile < tiles; tile += step) {
+            int tile_m, tile_n;
+            tile_coords(tile, tiles_m, tiles_n, tile_m, tile_n);
+            tile_m = tile_m * CLUSTER + rank;
+            float d[128];
+#pragma unroll
+            for (int i = 0; i < 128; ++i) d[i] = 0.0f;
+
+            for (int kt = 0; kt < KT; ++kt, ++slice) {
+                const int s = slice % STAGES;
+                mbar_wait(full + 8 * s, (slice / STAGES) & 1);
+                const unsigned a_tile = stages + s * STAGE_BYTES + c * 64 * BK * 2;
+                const unsigned b_tile = stages + s * STAGE_BYTES + A_BYTES;
+                wgmma_fence();
+#pragma unroll
+                for (int kk = 0; kk < BK / 16; ++kk) {
+                    // A (K-major): rows 128 bytes apart, 8-row atoms 1024 apart (SBO); a k-step
+                    // of 16 moves 32 bytes along the swizzled row. B (MN-major): 64-column boxes
+                    // B_BOX_BYTES apart (LBO), 8-row k groups 1024 apart (SBO); a k-step of 16
+                    // is two atoms.
+                    wgmma_64x256x16(d, smem_desc(a_tile + kk * 32, 16, 1024),
+                                    smem_desc(b_tile + kk * 2048, B_BOX_BYTES, 1024));
+                }
+                wgmma_commit();
+                // The stage may be refilled only once the MMAs reading it are done — in every
+                // block of the cluster, since each one's B copy lands in all of them. (Waiting
+                // for one group less and releasing the previous stage measured no faster: the
+                // other consumer's MMAs keep the tensor cores busy meanwhile.)
+                wgmma_wait<0>();
+                if (threadIdx.x % 128 == 0)
+                    for (int r = 0; r < CLUSTER; ++r) mbar_arrive_cluster(empty + 8 * s, r);
+            }
+
+            // Accumulator layout of m64nNk16: warp w of the group holds rows 16w..16w+15; lane l
+            // holds row l/4 (+8) and columns 2(l%4), +1 of every 8-column group: d[4j..4j+3] =
+            // that pair in row r, then in row r + 8, for column group j.
+            const int row = tile_m * BM + c * 64 + w * 16 + lane / 4;
+            float* out = C + (size_t)row * N + tile_n * BN + 2 * (lane % 4);
+#pragma unroll
+            for (int j = 0; j < BN / 8; ++j) {
+                *reinterpret_cast<float2*>(out + 8 * j) = make_float2(d[4 * j], d[4 * j + 1]);
+                *reinterpret_cast<float2*>(out + (size_t)8 * N + 8 * j) = make_float2(d[4 * j + 2], d[4 * j + 3]);
+            }
+        }
+    }
+}
+
+// (THREADS, 1): setmaxnreg only takes effect when the kernel starts under a register cap.
+// __cluster_dims__ fixes the cluster shape at compile time, so a plain cuLaunchKernel launches
+// clusters (the grid must be a multiple of CLUSTER).
+#if defined(TCRAW_WGMMA_BF16)
+extern "C" __global__ void __launch_bounds__(THREADS, 1) __cluster_dims__(CLUSTER, 1, 1)
+wgmma_tma_bf16(const void* A, const void* B, float* C, int M, int N, int K,
+               const __grid_constant__ TensorMap map_a, const __grid_constant__ TensorMap map_b) {
+    wgmma_tma(C, M, N, K, &map_a, &map_b);
+}
+#else
+extern "C" __global__ void __launch_bounds__(THREADS, 1) __cluster_dims__(CLUSTER, 1, 1)
+wgmma_tma_fp16(const void* A, const void* B, float* C, int M, int N, int K,
+               const __grid_constant__ TensorMap map_a, const __grid_constant__ TensorMap map_b) {
+    wgmma_tma(C, M, N, K, &map_a, &map_b);
+}
+#endif

@@ -1,0 +1,69 @@
+"""Variants of a ladder rung side by side with cuBLAS, in one process.
+
+Each variant is a registry kernel (03 tiled SIMT, 04 pipelined WMMA or 05 Hopper wgmma) with
+some of its macros overridden — tile sizes, stages, clusters, tile order. Every variant is
+verified at every size it is timed at, exactly like `tcraw bench`; the defaults in
+tcraw/kernels.py are the winners of such runs (docs/results/).
+
+    python scripts/tune_ladder.py --family wgmma --sizes 4096,8192 --variants "" STAGES=3 CLUSTER=1
+    python scripts/tune_ladder.py --family simt --variants "" BK=16
+"""
+
+import argparse
+import secrets
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tcraw import kernels, report            # noqa: E402
+from tcraw.bench import run_bench            # noqa: E402
+from tcraw.driver.cublas import Cublas       # noqa: E402
+from tcraw.runtime import Device             # noqa: E402
+
+# family -> (kernel factory, its default macros, precisions it comes in)
+FAMILIES = {
+    "simt": (kernels.tiled_simt_kernel, kernels.SIMT_TILE, ("fp32",)),
+    "wmma": (kernels.wmma_pipelined_kernel, kernels.PIPE_TILE, ("fp16", "bf16")),
+    "wgmma": (kernels.wgmma_kernel, kernels.WGMMA_TILE, ("fp16", "bf16")),
+}
+
+
+def variant(family, key, spec):
+    factory, defaults, _ = FAMILIES[family]
+    tile = dict(defaults)
+    for item in filter(None, spec.split(",")):
+        name, _, value = item.partition("=")
+        if name not in tile or not value.isdigit():
+            raise SystemExit(f"cannot read {item!r}: write MACRO=number with MACRO one of {', '.join(tile)}")
+        tile[name] = int(value)
+    return factory(key, tile, name=f"{family}_{key}[{spec or 'default'}]")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--family", choices=FAMILIES, default="wgmma")
+    ap.add_argument("--precision", help="default: the family's first (fp32 for simt, fp16 otherwise)")
+    ap.add_argument("--sizes", default="4096,8192")
+    ap.add_argument("--variants", nargs="*", default=[""], help='macro overrides, e.g. "" STAGES=3 BK=16,TM=4')
+    ap.add_argument("--iters", type=int, default=30)
+    ap.add_argument("--seed", type=int, default=secrets.randbits(31))
+    args = ap.parse_args()
+    key = args.precision or FAMILIES[args.family][2][0]
+    if key not in FAMILIES[args.family][2]:
+        raise SystemExit(f"{args.family} comes in {', '.join(FAMILIES[args.family][2])}, not {key}")
+    sizes = [int(s) for s in args.sizes.split(",")]
+    rungs = {key: [variant(args.family, key, v) for v in args.variants]}
+    with Device(0) as dev:
+        cublas = Cublas()
+        try:
+            rows = run_bench(dev, cublas, [key], sizes, iters=args.iters, warmup=5, seed=args.seed,
+                             note=lambda *_: None, rungs=rungs)
+        finally:
+            cublas.close()
+        print(report.render([{**r, "shape": f"{r['m']}³"} for r in rows], "table", report.BENCH_COLUMNS))
+        print(f"\n{dev.name} ({dev.arch}), seed {args.seed}, median of {args.iters} launches")
+
+
+if __name__ == "__main__":
+    main()
