@@ -49,8 +49,8 @@ bench:
 	-$(PY) scripts/plot_bench.py $(OUT)/bench/bench.json -o $(OUT)/bench/bench.png
 
 # compute-sanitizer memcheck/racecheck/initcheck/synccheck over every kernel (needs a GPU)
-sanitize:
-	PY=$(PY) bash scripts/sanitize.sh $(OUT)/sanitize.log
+sanitize:   # KERNELS=a,b to check only those
+	PY=$(PY) KERNELS=$(KERNELS) bash scripts/sanitize.sh $(OUT)/sanitize.log
 
 clean:
 	rm -rf $(OUT) .pytest_cache

@@ -30,8 +30,9 @@
 #endif
 
 constexpr int THREADS = (BM / TM) * (BN / TN);
-static_assert(THREADS == 256, "the loaders below assume 256 threads");
-static_assert(BM * BK == 4 * THREADS && BK * BN == 4 * THREADS, "one float4 of A and of B per thread per step");
+constexpr int A_LOADS = BM * BK / 4 / THREADS, B_LOADS = BK * BN / 4 / THREADS;   // float4s per thread per step
+static_assert(A_LOADS >= 1 && B_LOADS >= 1 && BM * BK % (4 * THREADS) == 0 && BK * BN % (4 * THREADS) == 0,
+              "whole float4s of the A and B slices per thread");
 
 // Column (in the block tile) of a thread's j-th C value. Adjacent columns (tcol·TN + j) put the
 // 16 threads of a half-warp 32 bytes apart, so their float4 reads of a B row hit each bank
@@ -54,26 +55,44 @@ tiled_simt_fp32(const float* __restrict__ A, const float* __restrict__ B, float*
     const int trow = tid / (BN / TN), tcol = tid % (BN / TN);   // this thread's TM×TN patch
     const float* Ablk = A + (size_t)blockIdx.y * BM * K;
     const float* Bblk = B + (size_t)blockIdx.x * BN;
-    // Which float4 of the A and B slices this thread fetches each step.
-    const int a_row = tid / (BK / 4), a_col = (tid % (BK / 4)) * 4;
-    const int b_row = tid / (BN / 4), b_col = (tid % (BN / 4)) * 4;
+    // The float4s of the A and B slices this thread fetches each step: the i-th is float4
+    // number tid + i·THREADS of the slice, row-major.
+    float4 a4[A_LOADS], b4[B_LOADS];
+    auto fetch = [&](int k0) {
+#pragma unroll
+        for (int i = 0; i < A_LOADS; ++i) {
+            const int f = tid + i * THREADS, r = f / (BK / 4), c = (f % (BK / 4)) * 4;
+            a4[i] = *reinterpret_cast<const float4*>(Ablk + (size_t)r * K + k0 + c);
+        }
+#pragma unroll
+        for (int i = 0; i < B_LOADS; ++i) {
+            const int f = tid + i * THREADS, r = f / (BN / 4), c = (f % (BN / 4)) * 4;
+            b4[i] = *reinterpret_cast<const float4*>(Bblk + (size_t)(k0 + r) * N + c);
+        }
+    };
+    auto stash = [&](int buf) {   // A goes in transposed: As[k][m]
+#pragma unroll
+        for (int i = 0; i < A_LOADS; ++i) {
+            const int f = tid + i * THREADS, r = f / (BK / 4), c = (f % (BK / 4)) * 4;
+            As[buf][c + 0][r] = a4[i].x; As[buf][c + 1][r] = a4[i].y;
+            As[buf][c + 2][r] = a4[i].z; As[buf][c + 3][r] = a4[i].w;
+        }
+#pragma unroll
+        for (int i = 0; i < B_LOADS; ++i) {
+            const int f = tid + i * THREADS, r = f / (BN / 4), c = (f % (BN / 4)) * 4;
+            *reinterpret_cast<float4*>(&Bs[buf][r][c]) = b4[i];
+        }
+    };
 
     float acc[TM][TN] = {};
-    float4 a4 = *reinterpret_cast<const float4*>(Ablk + (size_t)a_row * K + a_col);
-    float4 b4 = *reinterpret_cast<const float4*>(Bblk + (size_t)b_row * N + b_col);
-
+    fetch(0);
     int buf = 0;
-    As[0][a_col + 0][a_row] = a4.x; As[0][a_col + 1][a_row] = a4.y;
-    As[0][a_col + 2][a_row] = a4.z; As[0][a_col + 3][a_row] = a4.w;
-    *reinterpret_cast<float4*>(&Bs[0][b_row][b_col]) = b4;
+    stash(0);
     __syncthreads();
 
     for (int k0 = 0; k0 < K; k0 += BK) {
         const bool more = k0 + BK < K;
-        if (more) {  // next slice into registers now; its latency hides behind the FMAs below
-            a4 = *reinterpret_cast<const float4*>(Ablk + (size_t)a_row * K + k0 + BK + a_col);
-            b4 = *reinterpret_cast<const float4*>(Bblk + (size_t)(k0 + BK + b_row) * N + b_col);
-        }
+        if (more) fetch(k0 + BK);   // next slice into registers now; its latency hides behind the FMAs
 #pragma unroll
         for (int kk = 0; kk < BK; ++kk) {
             float ra[TM], rb[TN];
@@ -89,11 +108,7 @@ tiled_simt_fp32(const float* __restrict__ A, const float* __restrict__ B, float*
                 for (int j = 0; j < TN; ++j)
                     acc[i][j] = fmaf(ra[i], rb[j], acc[i][j]);
         }
-        if (more) {  // the other buffer: nobody reads it until after the barrier below
-            As[buf ^ 1][a_col + 0][a_row] = a4.x; As[buf ^ 1][a_col + 1][a_row] = a4.y;
-            As[buf ^ 1][a_col + 2][a_row] = a4.z; As[buf ^ 1][a_col + 3][a_row] = a4.w;
-            *reinterpret_cast<float4*>(&Bs[buf ^ 1][b_row][b_col]) = b4;
-        }
+        if (more) stash(buf ^ 1);   // the other buffer: nobody reads it until after the barrier below
         __syncthreads();
         buf ^= 1;
     }

@@ -2,6 +2,7 @@
 # compute-sanitizer over every kernel at odd sizes: memcheck (with allocation padding), racecheck,
 # initcheck, synccheck. Exit 9 from the sanitizer = it found something. Needs a GPU.
 #   bash scripts/sanitize.sh [LOG]        (make sanitize)
+#   KERNELS=mma_sync_fp16,tiled_simt_fp32 bash scripts/sanitize.sh     (only those kernels)
 set -uo pipefail
 LOG=${1:-build/sanitize.log}
 PY=${PY:-python3}
@@ -9,6 +10,8 @@ SAN=${SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/comp
 mkdir -p "$(dirname "$LOG")"
 : > "$LOG"
 status=0
+WHAT=(--precision all)
+[ -n "${KERNELS:-}" ] && WHAT=(--kernel "$KERNELS")
 for tool in memcheck racecheck initcheck synccheck; do
   extra=""
   [ "$tool" = memcheck ] && extra="--padding 32"
@@ -16,7 +19,7 @@ for tool in memcheck racecheck initcheck synccheck; do
     set -- $shape
     echo "## $tool  M=$1 N=$2 K=$3" | tee -a "$LOG"
     "$SAN" --tool "$tool" $extra --error-exitcode 9 \
-      "$PY" -m tcraw run --precision all -m "$1" -n "$2" -k "$3" --iters 1 --warmup 0 --seed 1 \
+      "$PY" -m tcraw run "${WHAT[@]}" -m "$1" -n "$2" -k "$3" --iters 1 --warmup 0 --seed 1 \
       >> "$LOG" 2>&1
     rc=$?
     echo "exit $rc" | tee -a "$LOG"

@@ -1,6 +1,6 @@
 """Variants of a ladder rung side by side with cuBLAS, in one process.
 
-Each variant is a registry kernel (03 tiled SIMT, 04 pipelined WMMA or 05 Hopper wgmma) with
+Each variant is a registry kernel (03 tiled SIMT, 04 pipelined WMMA, 05 mma.sync or 06 wgmma) with
 some of its macros overridden — tile sizes, stages, clusters, tile order. Every variant is
 verified at every size it is timed at, exactly like `tcraw bench`; the defaults in
 tcraw/kernels.py are the winners of such runs (docs/results/).
@@ -25,6 +25,7 @@ from tcraw.runtime import Device             # noqa: E402
 FAMILIES = {
     "simt": (kernels.tiled_simt_kernel, kernels.SIMT_TILE, ("fp32",)),
     "wmma": (kernels.wmma_pipelined_kernel, kernels.PIPE_TILE, ("fp16", "bf16")),
+    "mma": (kernels.mma_sync_kernel, kernels.MMA_TILE, ("fp16", "bf16")),
     "wgmma": (kernels.wgmma_kernel, kernels.WGMMA_TILE, ("fp16", "bf16")),
 }
 

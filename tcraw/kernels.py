@@ -147,7 +147,32 @@ def wmma_pipelined_kernel(key, tile=PIPE_TILE, name=None):
                 f"{tile['STAGES']}-stage cp.async pipeline")
 
 
-# -- 05: Hopper — TMA copies, wgmma from shared memory, producer/consumer warpgroups ---------------
+# -- 05: mma.sync + ldmatrix from swizzled shared memory ---------------------------------------------
+
+MMA_TILE = {"BM": 128, "BN": 256, "WARPS_M": 2, "WARPS_N": 4, "STAGES": 3}
+MMA_BK = 64   # fixed by the .cu: its swizzle assumes 128-byte rows of A
+
+
+def mma_sync_geometry(tile):
+    def geometry(m, n, k):
+        # smem: no padding (the swizzle avoids bank conflicts), STAGES × (A slice + B slice)
+        return Geometry(grid=(cdiv(n, tile["BN"]), cdiv(m, tile["BM"]), 1),
+                        block=(32 * tile["WARPS_M"] * tile["WARPS_N"], 1, 1),
+                        smem_bytes=tile["STAGES"] * (tile["BM"] + tile["BN"]) * MMA_BK * 2)
+    return geometry
+
+
+def mma_sync_kernel(key, tile=MMA_TILE, name=None):
+    """The 05 kernel for fp16 or bf16; ``tile`` overrides its macros (scripts/tune_ladder.py)."""
+    return Kernel(
+        name=name or f"mma_sync_{key}", source="05_mma_sync_ldmatrix.cu", entry=f"mma_sync_{key}",
+        precision=PRECISIONS[key], min_arch=80, tile=(tile["BM"], tile["BN"], MMA_BK),
+        geometry=mma_sync_geometry(tile), defines=_defines(tile) + (f"TCRAW_MMA_{key.upper()}",),
+        align=16, summary=f"mma.sync m16n8k16 + ldmatrix, {tile['BM']}×{tile['BN']}×{MMA_BK} tiles in "
+                          f"XOR-swizzled smem, {tile['STAGES']}-stage cp.async pipeline")
+
+
+# -- 06: Hopper — TMA copies, wgmma from shared memory, producer/consumer warpgroups ---------------
 
 WGMMA_TILE = {"CONSUMERS": 2, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8}
 WGMMA_BN, WGMMA_BK = 256, 64   # fixed by the .cu: one m64n256k16 per k-step, a 128-byte swizzle row
@@ -167,10 +192,10 @@ def wgmma_geometry(tile):
 
 
 def wgmma_kernel(key, tile=WGMMA_TILE, name=None):
-    """The 05 kernel for fp16 or bf16; ``tile`` overrides its macros (scripts/tune_ladder.py)."""
+    """The 06 kernel for fp16 or bf16; ``tile`` overrides its macros (scripts/tune_ladder.py)."""
     bm, cluster = 64 * tile["CONSUMERS"], tile["CLUSTER"]
     return Kernel(
-        name=name or f"wgmma_tma_{key}", source="05_wgmma_tma_hopper.cu", entry=f"wgmma_tma_{key}",
+        name=name or f"wgmma_tma_{key}", source="06_wgmma_tma_hopper.cu", entry=f"wgmma_tma_{key}",
         precision=PRECISIONS[key], min_arch=90, arch_specific=True, cluster=cluster,
         tile=(bm * cluster, WGMMA_BN, WGMMA_BK),   # a cluster's blocks take vertically adjacent tiles
         geometry=wgmma_geometry(tile), defines=_defines(tile) + (f"TCRAW_WGMMA_{key.upper()}",),
@@ -199,6 +224,8 @@ KERNELS = {k.name: k for k in [
     # bf16 fragments take more registers: with BK=64 ptxas needs all 255 on sm_90 and spills on
     # sm_100, so bf16 keeps the 32-deep slices (and a fourth stage in the smem that frees).
     wmma_pipelined_kernel("bf16", {**PIPE_TILE, "BK": 32, "STAGES": 4}),
+    mma_sync_kernel("fp16"),
+    mma_sync_kernel("bf16"),
     wgmma_kernel("fp16"),
     wgmma_kernel("bf16"),
 ]}

@@ -1,17 +1,19 @@
-// 05_wgmma_tma_hopper.cu — Hopper's own path (sm_90a): the copy engine (TMA) fills shared
+// 06_wgmma_tma_hopper.cu — Hopper's own path (sm_90a): the copy engine (TMA) fills shared
 // memory, warpgroup MMAs (wgmma) read it there, mbarriers hand stages between the two.
 //
-// Adds to 04: (1) TMA — one thread asks the copy engine for a whole BM×BK or BK×64 box with
+// Adds to 05: (1) TMA — one thread asks the copy engine for a whole BM×BK or BK×64 box with
 // cp.async.bulk.tensor; the box's shape, strides and swizzle live in a tensor map the host encodes
 // with cuTensorMapEncodeTiled and passes by value (__grid_constant__), so no thread computes an
-// address or holds the data in registers; (2) 128-byte swizzle — the copy engine writes each
-// 128-byte row XOR-permuted in 16-byte units, the layout wgmma reads without bank conflicts;
-// (3) wgmma — a warpgroup (4 warps) multiplies a 64×256×16 slice per instruction, both operands
-// straight from shared memory through 64-bit matrix descriptors, accumulators in registers
-// (128 floats per thread), asynchronously: issue, commit, wait; (4) warp specialisation — one
-// producer warpgroup only issues copies (and gives its registers away with setmaxnreg), two
-// consumer warpgroups only multiply; (5) an mbarrier ring — `full[s]` completes when the copy
-// engine has delivered stage s's bytes (expect_tx), `empty[s]` when both consumers are done with it.
+// address or holds the data in registers; the copy engine applies 05's swizzle itself (16-byte
+// chunk c of row r at c ^ (r % 8): "128-byte swizzle"); (2) wgmma — a warpgroup (4 warps)
+// multiplies a 64×256×16 slice per instruction, both operands straight from shared memory
+// through 64-bit matrix descriptors (no ldmatrix), accumulators in registers (128 floats per
+// thread), asynchronously: issue, commit, wait; (3) warp specialisation — one producer
+// warpgroup only issues copies (and gives its registers away with setmaxnreg), two consumer
+// warpgroups only multiply; (4) an mbarrier ring — `full[s]` completes when the copy engine has
+// delivered stage s's bytes (expect_tx), `empty[s]` when every consumer is done with it;
+// (5) a persistent grid (one block per SM walking tiles, so one tile's epilogue overlaps the
+// next tile's copies) and (6) clusters of 2 blocks that share each B tile through TMA multicast.
 //
 // Layouts: A is row-major M×K, so each A row is K-contiguous ("K-major", wgmma's default).
 // B is row-major K×N, i.e. N-contiguous ("MN-major"): wgmma reads it transposed (imm-trans-b = 1),
