@@ -43,7 +43,9 @@ def run_bench(device, cublas, keys, sizes, *, iters, warmup, seed, note=print, r
                 note(f"cublas {key} {size}: {exc}")
             for kernel in rungs[key]:
                 name = kernel.name
-                if not kernel.runs_on(device.cc):
+                if (refusal := kernel.device_refusal(device)):
+                    if size == sizes[0]:
+                        note(f"skipped: {refusal}")
                     continue
                 try:
                     rec = run_matmul(device, kernel, hp, iters=iters, warmup=warmup, seed=seed, rotate=True)

@@ -186,7 +186,7 @@ def _runnable(dev, chosen, explicit):
     """Kernels this device can run; one asked for by name below its minimum is an error."""
     keep = []
     for kern in chosen:
-        refusal = kern.arch_refusal(dev.cc, f"{dev.name} ({dev.arch})")
+        refusal = kern.device_refusal(dev)
         if refusal and explicit:
             raise refusal
         if refusal:

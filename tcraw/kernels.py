@@ -68,6 +68,18 @@ class Kernel:
     def runs_on(self, cc):
         return self.arch_refusal(cc, "") is None
 
+    def device_refusal(self, device):
+        """Why this kernel cannot run on ``device`` — its arch, or more shared memory per block
+        than the device offers (the pipelined kernels' deep stages) — or None when it can."""
+        what = f"{device.name} ({device.arch})"
+        if (refusal := self.arch_refusal(device.cc, what)):
+            return refusal
+        smem = self.geometry(*self.tile).smem_bytes
+        if smem > device.max_smem_optin:
+            return UsageError(f"kernel {self.name} needs {smem} bytes of shared memory per block; "
+                              f"{what} offers {device.max_smem_optin}")
+        return None
+
     def padded(self, m, n, k):
         tm, tn, tk = self.tile
         return cdiv(m, tm) * tm, cdiv(n, tn) * tn, cdiv(k, tk) * tk

@@ -240,7 +240,7 @@ def run_matmul(device, kernel, hp: HostProblem, *, iters=20, warmup=3, seed=0, c
     check_problem(hp.m, hp.n, hp.k)
     if hp.precision is not kernel.precision:
         raise UsageError(f"{kernel.name} reads {kernel.precision.label}, the inputs are {hp.precision.label}")
-    if (refusal := kernel.arch_refusal(device.cc, f"{device.name} ({device.arch})")):
+    if (refusal := kernel.device_refusal(device)):
         raise refusal
     if iters < 1 or warmup < 0:
         raise UsageError(f"--iters must be ≥ 1 and --warmup ≥ 0 (got {iters}, {warmup})")

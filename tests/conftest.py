@@ -26,7 +26,7 @@ def cubins(device):
     """Each kernel compiled once for the GPU in hand."""
     from tcraw import compiler, kernels
     return {k.name: compiler.compile_cubin(k, device.arch, device.drv) for k in kernels.KERNELS.values()
-            if k.runs_on(device.cc)}
+            if not k.device_refusal(device)}
 
 
 import secrets  # noqa: E402

@@ -138,3 +138,15 @@ def test_isolated_child_that_fails_becomes_a_failed_row():
                           iters=1, warmup=0)
     assert row["kernel"] == "wmma_fp16" and row["passed"] is False and row["device_index"] == 0
     assert "child process failed" in row["error"] and "no CUDA driver" in row["error"]
+
+
+def test_a_kernel_needing_more_shared_memory_than_the_device_has_is_refused_by_name():
+    """sm_86/sm_89 offer 99 KiB per block; the pipelined kernels' stages need more. Such a device
+    gets a refusal naming both numbers (a skip note, or an error when the kernel was asked for)."""
+    from types import SimpleNamespace
+    from tcraw.errors import UsageError
+    ada = SimpleNamespace(name="RTX 4090", arch="sm_89", cc=89, max_smem_optin=101376)
+    refusal = kernels.KERNELS["wmma_pipelined_fp16"].device_refusal(ada)
+    assert isinstance(refusal, UsageError) and "101376" in str(refusal) and "156672" in str(refusal)
+    assert kernels.KERNELS["tiled_simt_fp32"].device_refusal(ada) is None
+    assert "sm_90a" in str(kernels.KERNELS["wgmma_tma_fp16"].device_refusal(ada))

@@ -22,8 +22,8 @@ SHAPES = [(16, 16, 16), (48, 48, 48), (1024, 1024, 1024), (48, 80, 112), (1, 1, 
 @pytest.mark.parametrize("name", list(kernels.KERNELS))
 def test_kernel_matches_reference(device, cubins, host_problems, name, shape, mode):
     kernel = kernels.KERNELS[name]
-    if not kernel.runs_on(device.cc):
-        pytest.skip(str(kernel.arch_refusal(device.cc, device.arch)))
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
     hp = host_problems(kernel.precision.key, *shape, mode)
     rec = run_matmul(device, kernel, hp, iters=2, warmup=1, cubin=cubins[name])
     assert rec.unwritten == 0 and rec.padding_dirty == 0
@@ -100,7 +100,7 @@ def test_backends_agree_bit_for_bit(device, host_problems):
     other_name = "ctypes" if device.drv.name == "bindings" else "bindings"
     with Device(device.ordinal, backend=other_name) as other:
         for kernel in kernels.KERNELS.values():
-            if not kernel.runs_on(device.cc):
+            if kernel.device_refusal(device):
                 continue
             cubin = compiler.compile_cubin(kernel, device.arch, device.drv)
             hp = host_problems(kernel.precision.key, 100, 200, 300, "normal")
