@@ -16,6 +16,8 @@
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 
+#include "cp_async.cuh"
+
 using namespace nvcuda;
 
 #ifndef BM
@@ -46,13 +48,6 @@ static_assert((BM * BK / 8) % THREADS == 0 && (BK * BN / 8) % THREADS == 0, "who
 
 constexpr int A_CHUNKS = BM * BK / 8 / THREADS, B_CHUNKS = BK * BN / 8 / THREADS;  // 16 B each
 
-__device__ __forceinline__ void cp_async16(unsigned smem_addr, const void* gmem) {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smem_addr), "l"(gmem));
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int N> __device__ __forceinline__ void cp_async_wait() {
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-}
 
 template <typename T>
 __device__ __forceinline__ void wmma_pipelined(const T* A, const T* B, float* C, int M, int N, int K) {

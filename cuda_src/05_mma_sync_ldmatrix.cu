@@ -17,6 +17,8 @@
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 
+#include "cp_async.cuh"
+
 #ifndef BM
 #define BM 128
 #endif
@@ -48,13 +50,6 @@ __device__ __forceinline__ unsigned swizzled(int row, int chunk, int row_chunks)
     return (row * row_chunks + (chunk ^ (row % 8))) * 16;
 }
 
-__device__ __forceinline__ void cp_async16(unsigned smem_addr, const void* gmem) {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smem_addr), "l"(gmem));
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int N> __device__ __forceinline__ void cp_async_wait() {
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-}
 __device__ __forceinline__ void ldmatrix_x4(unsigned (&r)[4], unsigned addr) {
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));

@@ -167,8 +167,10 @@ def nvrtc_compile(backend, source, name, options):
         backend.nvrtc_destroy_program(prog)
 
 
-def build_options(arch, defines=(), include_dir=None):
+def build_options(arch, defines=(), include_dir=None, source_dir=None):
     opts = [f"--gpu-architecture={arch}", "--std=c++17", "-Xptxas=-v", "-lineinfo"]
+    if source_dir:   # the kernels' own shared headers ("cp_async.cuh")
+        opts.append(f"-I{source_dir}")
     if include_dir:
         opts.append(f"-I{include_dir}")
     opts += [f"-D{d}" for d in defines]
@@ -203,7 +205,7 @@ def compile_cubin(kernel, arch, backend=None, cache=None):
     t0 = time.perf_counter()
     source = path.read_text()
     include_dir = find_include_dir() if "#include" in source else None
-    options = build_options(arch, kernel.defines, include_dir)
+    options = build_options(arch, kernel.defines, include_dir, path.parent)
     store = default_cache() if cache is None else (cache or None)
     if store is not None:
         key = cache_key(source, options, arch, nvrtc_version(backend), include_dir, path.parent)
