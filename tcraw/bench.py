@@ -23,7 +23,7 @@ CPU_REFERENCE_MAX = 2048   # above this the CPU's float64 matmul takes too long:
 
 def run_bench(device, cublas, keys, sizes, *, iters, warmup, seed, note=print, rungs=None):
     """Rows for cuBLAS and each rung per size and precision. ``rungs`` (precision key -> Kernel
-    list) replaces the registry's ladder, e.g. with tuning variants (scripts/tune_wgmma.py)."""
+    list) replaces the registry's ladder, e.g. with tuning variants (scripts/tune_ladder.py)."""
     rungs = rungs or {key: [KERNELS[name] for name in LADDER[key]] for key in keys}
     rows = []
     for size in sizes:
