@@ -25,7 +25,7 @@ from tcraw.runtime import Device             # noqa: E402
 FAMILIES = {
     "simt": (kernels.tiled_simt_kernel, kernels.SIMT_TILE, ("fp32",)),
     "wmma": (kernels.wmma_pipelined_kernel, kernels.PIPE_TILE, ("fp16", "bf16")),
-    "mma": (kernels.mma_sync_kernel, kernels.MMA_TILE, ("fp16", "bf16")),
+    "mma": (kernels.mma_sync_kernel, kernels.MMA_TILE, ("fp16", "bf16", "tf32")),
     "wgmma": (kernels.wgmma_kernel, kernels.WGMMA_TILE, ("fp16", "bf16")),
 }
 

@@ -16,7 +16,7 @@ LADDER = {
     "fp32": ["naive_fp32", "tiled_simt_fp32"],
     "fp16": ["wmma_fp16", "wmma_pipelined_fp16", "mma_sync_fp16", "wgmma_tma_fp16"],
     "bf16": ["wmma_bf16", "wmma_pipelined_bf16", "mma_sync_bf16", "wgmma_tma_bf16"],
-    "tf32": ["wmma_tf32"],
+    "tf32": ["wmma_tf32", "mma_sync_tf32"],
 }
 CPU_REFERENCE_MAX = 2048   # above this the CPU's float64 matmul takes too long: use the GPU's
 

@@ -162,26 +162,35 @@ def wmma_pipelined_kernel(key, tile=PIPE_TILE, name=None):
 # -- 05: mma.sync + ldmatrix from swizzled shared memory ---------------------------------------------
 
 MMA_TILE = {"BM": 128, "BN": 256, "WARPS_M": 2, "WARPS_N": 4, "STAGES": 3}
-MMA_BK = 64   # fixed by the .cu: its swizzle assumes 128-byte rows of A
+# Fixed by the .cu files: their swizzle assumes 128-byte rows of A — 64 halves, or 32 tf32 words.
+MMA_BK = {"fp16": 64, "bf16": 64, "tf32": 32}
 
 
-def mma_sync_geometry(tile):
+def mma_sync_geometry(tile, key):
+    bk, word = MMA_BK[key], PRECISIONS[key].in_dtype.itemsize
+    b_row = tile["BN"] + (8 if key == "tf32" else 0)   # tf32 pads B rows (its B loads are scalar)
+
     def geometry(m, n, k):
-        # smem: no padding (the swizzle avoids bank conflicts), STAGES × (A slice + B slice)
+        # smem: STAGES × (A slice + B slice); 16-bit forms swizzle instead of padding
         return Geometry(grid=(cdiv(n, tile["BN"]), cdiv(m, tile["BM"]), 1),
                         block=(32 * tile["WARPS_M"] * tile["WARPS_N"], 1, 1),
-                        smem_bytes=tile["STAGES"] * (tile["BM"] + tile["BN"]) * MMA_BK * 2)
+                        smem_bytes=tile["STAGES"] * (tile["BM"] + b_row) * bk * word)
     return geometry
 
 
 def mma_sync_kernel(key, tile=MMA_TILE, name=None):
-    """The 05 kernel for fp16 or bf16; ``tile`` overrides its macros (scripts/tune_ladder.py)."""
+    """The 05 kernel for fp16, bf16 (05_mma_sync_ldmatrix.cu) or tf32 (05_mma_sync_tf32.cu);
+    ``tile`` overrides its macros (scripts/tune_ladder.py)."""
+    bk = MMA_BK[key]
+    source, flag = (("05_mma_sync_tf32.cu", ()) if key == "tf32" else
+                    ("05_mma_sync_ldmatrix.cu", (f"TCRAW_MMA_{key.upper()}",)))
+    shape = "m16n8k8" if key == "tf32" else "m16n8k16"
     return Kernel(
-        name=name or f"mma_sync_{key}", source="05_mma_sync_ldmatrix.cu", entry=f"mma_sync_{key}",
-        precision=PRECISIONS[key], min_arch=80, tile=(tile["BM"], tile["BN"], MMA_BK),
-        geometry=mma_sync_geometry(tile), defines=_defines(tile) + (f"TCRAW_MMA_{key.upper()}",),
-        align=16, summary=f"mma.sync m16n8k16 + ldmatrix, {tile['BM']}×{tile['BN']}×{MMA_BK} tiles in "
-                          f"XOR-swizzled smem, {tile['STAGES']}-stage cp.async pipeline")
+        name=name or f"mma_sync_{key}", source=source, entry=f"mma_sync_{key}",
+        precision=PRECISIONS[key], min_arch=80, tile=(tile["BM"], tile["BN"], bk),
+        geometry=mma_sync_geometry(tile, key), defines=_defines(tile) + flag, align=16,
+        summary=f"mma.sync {shape} + ldmatrix, {tile['BM']}×{tile['BN']}×{bk} tiles in "
+                f"XOR-swizzled smem, {tile['STAGES']}-stage cp.async pipeline")
 
 
 # -- 06: Hopper — TMA copies, wgmma from shared memory, producer/consumer warpgroups ---------------
@@ -238,6 +247,7 @@ KERNELS = {k.name: k for k in [
     wmma_pipelined_kernel("bf16", {**PIPE_TILE, "BK": 32, "STAGES": 4}),
     mma_sync_kernel("fp16"),
     mma_sync_kernel("bf16"),
+    mma_sync_kernel("tf32"),
     wgmma_kernel("fp16"),
     wgmma_kernel("bf16"),
 ]}

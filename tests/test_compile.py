@@ -110,7 +110,8 @@ def test_header_discovery_needs_crt(monkeypatch, tmp_path):
 @pytest.mark.parametrize("name,op", [("naive_fp32", None), ("wmma_fp16", "HMMA"), ("wmma_bf16", "HMMA"),
                                      ("wmma_tf32", "HMMA"), ("wmma_int8", "IMMA"), ("wmma_fp64", "DMMA"),
                                      ("wmma_pipelined_fp16", "HMMA"), ("mma_sync_fp16", "HMMA"),
-                                     ("mma_sync_bf16", "HMMA"), ("wgmma_tma_fp16", "HGMMA"),
+                                     ("mma_sync_bf16", "HMMA"), ("mma_sync_tf32", "HMMA"),
+                                     ("wgmma_tma_fp16", "HGMMA"),
                                      ("wgmma_tma_bf16", "HGMMA")])
 def test_sass_shows_the_tensor_instructions(name, op):
     counts = sass.tensor_op_counts(compiler.compile_cubin(kernels.KERNELS[name], "sm_90").image)
