@@ -1,6 +1,6 @@
 // 05_mma_sync_ldmatrix.cu — 04 without the WMMA API: the tensor-core instruction itself
-// (mma.sync m16n8k16, inline PTX), its operands loaded by ldmatrix from XOR-swizzled shared
-// memory (sm_80+).
+// (mma.sync, inline PTX), its operands loaded by ldmatrix from XOR-swizzled shared memory
+// (sm_80+). fp16 and bf16 use m16n8k16; TCRAW_MMA_TF32 builds the TF32 form, m16n8k8.
 //
 // Adds to 04: (1) the fragment layouts are ours — WMMA hides which thread holds which element;
 // mma.sync states it (PTX ISA, "Matrix Fragments for mma.m16n8k16"), so C is stored straight
@@ -10,8 +10,17 @@
 // c ^ (r % 8), so the 8 row addresses of each 8×8 matrix fall in 8 different bank groups with no
 // wasted shared memory.
 //
-// Block tile BM×BN×64 (64 halves = one 128-byte row of A per stage), warps WARPS_M × WARPS_N
-// each owning a (BM/WARPS_M)×(BN/WARPS_N) tile of C; STAGES-deep cp.async pipeline as in 04.
+// TF32: a 16-byte chunk is 4 values, so a 128-byte A row holds BK = 32 of them and a k-step is 8.
+// A still loads by ldmatrix: an "8×8 b16" matrix is 8 rows × 4 words, and thread i receives word
+// i % 4 of row i / 4 — exactly the m16n8k8 A layout. B does not: its fragment wants B[k][n] with k
+// along a thread's registers and ldmatrix transposes only 16-bit elements, so B comes by plain
+// 32-bit loads from rows padded to BN + 8 words (the 32 lanes, k = lane % 4 and n = lane / 4, hit
+// 32 different banks). Inputs arrive rounded to TF32 by tcraw, so the fp32 bits go in unconverted.
+// (06, the Hopper kernel, has no TF32 form: wgmma reads TF32 B only K-major, and B here is
+// row-major.)
+//
+// Block tile BM×BN×BK (BK: one 128-byte row of A per stage), warps WARPS_M × WARPS_N each owning
+// a (BM/WARPS_M)×(BN/WARPS_N) tile of C; STAGES-deep cp.async pipeline as in 04.
 // M, N, K are multiples of BM, BN, BK: tcraw pads.
 
 #include <cuda_fp16.h>
@@ -35,12 +44,26 @@
 #define STAGES 3
 #endif
 
-constexpr int BK = 64;                                    // the swizzle below assumes 128-byte A rows
+#if defined(TCRAW_MMA_TF32)
+using T = float;
+#define MMA_SHAPE_TYPES "m16n8k8.row.col.f32.tf32.tf32.f32"
+#elif defined(TCRAW_MMA_BF16)
+using T = __nv_bfloat16;
+#define MMA_SHAPE_TYPES "m16n8k16.row.col.f32.bf16.bf16.f32"
+#else
+using T = __half;
+#define MMA_SHAPE_TYPES "m16n8k16.row.col.f32.f16.f16.f32"
+#endif
+constexpr bool SCALAR_B = sizeof(T) == 4;                 // TF32: B by 32-bit loads (see above)
+constexpr int BK = 128 / sizeof(T);                       // the swizzle assumes 128-byte A rows
+constexpr int K_STEP = 32 / sizeof(T);                    // one MMA's k: 32 bytes of an A row
+constexpr int VEC = 16 / sizeof(T);                       // elements per 16-byte chunk
 constexpr int THREADS = WARPS_M * WARPS_N * 32;
 constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N;       // one warp's tile of C
 constexpr int FM = WM / 16, FN = WN / 8;                  // its m16 rows × n8 columns of MMAs
-constexpr int A_BYTES = BM * BK * 2, STAGE_BYTES = A_BYTES + BK * BN * 2;
-constexpr int A_ROW_CHUNKS = BK / 8, B_ROW_CHUNKS = BN / 8;   // 16-byte chunks per smem row
+constexpr int LDB = SCALAR_B ? BN + 8 : BN;               // B row in elements (TF32: ≡ 8 words mod 32)
+constexpr int A_BYTES = BM * BK * sizeof(T), STAGE_BYTES = A_BYTES + BK * LDB * sizeof(T);
+constexpr int A_ROW_CHUNKS = BK / VEC, B_ROW_CHUNKS = BN / VEC;   // 16-byte chunks per smem row
 constexpr int A_CHUNKS = BM * A_ROW_CHUNKS / THREADS, B_CHUNKS = BK * B_ROW_CHUNKS / THREADS;
 static_assert(BM * A_ROW_CHUNKS % THREADS == 0 && BK * B_ROW_CHUNKS % THREADS == 0, "whole chunks per thread");
 static_assert(WM % 16 == 0 && WN % 16 == 0, "a warp tile is whole m16 × (2 × n8) blocks");
@@ -59,20 +82,20 @@ __device__ __forceinline__ void ldmatrix_x4_trans(unsigned (&r)[4], unsigned add
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));
 }
 
-#if defined(TCRAW_MMA_BF16)
-#define MMA_TYPES "bf16.bf16"
-#else
-#define MMA_TYPES "f16.f16"
-#endif
-// d += a (16×16, row) · b (16×8, col), fp32 accumulate.
-__device__ __forceinline__ void mma_16816(float (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32." MMA_TYPES ".f32 "
+__device__ __forceinline__ unsigned lds32(unsigned addr) {
+    unsigned v;
+    asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(addr));
+    return v;
+}
+// d += a (16×K_STEP, row) · b (K_STEP×8, col), fp32 accumulate: 4 A and 2 B registers per
+// thread in either shape.
+__device__ __forceinline__ void mma(float (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
+    asm volatile("mma.sync.aligned." MMA_SHAPE_TYPES " "
                  "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
-template <typename T>
 __device__ __forceinline__ void mma_sync_pipelined(const T* A, const T* B, float* C, int M, int N, int K) {
     extern __shared__ __align__(128) unsigned char smem_raw[];
     const unsigned smem = static_cast<unsigned>(__cvta_generic_to_shared(smem_raw));
@@ -86,14 +109,14 @@ __device__ __forceinline__ void mma_sync_pipelined(const T* A, const T* B, float
 #pragma unroll
     for (int i = 0; i < A_CHUNKS; ++i) {
         const int c = tid + i * THREADS, r = c / A_ROW_CHUNKS, ch = c % A_ROW_CHUNKS;
-        a_src[i] = A + (size_t)(blockIdx.y * BM + r) * K + ch * 8;
+        a_src[i] = A + (size_t)(blockIdx.y * BM + r) * K + ch * VEC;
         a_dst[i] = smem + swizzled(r, ch, A_ROW_CHUNKS);
     }
 #pragma unroll
     for (int i = 0; i < B_CHUNKS; ++i) {
         const int c = tid + i * THREADS, r = c / B_ROW_CHUNKS, ch = c % B_ROW_CHUNKS;
-        b_src[i] = B + (size_t)r * N + blockIdx.x * BN + ch * 8;
-        b_dst[i] = smem + A_BYTES + swizzled(r, ch, B_ROW_CHUNKS);
+        b_src[i] = B + (size_t)r * N + blockIdx.x * BN + ch * VEC;
+        b_dst[i] = smem + A_BYTES + (SCALAR_B ? (r * LDB + ch * VEC) * 4 : swizzled(r, ch, B_ROW_CHUNKS));
     }
     auto load_stage = [&](int stage, int kt) {
         const unsigned base = stage * STAGE_BYTES;
@@ -104,17 +127,19 @@ __device__ __forceinline__ void mma_sync_pipelined(const T* A, const T* B, float
     };
 
     // ldmatrix addresses. Lane l points at row l % 8 of matrix l / 8. A (x4): matrices = rows
-    // +0/+8 × k +0/+8 of an m16k16 block, i.e. a0..a3 of mma's A fragment. B (x4.trans): rows
-    // k +0/+8 × n +0/+8, i.e. b0, b1 of two n8 blocks. Every such row is ≡ l % 8 (mod 8), so
-    // the swizzle key of all of this lane's rows is l % 8.
+    // +0/+8 × k +0/+8 (16-bit) or +0/+4 (TF32) of an m16 block, i.e. a0..a3 of mma's A fragment.
+    // B (x4.trans): rows k +0/+8 × n +0/+8, i.e. b0, b1 of two n8 blocks. Every such row is
+    // ≡ l % 8 (mod 8), so the swizzle key of all of this lane's rows is l % 8. TF32 B (scalar):
+    // lane l reads B[k = l % 4 (+4)][n = l / 4] of each n8 block.
     const int lrow = lane % 8 + 8 * (lane / 8 % 2), lhalf = lane / 16;
-    unsigned a_ld[FM], b_ld[FN / 2];
+    unsigned a_ld[FM], b_ld[FN];
 #pragma unroll
     for (int i = 0; i < FM; ++i)   // offsets of k-step 0 in a stage; see the k loop for the others
         a_ld[i] = swizzled(wm * WM + i * 16 + lrow, lhalf, A_ROW_CHUNKS);
 #pragma unroll
-    for (int j = 0; j < FN / 2; ++j)
-        b_ld[j] = smem + A_BYTES + swizzled(lrow, (wn * WN + j * 16) / 8 + lhalf, B_ROW_CHUNKS);
+    for (int j = 0; j < (SCALAR_B ? FN : FN / 2); ++j)
+        b_ld[j] = smem + A_BYTES + (SCALAR_B ? ((lane % 4) * LDB + wn * WN + j * 8 + lane / 4) * 4
+                                             : swizzled(lrow, (wn * WN + j * 16) / 8 + lhalf, B_ROW_CHUNKS));
 
     float acc[FM][FN][4] = {};
     const int KT = K / BK;
@@ -133,20 +158,32 @@ __device__ __forceinline__ void mma_sync_pipelined(const T* A, const T* B, float
         const unsigned stage = read_stage * STAGE_BYTES;
         read_stage = read_stage == STAGES - 1 ? 0 : read_stage + 1;
 #pragma unroll
-        for (int kk = 0; kk < BK / 16; ++kk) {
+        for (int kk = 0; kk < BK / K_STEP; ++kk) {
             // A: k-step kk is logical chunk 2kk + lhalf = 2kk ^ lhalf, stored at (2kk ^ lhalf) ^ key,
             // i.e. k-step 0's chunk XOR 2kk: flip those bits of the offset (rows are 128 bytes).
-            // B: k-step kk is 16 rows further down; same rows mod 8, so the same swizzle.
-            unsigned a[FM][4], b[FN / 2][4];
+            // B: k-step kk is K_STEP rows further down; same rows mod 8, so the same swizzle.
+            unsigned a[FM][4], b[FN][2];
 #pragma unroll
             for (int i = 0; i < FM; ++i) ldmatrix_x4(a[i], smem + stage + (a_ld[i] ^ (kk * 32)));
 #pragma unroll
-            for (int j = 0; j < FN / 2; ++j) ldmatrix_x4_trans(b[j], b_ld[j] + stage + kk * 16 * BN * 2);
+            for (int j = 0; j < FN; j += 2) {   // n8 blocks j and j + 1
+                if constexpr (SCALAR_B) {
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {   // b0: k rows +0..3, b1: +4..7
+                        const unsigned at = b_ld[j + h] + stage + kk * K_STEP * LDB * 4;
+                        b[j + h][0] = lds32(at);
+                        b[j + h][1] = lds32(at + 4 * LDB * 4);
+                    }
+                } else {
+                    unsigned r[4];
+                    ldmatrix_x4_trans(r, b_ld[j / 2] + stage + kk * K_STEP * LDB * 2);
+                    b[j][0] = r[0], b[j][1] = r[1], b[j + 1][0] = r[2], b[j + 1][1] = r[3];
+                }
+            }
 #pragma unroll
             for (int i = 0; i < FM; ++i)
 #pragma unroll
-                for (int j = 0; j < FN; ++j)
-                    mma_16816(acc[i][j], a[i], b[j / 2][2 * (j % 2)], b[j / 2][2 * (j % 2) + 1]);
+                for (int j = 0; j < FN; ++j) mma(acc[i][j], a[i], b[j][0], b[j][1]);
         }
     }
     cp_async_wait<0>();
@@ -165,7 +202,12 @@ __device__ __forceinline__ void mma_sync_pipelined(const T* A, const T* B, float
 }
 
 // (THREADS, 1): one block per SM; ptxas may use up to 255 registers for the 128 accumulators.
-#if defined(TCRAW_MMA_BF16)
+#if defined(TCRAW_MMA_TF32)
+extern "C" __global__ void __launch_bounds__(THREADS, 1)
+mma_sync_tf32(const float* A, const float* B, float* C, int M, int N, int K) {
+    mma_sync_pipelined(A, B, C, M, N, K);
+}
+#elif defined(TCRAW_MMA_BF16)
 extern "C" __global__ void __launch_bounds__(THREADS, 1)
 mma_sync_bf16(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int M, int N, int K) {
     mma_sync_pipelined(A, B, C, M, N, K);

@@ -179,16 +179,14 @@ def mma_sync_geometry(tile, key):
 
 
 def mma_sync_kernel(key, tile=MMA_TILE, name=None):
-    """The 05 kernel for fp16, bf16 (05_mma_sync_ldmatrix.cu) or tf32 (05_mma_sync_tf32.cu);
-    ``tile`` overrides its macros (scripts/tune_ladder.py)."""
+    """The 05 kernel for fp16, bf16 or tf32; ``tile`` overrides its macros (scripts/tune_ladder.py)."""
     bk = MMA_BK[key]
-    source, flag = (("05_mma_sync_tf32.cu", ()) if key == "tf32" else
-                    ("05_mma_sync_ldmatrix.cu", (f"TCRAW_MMA_{key.upper()}",)))
     shape = "m16n8k8" if key == "tf32" else "m16n8k16"
     return Kernel(
-        name=name or f"mma_sync_{key}", source=source, entry=f"mma_sync_{key}",
+        name=name or f"mma_sync_{key}", source="05_mma_sync_ldmatrix.cu", entry=f"mma_sync_{key}",
         precision=PRECISIONS[key], min_arch=80, tile=(tile["BM"], tile["BN"], bk),
-        geometry=mma_sync_geometry(tile, key), defines=_defines(tile) + flag, align=16,
+        geometry=mma_sync_geometry(tile, key), defines=_defines(tile) + (f"TCRAW_MMA_{key.upper()}",),
+        align=16,
         summary=f"mma.sync {shape} + ldmatrix, {tile['BM']}×{tile['BN']}×{bk} tiles in "
                 f"XOR-swizzled smem, {tile['STAGES']}-stage cp.async pipeline")
 
