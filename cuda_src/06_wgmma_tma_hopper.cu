@@ -13,12 +13,16 @@
 // warpgroups only multiply; (4) an mbarrier ring — `full[s]` completes when the copy engine has
 // delivered stage s's bytes (expect_tx), `empty[s]` when every consumer is done with it;
 // (5) a persistent grid (one block per SM walking tiles, so one tile's epilogue overlaps the
-// next tile's copies) and (6) clusters of 2 blocks that share each B tile through TMA multicast.
+// next tile's copies), (6) clusters of 2 blocks that share each B tile through TMA multicast,
+// (7) C out through shared memory and TMA stores (`store_c`), and (8) stream-K for the last,
+// partial round of tiles: split along K, the pieces added into C by TMA (`for_each_unit`).
 //
 // Layouts: A is row-major M×K, so each A row is K-contiguous ("K-major", wgmma's default).
 // B is row-major K×N, i.e. N-contiguous ("MN-major"): wgmma reads it transposed (imm-trans-b = 1),
 // which fp16/bf16 allow and tf32 does not — hence no tf32 form of this kernel.
-// M, N, K are multiples of BM, BN, BK (tcraw pads); pointers A and B are unused beside the maps.
+// M, N, K are multiples of BM, BN, BK (tcraw pads); pointers A, B and C are unused beside the
+// maps (C is written by TMA stores too).
+// `flags` (the workspace: zeroed once by the host, left zeroed by every launch): one per block.
 
 #ifndef CONSUMERS
 #define CONSUMERS 2   // consumer warpgroups; each owns 64 rows of the block tile
@@ -32,15 +36,24 @@
 #ifndef GROUP_M
 #define GROUP_M 8     // block tiles walk M first within a band of GROUP_M rows: B tiles stay in L2
 #endif
+#ifndef STREAM_K
+#define STREAM_K 1    // split the last partial round of tiles along K over every cluster (0: don't)
+#endif
+#ifndef SPLIT_MIN_SAVED
+#define SPLIT_MIN_SAVED 16   // ... when that saves at least this many k-slices (see stream_k_share)
+#endif
 
 constexpr int BM = 64 * CONSUMERS, BN = 256, BK = 64;   // BK × 2 bytes = one 128-byte swizzle row
 constexpr int THREADS = 128 * (CONSUMERS + 1);
 constexpr int A_BYTES = BM * BK * 2, B_BOX_BYTES = BK * 64 * 2, B_BYTES = BN / 64 * B_BOX_BYTES;
 constexpr int B_BOXES = BN / 64 / CLUSTER;   // the 64-column B boxes each block of a cluster copies
 constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
+// C leaves through shared memory in 64-row × 32-column fp32 boxes (one 128-byte swizzle row
+// each), two buffers per consumer so one can fill while the copy engine reads the other.
+constexpr int C_BOX_COLS = 32, C_BOX_BYTES = 64 * C_BOX_COLS * 4, C_BUFFER_BYTES = 2 * C_BOX_BYTES;
 // Dynamic shared memory (the registry's geometry must agree): 1 KiB of slack to align the
-// stages to the 1024-byte swizzle atom, the stages, then the 2×STAGES mbarriers.
-constexpr int SMEM_BYTES = 1024 + STAGES * STAGE_BYTES + 2 * STAGES * 8;
+// stages to the 1024-byte swizzle atom, the stages, the C buffers, then the 2×STAGES mbarriers.
+constexpr int SMEM_BYTES = 1024 + STAGES * STAGE_BYTES + CONSUMERS * C_BUFFER_BYTES + 2 * STAGES * 8;
 static_assert(SMEM_BYTES <= 227 * 1024, "more shared memory than an sm_90 block can have");
 static_assert(BN / 64 % CLUSTER == 0, "B's boxes split evenly over the cluster");
 
@@ -96,6 +109,30 @@ __device__ __forceinline__ unsigned cluster_rank() {
     asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
     return r;
 }
+// Shared memory → global through the copy engine: the box at `src` lands at (c0, c1) of the
+// map's matrix — stored, or added to what is there (an fp32 add done at L2). The thread that
+// issues them commits them as a group and later waits for its groups — `.read`: until at most
+// N of them are still reading shared memory.
+__device__ __forceinline__ void tma_store_2d(const TensorMap* map, unsigned src, int c0, int c1) {
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];"
+                 ::"l"(map), "r"(c0), "r"(c1), "r"(src) : "memory");
+}
+__device__ __forceinline__ void tma_add_2d(const TensorMap* map, unsigned src, int c0, int c1) {
+    asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];"
+                 ::"l"(map), "r"(c0), "r"(c1), "r"(src) : "memory");
+}
+__device__ __forceinline__ void bulk_commit() { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
+template <int N> __device__ __forceinline__ void bulk_wait_read() {
+    asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory");
+}
+template <int N> __device__ __forceinline__ void bulk_wait() {
+    asm volatile("cp.async.bulk.wait_group %0;" ::"n"(N) : "memory");
+}
+// Plain st.shared writes become visible to the copy engine (the async proxy) only after this.
+__device__ __forceinline__ void fence_proxy_async() {
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
 // Every thread of every block in the cluster (a plain __syncthreads when CLUSTER is 1).
 __device__ __forceinline__ void cluster_sync() {
     asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
@@ -154,14 +191,91 @@ __device__ __forceinline__ void tile_coords(int tile, int tiles_m, int tiles_n, 
     tile_n = in_band / rows;
 }
 
-__device__ __forceinline__ void wgmma_tma(float* C, int M, int N, int K,
-                                          const TensorMap* map_a, const TensorMap* map_b) {
+// Stream-K's share: the k-slices each cluster takes of the last `rem` tiles, or 0 to run them
+// whole. Split evenly, the partial round ends after rem·KT/clusters slices instead of KT. But
+// a split costs each cluster a second epilogue, a wait and an add of 128 KiB into C at L2: on
+// the H200 it lost 2.6 % at 4096³ (7 of 64 slices saved) and won 2–4 % at 8192³ (62 of 128),
+// so it is taken only when it saves SPLIT_MIN_SAVED slices or more; and a tile is cut at most
+// in three (the share is at least half a tile).
+__device__ __forceinline__ int stream_k_share(int rem, int KT, int clusters) {
+    if (!STREAM_K || rem == 0) return 0;
+    const int share = max((rem * KT + clusters - 1) / clusters, (KT + 1) / 2);
+    return KT - share >= SPLIT_MIN_SAVED ? share : 0;
+}
+
+// The cluster's work, in order, as units (tile, first k-slice, end k-slice): whole tiles in
+// rounds (tile = cluster, + clusters, ...) while every cluster has one, then — the last round
+// being partial — its stretch [cluster·share, +share) of the remaining tiles' k-slices laid end
+// to end. A stretch begins with the tail of one tile and ends with the head of another, so a
+// tile's pieces finish in order from its tail (its cluster's first unit) to its head (a
+// cluster's last): the tail stores C, each earlier piece adds itself once the piece after it
+// is in (a flag per block), in that fixed order — the same bits every run. Producer and
+// consumers call this with their own body.
+template <class Body>
+__device__ __forceinline__ void for_each_unit(int tiles, int KT, int cluster, int clusters, Body&& body) {
+    const int share = stream_k_share(tiles % clusters, KT, clusters);
+    const int whole = share ? tiles - tiles % clusters : tiles;
+    for (int tile = cluster; tile < whole; tile += clusters) body(tile, 0, KT);
+    const int end = min((cluster + 1) * share, (tiles - whole) * KT);
+    for (int i = cluster * share; i < end;) {
+        const int k0 = i % KT, k1 = min(KT, k0 + end - i);
+        body(whole + i / KT, k0, k1);
+        i += k1 - k0;
+    }
+}
+
+// The 2 × 128 consumer threads only (named barrier 1; the producer never joins), and the 128
+// threads of consumer c alone (barrier 2 + c).
+__device__ __forceinline__ void consumers_sync() {
+    asm volatile("bar.sync 1, %0;" ::"n"(CONSUMERS * 128) : "memory");
+}
+__device__ __forceinline__ void warpgroup_sync(int c) {
+    asm volatile("bar.sync %0, 128;" ::"r"(2 + c) : "memory");
+}
+
+// Consumer c's 64 × 256 slice of C: accumulators → a swizzled shared-memory box → the copy
+// engine → global, 32 columns at a time, stored or (`add`) added. Written straight from
+// registers, each warp store touches 8 rows (8 cache lines) for 256 bytes, and 128 KiB per
+// block took ~10 % of the run (H200: 777 vs 713 TFLOP/s at 4096³ without and with them).
+// Through shared memory it costs conflict-free st.shared (the row's 16-byte chunk ^ row % 8
+// puts a warp's 8 rows on distinct banks) and one TMA store per box, which proceeds while the
+// next tile's MMAs run. Thread 0 of the consumer issues them. Accumulator layout of m64nNk16:
+// warp w of the group holds rows 16w..16w+15; lane l holds row l/4 (+8) and columns 2(l%4), +1
+// of every 8-column group: d[4j..4j+3] = that pair in row r, then in row r + 8, for group j.
+__device__ __forceinline__ void store_c(const TensorMap* map_c, const float (&d)[128], unsigned staging,
+                                        int c, int t, int col, int row, bool add) {
+    const int w = t % 128 / 32, lane = t % 32, r = w * 16 + lane / 4;   // r, r + 8: this thread's rows
+#pragma unroll
+    for (int q = 0; q < BN / C_BOX_COLS; ++q) {
+        const unsigned buf = staging + (q % 2) * C_BOX_BYTES;
+        if (t % 128 == 0) bulk_wait_read<1>();   // the store issued from buf two boxes ago has read it
+        warpgroup_sync(c);
+#pragma unroll
+        for (int jj = 0; jj < C_BOX_COLS / 8; ++jj) {
+            const int j = q * C_BOX_COLS / 8 + jj;   // column group: d[4j..4j+3] (the layout above)
+            const unsigned chunk = 2 * jj + (lane % 4) / 2, at = ((chunk ^ (r % 8)) * 16) + 8 * (lane % 2);
+            asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(buf + r * 128 + at), "f"(d[4 * j]), "f"(d[4 * j + 1]));
+            asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(buf + (r + 8) * 128 + at), "f"(d[4 * j + 2]), "f"(d[4 * j + 3]));
+        }
+        fence_proxy_async();
+        warpgroup_sync(c);
+        if (t % 128 == 0) {
+            if (add) tma_add_2d(map_c, buf, col + q * C_BOX_COLS, row);
+            else tma_store_2d(map_c, buf, col + q * C_BOX_COLS, row);
+            bulk_commit();
+        }
+    }
+}
+
+__device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* flags, const TensorMap* map_a,
+                                          const TensorMap* map_b, const TensorMap* map_c) {
     extern __shared__ unsigned char smem_raw[];
     // Stages start on a 1024-byte boundary: the 128-byte swizzle pattern repeats every 8 rows
     // (1024 bytes) and both the copy engine and the descriptors assume atoms start there.
     const unsigned raw = static_cast<unsigned>(__cvta_generic_to_shared(smem_raw));
     const unsigned stages = (raw + 1023) & ~1023u;
-    const unsigned full = stages + STAGES * STAGE_BYTES, empty = full + STAGES * 8;
+    const unsigned c_buffers = stages + STAGES * STAGE_BYTES;
+    const unsigned full = c_buffers + CONSUMERS * C_BUFFER_BYTES, empty = full + STAGES * 8;
 
     // The cluster's CLUSTER blocks take CLUSTER vertically adjacent tiles of one tile column, so
     // they all need the same B tile: each loads 1/CLUSTER of it and the copy engine multicasts
@@ -178,22 +292,22 @@ __device__ __forceinline__ void wgmma_tma(float* C, int M, int N, int K,
     }
     cluster_sync();   // no block may multicast into, or arrive on, a peer's barrier before its init
 
-    // Persistent: each cluster walks cluster tiles (clusterIdx, + clusters, ...). Producer and
-    // consumers walk the same tiles and count the same k-slices (`slice`, over all the block's
-    // tiles), so a slice's stage is slice % STAGES and its lap's barrier parity (slice / STAGES) & 1.
-    // While the consumers store one tile's C, the producer is already filling the next tile's
-    // stages: the pipeline never drains between tiles.
-    const int first = blockIdx.x / CLUSTER, step = gridDim.x / CLUSTER;
+    // Persistent: each cluster walks its units (for_each_unit). Producer and consumers walk the
+    // same units and count the same k-slices (`slice`, over all the block's units), so a slice's
+    // stage is slice % STAGES and its lap's barrier parity (slice / STAGES) & 1. While the
+    // consumers store one tile's C, the producer is already filling the next unit's stages: the
+    // pipeline never drains between tiles.
+    const int cluster = blockIdx.x / CLUSTER, clusters = gridDim.x / CLUSTER;
     if (warpgroup == 0) {
         // Producer: 40 registers are plenty for a loop of copies; the rest go to the consumers.
         asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
         if (threadIdx.x == 0) {
             int slice = 0;
-            for (int tile = first; tile < tiles; tile += step) {
+            for_each_unit(tiles, KT, cluster, clusters, [&](int tile, int k0, int k1) {
                 int tile_m, tile_n;
                 tile_coords(tile, tiles_m, tiles_n, tile_m, tile_n);
                 tile_m = tile_m * CLUSTER + rank;
-                for (int kt = 0; kt < KT; ++kt, ++slice) {
+                for (int kt = k0; kt < k1; ++kt, ++slice) {
                     const int s = slice % STAGES;
                     mbar_wait(empty + 8 * s, (slice / STAGES + 1) & 1);   // every consumer is done with s
                     const unsigned a_dst = stages + s * STAGE_BYTES, b_dst = a_dst + A_BYTES;
@@ -204,7 +318,7 @@ __device__ __forceinline__ void wgmma_tma(float* C, int M, int N, int K,
                         tma_load_2d_multicast(b_dst + j * B_BOX_BYTES, map_b, tile_n * BN + j * 64,
                                               kt * BK, full + 8 * s, (1u << CLUSTER) - 1);
                 }
-            }
+            });
             // Stay until every consumer in the cluster has released every stage: peers arrive
             // on this block's `empty` barriers, which must outlive their last arrival.
             for (int i = 0; i < STAGES; ++i, ++slice)
@@ -213,9 +327,24 @@ __device__ __forceinline__ void wgmma_tma(float* C, int M, int N, int K,
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
         const int c = warpgroup - 1;   // this consumer's 64 rows of the block tile
-        const int w = threadIdx.x % 128 / 32, lane = threadIdx.x % 32;
+        const int t = threadIdx.x - 128;
+        // Stream-K: block b's flag says its piece of a split tile is in C.
+        const int share = stream_k_share(tiles % clusters, KT, clusters);
+        // A piece that an earlier piece waits for raises this block's flag once its boxes are in
+        // C — not right after issuing them (waiting for the writes would stall the MMAs), but at
+        // the next epilogue or at the end, when they have long landed.
+        bool owed = false;
+        auto raise_flag = [&] {
+            if (t % 128 == 0) {
+                bulk_wait<0>();
+                asm volatile("fence.proxy.async.global;" ::: "memory");
+            }
+            consumers_sync();
+            if (t == 0) asm volatile("st.release.gpu.global.u32 [%0], 1;" ::"l"(flags + blockIdx.x) : "memory");
+            owed = false;
+        };
         int slice = 0;
-        for (int tile = first; tile < tiles; tile += step) {
+        for_each_unit(tiles, KT, cluster, clusters, [&](int tile, int k0, int k1) {
             int tile_m, tile_n;
             tile_coords(tile, tiles_m, tiles_n, tile_m, tile_n);
             tile_m = tile_m * CLUSTER + rank;
@@ -223,7 +352,7 @@ __device__ __forceinline__ void wgmma_tma(float* C, int M, int N, int K,
 #pragma unroll
             for (int i = 0; i < 128; ++i) d[i] = 0.0f;
 
-            for (int kt = 0; kt < KT; ++kt, ++slice) {
+            for (int kt = k0; kt < k1; ++kt, ++slice) {
                 const int s = slice % STAGES;
                 mbar_wait(full + 8 * s, (slice / STAGES) & 1);
                 const unsigned a_tile = stages + s * STAGE_BYTES + c * 64 * BK * 2;
@@ -244,21 +373,33 @@ __device__ __forceinline__ void wgmma_tma(float* C, int M, int N, int K,
                 // for one group less and releasing the previous stage measured no faster: the
                 // other consumer's MMAs keep the tensor cores busy meanwhile.)
                 wgmma_wait<0>();
-                if (threadIdx.x % 128 == 0)
+                if (t % 128 == 0)
                     for (int r = 0; r < CLUSTER; ++r) mbar_arrive_cluster(empty + 8 * s, r);
             }
 
-            // Accumulator layout of m64nNk16: warp w of the group holds rows 16w..16w+15; lane l
-            // holds row l/4 (+8) and columns 2(l%4), +1 of every 8-column group: d[4j..4j+3] =
-            // that pair in row r, then in row r + 8, for column group j.
-            const int row = tile_m * BM + c * 64 + w * 16 + lane / 4;
-            float* out = C + (size_t)row * N + tile_n * BN + 2 * (lane % 4);
-#pragma unroll
-            for (int j = 0; j < BN / 8; ++j) {
-                *reinterpret_cast<float2*>(out + 8 * j) = make_float2(d[4 * j], d[4 * j + 1]);
-                *reinterpret_cast<float2*>(out + (size_t)8 * N + 8 * j) = make_float2(d[4 * j + 2], d[4 * j + 3]);
+            // A piece that is not a tile's tail adds itself after the piece that follows it: the
+            // first unit of the cluster whose stretch starts at this piece's end. Thread 0 waits
+            // for that block's flag (acquire) and clears it for the next launch. (Own flag first:
+            // the waits then only ever point to later clusters, which never wait back.)
+            if (owed) raise_flag();
+            const bool add = k1 < KT;
+            if (add) {
+                const int at = (tile - (tiles - tiles % clusters)) * KT + k1;   // place in the stretches
+                const unsigned* flag = flags + at / share * CLUSTER + rank;
+                if (t == 0) {
+                    unsigned ready = 0;
+                    while (!ready)
+                        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(ready) : "l"(flag) : "memory");
+                    *const_cast<unsigned*>(flag) = 0;
+                }
+                consumers_sync();
+                asm volatile("fence.proxy.async.global;" ::: "memory");   // the adds come after the acquire
             }
-        }
+            store_c(map_c, d, c_buffers + c * C_BUFFER_BYTES, c, t, tile_n * BN, tile_m * BM + c * 64, add);
+            owed = k0 > 0;
+        });
+        if (owed) raise_flag();
+        if (t % 128 == 0) bulk_wait<0>();   // C's last boxes are written before the block's smem goes
     }
 }
 
@@ -267,14 +408,16 @@ __device__ __forceinline__ void wgmma_tma(float* C, int M, int N, int K,
 // clusters (the grid must be a multiple of CLUSTER).
 #if defined(TCRAW_WGMMA_BF16)
 extern "C" __global__ void __launch_bounds__(THREADS, 1) __cluster_dims__(CLUSTER, 1, 1)
-wgmma_tma_bf16(const void* A, const void* B, float* C, int M, int N, int K,
-               const __grid_constant__ TensorMap map_a, const __grid_constant__ TensorMap map_b) {
-    wgmma_tma(C, M, N, K, &map_a, &map_b);
+wgmma_tma_bf16(const void* A, const void* B, float* C, int M, int N, int K, unsigned* flags,
+               const __grid_constant__ TensorMap map_a, const __grid_constant__ TensorMap map_b,
+               const __grid_constant__ TensorMap map_c) {
+    wgmma_tma(M, N, K, flags, &map_a, &map_b, &map_c);
 }
 #else
 extern "C" __global__ void __launch_bounds__(THREADS, 1) __cluster_dims__(CLUSTER, 1, 1)
-wgmma_tma_fp16(const void* A, const void* B, float* C, int M, int N, int K,
-               const __grid_constant__ TensorMap map_a, const __grid_constant__ TensorMap map_b) {
-    wgmma_tma(C, M, N, K, &map_a, &map_b);
+wgmma_tma_fp16(const void* A, const void* B, float* C, int M, int N, int K, unsigned* flags,
+               const __grid_constant__ TensorMap map_a, const __grid_constant__ TensorMap map_b,
+               const __grid_constant__ TensorMap map_c) {
+    wgmma_tma(M, N, K, flags, &map_a, &map_b, &map_c);
 }
 #endif

@@ -56,6 +56,6 @@ def run_bench(device, cublas, keys, sizes, *, iters, warmup, seed, note=print, r
                 row["vs_cublas"] = base.time_ms / rec.time_ms if base and base.passed and rec.passed else None
                 rows.append(row)
                 note(f"{name:>22} {size:>5}³  {rec.tflops:8.1f} TFLOP/s  "
-                     + (f"{row['vs_cublas']:.2f}× cuBLAS" if row["vs_cublas"] else "") +
+                     + (f"{row['vs_cublas']:.3f}× cuBLAS" if row["vs_cublas"] else "") +
                      ("" if rec.passed else "  FAILED"))
     return rows

@@ -38,14 +38,19 @@ class Kernel:
     align: int = 4            # bytes every operand pointer must be aligned to (WMMA loads: 32)
     # Built for sm_XXa (wgmma, setmaxnreg): such code runs on min_arch exactly, not on later GPUs.
     arch_specific: bool = False
-    # TMA kernels: (box rows, box cols) of A and of B; the launch appends one tensor map per
-    # operand after (A, B, C, M, N, K), with the element type from tma_element.
+    # TMA kernels: (box rows, box cols) of A and of B (and of C, when the kernel also stores
+    # through TMA); the launch appends one tensor map per entry after (A, B, C, M, N, K), A's
+    # and B's with the element type from tma_element, C's fp32.
     tma_boxes: tuple = ()
     tma_element: tuple = ()
     # Persistent kernels loop over tiles: launch_geometry caps the grid at one block per SM
     # (a whole number of clusters, when the kernel is built with __cluster_dims__).
     persistent: bool = False
     cluster: int = 1
+    # Kernels that need device scratch beside their operands (06's stream-K flags): blocks in
+    # the launch grid -> bytes. The launch passes it after (A, B, C, M, N, K),
+    # zeroed once; such kernels leave it as they found it.
+    workspace: Callable | None = None
 
     def arch_refusal(self, cc, what):
         """The ArchError for running/compiling this kernel on ``what`` (compute capability cc),
@@ -61,7 +66,10 @@ class Kernel:
     def launch_geometry(self, m, n, k, sm_count):
         g = self.geometry(m, n, k)
         if self.persistent:
-            g = Geometry(grid=(min(g.grid[0], sm_count - sm_count % self.cluster), 1, 1), block=g.block,
+            # One block per SM, or per tile if fewer — except that a kernel splitting tiles along K
+            # (a workspace for the pieces) uses every SM even when tiles are fewer than SMs.
+            blocks = sm_count - sm_count % self.cluster
+            g = Geometry(grid=(blocks if self.workspace else min(g.grid[0], blocks), 1, 1), block=g.block,
                          smem_bytes=g.smem_bytes)
         return g
 
@@ -193,20 +201,22 @@ def mma_sync_kernel(key, tile=MMA_TILE, name=None):
 
 # -- 06: Hopper — TMA copies, wgmma from shared memory, producer/consumer warpgroups ---------------
 
-WGMMA_TILE = {"CONSUMERS": 2, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8}
+WGMMA_TILE = {"CONSUMERS": 2, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8, "STREAM_K": 1, "SPLIT_MIN_SAVED": 16}
 WGMMA_BN, WGMMA_BK = 256, 64   # fixed by the .cu: one m64n256k16 per k-step, a 128-byte swizzle row
+WGMMA_C_BOX_COLS = 32          # C leaves in 64 × 32 fp32 boxes (one 128-byte swizzle row)
 
 
 def wgmma_geometry(tile):
     bm, stages = 64 * tile["CONSUMERS"], tile["STAGES"]
     stage_bytes = (bm + WGMMA_BN) * WGMMA_BK * 2
+    c_buffers = tile["CONSUMERS"] * 2 * 64 * WGMMA_C_BOX_COLS * 4   # two 64-row boxes' worth each
 
     def geometry(m, n, k):
         # A 1-D grid of one block per C tile, which `persistent` caps at one block per SM (each
         # block then walks several tiles); one producer warpgroup + the consumers; smem =
-        # alignment slack + stages + 2 mbarriers per stage.
+        # alignment slack + stages + two C boxes per consumer + 2 mbarriers per stage.
         return Geometry(grid=(cdiv(m, bm) * cdiv(n, WGMMA_BN), 1, 1), block=(128 * (tile["CONSUMERS"] + 1), 1, 1),
-                        smem_bytes=1024 + stages * stage_bytes + 2 * stages * 8)
+                        smem_bytes=1024 + stages * stage_bytes + c_buffers + 2 * stages * 8)
     return geometry
 
 
@@ -218,11 +228,12 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None):
         precision=PRECISIONS[key], min_arch=90, arch_specific=True, cluster=cluster,
         tile=(bm * cluster, WGMMA_BN, WGMMA_BK),   # a cluster's blocks take vertically adjacent tiles
         geometry=wgmma_geometry(tile), defines=_defines(tile) + (f"TCRAW_WGMMA_{key.upper()}",),
-        align=16, tma_boxes=((bm, WGMMA_BK), (WGMMA_BK, 64)), persistent=True,
+        align=16, tma_boxes=((bm, WGMMA_BK), (WGMMA_BK, 64), (64, WGMMA_C_BOX_COLS)), persistent=True,
+        workspace=lambda blocks: 4 * blocks,   # stream-K: a flag per block
         tma_element={"fp16": TMA_FP16, "bf16": TMA_BF16}[key],
         summary=f"wgmma 64×{WGMMA_BN}×16 from TMA-filled smem, {bm}×{WGMMA_BN}×{WGMMA_BK} tiles, "
                 f"{tile['STAGES']}-stage mbarrier ring, producer + {tile['CONSUMERS']} consumer warpgroups, "
-                f"persistent, clusters of {cluster} multicasting B")
+                f"persistent, clusters of {cluster} multicasting B, stream-K last round")
 
 
 def _defines(tile):

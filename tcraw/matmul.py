@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from . import compiler
+from .driver.constants import TMA_FP32
 from .errors import STICKY, CudaError, KernelFault, OutOfMemory, UsageError
 from .precision import HostProblem, verify
 from .runtime import DeviceBuffer, KernelArgs, Module, TensorMap, launcher, time_launches
@@ -133,26 +134,49 @@ def check_operands(kernel, d_a, d_b, d_c, m, n, k):
                              f"{kernel.name}'s loads need; allocate it whole (cuMemAlloc gives 256)")
 
 
-def operand_tensor_maps(kernel, d_a, d_b, m, n, k):
-    """TMA kernels read A (M×K) and B (K×N) through tensor maps encoded here, on the host, from
-    the same device buffers: one per operand, with the kernel's box shapes."""
-    if not kernel.tma_boxes:
-        return []
-    (a_rows, a_cols), (b_rows, b_cols) = kernel.tma_boxes
-    return [TensorMap(d_a, kernel.tma_element, m, k, a_rows, a_cols),
-            TensorMap(d_b, kernel.tma_element, k, n, b_rows, b_cols)]
+def operand_tensor_maps(kernel, d_a, d_b, d_c, m, n, k):
+    """TMA kernels read A (M×K) and B (K×N), and may write C (M×N, fp32), through tensor maps
+    encoded here, on the host, from the same device buffers: one per operand, with the kernel's
+    box shapes."""
+    operands = [(d_a, kernel.tma_element, m, k), (d_b, kernel.tma_element, k, n), (d_c, TMA_FP32, m, n)]
+    return [TensorMap(buf, element, rows, cols, *box)
+            for (buf, element, rows, cols), box in zip(operands, kernel.tma_boxes)]
 
 
-def matmul_launcher(kernel, fn, d_a, d_b, d_c, m, n, k):
+def workspace_buffer(device, kernel, m, n, k):
+    """The scratch ``kernel`` needs on (M, N, K already whole tiles), zeroed, or None when it
+    needs none. One serves every launch of that shape: the kernel leaves it zeroed."""
+    if not kernel.workspace:
+        return None
+    grid = kernel.launch_geometry(m, n, k, device.sm_count).grid
+    buf = DeviceBuffer(device, kernel.workspace(grid[0] * grid[1] * grid[2]))
+    try:
+        buf.zero()
+    except BaseException:
+        buf.free()
+        raise
+    return buf
+
+
+def matmul_launcher(kernel, fn, d_a, d_b, d_c, m, n, k, workspace=None):
     """The launch of ``kernel`` on device operands (M, N, K already whole tiles), checked and
     packed once. Kernels that need more than 48 KiB of dynamic shared memory get their limit
-    raised here: the registry's geometry says they need it."""
+    raised here: the registry's geometry says they need it. Kernels with a ``workspace`` take
+    it after K (workspace_buffer makes it)."""
     check_operands(kernel, d_a, d_b, d_c, m, n, k)
     geometry = kernel.launch_geometry(m, n, k, fn.module.device.sm_count)
     if geometry.smem_bytes > fn.max_dynamic_smem:
         fn.set_max_dynamic_smem(geometry.smem_bytes)
-    args = KernelArgs([d_a, d_b, d_c, np.int32(m), np.int32(n), np.int32(k),
-                       *operand_tensor_maps(kernel, d_a, d_b, m, n, k)])
+    scratch = []
+    if kernel.workspace:
+        need = kernel.workspace(geometry.grid[0] * geometry.grid[1] * geometry.grid[2])
+        if workspace is None or workspace.nbytes < need:
+            raise UsageError(f"{kernel.name} needs a zeroed {need}-byte workspace for this launch, got "
+                             f"{'none' if workspace is None else f'{workspace.nbytes} bytes'}: "
+                             "make it with matmul.workspace_buffer")
+        scratch = [workspace]
+    args = KernelArgs([d_a, d_b, d_c, np.int32(m), np.int32(n), np.int32(k), *scratch,
+                       *operand_tensor_maps(kernel, d_a, d_b, d_c, m, n, k)])
     go = launcher(fn, geometry, args)  # checks geometry and arguments: no bad launch happens
     go.args, go.geometry = args, geometry  # the packed arguments live as long as the launcher
     return go
@@ -173,9 +197,9 @@ def timed(device, name, launchers, iters, warmup):
         raise
 
 
-def time_matmul(device, kernel, fn, d_a, d_b, d_c, m, n, k, *, iters, warmup):
+def time_matmul(device, kernel, fn, d_a, d_b, d_c, m, n, k, *, iters, warmup, workspace=None):
     """Launch ``kernel`` on device operands (M, N, K already whole tiles): per-launch ms."""
-    go = matmul_launcher(kernel, fn, d_a, d_b, d_c, m, n, k)
+    go = matmul_launcher(kernel, fn, d_a, d_b, d_c, m, n, k, workspace)
     return timed(device, kernel.name, [go], iters, warmup), go.geometry
 
 
@@ -248,7 +272,10 @@ def run_matmul(device, kernel, hp: HostProblem, *, iters=20, warmup=3, seed=0, c
         # The code: NVRTC cubin for this device (or a prebuilt one), loaded into the context.
         cubin = cubin or compiler.compile_cubin(kernel, device.arch, device.drv)
         fn = stack.enter_context(Module(device, cubin.image)).function(kernel.entry)
-        prepare = lambda *ops: matmul_launcher(kernel, fn, *ops)  # noqa: E731
+        workspace = workspace_buffer(device, kernel, *kernel.padded(hp.m, hp.n, hp.k))
+        if workspace:
+            stack.enter_context(workspace)
+        prepare = lambda *ops: matmul_launcher(kernel, fn, *ops, workspace=workspace)  # noqa: E731
         record, c = measure(device, kernel.name, kernel.precision, hp, kernel.padded(hp.m, hp.n, hp.k),
                             prepare, iters=iters, warmup=warmup, seed=seed, rotate=rotate,
                             keep_output=keep_output)

@@ -168,6 +168,10 @@ class DeviceBuffer:
         else:
             self.drv.memset_d16(self.ptr, pattern, self.nbytes // 2)
 
+    def zero(self):
+        self._check(0)
+        self.drv.memset_d32(self.ptr, 0, self.nbytes // 4)
+
     def free(self):
         if self.ptr is not None:
             ptr, self.ptr = self.ptr, None

@@ -135,8 +135,9 @@ def test_cubin_records_each_parameter_size(arch):
     for kernel in kernels.KERNELS.values():
         if kernel.runs_on(compiler.Arch.parse(arch).cc):
             image = compiler.compile_cubin(kernel, arch).image
+            scratch = [8] if kernel.workspace else []   # the workspace pointer
             maps = [128] * len(kernel.tma_boxes)   # a CUtensorMap by value per TMA operand
-            assert kernel_param_sizes(image, kernel.entry) == [8, 8, 8, 4, 4, 4, *maps], kernel.name
+            assert kernel_param_sizes(image, kernel.entry) == [8, 8, 8, 4, 4, 4, *scratch, *maps], kernel.name
     odd, _ = compiler.nvrtc_compile(get_backend(), 'extern "C" __global__ void f(char a, double b, '
                                     'short c, float4 d) {}', "odd.cu", [f"--gpu-architecture={arch}"])
     assert kernel_param_sizes(odd, "f") == [1, 8, 2, 16]

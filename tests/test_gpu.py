@@ -145,3 +145,42 @@ def test_walkthrough_script_runs(device):
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     assert "Tensor Cores:" in p.stdout and "faster" in p.stdout
+
+
+def stream_k_pieces(tiles, kt, clusters, min_saved):
+    """The most pieces any tile is cut into by 06's schedule (for_each_unit and stream_k_share
+    in the .cu, mirrored): the last partial round of `tiles` split along K over `clusters`."""
+    rem = tiles % clusters
+    share = max(-(-rem * kt // clusters), (kt + 1) // 2) if rem else 0
+    if not share or kt - share < min_saved:
+        return 1
+    starts = range(0, rem * kt, share)   # each stretch's first k-slice, over the split tiles
+    return max(1 + sum(t * kt < s < (t + 1) * kt for s in starts) for t in range(rem))
+
+
+# 06 splits the last partial round of tiles along K (stream-K) when that saves enough: a tile's
+# tail stores C, the pieces before it add themselves in order. Pieces per tile on a 132-SM H200:
+STREAM_K_SHAPES = {(256, 512, 2112): 3, (256, 256, 2048): 2, (2048, 512, 4096): 2, (1024, 1024, 1024): 1}
+
+
+@pytest.mark.parametrize("mode", ["normal", "int"])
+@pytest.mark.parametrize("shape", list(STREAM_K_SHAPES), ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("name", ["wgmma_tma_fp16", "wgmma_tma_bf16"])
+def test_stream_k_pieces_add_up(device, cubins, host_problems, name, shape, mode):
+    kernel = kernels.KERNELS[name]
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    m, n, k = kernel.padded(*shape)
+    tm, tn, tk = kernel.tile
+    clusters = kernel.launch_geometry(m, n, k, device.sm_count).grid[0] // kernel.cluster
+    pieces = stream_k_pieces(m // tm * (n // tn), k // tk, clusters, kernels.WGMMA_TILE["SPLIT_MIN_SAVED"])
+    if device.sm_count == 132:
+        assert pieces == STREAM_K_SHAPES[shape]   # the case this shape is here for
+    hp = host_problems(kernel.precision.key, *shape, mode)
+    rec, c1 = run_matmul(device, kernel, hp, iters=3, warmup=1, cubin=cubins[name], keep_output=True)
+    assert rec.unwritten == 0 and rec.padding_dirty == 0, f"{pieces} pieces per tile"
+    assert rec.passed, f"{pieces} pieces per tile: max rel err {rec.max_rel_err:.3g} > {rec.tolerance:.3g}"
+    if mode == "int":
+        assert rec.max_abs_err == 0.0, f"{pieces} pieces per tile"
+    _, c2 = run_matmul(device, kernel, hp, iters=1, warmup=0, cubin=cubins[name], keep_output=True)
+    assert c1.tobytes() == c2.tobytes(), "the pieces must add in one fixed order: the same bits every run"

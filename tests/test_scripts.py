@@ -34,3 +34,19 @@ def test_tune_ladder_builds_the_variant_it_names():
     assert compiler.compile_cubin(v, "sm_90").spill_bytes == 0
     with pytest.raises(SystemExit, match="MACRO=number"):
         variant("simt", "fp32", "STAGE=3")
+
+
+@pytest.mark.skipif(__import__("tcraw.sass").sass.find_cuobjdump() is None,
+                    reason="no cuobjdump (pip install 'cuda-toolkit[cuobjdump,nvdisasm]')")
+def test_hmma_probe_runs_the_instruction_of_the_wmma_and_mma_sync_rungs():
+    """The ceiling probe measures HMMA.16816 — what 04 (WMMA) and 05 (mma.sync) compile to —
+    in both of its loops, and nothing that touches memory inside them."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from hmma_peak import probe_cubin
+    from tcraw import compiler, sass
+    from tcraw.driver import get_backend
+    text = sass.dump_sass(probe_cubin(get_backend(), compiler.Arch(90)))
+    for entry in ("hmma_peak_mma_sync", "hmma_peak_wmma"):
+        body = text.split(f"Function : {entry}")[1].split("Function :")[0]
+        assert "HMMA.16816.F32" in body
+        assert not any(op in body for op in ("LDG", "LDS", "LDSM")), entry

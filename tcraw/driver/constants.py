@@ -23,5 +23,6 @@ FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
 # CUtensorMapDataType (as (code, element bytes)), CUtensorMapSwizzle, CUtensorMapL2promotion
 TMA_FP16 = (6, 2)
 TMA_BF16 = (9, 2)
+TMA_FP32 = (7, 4)
 TENSOR_MAP_SWIZZLE_128B = 3
 TENSOR_MAP_L2_PROMOTION_256B = 3
