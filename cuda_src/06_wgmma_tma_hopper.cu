@@ -407,17 +407,13 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* flags, 
 // __cluster_dims__ fixes the cluster shape at compile time, so a plain cuLaunchKernel launches
 // clusters (the grid must be a multiple of CLUSTER).
 #if defined(TCRAW_WGMMA_BF16)
-extern "C" __global__ void __launch_bounds__(THREADS, 1) __cluster_dims__(CLUSTER, 1, 1)
-wgmma_tma_bf16(const void* A, const void* B, float* C, int M, int N, int K, unsigned* flags,
-               const __grid_constant__ TensorMap map_a, const __grid_constant__ TensorMap map_b,
-               const __grid_constant__ TensorMap map_c) {
-    wgmma_tma(M, N, K, flags, &map_a, &map_b, &map_c);
-}
+#define WGMMA_ENTRY wgmma_tma_bf16
 #else
+#define WGMMA_ENTRY wgmma_tma_fp16
+#endif
 extern "C" __global__ void __launch_bounds__(THREADS, 1) __cluster_dims__(CLUSTER, 1, 1)
-wgmma_tma_fp16(const void* A, const void* B, float* C, int M, int N, int K, unsigned* flags,
-               const __grid_constant__ TensorMap map_a, const __grid_constant__ TensorMap map_b,
-               const __grid_constant__ TensorMap map_c) {
+WGMMA_ENTRY(const void* A, const void* B, float* C, int M, int N, int K, unsigned* flags,
+            const __grid_constant__ TensorMap map_a, const __grid_constant__ TensorMap map_b,
+            const __grid_constant__ TensorMap map_c) {
     wgmma_tma(M, N, K, flags, &map_a, &map_b, &map_c);
 }
-#endif
