@@ -21,6 +21,11 @@ class ArchError(UsageError):
     """A kernel asked for on an architecture below its minimum or one NVRTC cannot target."""
 
 
+class CubinError(UsageError):
+    """A cubin that cannot be read: not an ELF, truncated, not a CUDA image, or without the
+    kernel entry asked for. The message names the file (when there is one) and what to rebuild."""
+
+
 class NoDeviceError(TcrawError):
     """No CUDA driver, no GPU, or a device index that does not exist on this machine."""
 
