@@ -1,15 +1,15 @@
 """The ladder against cuBLAS, in the same process, on the same inputs, the same timing loop.
 
 For each size and precision: inputs quantized once; the reference from the CPU (small sizes) or
-the fp64 device reference (large); cuBLAS timed and verified first; then each rung of the ladder,
-timed with input rotation where a problem would otherwise sit in L2, verified at every size it is
-timed at, and reported as a ratio to cuBLAS's median time.
+the fp64 device reference (large: matmul.reference_kind); cuBLAS timed and verified first; then
+each rung of the ladder, timed with input rotation where a problem would otherwise sit in L2,
+verified at every size it is timed at, and reported as a ratio to cuBLAS's median time.
 """
 
 from .errors import TcrawError
 from .kernels import KERNELS
-from .matmul import device_reference, failed_record, run_cublas, run_matmul
-from .precision import PRECISIONS, base_matrices, host_problem
+from .matmul import failed_record, make_problem, run_cublas, run_matmul
+from .precision import PRECISIONS, base_matrices
 
 # Precision -> the ladder's rungs, slowest first.
 LADDER = {
@@ -18,7 +18,6 @@ LADDER = {
     "bf16": ["wmma_bf16", "wmma_pipelined_bf16", "mma_sync_bf16", "wgmma_tma_bf16"],
     "tf32": ["wmma_tf32", "mma_sync_tf32"],
 }
-CPU_REFERENCE_MAX = 2048   # above this the CPU's float64 matmul takes too long: use the GPU's
 
 
 def run_bench(device, cublas, keys, sizes, *, iters, warmup, seed, note=print, rungs=None):
@@ -30,11 +29,7 @@ def run_bench(device, cublas, keys, sizes, *, iters, warmup, seed, note=print, r
         base_a, base_b = base_matrices(size, size, size, "normal", seed)
         for key in keys:
             p = PRECISIONS[key]
-            if size <= CPU_REFERENCE_MAX:
-                hp = host_problem(p, base_a, base_b, "normal")
-            else:
-                hp = device_reference(device, p, p.quantize(base_a * p.normal_scale),
-                                      p.quantize(base_b * p.normal_scale), "normal")
+            hp = make_problem(device, p, base_a, base_b, "normal")
             base = None
             try:
                 base = run_cublas(device, cublas, p, hp, iters=iters, warmup=warmup, seed=seed, rotate=True)

@@ -8,12 +8,15 @@ Entry: one file ``<key>.tcc`` = magic, JSON metadata length, metadata, cubin, an
 everything before it. Written to a temporary file in the same directory and renamed into place
 (atomic on POSIX), so processes compiling the same kernel at once never leave a broken entry; a
 truncated or corrupt one fails its digest, is deleted, and the kernel is compiled again.
+
+The directory also holds sass.py's tensor-op counts, ``<sha>.sass.json``, written the same way.
 """
 
 import hashlib
 import json
 import os
 import re
+import shutil
 import struct
 import tempfile
 from pathlib import Path
@@ -23,6 +26,10 @@ MAGIC = b"TCRAWC01"
 # No ^ anchor: a pattern that starts with a literal lets the regex engine skip ahead fast, and an
 # #include in a comment matching too only makes the key stricter.
 _INCLUDE = re.compile(rb'#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]')
+SASS_SUFFIX = ".sass.json"
+# What clear() removes: cubin entries, sass.py's counts, and the temporary files of writers
+# killed before their rename (write_temp names them so).
+_CLEARED = ("*.tcc", f"*{SASS_SUFFIX}", ".*.tmp")
 
 
 def cache_dir():
@@ -36,9 +43,13 @@ _header_digest_memo = {}
 
 
 def included_headers(source, include_dir, source_dir=None):
-    """{path: content} of every header the source pulls in, transitively, that exists on disk.
-    An include is looked up next to the including file first, then in ``include_dir``."""
-    found, todo = {}, [(source.encode() if isinstance(source, str) else source, source_dir)]
+    """Sorted [(name, content)] of every header the source pulls in, transitively, that exists on
+    disk. An include is looked up next to the including file first, then in ``include_dir``; its
+    name is relative to the directory it was found in (the name as included), never that
+    directory's own place, so two installs of tcraw sharing a cache share its keys. A list, not a
+    dict: two different headers can be included under the same name from different directories."""
+    seen, found = set(), []
+    todo = [(source.encode() if isinstance(source, str) else source, source_dir)]
     while todo:
         text, here = todo.pop()
         for name in _INCLUDE.findall(text):
@@ -46,25 +57,27 @@ def included_headers(source, include_dir, source_dir=None):
                 if base is None:
                     continue
                 path = os.path.normpath(os.path.join(base, name.decode()))
-                if path in found:
+                if path in seen:
                     break
                 try:
                     with open(path, "rb") as f:
-                        found[path] = f.read()
+                        content = f.read()
                 except OSError:
                     continue
-                todo.append((found[path], os.path.dirname(path)))
+                seen.add(path)
+                found.append((os.path.relpath(path, base), content))
+                todo.append((content, os.path.dirname(path)))
                 break
-    return dict(sorted(found.items()))
+    return sorted(found)
 
 
 def _headers_digest(source, include_dir, source_dir):
-    memo_key = (hashlib.sha256(source.encode()).hexdigest(), str(include_dir))
+    # source_dir too: the same source beside other headers includes other content
+    memo_key = (hashlib.sha256(source.encode()).hexdigest(), str(include_dir), str(source_dir))
     if memo_key not in _header_digest_memo:
         h = hashlib.sha256()
-        for path, content in included_headers(source, include_dir, source_dir).items():
-            # the name as included (relative to the include dir), so moving the toolkit is no change
-            h.update((os.path.relpath(path, include_dir) if include_dir else os.path.basename(path)).encode())
+        for name, content in included_headers(source, include_dir, source_dir):
+            h.update(name.encode())
             h.update(content)
         _header_digest_memo[memo_key] = h.hexdigest()
     return _header_digest_memo[memo_key]
@@ -80,6 +93,35 @@ def cache_key(source, options, arch, nvrtc_version, include_dir=None, source_dir
         "nvrtc": list(nvrtc_version),
     }
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+def write_temp(path, data):
+    """A temporary file beside ``path`` holding ``data``, for replace_with() to rename into place.
+    An OSError here is the directory's own (read-only, full disk), not one entry's."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:16]}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return tmp
+
+
+def replace_with(tmp, path):
+    """Rename ``tmp`` over ``path``, atomic on POSIX: readers see the old file or the new. False,
+    with ``tmp`` removed, when this one path cannot be replaced (it is a directory, say)."""
+    try:
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        return False
+    return True
 
 
 class CubinCache:
@@ -127,26 +169,32 @@ class CubinCache:
         meta_bytes = json.dumps(meta).encode()
         body = MAGIC + struct.pack("<I", len(meta_bytes)) + meta_bytes + image
         try:
-            self.dir.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=f".{key[:16]}.", suffix=".tmp")
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(body + hashlib.sha256(body).digest())
-                os.replace(tmp, self.path(key))  # atomic: readers see the old entry or the new
-            except BaseException:
-                os.unlink(tmp)
-                raise
+            tmp = write_temp(self.path(key), body + hashlib.sha256(body).digest())
         except OSError as exc:  # read-only or full: keep compiling, just without the cache
             self.writable, self.problem = False, f"cubin cache disabled: cannot write {self.dir} ({exc.strerror})"
             return False
-        return True
+        # A path that will not take the rename (a directory, made by hand or another tool) costs
+        # only this entry: it is skipped, not removed, since store never deletes what it did not
+        # write; load() misses on it and `tcraw cache clear` removes it.
+        return replace_with(tmp, self.path(key))
 
     def entries(self):
         return sorted(self.dir.glob("*.tcc")) if self.dir.is_dir() else []
 
     def clear(self):
+        """Remove every entry (one that is a directory too), SASS count and leftover temporary
+        file; returns how many were removed."""
+        if not self.dir.is_dir():
+            return 0
         n = 0
-        for p in self.entries():
-            p.unlink()
-            n += 1
+        for pattern in _CLEARED:
+            for p in self.dir.glob(pattern):
+                try:
+                    if p.is_dir() and not p.is_symlink():
+                        shutil.rmtree(p)
+                    else:
+                        p.unlink()
+                except FileNotFoundError:  # another clear, or a writer's rename, got there first
+                    continue
+                n += 1
         return n

@@ -6,14 +6,19 @@ Errors print one line on stderr (plus the NVRTC log where there is one), never a
 
 import argparse
 import json
+import os
 import secrets
 import sys
 from pathlib import Path
 
 import numpy as np
 
-from . import compiler, driver, kernels, report
+from . import compiler, driver, kernels, report, validate
 from .errors import ArchError, CudaError, NoDeviceError, NoNvrtcError, TcrawError, UsageError
+from .precision import FAMILIES
+
+
+INTERNAL_ERROR = 70   # EX_SOFTWARE: outside the contract's 0-3, so no script mistakes it for a verdict
 
 
 def note(msg):
@@ -34,10 +39,6 @@ def _common(p):
                    help="print every cu*/nvrtc* call with arguments, result and µs (or TCRAW_TRACE=1)")
 
 
-def _split(values):
-    return [v for item in values or [] for v in item.split(",") if v]
-
-
 def _open_device(ordinal):
     from .runtime import Device
     return Device(ordinal)
@@ -48,6 +49,7 @@ def _open_device(ordinal):
 def cmd_info(args):
     import importlib.metadata as md
     from .sass import find_cuobjdump
+    validate.device_index(args.device)
     drv = driver.get_backend()
     info = {"backend": drv.name, "backend_chosen_by": driver.default_backend_name()[1]}
     try:
@@ -111,27 +113,32 @@ def cmd_list(args):
 # -- compile --------------------------------------------------------------------------------------
 
 def _archs_for_compile(values, device_ordinal):
-    values = _split(values)
-    if not values:
+    """--arch parsed before anything is compiled; none given: this GPU's, else every arch."""
+    if values is None:
         try:
             with _open_device(device_ordinal) as dev:
                 return [dev.arch]
         except NoDeviceError:
             note("tcraw compile: no GPU here, compiling for every arch NVRTC supports (--arch to choose)")
             values = ["all"]
-    if "all" in values:
+    archs = [None if v == "all" else compiler.Arch.parse(v) for v in values]
+    if None in archs:
         return compiler.supported_archs()
-    return [compiler.Arch.parse(v) for v in values]
+    return archs
 
 
 def cmd_compile(args):
     from .sass import find_cuobjdump, tensor_op_counts
-    archs = _archs_for_compile(args.arch, args.device)
-    chosen = kernels.select(_split(args.kernel))  if args.kernel else list(kernels.KERNELS.values())
+    validate.device_index(args.device)
+    arch_values = validate.names(args.arch, "--arch")
+    for v in arch_values or []:
+        if v != "all":
+            compiler.Arch.parse(v)
+    names = validate.names(args.kernel, "--kernel")
+    chosen = kernels.select(names) if names else list(kernels.KERNELS.values())
+    out = validate.output_dir(args.out, "--out")
+    archs = _archs_for_compile(arch_values, args.device)
     cuobjdump = find_cuobjdump()
-    out = Path(args.out) if args.out else None
-    if out:
-        out.mkdir(parents=True, exist_ok=True)
     rows, refusals = [], []
     for kernel in chosen:
         for arch in archs:
@@ -148,6 +155,7 @@ def cmd_compile(args):
                 raise  # nothing at all can be compiled here
             except (CudaError, TcrawError) as exc:
                 row["status"], row["detail"] = "error", str(exc)
+                note(f"{kernel.name} {arch}: {exc}")   # the whole message and log, not a table cell
             else:
                 row.update(arch=str(cubin.arch), registers=cubin.registers, smem_bytes=cubin.smem_bytes,
                            spill_bytes=cubin.spill_bytes, cubin_bytes=len(cubin.image),
@@ -160,7 +168,7 @@ def cmd_compile(args):
                     row["cubin"] = str(path)
             rows.append(row)
     if out:
-        (out / "manifest.json").write_text(json.dumps(rows, indent=2))
+        _write(lambda: (out / "manifest.json").write_text(json.dumps(rows, indent=2)), out / "manifest.json")
     text_rows = rows if args.format != "table" else [
         {**r, "detail": (r.get("detail") or "").split(";")[0][:60]} for r in rows]
     print(report.render(text_rows, args.format, report.COMPILE_COLUMNS))
@@ -177,9 +185,26 @@ def _problem_shape(args):
     if args.size is not None and any(v is not None for v in (args.m, args.n, args.k)):
         raise UsageError("give either --size or -m/-n/-k, not both")
     if args.size is not None:
-        return args.size, args.size, args.size
-    size = 1024
-    return tuple(v if v is not None else size for v in (args.m, args.n, args.k))
+        shape = (args.size,) * 3
+    else:
+        shape = tuple(v if v is not None else 1024 for v in (args.m, args.n, args.k))
+    validate.problem(*shape)
+    return shape
+
+
+def _chosen(args):
+    """--kernel / --precision, checked against the registry before anything is opened."""
+    return kernels.select(validate.names(args.kernel, "--kernel"),
+                          validate.names(args.precision, "--precision", (*FAMILIES, "all")))
+
+
+def _check_run_options(args):
+    """The options run and sweep share, all checked before the GPU is touched."""
+    validate.timing(args.iters, args.warmup)
+    validate.seed(args.seed)
+    if args.cubin_dir is not None and (not args.cubin_dir.strip() or not Path(args.cubin_dir).is_dir()):
+        raise UsageError(f"--cubin-dir {args.cubin_dir} is not a directory; make one with "
+                         "`tcraw compile --arch ... --out DIR` or `make cubins`")
 
 
 def _runnable(dev, chosen, explicit):
@@ -201,21 +226,22 @@ def _seed(args):
 
 
 def cmd_run(args):
-    from .matmul import check_fits, check_problem
+    from .matmul import check_fits, check_host_fits
     from .sweep import add_speedups, run_isolated, run_kernels
     shape = _problem_shape(args)
-    check_problem(*shape)
-    if args.iters < 1 or args.warmup < 0:
-        raise UsageError(f"--iters must be ≥ 1 and --warmup ≥ 0 (got {args.iters}, {args.warmup})")
-    if args.save and args.isolate:
+    _check_run_options(args)
+    validate.device_index(args.device)
+    if args.save is not None and args.isolate:
         raise UsageError("--save keeps the outputs of kernels run in this process; drop --isolate")
-    chosen = kernels.select(_split(args.kernel), _split(args.precision))
+    chosen = _chosen(args)
+    save_dir = validate.output_dir(args.save, "--save")
+    check_host_fits(*shape)
     seed = _seed(args)
     with _open_device(args.device) as dev:
         runnable = _runnable(dev, chosen, bool(args.kernel))
         if runnable:
             check_fits(dev, runnable, *shape)
-        saved = {} if args.save else None
+        saved = {} if save_dir else None
         if args.isolate:
             dev.close()  # the children hold the GPU; this process only collects their rows
             rows = add_speedups([r for kern in runnable for r in run_isolated(
@@ -225,9 +251,9 @@ def cmd_run(args):
             rows = run_kernels(dev, runnable, shape, inputs=args.inputs, seed=seed, iters=args.iters,
                                warmup=args.warmup, cubin_dir=args.cubin_dir, note=note, save=saved)
         name, arch = dev.name, dev.arch
-    if args.save and saved:
-        _save(Path(args.save), saved["problems"], saved.get("outputs", {}), rows)
     _print_rows(rows, args.format)
+    if save_dir and saved:
+        _write(lambda: _save(save_dir, saved.get("problems", {}), saved.get("outputs", {}), rows), save_dir)
     if args.format == "table":
         print(f"\n{name} ({arch}), backend {driver.get_backend().name}, seed {seed}, inputs {args.inputs}, "
               f"{args.iters} timed launches after {args.warmup} warm-up; bound = error-model limit "
@@ -255,9 +281,9 @@ def _save(out, problems, outputs, rows):
     """A, B (per precision, in storage format: bf16 as uint16 bits) and each C as .npy, plus the
     records, so anyone can re-check a result against their own reference."""
     out.mkdir(parents=True, exist_ok=True)
-    for key, hp in problems.items():
-        np.save(out / f"A_{key}.npy", hp.a)
-        np.save(out / f"B_{key}.npy", hp.b)
+    for key, (a, b) in problems.items():
+        np.save(out / f"A_{key}.npy", a)
+        np.save(out / f"B_{key}.npy", b)
     for name, c in outputs.items():
         np.save(out / f"C_{name}.npy", np.ascontiguousarray(c))
     (out / "records.json").write_text(json.dumps(rows, indent=2, default=str))
@@ -266,35 +292,48 @@ def _save(out, problems, outputs, rows):
 
 # -- sweep ----------------------------------------------------------------------------------------
 
-def _sizes(values, default):
-    from .matmul import check_problem
+def _write(write, where):
+    """Write results out; a failure (disk full, permissions changed mid-run) is a one-line error,
+    and the rows were printed before it, so nothing computed is lost."""
     try:
-        sizes = [int(v) for v in _split(values)] if values else default
+        write()
+    except OSError as exc:
+        raise UsageError(f"could not write {where} ({exc.strerror or exc}); the results are printed "
+                         "above") from None
+
+
+def _sizes(values, default):
+    items = validate.names(values, "--sizes")
+    if items is None:
+        return default
+    try:
+        sizes = [int(v) for v in items]
     except ValueError:
-        raise UsageError(f"--sizes takes whole numbers, got {','.join(_split(values))!r}") from None
+        raise UsageError(f"--sizes takes whole numbers, got {','.join(items)!r}") from None
     for size in sizes:
-        check_problem(size, size, size)
+        validate.problem(size, size, size)
     return sizes
 
 
 def _device_indices(spec):
-    if spec == "all":
+    if validate.device_index(spec, allow_all=True) == "all":
         drv = driver.get_backend()
         drv.init()
         return list(range(drv.device_count()))
-    try:
-        return [int(spec)]
-    except ValueError:
-        raise UsageError(f"--device takes an index or 'all', got {spec!r}") from None
+    return [int(spec)]
 
 
 def cmd_sweep(args):
     """sizes × kernels (× devices). Each kernel runs in a child process unless --no-isolate, so
     one that faults is a failed row, not a lost sweep."""
-    from .matmul import check_fits
+    from .matmul import check_fits, check_host_fits
     from .sweep import add_speedups, run_isolated, run_kernels
     sizes = _sizes(args.sizes, [256, 1024, 2048])
-    chosen = kernels.select(_split(args.kernel), _split(args.precision))
+    _check_run_options(args)
+    validate.device_index(args.device, allow_all=True)
+    chosen = _chosen(args)
+    out = validate.output_dir(args.out, "--out")
+    check_host_fits(*(max(sizes),) * 3)
     seed = _seed(args)
     rows = []
     for index in _device_indices(args.device):
@@ -307,21 +346,19 @@ def cmd_sweep(args):
                 for size in sizes:
                     rows += run_kernels(dev, runnable, (size,) * 3, inputs=args.inputs, seed=seed,
                                         iters=args.iters, warmup=args.warmup,
-                                        cubin_dir=args.cubin_dir, note=note)
+                                        cubin_dir=args.cubin_dir, note=note, strict=False)
         if args.isolate:
             for size in sizes:
                 for kern in runnable:
                     got = run_isolated(index, kern, (size,) * 3, inputs=args.inputs, seed=seed,
                                        iters=args.iters, warmup=args.warmup,
-                                       cubin_dir=args.cubin_dir, backend=args.backend)
+                                       cubin_dir=args.cubin_dir, backend=args.backend, strict=False)
                     for r in got:
                         r.update(device=r.get("device") or name, arch=r.get("arch") or arch)
                     rows += got
                     note(f"device {index} {name}: {kern.name} {size}³ "
                          + ("ok" if all(r["passed"] for r in got) else "FAILED"))
     add_speedups(rows)
-    if args.out:
-        note("wrote " + " and ".join(report.write_rows(Path(args.out), "sweep", rows)))
     if args.format == "table":
         print(report.render([{**r, "shape": f"{r['m']}×{r['n']}×{r['k']}"} for r in rows], "table",
                             [("device_index", "dev"), ("device", "device"), ("arch", "arch")]
@@ -329,6 +366,8 @@ def cmd_sweep(args):
         print(f"\nseed {seed}, inputs {args.inputs}")
     else:
         print(report.render(rows, args.format))
+    if out:
+        _write(lambda: note("wrote " + " and ".join(report.write_rows(out, "sweep", rows))), out)
     return 0 if rows and all(r["passed"] for r in rows) else 1
 
 
@@ -337,14 +376,21 @@ def cmd_sweep(args):
 def cmd_bench(args):
     from .bench import LADDER, run_bench
     from .driver.cublas import Cublas
-    from .matmul import check_fits
+    from .matmul import check_fits, check_host_fits
     sizes = _sizes(args.sizes, [1024, 2048, 4096, 8192])
-    keys = _split(args.precision) or list(LADDER)
+    keys = validate.names(args.precision, "--precision") or list(LADDER)
     for key in keys:
         if key not in LADDER:
             raise UsageError(f"bench has no ladder for {key!r}; choose from: {', '.join(LADDER)}")
+    validate.timing(args.iters, args.warmup)
+    validate.seed(args.seed)
+    if validate.device_index(args.device, allow_all=True) == "all":
+        raise UsageError("bench times one GPU at a time (the ratios are within one device); give "
+                         "--device N, or run `tcraw sweep --device all` to cover every GPU")
+    out = validate.output_dir(args.out, "--out")
+    check_host_fits(*(max(sizes),) * 3)
     seed = _seed(args)
-    with _open_device(_device_indices(args.device)[0]) as dev:
+    with _open_device(int(args.device)) as dev:
         check_fits(dev, [kernels.KERNELS[n] for k in keys for n in LADDER[k]], *(max(sizes),) * 3)
         cublas = Cublas()
         try:
@@ -353,8 +399,6 @@ def cmd_bench(args):
         finally:
             cublas.close()
         name, arch = dev.name, dev.arch
-    if args.out:
-        note("wrote " + " and ".join(report.write_rows(Path(args.out), "bench", rows)))
     if args.format == "table":
         print(report.render([{**r, "shape": f"{r['m']}³"} for r in rows], "table", report.BENCH_COLUMNS))
         print(f"\n{name} ({arch}), seed {seed}, median of {args.iters} launches after {args.warmup} "
@@ -362,6 +406,8 @@ def cmd_bench(args):
               "every row verified")
     else:
         print(report.render(rows, args.format))
+    if out:
+        _write(lambda: note("wrote " + " and ".join(report.write_rows(out, "bench", rows))), out)
     return 0 if rows and all(r["passed"] for r in rows) else 1
 
 
@@ -370,12 +416,16 @@ def cmd_bench(args):
 def cmd_cache(args):
     from .cache import CubinCache
     c = CubinCache()
-    if args.action == "clear":
-        n = c.clear()
-        print(f"removed {n} cubin(s) from {c.dir}")
-        return 0
-    entries = c.entries()
-    info = {"dir": str(c.dir), "entries": len(entries), "bytes": sum(p.stat().st_size for p in entries),
+    try:
+        if args.action == "clear":
+            print(f"removed {c.clear()} file(s) (cubins, SASS counts, leftovers) from {c.dir}")
+            return 0
+        entries = c.entries()
+        size = sum(p.stat().st_size for p in entries if p.is_file())
+    except OSError as exc:
+        raise UsageError(f"cache {args.action}: {exc.strerror or exc} ({exc.filename or c.dir}); "
+                         "check the permissions of TCRAW_CACHE_DIR or point it elsewhere") from None
+    info = {"dir": str(c.dir), "entries": len(entries), "bytes": size,
             "override": "TCRAW_CACHE_DIR (TCRAW_NO_CACHE=1 to bypass)"}
     if args.format == "json":
         print(json.dumps(info, indent=2))
@@ -468,6 +518,7 @@ def main(argv=None):
     try:
         args = build_parser().parse_args(argv)
         driver.configure(args.backend, args.trace)
+        driver.get_backend()   # an unknown $TCRAW_BACKEND is refused here, before any work
         return args.fn(args)
     except TcrawError as exc:
         note(f"tcraw: {exc}")
@@ -480,3 +531,9 @@ def main(argv=None):
         return 130
     except SystemExit as exc:  # --help
         return exc.code if isinstance(exc.code, int) else 0
+    except Exception as exc:  # a bug of tcraw's: one line, and the traceback only on request
+        if os.environ.get("TCRAW_DEBUG", "") not in ("", "0"):
+            raise
+        note(f"tcraw: internal error, a bug in tcraw: {type(exc).__name__}: {exc} "
+             "(TCRAW_DEBUG=1 shows the traceback)")
+        return INTERNAL_ERROR

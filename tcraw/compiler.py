@@ -41,7 +41,13 @@ class Arch:
         m = re.fullmatch(r"(?:sm_|compute_)?(\d{2,3})([af]?)", str(text).strip().lower())
         if not m:
             raise UsageError(f"cannot read {text!r} as a GPU architecture; write it as sm_90, 90 or sm_90a")
-        return cls(int(m.group(1)), m.group(2))
+        cc, suffix = int(m.group(1)), m.group(2)
+        # PTX ISA: arch-specific targets ('a') begin with sm_90, family-specific ('f') with sm_100.
+        first = {"a": 90, "f": 100}.get(suffix, 0)
+        if cc < first:
+            raise UsageError(f"sm_{cc}{suffix} does not exist: '{suffix}' targets begin at sm_{first}; "
+                             f"write sm_{cc}")
+        return cls(cc, suffix)
 
 
 _supported = {}
@@ -160,6 +166,10 @@ def nvrtc_compile(backend, source, name, options):
         result, code = backend.nvrtc_compile_program(prog, options)
         log = backend.nvrtc_get_program_log(prog)
         if code != 0:
+            target = next((o.split("=", 1)[1] for o in options if o.startswith("--gpu-architecture=")), "?")
+            if "--nv_arch" in log or "gpu-architecture" in log:   # the target itself was refused
+                raise ArchError(f"the installed NVRTC does not accept --gpu-architecture={target} "
+                                f"({log.strip().splitlines()[0]}); `tcraw info` lists the archs it targets")
             raise CompileError("nvrtcCompileProgram", result, code,
                                f"{name} with options {' '.join(options)}", log)
         return backend.nvrtc_get_cubin(prog), log
@@ -254,7 +264,7 @@ def load_prebuilt(kernel, device_arch, cubin_dir):
         path = cubin_dir / f"{kernel.name}.{arch}.cubin"
         if path.is_file():
             image = path.read_bytes()
-            found = kernel_resources(image, kernel.entry)
+            found = kernel_resources(image, kernel.entry, source=str(path))
             return Cubin(kernel.name, arch, image, "", compile_ms=0.0, cached=True,
                          spill_bytes=0 if found["stack_bytes"] == 0 else None, **found)
     have = sorted(p.name.split(".")[1] for p in cubin_dir.glob(f"{kernel.name}.*.cubin"))

@@ -281,14 +281,22 @@ def get_kernel(name):
 
 
 def select(names=None, precisions=None):
-    """Kernels by name and/or precision family ('all' for every family), registry order."""
+    """Kernels by name and/or precision family ('all' for every family), registry order. Both
+    given: every named kernel must be of a named family (a request is never half-ignored)."""
+    fams = None
+    if precisions:
+        unknown = [f for f in precisions if f not in (*FAMILIES, "all")]
+        if unknown:
+            raise UsageError(f"unknown precision {unknown[0]!r}; choose from: {', '.join(FAMILIES)}, all")
+        fams = FAMILIES if "all" in precisions else precisions
     if names:
         chosen = [get_kernel(n) for n in names]
-    elif precisions:
-        fams = FAMILIES if "all" in precisions else precisions
-        for f in fams:
-            if f not in FAMILIES:
-                raise UsageError(f"unknown precision {f!r}; choose from: {', '.join(FAMILIES)}, all")
+        for kern in chosen:
+            if fams and kern.precision.family not in fams:
+                raise UsageError(f"kernel {kern.name} is {kern.precision.family}, which --precision "
+                                 f"{','.join(precisions)} leaves out; give --kernel or --precision, "
+                                 "or a precision that includes it")
+    elif fams:
         chosen = [k for k in KERNELS.values() if k.precision.family in fams]
         if BASELINE not in [k.name for k in chosen]:
             chosen.insert(0, KERNELS[BASELINE])  # speedups are against the FP32 baseline

@@ -4,6 +4,7 @@ Read it top to bottom; every device step is a named call on the objects in runti
 """
 
 import itertools
+import os
 import statistics
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
@@ -12,8 +13,9 @@ import numpy as np
 
 from . import compiler
 from .driver.constants import TMA_FP32
+from . import validate
 from .errors import STICKY, CudaError, KernelFault, OutOfMemory, UsageError
-from .precision import HostProblem, verify
+from .precision import HostProblem, host_problem, quantized_inputs, verify
 from .runtime import DeviceBuffer, KernelArgs, Module, TensorMap, launcher, time_launches
 
 
@@ -54,6 +56,7 @@ class Record:
     smem_bytes: int = 0
     input_sets: int = 1            # copies of the inputs cycled through (L2 rotation)
     speedup: float | None = None   # over the naive FP32 baseline on the same problem
+    reference: str = "cpu"         # where the float64 reference came from: cpu or device
     error: str | None = None       # why this row has no result (the run failed; passed is False)
 
     def as_dict(self):
@@ -71,35 +74,76 @@ def failed_record(kernel, m, n, k, device, error, **extra):
                   passed=False, error=error, iters=extra.pop("iters", 0), **{**where, **extra})
 
 
-def check_problem(m, n, k):
-    for name, v in (("M", m), ("N", n), ("K", k)):
-        if not isinstance(v, (int, np.integer)) or v < 1:
-            raise UsageError(f"{name} must be an integer ≥ 1, got {v!r}")
+# Up to this many multiply-adds the CPU's float64 reference takes about a second; beyond it the
+# fp64 device reference (00) takes milliseconds where the CPU would take minutes.
+CPU_REFERENCE_MAX_MACS = 2048**3
+
+
+def reference_kind(m, n, k):
+    """Where the reference of an (m, n, k) problem is computed: "cpu" or "device"."""
+    return "cpu" if m * n * k <= CPU_REFERENCE_MAX_MACS else "device"
+
+
+def make_problem(device, precision, base_a, base_b, mode, reference=None):
+    """The HostProblem for ``precision``: inputs quantized as the kernel reads them and the
+    float64 reference from the CPU or the GPU (``reference``, default: reference_kind)."""
+    m, k = base_a.shape
+    kind = reference or reference_kind(m, base_b.shape[1], k)
+    if kind == "cpu":
+        return host_problem(precision, base_a, base_b, mode)
+    return device_reference(device, precision, *quantized_inputs(precision, base_a, base_b, mode), mode)
 
 
 def device_bytes(kernel, m, n, k):
-    """Device memory one run of ``kernel`` on (m, n, k) takes: padded A, B and C."""
+    """Device memory one run of ``kernel`` on (m, n, k) takes: padded A, B and C, or the device
+    reference's A, B and two float64 outputs when that is larger (the two never coexist)."""
     mp, np_, kp = kernel.padded(m, n, k)
     p = kernel.precision
-    return (mp * kp + kp * np_) * p.in_dtype.itemsize + mp * np_ * p.out_dtype.itemsize
+    run = (mp * kp + kp * np_) * p.in_dtype.itemsize + mp * np_ * p.out_dtype.itemsize
+    ref = (m * k + k * n) * p.in_dtype.itemsize + 16 * m * n if reference_kind(m, n, k) == "device" else 0
+    return max(run, ref)
+
+
+def host_bytes(m, n, k):
+    """Host memory a run of (m, n, k) peaks at: the float64 inputs and their quantized and padded
+    copies (about 16 bytes per input element), the reference and |A||B| (16 per output element),
+    the output and its padded copy (up to 8), and the verifier's row blocks."""
+    from .precision import VERIFY_CHUNK
+    return 16 * (m * k + k * n) + 24 * m * n + 8 * 8 * VERIFY_CHUNK
+
+
+def host_available():
+    """Bytes the host can still give (MemAvailable: free plus reclaimable cache), or None."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def check_host_fits(m, n, k):
+    """Refuse, before any array is built, a problem the host cannot hold, with the numbers."""
+    need, free = host_bytes(m, n, k), host_available()
+    if free is not None and need > free:
+        raise OutOfMemory(f"{m}×{n}×{k} needs about {need / 2**30:.1f} GiB of host memory for the inputs, "
+                          f"the float64 reference and the check; {free / 2**30:.1f} GiB are available. "
+                          "Use a smaller problem")
 
 
 def check_fits(device, chosen, m, n, k):
     """Refuse, before building any host array, a problem the GPU or the host cannot hold."""
-    import os
     need = max(device_bytes(kern, m, n, k) for kern in chosen)
     free, total = device.mem_info()
     if need > free:
         raise OutOfMemory(f"{m}×{n}×{k} needs {need / 2**30:.2f} GiB on {device.name}; "
                           f"{free / 2**30:.2f} GiB of {total / 2**30:.1f} GiB are free. Use a smaller problem")
-    host_need = 8 * (3 * (m * k + k * n) + 3 * m * n)  # float64 inputs, quantized copies, reference
-    try:
-        host_free = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError):
-        return
-    if host_need > host_free:
-        raise OutOfMemory(f"{m}×{n}×{k} needs about {host_need / 2**30:.1f} GiB of host memory for the "
-                          f"inputs and the float64 reference; {host_free / 2**30:.1f} GiB are free")
+    check_host_fits(m, n, k)
 
 
 def pad(array, rows, cols):
@@ -197,12 +241,6 @@ def timed(device, name, launchers, iters, warmup):
         raise
 
 
-def time_matmul(device, kernel, fn, d_a, d_b, d_c, m, n, k, *, iters, warmup, workspace=None):
-    """Launch ``kernel`` on device operands (M, N, K already whole tiles): per-launch ms."""
-    go = matmul_launcher(kernel, fn, d_a, d_b, d_c, m, n, k, workspace)
-    return timed(device, kernel.name, [go], iters, warmup), go.geometry
-
-
 def rotation_sets(device, set_bytes, rotate):
     """How many copies of the inputs to cycle through so that each launch finds its operands
     out of L2 (three times the L2 size in all), as a benchmark of memory-resident data should."""
@@ -253,7 +291,7 @@ def measure(device, name, precision, hp, padded, prepare, *, iters, warmup, seed
         time_min_ms=min(times), norm_rel_err=verdict.norm_rel_err, max_abs_err=verdict.max_abs_err,
         bad=verdict.bad, unwritten=verdict.unwritten, padding_dirty=verdict.padding_dirty,
         inputs=hp.mode, seed=seed, warmup=warmup, device_index=device.ordinal,
-        padded=[mp, np_, kp], input_sets=len(sets))
+        padded=[mp, np_, kp], input_sets=len(sets), reference=hp.reference)
     return record, (c[:m, :n] if keep_output else None)
 
 
@@ -261,13 +299,12 @@ def run_matmul(device, kernel, hp: HostProblem, *, iters=20, warmup=3, seed=0, c
                keep_output=False, rotate=False):
     """Run ``kernel`` on the host problem ``hp`` on ``device``; return a Record (and the output
     when ``keep_output``)."""
-    check_problem(hp.m, hp.n, hp.k)
+    validate.problem(hp.m, hp.n, hp.k)
     if hp.precision is not kernel.precision:
         raise UsageError(f"{kernel.name} reads {kernel.precision.label}, the inputs are {hp.precision.label}")
     if (refusal := kernel.device_refusal(device)):
         raise refusal
-    if iters < 1 or warmup < 0:
-        raise UsageError(f"--iters must be ≥ 1 and --warmup ≥ 0 (got {iters}, {warmup})")
+    validate.timing(iters, warmup)
     with ExitStack() as stack:
         # The code: NVRTC cubin for this device (or a prebuilt one), loaded into the context.
         cubin = cubin or compiler.compile_cubin(kernel, device.arch, device.drv)
@@ -313,4 +350,4 @@ def device_reference(device, precision, a, b, mode):
         launcher(fn, REFERENCE.geometry(m, n, k), args)()
         d_r.copy_to_host(ref)
         d_abs.copy_to_host(abs_ref)
-    return HostProblem(precision, mode, a, b, ref, abs_ref)
+    return HostProblem(precision, mode, a, b, ref, abs_ref, reference="device")

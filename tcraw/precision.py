@@ -142,6 +142,7 @@ class HostProblem:
     b: np.ndarray
     ref: np.ndarray       # A64 @ B64 in float64
     abs_ref: np.ndarray   # |A64| @ |B64|: the scale each element's error is measured against
+    reference: str = "cpu"   # where ref was computed: "cpu" (numpy) or "device" (00_reference_fp64.cu)
 
     @property
     def m(self): return self.a.shape[0]
@@ -154,10 +155,15 @@ class HostProblem:
         return self.precision.tolerance(self.k, self.mode == "int", float(self.abs_ref.max(initial=0.0)))
 
 
-def host_problem(precision, base_a, base_b, mode):
+def quantized_inputs(precision, base_a, base_b, mode):
+    """A and B as the kernel stores them (normal inputs scaled for int8's range)."""
     scale = 1.0 if mode == "int" else precision.normal_scale
-    a = precision.quantize(base_a * scale)
-    b = precision.quantize(base_b * scale)
+    return precision.quantize(base_a * scale), precision.quantize(base_b * scale)
+
+
+def host_problem(precision, base_a, base_b, mode):
+    """The problem with its float64 reference computed on the CPU."""
+    a, b = quantized_inputs(precision, base_a, base_b, mode)
     a64, b64 = precision.to_f64(a), precision.to_f64(b)
     return HostProblem(precision, mode, a, b, a64 @ b64, np.abs(a64) @ np.abs(b64))
 
@@ -179,39 +185,48 @@ class Verdict:
     padding_dirty: int    # elements of the zero padding that are not exactly zero
 
 
+VERIFY_CHUNK = 1 << 22   # elements compared at a time: the float64 temporaries stay ~200 MB
+
+
 def verify(c_padded, hp: HostProblem, padding_must_be_zero=True):
-    """Check a kernel's (possibly padded) output against the reference, element by element."""
+    """Check a kernel's (possibly padded) output against the reference, element by element, a
+    block of rows at a time so that host memory does not grow with the problem's temporaries."""
     m, n = hp.ref.shape
-    c = c_padded[:m, :n]
-    if np.issubdtype(c.dtype, np.integer):
-        unwritten_mask = c == INT32_POISON
-    else:
-        # NaN is the poison; a NaN where the reference is finite is never right either way.
-        unwritten_mask = np.isnan(c.astype(np.float64)) & np.isfinite(hp.ref)
-    c64 = c.astype(np.float64)
     tol = hp.tolerance()
-    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        # Equal values (the same infinity, or NaN where the reference is NaN: inputs' NaN and Inf
-        # must propagate) count as exact; anything else is measured against the bound.
-        same = (c64 == hp.ref) | (np.isnan(c64) & np.isnan(hp.ref))
-        err = np.where(same, 0.0, np.abs(c64 - hp.ref))
-        err = np.where(np.isnan(err), np.inf, err)
-        bad_mask = ~(same | (err <= tol * hp.abs_ref))
-        rel = np.where(err == 0, 0.0, err / hp.abs_ref)
-        finite = np.isfinite(hp.ref)
-        diff = np.where(finite, c64 - hp.ref, 0.0)
-        ref_norm = np.linalg.norm(np.where(finite, hp.ref, 0.0))
-        norm_rel = float(np.linalg.norm(diff) / ref_norm) if ref_norm else float(np.abs(diff).max(initial=0.0))
+    rows = max(1, VERIFY_CHUNK // max(1, n))
+    bad = unwritten = 0
+    max_abs = max_rel = diff_sq = ref_sq = 0.0
+    for r0 in range(0, m, rows):
+        c = c_padded[r0:min(m, r0 + rows), :n]
+        ref, abs_ref = hp.ref[r0:r0 + rows], hp.abs_ref[r0:r0 + rows]
+        if np.issubdtype(c.dtype, np.integer):
+            unwritten_mask = c == INT32_POISON
+        else:
+            # NaN is the poison; a NaN where the reference is finite is never right either way.
+            unwritten_mask = np.isnan(c.astype(np.float64)) & np.isfinite(ref)
+        c64 = c.astype(np.float64)
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            # Equal values (the same infinity, or NaN where the reference is NaN: inputs' NaN and
+            # Inf must propagate) count as exact; anything else is measured against the bound.
+            same = (c64 == ref) | (np.isnan(c64) & np.isnan(ref))
+            err = np.where(same, 0.0, np.abs(c64 - ref))
+            err = np.where(np.isnan(err), np.inf, err)
+            bad += int(np.count_nonzero(~(same | (err <= tol * abs_ref))))
+            rel = np.where(err == 0, 0.0, err / abs_ref)
+            finite = np.isfinite(ref)
+            diff = np.where(finite, c64 - ref, 0.0)
+            diff_sq += float(np.sum(diff * diff))
+            ref_sq += float(np.sum(np.where(finite, ref, 0.0) ** 2))
+            max_abs = max(max_abs, float(err.max(initial=0.0)))
+            max_rel = max(max_rel, float(np.nan_to_num(rel, nan=np.inf).max(initial=0.0)))
+        unwritten += int(np.count_nonzero(unwritten_mask))
+    norm_rel = math.sqrt(diff_sq / ref_sq) if ref_sq else math.sqrt(diff_sq)
     padding_dirty = 0
-    if padding_must_be_zero and c_padded.shape != c.shape:
+    if padding_must_be_zero and c_padded.shape != (m, n):
         padding_dirty = _dirty_padding(c_padded, hp)
-    bad = int(np.count_nonzero(bad_mask))
-    unwritten = int(np.count_nonzero(unwritten_mask))
     return Verdict(
         passed=bad == 0 and unwritten == 0 and padding_dirty == 0,
-        max_abs_err=float(err.max(initial=0.0)),
-        max_rel_err=float(np.nan_to_num(rel, nan=np.inf).max(initial=0.0)),
-        norm_rel_err=norm_rel,
+        max_abs_err=max_abs, max_rel_err=max_rel, norm_rel_err=norm_rel,
         tolerance=tol, bad=bad, unwritten=unwritten, padding_dirty=padding_dirty,
     )
 

@@ -51,7 +51,6 @@ class Device:
         self.sm_count = attr(C.DEV_MULTIPROCESSOR_COUNT)
         self.clock_khz = attr(C.DEV_CLOCK_RATE_KHZ)
         self.mem_clock_khz = attr(C.DEV_MEMORY_CLOCK_RATE_KHZ)
-        self.bus_width_bits = attr(C.DEV_GLOBAL_MEMORY_BUS_WIDTH)
         self.l2_bytes = attr(C.DEV_L2_CACHE_SIZE)
         self.total_mem = self.drv.device_total_mem(self.handle)
         self.max_threads_per_block = attr(C.DEV_MAX_THREADS_PER_BLOCK)

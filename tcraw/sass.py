@@ -1,8 +1,12 @@
 """Tensor-instruction counts read from a cubin's SASS with cuobjdump (when one is installed).
 
 Evidence, not assumption: a WMMA kernel should show HMMA (or IMMA / DMMA), a wgmma kernel HGMMA.
+cuobjdump is slow next to a cache hit, so the counts are kept beside the cubin cache, keyed by the
+cubin itself: a warm `tcraw compile --arch all` reads them instead of disassembling every cubin.
 """
 
+import hashlib
+import json
 import os
 import re
 import shutil
@@ -10,6 +14,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from .cache import SASS_SUFFIX, cache_dir, replace_with, write_temp
+
+COUNTS_VERSION = 1   # bump when the counting changes: the kept counts then miss
 TENSOR_OPS = ("HGMMA", "HMMA", "IMMA", "DMMA", "IGMMA", "QGMMA")
 _OP = re.compile(r"^\s*/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)", re.MULTILINE)
 
@@ -59,6 +66,12 @@ def dump_sass(image, tool=None):
 
 def tensor_op_counts(image, tool=None):
     """{'HMMA': n, ...} for the tensor opcodes present (static count), or None without cuobjdump."""
+    tool = tool or find_cuobjdump()
+    if not tool:
+        return None
+    kept = _kept_path(image)
+    if kept is not None and (counts := _read_kept(kept)) is not None:
+        return counts
     sass = dump_sass(image, tool)
     if sass is None:
         return None
@@ -67,4 +80,31 @@ def tensor_op_counts(image, tool=None):
         base = op.split(".")[0]
         if base in TENSOR_OPS:
             counts[base] = counts.get(base, 0) + 1
+    if kept is not None:
+        _keep(kept, counts)
     return counts
+
+
+def _kept_path(image):
+    """Where the counts of this cubin are kept, or None with TCRAW_NO_CACHE=1."""
+    if os.environ.get("TCRAW_NO_CACHE", "") not in ("", "0"):
+        return None
+    h = hashlib.sha256(json.dumps([COUNTS_VERSION, TENSOR_OPS]).encode())
+    h.update(image)
+    return cache_dir() / f"{h.hexdigest()}{SASS_SUFFIX}"
+
+
+def _read_kept(path):
+    try:
+        counts = json.loads(path.read_bytes())
+    except (OSError, ValueError):  # none yet, or unreadable: count again
+        return None
+    return counts if isinstance(counts, dict) else None
+
+
+def _keep(path, counts):
+    """Write atomically, as cache entries are; a failure only means counting again next time."""
+    try:
+        replace_with(write_temp(path, json.dumps(counts).encode()), path)
+    except OSError:
+        pass

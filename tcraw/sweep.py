@@ -12,36 +12,42 @@ import sys
 
 from . import compiler, kernels
 from .errors import TcrawError, UsageError
-from .matmul import failed_record, run_matmul
-from .precision import base_matrices, host_problem
+from .matmul import failed_record, make_problem, run_matmul
+from .precision import base_matrices
 
 
 def run_kernels(device, chosen, shape, *, inputs, seed, iters, warmup, cubin_dir=None, note=print,
-                save=None):
-    """Records (dicts) for each kernel on one (m, n, k) problem on ``device``."""
+                save=None, strict=True):
+    """Records (dicts) for each kernel on one (m, n, k) problem on ``device``. The reference is
+    the CPU's or, for big problems, the GPU's (matmul.reference_kind), one precision at a time
+    so that host memory holds one reference whatever the kernel list. ``save`` (a dict) gets
+    each precision's stored A and B and each kernel's output. ``strict``: a UsageError (the
+    request is wrong, e.g. no cubin for this GPU) ends the run; otherwise it is a failed row,
+    as a sweep wants, so that rows already measured are never lost."""
     m, n, k = shape
     base_a, base_b = base_matrices(m, n, k, inputs, seed)
-    problems, rows = {}, []
+    hp, rows = None, []
     for kern in chosen:
         p = kern.precision
-        if p.key not in problems:
-            problems[p.key] = host_problem(p, base_a, base_b, inputs)
         try:
+            if hp is None or hp.precision is not p:
+                hp = None   # drop the last reference before building the next
+                hp = make_problem(device, p, base_a, base_b, inputs)
+                if save is not None:
+                    save.setdefault("problems", {})[p.key] = (hp.a, hp.b)
             cubin = (compiler.load_prebuilt(kern, device.arch, cubin_dir) if cubin_dir
                      else compiler.compile_cubin(kern, device.arch, device.drv))
-            rec, c = run_matmul(device, kern, problems[p.key], iters=iters, warmup=warmup,
-                                seed=seed, cubin=cubin, keep_output=True)
+            rec, c = run_matmul(device, kern, hp, iters=iters, warmup=warmup,
+                                seed=seed, cubin=cubin, keep_output=save is not None)
             if save is not None:
                 save.setdefault("outputs", {})[kern.name] = c
-        except UsageError:
-            raise  # the request itself is wrong: nothing else would go better
         except TcrawError as exc:
+            if strict and isinstance(exc, UsageError):
+                raise  # the request itself is wrong: nothing else would go better
             note(f"{kern.name}: {exc}")
             rec = failed_record(kern, m, n, k, device, str(exc).splitlines()[0], inputs=inputs,
                                 seed=seed, iters=iters, warmup=warmup)
         rows.append(rec.as_dict())
-    if save is not None:
-        save["problems"] = problems
     return add_speedups(rows)
 
 
@@ -56,8 +62,9 @@ def add_speedups(rows):
 
 
 def run_isolated(device_index, kern, shape, *, inputs, seed, iters, warmup, cubin_dir=None,
-                 backend=None, timeout=600):
-    """One kernel on one problem in a child process; its rows, or one failed row saying why."""
+                 backend=None, timeout=600, strict=True):
+    """One kernel on one problem in a child process; its rows, or one failed row saying why
+    (``strict``: a child refusing the request, exit 2, raises UsageError instead)."""
     m, n, k = shape
     cmd = [sys.executable, "-m", "tcraw", "run", "--kernel", kern.name, "-m", str(m), "-n", str(n),
            "-k", str(k), "--inputs", inputs, "--seed", str(seed), "--iters", str(iters),
@@ -71,7 +78,7 @@ def run_isolated(device_index, kern, shape, *, inputs, seed, iters, warmup, cubi
         if p.returncode in (0, 1):
             return json.loads(p.stdout)
         why = (p.stderr.strip().splitlines() or [f"exit {p.returncode}"])[-1]
-        if p.returncode == 2:
+        if p.returncode == 2 and strict:
             raise UsageError(why.removeprefix("tcraw: "))
     except subprocess.TimeoutExpired:
         why = f"no answer within {timeout} s"

@@ -1,14 +1,13 @@
-"""The cubin cache: keys, corruption, concurrent writers, unwritable directories (CPU)."""
+"""The cubin cache: keys, corruption, concurrent writers, unwritable directories, kept SASS
+counts (CPU)."""
 
 import subprocess
 import sys
 import textwrap
 
-from pathlib import Path
-
 import pytest
 
-from tcraw import cache, compiler, kernels
+from tcraw import cache, compiler, kernels, sass
 from tcraw.cache import CubinCache, cache_key
 from tcraw.cubin import elf_arch
 
@@ -50,7 +49,44 @@ def test_nested_headers_are_followed(tmp_path):
     (tmp_path / "sub" / "b.h").write_text("#include <c.h>\n")
     (tmp_path / "c.h").write_text("// leaf\n")
     found = cache.included_headers("#include <a.h>\n", tmp_path)
-    assert sorted(Path(p).name for p in found) == ["a.h", "b.h", "c.h"]
+    assert [name for name, _ in found] == ["a.h", "c.h", "sub/b.h"]   # each as included
+
+
+def _source_dirs(tmp_path, *contents):
+    """A shared include dir and one source dir per content, each with local.cuh saying it, at
+    different depths so that no path relative to the include dir is alike."""
+    inc = tmp_path / "inc"
+    inc.mkdir()
+    (inc / "lib.h").write_text("#define L 1\n")
+    dirs = []
+    for i, text in enumerate(contents):
+        d = tmp_path.joinpath(*[f"install{i}"] * (i + 1), "cuda_src")
+        d.mkdir(parents=True)
+        (d / "local.cuh").write_text(text)
+        dirs.append(d)
+    return inc, dirs
+
+
+def _key_in(source_dir, inc):
+    return key(source='#include "local.cuh"\n#include <lib.h>\n', include_dir=inc, source_dir=source_dir,
+               options=["--gpu-architecture=sm_90", f"-I{source_dir}", f"-I{inc}"])
+
+
+def test_key_ignores_where_tcraw_is_installed(tmp_path):
+    inc, (one, two) = _source_dirs(tmp_path, "#define X 1\n", "#define X 1\n")
+    cache._header_digest_memo.clear()
+    k1 = _key_in(one, inc)
+    cache._header_digest_memo.clear()   # as a second install's own process would
+    assert _key_in(two, inc) == k1
+    (two / "local.cuh").write_text("#define X 2\n")
+    cache._header_digest_memo.clear()
+    assert _key_in(two, inc) != k1
+
+
+def test_header_memo_tells_source_dirs_apart(tmp_path):
+    inc, (one, two) = _source_dirs(tmp_path, "#define X 1\n", "#define X 2\n")
+    cache._header_digest_memo.clear()
+    assert _key_in(one, inc) != _key_in(two, inc)   # no clear between: the memo must not answer
 
 
 def test_warm_compile_comes_from_the_cache(tmp_path):
@@ -84,6 +120,31 @@ def test_unwritable_cache_dir_still_compiles(tmp_path):
     assert not store.writable and "cannot write" in store.problem
 
 
+def test_one_bad_entry_does_not_disable_the_cache(tmp_path):
+    store = CubinCache(tmp_path)
+    bad, good = "a" * 64, "b" * 64
+    store.path(bad).mkdir()                 # an entry path that no rename can replace
+    assert not store.store(bad, {}, b"x")
+    assert store.writable and store.problem is None
+    assert not list(tmp_path.glob(".*.tmp"))
+    assert store.store(good, {"log": ""}, b"y") and store.load(good) == ({"log": ""}, b"y")
+    assert store.load(bad) is None
+    assert not compiler.compile_cubin(KERNEL, "sm_90", cache=store).cached
+    assert compiler.compile_cubin(KERNEL, "sm_90", cache=store).cached
+
+
+def test_clear_removes_directories_sidecars_and_leftovers(tmp_path):
+    store = CubinCache(tmp_path)
+    assert store.store("b" * 64, {}, b"y")
+    (store.path("a" * 64) / "inside").mkdir(parents=True)
+    (tmp_path / f"{'c' * 64}.sass.json").write_text("{}")
+    (tmp_path / f".{'d' * 16}.x1y2z3.tmp").write_bytes(b"half an entry")
+    (tmp_path / "notes.txt").write_text("not the cache's")
+    assert store.clear() == 4
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+    assert store.clear() == 0
+
+
 def test_compile_error_is_not_cached(tmp_path, monkeypatch):
     from tcraw.errors import CompileError
     store = CubinCache(tmp_path)
@@ -106,3 +167,43 @@ def test_concurrent_writers_leave_one_good_entry(tmp_path):
     assert len(store.entries()) == 1
     assert not list(tmp_path.glob("*.tmp"))
     assert compiler.compile_cubin(kernels.KERNELS["naive_fp32"], "sm_90", cache=store).cached
+
+
+SASS_LINE = "        /*0010*/                   HMMA.16816.F32 R0, R4, R8, R0 ;"
+
+
+@pytest.fixture
+def fake_cuobjdump(tmp_path, monkeypatch):
+    """(tool, runs): a cuobjdump that prints one HMMA and an EXIT, and how many times it ran."""
+    monkeypatch.setenv("TCRAW_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("TCRAW_NO_CACHE", raising=False)
+    counter = tmp_path / "runs"
+    tool = tmp_path / "cuobjdump"
+    tool.write_text(f"#!/bin/sh\necho run >> '{counter}'\n"
+                    f"echo '{SASS_LINE}'\necho '        /*0020*/                   EXIT ;'\n")
+    tool.chmod(0o755)
+    return str(tool), lambda: len(counter.read_text().splitlines()) if counter.exists() else 0
+
+
+def test_sass_counts_are_kept_per_cubin(fake_cuobjdump):
+    tool, runs = fake_cuobjdump
+    first = sass.tensor_op_counts(b"cubin one", tool)
+    assert first == {"HMMA": 1} and runs() == 1
+    assert sass.tensor_op_counts(b"cubin one", tool) == first and runs() == 1
+    assert sass.tensor_op_counts(b"cubin two", tool) == first and runs() == 2   # another cubin
+    assert CubinCache().clear() == 2   # the kept counts go with the cache
+
+
+def test_sass_counts_not_kept_without_the_cache(fake_cuobjdump, monkeypatch):
+    tool, runs = fake_cuobjdump
+    monkeypatch.setenv("TCRAW_NO_CACHE", "1")
+    assert [sass.tensor_op_counts(b"cubin", tool) for _ in range(2)] == [{"HMMA": 1}] * 2
+    assert runs() == 2 and not cache.cache_dir().exists()
+
+
+def test_sass_counts_survive_an_unwritable_cache(fake_cuobjdump, tmp_path, monkeypatch):
+    tool, runs = fake_cuobjdump
+    (tmp_path / "a_file").write_text("")
+    monkeypatch.setenv("TCRAW_CACHE_DIR", str(tmp_path / "a_file" / "cache"))
+    assert [sass.tensor_op_counts(b"cubin", tool) for _ in range(2)] == [{"HMMA": 1}] * 2
+    assert runs() == 2

@@ -80,7 +80,19 @@ def test_unsupported_arch_row(capsys):
     (["compile", "--arch", "hopper"], "sm_90"),
     (["run", "--inputs", "zeros"], "invalid choice"),
     (["run", "--save", "x", "--isolate"], "drop --isolate"),
-    (["run", "--iters", "0"], "--iters must be ≥ 1"),
+    (["run", "--iters", "0"], "--iters must be an integer in [1"),
+    (["sweep", "--iters", "0"], "--iters must be"),
+    (["bench", "--warmup", "-1"], "--warmup must be"),
+    (["run", "--seed", "-1"], "--seed must be"),
+    (["run", "--device", "-1"], "--device takes a GPU index"),
+    (["sweep", "--device", "first"], "--device takes a GPU index ≥ 0 or all"),
+    (["bench", "--device", "all"], "one GPU at a time"),
+    (["run", "--precision", ","], "empty list"),
+    (["run", "--precision", "all,fp8"], "unknown precision 'fp8'"),
+    (["run", "--kernel", "naive_fp32", "--precision", "fp16"], "leaves out"),
+    (["run", "-m", str(2**31)], "below 2^31"),
+    (["run", "--cubin-dir", "/nonexistent/cubins"], "not a directory"),
+    (["compile", "--arch", "sm_90f", "--kernel", "naive_fp32"], "sm_90f"),
     (["sweep", "--sizes", "64,big"], "whole numbers"),
     (["bench", "--precision", "int8"], "no ladder"),
     (["compile", "--arch", "sm_130"], "install a newer NVRTC"),
@@ -150,3 +162,63 @@ def test_a_kernel_needing_more_shared_memory_than_the_device_has_is_refused_by_n
     assert isinstance(refusal, UsageError) and "101376" in str(refusal) and "156672" in str(refusal)
     assert kernels.KERNELS["tiled_simt_fp32"].device_refusal(ada) is None
     assert "sm_90a" in str(kernels.KERNELS["wgmma_tma_fp16"].device_refusal(ada))
+
+
+def test_a_kernel_named_below_the_device_is_refused_and_an_unnamed_one_skipped(capsys):
+    from types import SimpleNamespace
+    from tcraw.cli import _runnable
+    from tcraw.errors import ArchError
+    ampere = SimpleNamespace(name="A100", arch="sm_80", cc=80, max_smem_optin=166912)
+    wgmma, naive = kernels.KERNELS["wgmma_tma_fp16"], kernels.KERNELS["naive_fp32"]
+    with pytest.raises(ArchError, match="sm_90a"):
+        _runnable(ampere, [naive, wgmma], explicit=True)
+    assert _runnable(ampere, [naive, wgmma], explicit=False) == [naive]
+    assert "skipped" in capsys.readouterr().err
+
+
+def test_a_problem_the_host_cannot_hold_is_refused_before_the_gpu(monkeypatch, capsys):
+    """The CPU-side reference and check need host memory: refused up front, with the numbers."""
+    import tcraw.cli as cli
+    from tcraw import matmul
+    monkeypatch.setattr(matmul, "host_available", lambda: 2**30)
+    monkeypatch.setattr(cli, "_open_device", lambda *_: pytest.fail("the GPU was opened"))
+    assert main(["run", "--size", "16384"]) == 2
+    err = capsys.readouterr().err
+    assert "host memory" in err and "1.0 GiB are available" in err
+
+
+def test_an_unwritable_output_is_refused_before_the_work(tmp_path, monkeypatch, capsys):
+    import tcraw.cli as cli
+    monkeypatch.setattr(cli, "_open_device", lambda *_: pytest.fail("the GPU was opened"))
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    for argv in (["run", "--save", str(blocker / "x")], ["sweep", "--out", str(blocker)],
+                 ["bench", "--out", str(blocker / "y")],
+                 ["compile", "--kernel", "naive_fp32", "--arch", "sm_90", "--out", str(blocker)]):
+        assert main(argv) == 2, argv
+        assert "cannot write there" in capsys.readouterr().err
+
+
+def test_rows_are_printed_even_when_writing_them_fails(tmp_path, monkeypatch, capsys):
+    """A sweep's rows are never lost: printed first, and a failed write is a one-line exit 2."""
+    from types import SimpleNamespace
+    import tcraw.cli as cli
+    from tcraw import report, sweep
+
+    class FakeDevice(SimpleNamespace):
+        def __enter__(self): return self
+        def __exit__(self, *exc): return None
+        def mem_info(self): return 2**40, 2**40
+    monkeypatch.setattr(cli, "_open_device", lambda i: FakeDevice(name="GPU", arch="sm_90", cc=90,
+                                                                   max_smem_optin=232448))
+    monkeypatch.setattr(sweep, "run_isolated", lambda index, kern, shape, **kw: [
+        {"kernel": kern.name, "m": shape[0], "n": shape[1], "k": shape[2], "passed": True,
+         "time_ms": 1.0, "device_index": index, "device": "GPU", "arch": "sm_90"}])
+
+    def disk_full(*_a):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(report, "write_rows", disk_full)
+    rc = main(["sweep", "--sizes", "64", "--kernel", "naive_fp32", "--out", str(tmp_path), "--format", "json"])
+    out, err = capsys.readouterr()
+    assert rc == 2 and "No space left on device" in err and "printed above" in err
+    assert json.loads(out)[0]["kernel"] == "naive_fp32"

@@ -10,7 +10,7 @@ import pytest
 from tcraw import compiler, kernels
 from tcraw.errors import OutOfMemory, UsageError
 from tcraw.kernels import Geometry
-from tcraw.matmul import run_matmul, time_matmul
+from tcraw.matmul import matmul_launcher, run_matmul, timed
 from tcraw.precision import base_matrices, host_problem
 from tcraw.runtime import Closed, DeviceBuffer, KernelArgs, Module, launcher
 
@@ -59,9 +59,16 @@ def test_bad_geometry_is_refused_before_launch(device, naive, geometry, needle):
 
 
 def test_raising_the_smem_attribute_allows_more_than_48k(device, naive):
-    naive.set_max_dynamic_smem(64 * 1024)
+    """Refused at 48 KiB, accepted once raised: the driver reads the new limit back, and a launch
+    with 64 KiB of dynamic shared memory then runs (M = N = 0: it writes nothing)."""
+    geometry = Geometry((1, 1, 1), (16, 16, 1), 64 * 1024)
     args = KernelArgs([np.uint64(0), np.uint64(0), np.uint64(0), np.int32(0), np.int32(0), np.int32(0)])
-    launcher(naive, Geometry((1, 1, 1), (16, 16, 1), 64 * 1024), args)()  # M = N = 0: writes nothing
+    with pytest.raises(UsageError, match="set_max_dynamic_smem"):
+        launcher(naive, geometry, args)
+    naive.set_max_dynamic_smem(64 * 1024)
+    from tcraw.driver import constants as C
+    assert device.drv.func_get_attribute(naive.handle, C.FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES) == 64 * 1024
+    launcher(naive, geometry, args)()
     device.synchronize()
 
 
@@ -100,7 +107,7 @@ def test_wrong_dtype_small_buffer_misaligned_pointer_bad_ld(device, cubins):
         ]
         for operands, needle in bad_cases:
             with pytest.raises(UsageError, match=needle):
-                time_matmul(device, FP16, fn, *operands, iters=1, warmup=0)
+                matmul_launcher(FP16, fn, *operands)
         assert still_poisoned(c, np.float32, m * n), "a refused launch wrote the output"
         for buf in (a, b, c, wrong_type, too_small, roomy):
             buf.free()
@@ -169,7 +176,7 @@ def test_cycles_leak_nothing(device, cubins):
                         DeviceBuffer.like(device, a) as dc:
                     da.copy_from_host(a)
                     db.copy_from_host(a)
-                    time_matmul(device, NAIVE, fn, da, db, dc, 32, 32, 32, iters=1, warmup=0)
+                    timed(device, NAIVE.name, [matmul_launcher(NAIVE, fn, da, db, dc, 32, 32, 32)], 1, 0)
                     dc.copy_to_host(np.empty_like(a))
     cycle()  # let the driver's pools reach their steady size
     device.synchronize()

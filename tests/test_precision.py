@@ -3,9 +3,10 @@
 import math
 
 import numpy as np
+import pytest
 
 from tcraw import precision as P
-from tcraw.precision import PRECISIONS, host_problem, verify
+from tcraw.precision import PRECISIONS, base_matrices, host_problem, verify
 
 
 def test_fp16_rounds_to_nearest_even():
@@ -140,3 +141,22 @@ def test_padding_may_hold_nan_only_below_an_inf_column():
     assert verify(padded, hp).padding_dirty == 0
     padded[5:, 3] = np.nan   # but column 3 of B is finite
     assert verify(padded, hp).padding_dirty == 11
+
+
+def test_verify_by_row_blocks_equals_verify_at_once(monkeypatch):
+    """The verifier walks the output a block of rows at a time (host memory); the verdict must be
+    the one a single pass gives, errors, unwritten elements and padding included."""
+    from tcraw import precision
+    a, b = base_matrices(37, 29, 64, "normal", 3)
+    hp = host_problem(PRECISIONS["fp16"], a, b, "normal")
+    c = np.zeros((48, 32), dtype=np.float32)
+    c[:37, :29] = hp.ref
+    c[5, 7] += 1.0          # one wrong element
+    c[30, 2] = np.nan       # one never written (also out of bounds: bad)
+    c[40, 3] = 2.0          # dirty padding
+    whole = precision.verify(c, hp)
+    monkeypatch.setattr(precision, "VERIFY_CHUNK", 29 * 4)   # 4 rows per block
+    blocks = precision.verify(c, hp)
+    assert (whole.bad, whole.unwritten, whole.padding_dirty) == (blocks.bad, blocks.unwritten, blocks.padding_dirty) == (2, 1, 1)
+    assert whole.max_rel_err == blocks.max_rel_err and whole.max_abs_err == blocks.max_abs_err
+    assert blocks.norm_rel_err == pytest.approx(whole.norm_rel_err, rel=1e-12)

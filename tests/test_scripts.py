@@ -1,6 +1,5 @@
-"""Scripts that need no GPU: the bench plot from recorded results."""
+"""Scripts that need no GPU: the bench plot from recorded results, the walkthrough's bad input."""
 
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +17,45 @@ def test_plot_bench_draws_the_recorded_run(tmp_path):
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 10_000
-    assert len(json.loads(RESULTS.read_text())) > 0
+
+
+def walkthrough(*argv):
+    return subprocess.run([sys.executable, str(ROOT / "scripts" / "walkthrough.py"), *argv],
+                          capture_output=True, text=True, timeout=120)
+
+
+def gpu_present():
+    from tcraw.driver import get_backend
+    from tcraw.errors import NoDeviceError
+    try:
+        get_backend().init()
+        return True
+    except NoDeviceError:
+        return False
+
+
+@pytest.mark.parametrize("n", ["100", "0", "-64"])
+def test_walkthrough_refuses_a_size_that_is_not_a_positive_multiple_of_64(n):
+    p = walkthrough("--n", n)
+    assert p.returncode == 2, p.stderr
+    assert "usage:" in p.stderr and "positive multiple of 64" in p.stderr
+    assert "Traceback" not in p.stderr
+
+
+def test_walkthrough_refuses_an_unknown_backend():
+    p = walkthrough("--backend", "bogus", "--n", "64")
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.startswith("walkthrough: ") and "unknown backend 'bogus'" in p.stderr
+    assert len(p.stderr.splitlines()) == 1 and "Traceback" not in p.stderr
+
+
+def test_walkthrough_without_a_gpu_says_so_and_exits_3():
+    if gpu_present():
+        pytest.skip("a CUDA driver and GPU are present: the no-GPU path cannot be exercised here")
+    p = walkthrough("--n", "64")
+    assert p.returncode == 3, p.stderr
+    assert p.stderr.startswith("walkthrough: ") and ("no CUDA driver" in p.stderr or "GPU" in p.stderr)
+    assert len(p.stderr.splitlines()) == 1 and "Traceback" not in p.stderr
 
 
 def test_tune_ladder_builds_the_variant_it_names():

@@ -17,6 +17,15 @@ from ..errors import UsageError
 BACKENDS = ("bindings", "ctypes")
 
 
+def seam(call):
+    """Mark a Backend method as a seam call standing for the driver/NVRTC function ``call``
+    (the name a learner looks up). The tracer wraps exactly the methods so marked."""
+    def mark(method):
+        method.seam_call = call
+        return method
+    return mark
+
+
 class Backend:
     """The whole interface, one method per driver/NVRTC call (or a tight group of them).
 
@@ -28,60 +37,103 @@ class Backend:
     name = "abstract"
 
     # driver: init and devices
+    @seam("cuInit")
     def init(self): raise NotImplementedError
+    @seam("cuDriverGetVersion")
     def driver_version(self): raise NotImplementedError
+    @seam("cuDeviceGetCount")
     def device_count(self): raise NotImplementedError
+    @seam("cuDeviceGet")
     def device_get(self, ordinal): raise NotImplementedError
+    @seam("cuDeviceGetName")
     def device_name(self, dev): raise NotImplementedError
+    @seam("cuDeviceGetAttribute")
     def device_attribute(self, dev, attr): raise NotImplementedError
+    @seam("cuDeviceTotalMem")
     def device_total_mem(self, dev): raise NotImplementedError
     # driver: the primary context (works the same on cuda-bindings 12.x and 13.x)
+    @seam("cuDevicePrimaryCtxRetain")
     def primary_ctx_retain(self, dev): raise NotImplementedError
+    @seam("cuDevicePrimaryCtxRelease")
     def primary_ctx_release(self, dev): raise NotImplementedError
+    @seam("cuCtxSetCurrent")
     def ctx_set_current(self, ctx): raise NotImplementedError
+    @seam("cuCtxSynchronize")
     def ctx_synchronize(self): raise NotImplementedError
     # driver: memory
+    @seam("cuMemGetInfo")
     def mem_get_info(self): raise NotImplementedError
+    @seam("cuMemAlloc")
     def mem_alloc(self, nbytes): raise NotImplementedError
+    @seam("cuMemFree")
     def mem_free(self, ptr): raise NotImplementedError
+    @seam("cuMemcpyHtoD")
     def memcpy_htod(self, dst, src_addr, nbytes): raise NotImplementedError
+    @seam("cuMemcpyDtoH")
     def memcpy_dtoh(self, dst_addr, src, nbytes): raise NotImplementedError
+    @seam("cuMemsetD8")
     def memset_d8(self, ptr, value, count): raise NotImplementedError
+    @seam("cuMemsetD16")
     def memset_d16(self, ptr, value, count): raise NotImplementedError
+    @seam("cuMemsetD32")
     def memset_d32(self, ptr, value, count): raise NotImplementedError
     # driver: modules, functions, launch
+    @seam("cuModuleLoadData")
     def module_load_data(self, image): raise NotImplementedError
+    @seam("cuModuleUnload")
     def module_unload(self, mod): raise NotImplementedError
+    @seam("cuModuleGetFunction")
     def module_get_function(self, mod, name): raise NotImplementedError
+    @seam("cuFuncGetAttribute")
     def func_get_attribute(self, fn, attr): raise NotImplementedError
+    @seam("cuFuncSetAttribute")
     def func_set_attribute(self, fn, attr, value): raise NotImplementedError
+    @seam("cuTensorMapEncodeTiled")
     def tensor_map_encode_tiled(self, dtype, ptr, dims, strides, box, swizzle):
         """cuTensorMapEncodeTiled: the 128 bytes of a TMA descriptor (sm_90+) for a tensor at
         ``ptr`` with ``dims`` (innermost first, elements), ``strides`` (bytes, one fewer than
         dims), copied ``box`` elements at a time; element strides 1, no interleave, L2 promotion
         of 256 bytes, no out-of-bounds fill. Needs no context: it only encodes."""
         raise NotImplementedError
+    @seam("cuLaunchKernel")
     def launcher(self, fn, grid, block, smem_bytes, params_addr):
         """A zero-argument callable doing cuLaunchKernel with every argument converted once:
         what a timed loop calls (launch overhead is the benchmark's business, not Python's)."""
         raise NotImplementedError
     # driver: events (stream 0, the legacy default stream)
+    @seam("cuEventCreate")
     def event_create(self): raise NotImplementedError
+    @seam("cuEventRecord")
     def event_record(self, ev): raise NotImplementedError
+    @seam("cuEventSynchronize")
     def event_synchronize(self, ev): raise NotImplementedError
+    @seam("cuEventElapsedTime")
     def event_elapsed_ms(self, start, end): raise NotImplementedError
+    @seam("cuEventDestroy")
     def event_destroy(self, ev): raise NotImplementedError
     # NVRTC
+    @seam("nvrtcVersion")
     def nvrtc_version(self): raise NotImplementedError
+    @seam("nvrtcGetSupportedArchs")
     def nvrtc_supported_archs(self): raise NotImplementedError
+    @seam("nvrtcCreateProgram")
     def nvrtc_create_program(self, source, name): raise NotImplementedError
+    @seam("nvrtcCompileProgram")
     def nvrtc_compile_program(self, prog, options):
         """Returns (result name, code): a failed compile is not an exception here, since the
         caller still needs the log (compiler.nvrtc_compile raises CompileError with it)."""
         raise NotImplementedError
+    @seam("nvrtcGetProgramLog")
     def nvrtc_get_program_log(self, prog): raise NotImplementedError
+    @seam("nvrtcGetCUBIN")
     def nvrtc_get_cubin(self, prog): raise NotImplementedError
+    @seam("nvrtcDestroyProgram")
     def nvrtc_destroy_program(self, prog): raise NotImplementedError
+
+
+# method name -> driver/NVRTC function, built from the interface itself: a call added to Backend
+# with @seam is traced by that one edit.
+SEAM_CALLS = {name: fn.seam_call for name, fn in vars(Backend).items() if hasattr(fn, "seam_call")}
 
 
 _base, _traced = {}, {}
@@ -107,7 +159,11 @@ def default_backend_name():
     if _default["name"]:
         return _default["name"], "--backend"
     if os.environ.get("TCRAW_BACKEND"):
-        return os.environ["TCRAW_BACKEND"], "TCRAW_BACKEND"
+        name = os.environ["TCRAW_BACKEND"]
+        if name not in BACKENDS:
+            raise UsageError(f"TCRAW_BACKEND={name!r} is not a backend; set it to one of "
+                             f"{', '.join(BACKENDS)}, or unset it")
+        return name, "TCRAW_BACKEND"
     try:
         import cuda.bindings.driver  # noqa: F401  (is cuda-python importable?)
         return "bindings", "default"

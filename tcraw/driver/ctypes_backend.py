@@ -18,6 +18,13 @@ from .constants import TENSOR_MAP_L2_PROMOTION_256B
 CUresult = c_int
 
 
+# Every NVRTC function this backend calls: a library without them is not (a new enough) NVRTC.
+NVRTC_SYMBOLS = ("nvrtcVersion", "nvrtcGetErrorString", "nvrtcGetNumSupportedArchs",
+                 "nvrtcGetSupportedArchs", "nvrtcCreateProgram", "nvrtcCompileProgram",
+                 "nvrtcGetProgramLogSize", "nvrtcGetProgramLog", "nvrtcGetCUBINSize", "nvrtcGetCUBIN",
+                 "nvrtcDestroyProgram")
+
+
 def _find_nvrtc():
     """libnvrtc: $TCRAW_NVRTC_LIBRARY, cuda-pathfinder, a pip wheel on sys.path, CUDA_HOME/CUDA_PATH,
     /usr/local/cuda, then the system's search path. Returns a path or a soname, or None."""
@@ -39,6 +46,28 @@ def _find_nvrtc():
             return hits[0]
     import ctypes.util
     return ctypes.util.find_library("nvrtc")
+
+
+def _load_nvrtc():
+    """The CDLL of libnvrtc, checked to export what tcraw calls; NoNvrtcError (via no_nvrtc)
+    naming the library and where its path came from otherwise."""
+    path = _find_nvrtc()
+    if not path:
+        raise no_nvrtc("no libnvrtc found")
+    where = f"TCRAW_NVRTC_LIBRARY={path}" if os.environ.get("TCRAW_NVRTC_LIBRARY") else path
+    if os.sep in path and not os.path.exists(path):
+        raise no_nvrtc(f"{where}: no such file")
+    try:
+        lib = ctypes.CDLL(path)
+    except OSError as exc:
+        raise no_nvrtc(f"cannot load {where}: {exc}") from None
+    missing = [s for s in NVRTC_SYMBOLS if not hasattr(lib, s)]
+    if "nvrtcVersion" in missing:
+        raise no_nvrtc(f"{where} is not NVRTC: it lacks nvrtcVersion")
+    if missing:
+        raise no_nvrtc(f"{where} is an NVRTC too old for tcraw: it lacks {', '.join(missing)}")
+    lib.nvrtcGetErrorString.restype = c_char_p
+    return lib
 
 
 class CtypesBackend(Backend):
@@ -63,15 +92,7 @@ class CtypesBackend(Backend):
     @property
     def nvrtc(self):
         if self._nvrtc is None:
-            path = _find_nvrtc()
-            try:
-                if not path:
-                    raise OSError("no libnvrtc found")
-                lib = ctypes.CDLL(path)
-            except OSError as exc:
-                raise no_nvrtc(exc) from None
-            lib.nvrtcGetErrorString.restype = c_char_p
-            self._nvrtc = lib
+            self._nvrtc = _load_nvrtc()
         return self._nvrtc
 
     def _error_name(self, err):

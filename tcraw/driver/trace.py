@@ -7,30 +7,7 @@ A wrapper over any backend, so both print the same lines and a learner sees the 
 import sys
 import time
 
-from . import Backend
-
-# The driver/NVRTC function each seam method stands for (the name a learner looks up).
-CALLS = {
-    "init": "cuInit", "driver_version": "cuDriverGetVersion", "device_count": "cuDeviceGetCount",
-    "device_get": "cuDeviceGet", "device_name": "cuDeviceGetName",
-    "device_attribute": "cuDeviceGetAttribute", "device_total_mem": "cuDeviceTotalMem",
-    "primary_ctx_retain": "cuDevicePrimaryCtxRetain", "primary_ctx_release": "cuDevicePrimaryCtxRelease",
-    "ctx_set_current": "cuCtxSetCurrent", "ctx_synchronize": "cuCtxSynchronize",
-    "mem_get_info": "cuMemGetInfo", "mem_alloc": "cuMemAlloc", "mem_free": "cuMemFree",
-    "memcpy_htod": "cuMemcpyHtoD", "memcpy_dtoh": "cuMemcpyDtoH", "memset_d8": "cuMemsetD8",
-    "memset_d16": "cuMemsetD16", "memset_d32": "cuMemsetD32",
-    "module_load_data": "cuModuleLoadData", "module_unload": "cuModuleUnload",
-    "module_get_function": "cuModuleGetFunction", "func_get_attribute": "cuFuncGetAttribute",
-    "func_set_attribute": "cuFuncSetAttribute", "launcher": "cuLaunchKernel",
-    "event_create": "cuEventCreate", "event_record": "cuEventRecord",
-    "event_synchronize": "cuEventSynchronize", "event_elapsed_ms": "cuEventElapsedTime",
-    "event_destroy": "cuEventDestroy", "nvrtc_version": "nvrtcVersion",
-    "nvrtc_supported_archs": "nvrtcGetSupportedArchs",
-    "nvrtc_create_program": "nvrtcCreateProgram", "nvrtc_compile_program": "nvrtcCompileProgram",
-    "nvrtc_get_program_log": "nvrtcGetProgramLog", "nvrtc_get_cubin": "nvrtcGetCUBIN",
-    "nvrtc_destroy_program": "nvrtcDestroyProgram",
-}
-
+from . import SEAM_CALLS, Backend
 
 # Arguments (and results) that are addresses or handles read best in hex.
 HEX = {"ptr", "dst", "src", "dst_addr", "src_addr", "params_addr", "prog", "fn", "mod", "ctx", "ev",
@@ -56,7 +33,7 @@ class Traced(Backend):
         self.inner, self.name, self.stream = inner, inner.name, stream
 
     def __getattribute__(self, attr):
-        if attr not in CALLS:
+        if attr not in SEAM_CALLS:
             return object.__getattribute__(self, attr)
         inner_fn = getattr(object.__getattribute__(self, "inner"), attr)
         stream = object.__getattribute__(self, "stream") or sys.stderr
@@ -71,7 +48,7 @@ class Traced(Backend):
 
         def call(*args):
             shown = ", ".join(f"{n}={_show(n, v)}" for n, v in zip(varnames, args))
-            return _traced_call(CALLS[attr], shown, inner_fn, args, RETURNS_HANDLE.get(attr, ""), stream)
+            return _traced_call(SEAM_CALLS[attr], shown, inner_fn, args, RETURNS_HANDLE.get(attr, ""), stream)
         return call
 
 

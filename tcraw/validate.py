@@ -1,0 +1,86 @@
+"""Checks on what a caller asks for, made before anything is opened, compiled or launched.
+
+The CLI runs every one of them before it touches the GPU, so a wrong argument is exit 2 on any
+machine (not "no GPU" on one without); the library runs the same ones on its own entry points.
+Each raises UsageError naming the value and what would be accepted.
+"""
+
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from .errors import UsageError
+
+INT32_MAX = 2**31 - 1   # M, N, K reach the kernels as int
+MAX_ITERS = 1_000_000   # beyond this a timing run is a mistake, not a measurement
+
+
+def problem(m, n, k):
+    """M, N, K: whole numbers in [1, 2³¹ − 1]."""
+    for name, v in (("M", m), ("N", n), ("K", k)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 1 <= v <= INT32_MAX:
+            raise UsageError(f"{name} must be an integer ≥ 1 (and below 2^31, the kernels' int), got {v!r}")
+
+
+def timing(iters, warmup):
+    """Timed launches ≥ 1, warm-up launches ≥ 0, neither absurd."""
+    for name, v, low in (("--iters", iters, 1), ("--warmup", warmup, 0)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not low <= v <= MAX_ITERS:
+            raise UsageError(f"{name} must be an integer in [{low}, {MAX_ITERS}], got {v!r}")
+
+
+def seed(value):
+    """None (a fresh seed) or a whole number ≥ 0, which numpy's generator needs."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, np.integer))
+                              or not 0 <= value < 2**63):
+        raise UsageError(f"--seed must be an integer in [0, 2^63), got {value!r}")
+
+
+def device_index(spec, allow_all=False):
+    """A GPU index ≥ 0 (an int or its text), or 'all' where several GPUs make sense."""
+    if allow_all and spec == "all":
+        return "all"
+    try:
+        index = int(spec)
+    except (TypeError, ValueError):
+        index = -1
+    if index < 0 or str(spec).strip() != str(index):
+        raise UsageError(f"--device takes a GPU index ≥ 0{' or all' if allow_all else ''}, got {spec!r}")
+    return index
+
+
+def output_dir(path, option):
+    """A directory results can be written into, made now and proven by writing a probe file:
+    better refused before a long run than after it."""
+    if path is None:
+        return None
+    if str(path).strip() == "":
+        raise UsageError(f"{option} needs a directory path, got an empty one")
+    out = Path(path)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=out, prefix=".tcraw-probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise UsageError(f"{option} {path}: cannot write there ({exc.strerror or exc}); "
+                         "choose a directory you can write") from None
+    return out
+
+
+def names(values, option, known=None):
+    """The items of a repeatable, comma-separated option, in order, once each; None when the
+    option was not given. Given but empty (`--precision ,`) is an error, not the default."""
+    if values is None:
+        return None
+    items = list(dict.fromkeys(v.strip() for item in values for v in item.split(",") if v.strip()))
+    if not items:
+        raise UsageError(f"{option} was given an empty list; name at least one value or leave it out")
+    if known is not None:
+        unknown = [v for v in items if v not in known]
+        if unknown:
+            raise UsageError(f"unknown {option.lstrip('-')} {', '.join(map(repr, unknown))} ({option}); "
+                             f"choose from: {', '.join(known)}")
+    return items

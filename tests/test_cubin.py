@@ -1,0 +1,254 @@
+"""The cubin ELF reader on any machine: real cubins read as before, and every malformed input —
+not an ELF, not 64-bit, not CUDA, cut short anywhere, bytes flipped — is a CubinError."""
+
+import ctypes.util
+import glob
+import os
+import random
+import struct
+import subprocess
+import sys
+
+import pytest
+
+from tcraw import compiler, cubin, kernels
+from tcraw.cubin import EM_CUDA, elf_arch, entries, kernel_param_sizes, kernel_resources, sections
+from tcraw.errors import CubinError, UsageError
+
+NAIVE = kernels.KERNELS["naive_fp32"]
+WMMA = kernels.KERNELS["wmma_fp16"]
+
+
+@pytest.fixture(scope="module")
+def naive():
+    return compiler.compile_cubin(NAIVE, "sm_90").image
+
+
+@pytest.fixture(scope="module")
+def wmma():
+    return compiler.compile_cubin(WMMA, "sm_80").image
+
+
+def readers(entry):
+    """Every public reader, as a one-argument call on an image."""
+    return {
+        "sections": lambda image: sections(image, "t.cubin"),
+        "entries": lambda image: entries(image, "t.cubin"),
+        "elf_arch": lambda image: elf_arch(image, "t.cubin"),
+        "kernel_resources": lambda image: kernel_resources(image, entry, "t.cubin"),
+        "kernel_param_sizes": lambda image: kernel_param_sizes(image, entry, "t.cubin"),
+    }
+
+
+def assert_refused(image, entry="naive_fp32"):
+    for name, read in readers(entry).items():
+        with pytest.raises(CubinError) as exc:
+            read(image)
+        assert "t.cubin" in str(exc.value) and "tcraw compile --arch" in str(exc.value), name
+
+
+def with_byte(image, at, value):
+    out = bytearray(image)
+    out[at] = value
+    return bytes(out)
+
+
+# -- real cubins ------------------------------------------------------------------------------------
+
+def test_a_real_cubin_reads_as_ptxas_says():
+    """Registers, shared memory and stack agree with ptxas -v of a fresh compile (no caches)."""
+    for kernel, arch in ((NAIVE, "sm_90"), (WMMA, "sm_80"), (kernels.KERNELS["tiled_simt_fp32"], "sm_80")):
+        built = compiler.compile_cubin(kernel, arch, cache=False)
+        if f"Compiling entry function '{kernel.entry}'" not in built.log:
+            pytest.skip("NVRTC served the compile from its own cache: no ptxas log to compare with")
+        logged = compiler.parse_ptxas_log(built.log, kernel.entry)
+        found = kernel_resources(built.image, kernel.entry, "fresh.cubin")
+        assert found == {k: logged[k] for k in found}, kernel.name
+        assert found["registers"] > 0
+        assert kernel_param_sizes(built.image, kernel.entry) == [8, 8, 8, 4, 4, 4], kernel.name
+        assert elf_arch(built.image) == (EM_CUDA, int(arch[3:]))
+
+
+def test_every_nv_info_record_of_real_cubins_parses_to_the_section_end():
+    """Records are 4-byte aligned, BVAL and NVAL included: walking them never falls out of step
+    (tiled_simt_fp32 for sm_80 has a BVAL record)."""
+    for kernel, arch in ((NAIVE, "sm_90"), (WMMA, "sm_80"), (kernels.KERNELS["tiled_simt_fp32"], "sm_80")):
+        image = compiler.compile_cubin(kernel, arch).image
+        for sec in sections(image).values():
+            if sec.name.startswith(".nv.info"):
+                records = list(cubin._attributes(image, sec, None))  # CubinError if out of step
+                assert records, sec.name
+
+
+def test_entries_of_the_02_wmma_naive_cubin(wmma):
+    assert WMMA.source == "02_wmma_naive.cu"
+    found = entries(wmma)
+    assert WMMA.entry in found
+    assert all(isinstance(name, str) and name for name in found)
+
+
+def test_entries_accepts_bytearray_and_memoryview(naive):
+    assert entries(bytearray(naive)) == entries(memoryview(naive)) == entries(naive) == ["naive_fp32"]
+
+
+def test_missing_entry_names_the_kernels_there_are(wmma):
+    for read in (kernel_resources, kernel_param_sizes):
+        with pytest.raises(CubinError) as exc:
+            read(wmma, "no_such_kernel", "dir/wmma_fp16.sm_80.cubin")
+        msg = str(exc.value)
+        assert "'no_such_kernel'" in msg and repr(WMMA.entry) in msg
+        assert "dir/wmma_fp16.sm_80.cubin" in msg and "tcraw compile --arch" in msg
+    assert issubclass(CubinError, UsageError) and CubinError.exit_code == 2
+
+
+def test_load_prebuilt_of_a_garbage_or_wrong_cubin_is_a_cubin_error(tmp_path, wmma):
+    """What `tcraw run --cubin-dir DIR` meets: a garbage file, and another kernel's cubin."""
+    (tmp_path / "naive_fp32.sm_90.cubin").write_bytes(b"not a cubin at all\n")
+    with pytest.raises(CubinError, match="not an ELF"):
+        compiler.load_prebuilt(NAIVE, compiler.Arch(90), tmp_path)
+    (tmp_path / "naive_fp32.sm_90.cubin").write_bytes(wmma)
+    with pytest.raises(CubinError, match=f"no kernel 'naive_fp32'.*{WMMA.entry}"):
+        compiler.load_prebuilt(NAIVE, compiler.Arch(90), tmp_path)
+
+
+# -- malformed input -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("image", [b"", b"\x00", b"hello world, not an elf" * 4, b"\x7fEL", b"\x7fELF",
+                                   bytes(random.Random(1).randrange(256) for _ in range(4096))],
+                         ids=["empty", "one-byte", "text", "short-magic", "magic-only", "random"])
+def test_not_a_cubin_at_all(image):
+    assert_refused(image)
+
+
+@pytest.mark.parametrize("where", [1, 4, 16, 63, 64, "shoff", "half", "minus-64", "minus-1"])
+def test_a_truncated_cubin(naive, where):
+    shoff = struct.unpack_from("<Q", naive, 0x28)[0]
+    cut = {"shoff": shoff, "half": len(naive) // 2, "minus-64": len(naive) - 64,
+           "minus-1": len(naive) - 1}.get(where, where)
+    assert_refused(naive[:cut])
+
+
+def test_every_truncation_point_is_refused(naive):
+    for cut in range(len(naive)):
+        for name, read in readers("naive_fp32").items():
+            try:
+                read(naive[:cut])
+            except CubinError:
+                continue
+            pytest.fail(f"{name} accepted the cubin cut to {cut} of {len(naive)} bytes")
+
+
+def test_a_32_bit_elf(naive):
+    assert_refused(with_byte(naive, 4, 1))
+    with pytest.raises(CubinError, match="64-bit"):
+        elf_arch(with_byte(naive, 4, 1))
+
+
+def test_a_big_endian_elf(naive):
+    assert_refused(with_byte(naive, 5, 2))
+
+
+def test_an_elf_for_another_machine(naive):
+    x86 = bytearray(naive)
+    struct.pack_into("<H", x86, 18, 62)  # EM_X86_64
+    assert_refused(bytes(x86))
+    with pytest.raises(CubinError, match="not a CUDA ELF"):
+        kernel_resources(bytes(x86), "naive_fp32")
+
+
+def test_offsets_past_the_end(naive):
+    secs = list(sections(naive).values())
+    shoff = struct.unpack_from("<Q", naive, 0x28)[0]
+    cases = {
+        "section table": (0x28, "<Q", len(naive)),          # e_shoff
+        "section count": (0x3C, "<H", 0xFFFF),              # e_shnum
+        "name table index": (0x3E, "<H", len(secs)),        # e_shstrndx
+    }
+    text = next(i for i, s in enumerate(secs) if s.name == ".text.naive_fp32")
+    cases["section offset"] = (shoff + text * 64 + 24, "<Q", len(naive) - 8)
+    info = next(i for i, s in enumerate(secs) if s.name == ".nv.info.naive_fp32")
+    cases["section size"] = (shoff + info * 64 + 32, "<Q", 1 << 40)
+    cases["section name"] = (shoff + info * 64, "<I", 1 << 20)
+    for what, (at, fmt, value) in cases.items():
+        bad = bytearray(naive)
+        struct.pack_into(fmt, bad, at, value)
+        for name, read in readers("naive_fp32").items():
+            with pytest.raises(CubinError):
+                read(bytes(bad))
+
+
+def test_a_truncated_nv_info_record(naive):
+    """A record whose length runs past its section, and a section cut mid-record."""
+    info = sections(naive)[".nv.info.naive_fp32"]
+    long_record = bytearray(naive)
+    assert naive[info.offset] == cubin.EIFMT_SVAL
+    struct.pack_into("<H", long_record, info.offset + 2, 0xFFFF)
+    with pytest.raises(CubinError, match="truncated record"):
+        kernel_param_sizes(bytes(long_record), "naive_fp32")
+    shoff = struct.unpack_from("<Q", naive, 0x28)[0]
+    index = list(sections(naive)).index(".nv.info.naive_fp32")
+    short = bytearray(naive)
+    struct.pack_into("<Q", short, shoff + index * 64 + 32, info.size - 2)   # sh_size
+    with pytest.raises(CubinError, match="truncated record"):
+        kernel_param_sizes(bytes(short), "naive_fp32")
+
+
+def test_not_bytes():
+    for read in readers("naive_fp32").values():
+        for junk in (None, "a string", 42):
+            with pytest.raises(CubinError):
+                read(junk)
+
+
+def test_random_byte_flips_give_a_result_or_a_cubin_error(naive, wmma):
+    """Seeded fuzz: flip bytes anywhere, or in the headers, section table and .nv.info, where
+    they matter. Every reader either returns or raises CubinError, nothing else."""
+    rng = random.Random(20240607)
+    shoff = struct.unpack_from("<Q", naive, 0x28)[0]
+    images = [(naive, "naive_fp32", [(0, 64), (shoff, len(naive))]
+               + [(s.offset, s.offset + s.size) for s in sections(naive).values()
+                  if s.name.startswith(".nv.info") or s.name == ".shstrtab"]),
+              (wmma, WMMA.entry, [(0, len(wmma))])]
+    for _ in range(3000):
+        image, entry, regions = rng.choice(images)
+        bad = bytearray(image)
+        lo, hi = rng.choice(regions)
+        for _ in range(rng.randint(1, 6)):
+            bad[rng.randrange(lo, hi)] = rng.choice([0, 1, 2, 3, 4, 0xFF, rng.randrange(256)])
+        for read in readers(entry).values():
+            try:
+                read(bytes(bad))
+            except CubinError:
+                pass
+
+
+# -- a library that is not NVRTC -----------------------------------------------------------------
+
+def not_nvrtc_library():
+    for name in ("c", "m"):
+        found = ctypes.util.find_library(name)
+        if found:
+            hits = [p for d in ("/lib64", "/usr/lib64", "/lib", "/usr/lib", "/lib/*-linux-gnu",
+                                "/usr/lib/*-linux-gnu") for p in glob.glob(os.path.join(d, found))]
+            return hits[0] if hits else found
+    pytest.skip("no libc or libm to stand in for a library that is not NVRTC")
+
+
+def test_tcraw_nvrtc_library_that_is_not_nvrtc_is_named_not_crashed_on():
+    lib = not_nvrtc_library()
+    env = {**os.environ, "TCRAW_BACKEND": "ctypes", "TCRAW_NVRTC_LIBRARY": lib}
+    p = subprocess.run([sys.executable, "-m", "tcraw", "compile", "--arch", "sm_90", "--kernel",
+                        "naive_fp32"], capture_output=True, text=True, timeout=120, env=env)
+    assert p.returncode == 3, p.stderr
+    assert "Traceback" not in p.stderr
+    assert "not NVRTC" in p.stderr and "nvrtcVersion" in p.stderr
+    assert f"TCRAW_NVRTC_LIBRARY={lib}" in p.stderr
+
+
+def test_tcraw_nvrtc_library_that_does_not_exist_says_so():
+    env = {**os.environ, "TCRAW_BACKEND": "ctypes", "TCRAW_NVRTC_LIBRARY": "/nonexistent/libnvrtc.so.13"}
+    p = subprocess.run([sys.executable, "-m", "tcraw", "compile", "--arch", "sm_90", "--kernel",
+                        "naive_fp32"], capture_output=True, text=True, timeout=120, env=env)
+    assert p.returncode == 3, p.stderr
+    assert "Traceback" not in p.stderr
+    assert "TCRAW_NVRTC_LIBRARY=/nonexistent/libnvrtc.so.13: no such file" in p.stderr
