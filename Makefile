@@ -20,6 +20,7 @@ install:
 	python3 -m venv $(VENV)
 	$(VENV)/bin/python -m pip install -q --upgrade pip
 	$(VENV)/bin/python -m pip install -q -e '.[dev]'
+	rm -rf build/lib build/bdist.* tcraw.egg-info   # setuptools' by-products; the venv has the metadata
 	@echo "installed: $(VENV)/bin/tcraw (or: $(PY) -m tcraw)"
 
 test:

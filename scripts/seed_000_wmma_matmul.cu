@@ -1,4 +1,4 @@
-// The program of seed document 000 (shared/seeds/000_00932c7eff5b6cb9.txt), kept here only as the
+// The program of seed document 000 (the example tcraw grew out of), kept here only as the
 // yardstick for tcraw's NVRTC builds: scripts/gpu_session.sh builds it with
 //   nvcc -O3 -arch=sm_90 -DSEED_N=1024 scripts/seed_000_wmma_matmul.cu
 // and runs it beside `tcraw run` on the same GPU. Two marked changes, nothing else.

@@ -1,5 +1,5 @@
-"""The seed's program (shared/seeds/000: naive FP32 vs WMMA FP16, checked and timed) in Python,
-top to bottom, every CUDA driver and NVRTC call in plain sight.
+"""The seed's program (scripts/seed_000_wmma_matmul.cu: naive FP32 vs WMMA FP16, checked and
+timed) in Python, top to bottom, every CUDA driver and NVRTC call in plain sight.
 
     python scripts/walkthrough.py [--backend bindings|ctypes] [--n 1024] [--trace]
 

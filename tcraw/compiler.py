@@ -104,7 +104,7 @@ def _header_candidates():
 
 def find_include_dir():
     """A directory with mma.h *and* crt/mma.h (mma.h includes the latter; the cudart wheel alone
-    lacks it, and so does the H200 image's pathfinder directory — FACTS.md)."""
+    lacks it, and so does the H200 image's pathfinder directory — docs/facts.md)."""
     looked = []
     for d in _header_candidates():
         looked.append(str(d))

@@ -21,7 +21,7 @@ from .runtime import DeviceBuffer, KernelArgs, Module, TensorMap, launcher, time
 
 @dataclass
 class Record:
-    """One kernel × problem. These field names are the JSON contract (DESIGN.md)."""
+    """One kernel × problem. These field names are the JSON contract (docs/facts.md)."""
 
     kernel: str
     precision: str

@@ -64,7 +64,7 @@ def as_f64(x):
 class Precision:
     """One input/accumulate combination and what it takes to check it.
 
-    The error model (FACTS.md, Fasi et al. 2021): a dot product of length K accumulated in
+    The error model (docs/facts.md, Fasi et al. 2021): a dot product of length K accumulated in
     blocks of ``block`` products, each block added into the accumulator with one rounding of
     unit ``acc_unit`` (tensor cores truncate, so 2^-23 for fp32 rather than 2^-24), gives
     |C - ref|_ij <= (ceil(K/block) + 1) * acc_unit * (|A||B|)_ij. tcraw allows twice that.
@@ -84,7 +84,7 @@ class Precision:
     acc_exact_bits: int      # integers below 2^bits are exact in the accumulator
     tensor_core: bool = True
     normal_scale: float = 1.0  # int8 draws normal values ×32 so they use the int8 range
-    # dense FLOP (or int op) per clock per SM, by compute capability (FACTS.md); None: unknown
+    # dense FLOP (or int op) per clock per SM, by compute capability (docs/facts.md); None: unknown
     flops_per_clk_sm: dict = field(default_factory=dict)
 
     def tolerance(self, k, integer_inputs, abs_ref_max):

@@ -1,4 +1,4 @@
-"""Records out: a tabulate table, CSV or JSON (a list of dicts, the contract in DESIGN.md)."""
+"""Records out: a tabulate table, CSV or JSON (a list of dicts, the contract in docs/facts.md)."""
 
 import csv
 import io

@@ -38,7 +38,7 @@ def run_kernels(device, chosen, shape, *, inputs, seed, iters, warmup, cubin_dir
             cubin = (compiler.load_prebuilt(kern, device.arch, cubin_dir) if cubin_dir
                      else compiler.compile_cubin(kern, device.arch, device.drv))
             rec, c = run_matmul(device, kern, hp, iters=iters, warmup=warmup,
-                                seed=seed, cubin=cubin, keep_output=save is not None)
+                                seed=seed, cubin=cubin, keep_output=True)
             if save is not None:
                 save.setdefault("outputs", {})[kern.name] = c
         except TcrawError as exc:

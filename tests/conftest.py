@@ -1,12 +1,21 @@
 import os
+import shutil
 import tempfile
 
 import pytest
 
 from tcraw.errors import NoDeviceError
 
-# Tests compile through NVRTC for real: give them a cache of their own, not the user's.
-os.environ.setdefault("TCRAW_CACHE_DIR", tempfile.mkdtemp(prefix="tcraw-test-cache-"))
+# Tests compile through NVRTC for real: give them a cache of their own, not the user's, and
+# remove it when the session ends (unless TCRAW_CACHE_DIR named one to keep).
+_OWN_CACHE = None if os.environ.get("TCRAW_CACHE_DIR") else tempfile.mkdtemp(prefix="tcraw-test-cache-")
+if _OWN_CACHE:
+    os.environ["TCRAW_CACHE_DIR"] = _OWN_CACHE
+
+
+def pytest_unconfigure(config):
+    if _OWN_CACHE:
+        shutil.rmtree(_OWN_CACHE, ignore_errors=True)
 
 
 @pytest.fixture(scope="session", params=["bindings", "ctypes"])

@@ -159,4 +159,9 @@ def test_verify_by_row_blocks_equals_verify_at_once(monkeypatch):
     blocks = precision.verify(c, hp)
     assert (whole.bad, whole.unwritten, whole.padding_dirty) == (blocks.bad, blocks.unwritten, blocks.padding_dirty) == (2, 1, 1)
     assert whole.max_rel_err == blocks.max_rel_err and whole.max_abs_err == blocks.max_abs_err
-    assert blocks.norm_rel_err == pytest.approx(whole.norm_rel_err, rel=1e-12)
+    assert blocks.norm_rel_err == pytest.approx(whole.norm_rel_err, rel=1e-12, nan_ok=True)
+    c[30, 2] = hp.ref[30, 2]
+    monkeypatch.setattr(precision, "VERIFY_CHUNK", 1 << 22)
+    whole = precision.verify(c, hp)
+    monkeypatch.setattr(precision, "VERIFY_CHUNK", 29 * 4)
+    assert precision.verify(c, hp).norm_rel_err == pytest.approx(whole.norm_rel_err, rel=1e-12)
