@@ -1,8 +1,43 @@
 """tcraw: tensor-core matmul kernels compiled with NVRTC and run through the raw CUDA driver API.
 
 The flow, one module per step: compiler (NVRTC → cubin) · runtime (device, buffers, modules,
-launch, events) · kernels (the registry) · precision (quantization, reference, error model) ·
-matmul (the run) · report · cli. Every cu*/nvrtc* call lives in tcraw.driver.
+launch, events) · kernels (the registry, and your own kernels) · precision (quantization,
+reference, error model) · matmul (one run) · sweep, bench, check (many) · report · cli. Every
+cu*/nvrtc* call lives in tcraw.driver.
+
+Two levels, both public (README, "Python API"):
+- any kernel: ``compile_source`` → ``Cubin``; ``Device``; ``Module`` → ``Function``;
+  ``DeviceBuffer``; ``launch`` / ``launcher`` with explicit grid, block and shared memory;
+  ``time_launches`` (CUDA events).
+- matmul kernels: ``Kernel`` (declared once: source, entry, precision, geometry, tile, ...),
+  ``load_spec``, ``run_kernels`` / ``run_matmul`` / ``run_bench`` / ``check_in_process`` →
+  the same records the command line prints.
 """
 
+from .check import battery, check_in_process, check_isolated
+from .compiler import Arch, Cubin, compile_cubin, compile_source
+from .driver import get_backend
+from .errors import (ArchError, CompileError, CubinError, CudaError, KernelFault, NoDeviceError,
+                     NoNvrtcError, OutOfMemory, TcrawError, UsageError)
+from .kernels import KERNELS, Geometry, Kernel, get_kernel, load_spec, select, tile_geometry, user_kernel
+from .matmul import Record, make_problem, run_matmul
+from .precision import PRECISIONS, base_matrices
+from .runtime import (Device, DeviceBuffer, Function, KernelArgs, Module, TensorMap, launch, launcher,
+                      time_launches)
+from .bench import run_bench
+from .sweep import run_isolated, run_kernels
+
 __version__ = "0.1.0"
+
+__all__ = [
+    # any kernel
+    "compile_source", "Cubin", "Arch", "Device", "DeviceBuffer", "Module", "Function", "KernelArgs",
+    "TensorMap", "Geometry", "launch", "launcher", "time_launches", "get_backend",
+    # matmul kernels: declared once, run, swept, benchmarked, judged
+    "Kernel", "KERNELS", "get_kernel", "select", "load_spec", "user_kernel", "tile_geometry",
+    "compile_cubin", "PRECISIONS", "base_matrices", "make_problem", "run_matmul", "run_kernels",
+    "run_isolated", "run_bench", "battery", "check_in_process", "check_isolated", "Record",
+    # errors
+    "TcrawError", "UsageError", "ArchError", "CompileError", "CubinError", "CudaError", "KernelFault",
+    "NoDeviceError", "NoNvrtcError", "OutOfMemory",
+]

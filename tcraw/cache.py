@@ -47,13 +47,16 @@ def included_headers(source, include_dir, source_dir=None):
     disk. An include is looked up next to the including file first, then in ``include_dir``; its
     name is relative to the directory it was found in (the name as included), never that
     directory's own place, so two installs of tcraw sharing a cache share its keys. A list, not a
-    dict: two different headers can be included under the same name from different directories."""
+    dict: two different headers can be included under the same name from different directories.
+    ``include_dir`` may be one directory or a sequence of them (searched in order)."""
+    include_dirs = [include_dir] if isinstance(include_dir, (str, os.PathLike)) or include_dir is None \
+        else list(include_dir)
     seen, found = set(), []
     todo = [(source.encode() if isinstance(source, str) else source, source_dir)]
     while todo:
         text, here = todo.pop()
         for name in _INCLUDE.findall(text):
-            for base in (here, include_dir):
+            for base in (here, *include_dirs):
                 if base is None:
                     continue
                 path = os.path.normpath(os.path.join(base, name.decode()))

@@ -1,4 +1,4 @@
-"""tcraw's command line: info, list, compile, run, sweep, bench, cache.
+"""tcraw's command line: info, list, compile, run, sweep, bench, check, cache.
 
 Exit codes: 0 ok · 1 a check failed · 2 bad usage or input · 3 no usable GPU/driver.
 Errors print one line on stderr (plus the NVRTC log where there is one), never a traceback.
@@ -37,6 +37,57 @@ def _common(p):
                         "when cuda-python imports, else ctypes)")
     p.add_argument("--trace", action="store_true", default=None,
                    help="print every cu*/nvrtc* call with arguments, result and µs (or TCRAW_TRACE=1)")
+
+
+def _user_options(p):
+    """A user's kernel, declared by a spec file or by flags (the same Kernel objects either way)."""
+    g = p.add_argument_group("your own kernel (see examples/ and the README)")
+    g.add_argument("--spec", help="a Python file setting KERNELS = [tcraw.Kernel(...), ...]")
+    g.add_argument("--source", help="a .cu file with an extern \"C\" __global__ entry taking (A, B, C, M, N, K)")
+    g.add_argument("--entry", help="the kernel's entry symbol in --source")
+    g.add_argument("--block", help="threads per block, e.g. 128,4")
+    g.add_argument("--tile", help="M,N,K the problem is zero-padded to (default 1,1,1: any shape)")
+    g.add_argument("--block-tile", help="rows,cols of C per block (default: the tile's M,N); grid.x over N")
+    g.add_argument("--smem", type=int, default=0, help="dynamic shared memory per block, bytes")
+    g.add_argument("--min-arch", type=int, default=70, help="lowest compute capability, e.g. 80")
+    g.add_argument("--define", action="append", default=[], help="NAME or NAME=VALUE for NVRTC (repeatable)")
+    g.add_argument("--include", action="append", default=[], help="an include directory (repeatable)")
+    g.add_argument("--name", help="the kernel's name in the records (default: --entry)")
+
+
+def _ints(text, option, count=None):
+    try:
+        values = tuple(int(v) for v in str(text).replace("x", ",").split(","))
+    except ValueError:
+        raise UsageError(f"{option} takes whole numbers separated by commas, got {text!r}") from None
+    if (count and len(values) not in count) or any(v < 1 for v in values):
+        raise UsageError(f"{option} takes {' or '.join(map(str, count or ()))} numbers ≥ 1, got {text!r}")
+    return values
+
+
+def _user_kernels(args):
+    """The kernels --spec or --source declare ([] when neither is given)."""
+    if getattr(args, "spec", None) is None and getattr(args, "source", None) is None:
+        flags = [f for f in ("entry", "block", "tile", "block_tile", "name") if getattr(args, f, None)]
+        if flags:
+            raise UsageError(f"--{flags[0].replace('_', '-')} declares a kernel of your own: give --source too")
+        return []
+    if args.spec is not None and args.source is not None:
+        raise UsageError("give --spec or --source, not both")
+    if args.spec is not None:
+        return kernels.load_spec(args.spec)
+    if not Path(args.source).is_file():
+        raise UsageError(f"--source {args.source} is not a file")
+    missing = [f for f in ("entry", "block") if not getattr(args, f)]
+    precisions = validate.names(args.precision, "--precision", list(kernels.PRECISIONS)) or []
+    if missing or len(precisions) != 1:
+        raise UsageError("--source needs --entry, --block and one --precision (e.g. fp16); "
+                         f"missing: {', '.join(['--' + f for f in missing] + ([] if len(precisions) == 1 else ['--precision']))}")
+    return [kernels.user_kernel(args.source, args.entry, precisions[0], block=_ints(args.block, "--block", (1, 2, 3)),
+                                tile=_ints(args.tile or "1,1,1", "--tile", (3,)),
+                                block_tile=_ints(args.block_tile, "--block-tile", (2,)) if args.block_tile else None,
+                                smem_bytes=args.smem, min_arch=args.min_arch, defines=args.define,
+                                include_dirs=args.include, name=args.name)]
 
 
 def _open_device(ordinal):
@@ -134,8 +185,8 @@ def cmd_compile(args):
     for v in arch_values or []:
         if v != "all":
             compiler.Arch.parse(v)
-    names = validate.names(args.kernel, "--kernel")
-    chosen = kernels.select(names) if names else list(kernels.KERNELS.values())
+    names, extra = validate.names(args.kernel, "--kernel"), _user_kernels(args)
+    chosen = kernels.select(names, None, extra) if names or extra else list(kernels.KERNELS.values())
     out = validate.output_dir(args.out, "--out")
     archs = _archs_for_compile(arch_values, args.device)
     cuobjdump = find_cuobjdump()
@@ -193,18 +244,18 @@ def _problem_shape(args):
 
 
 def _chosen(args):
-    """--kernel / --precision, checked against the registry before anything is opened."""
-    return kernels.select(validate.names(args.kernel, "--kernel"),
-                          validate.names(args.precision, "--precision", (*FAMILIES, "all")))
+    """--kernel / --precision (and a user's kernels), checked before anything is opened."""
+    extra = _user_kernels(args)
+    precision = None if args.source is not None else validate.names(args.precision, "--precision",
+                                                                     (*FAMILIES, "all"))
+    return kernels.select(validate.names(args.kernel, "--kernel"), precision, extra)
 
 
 def _check_run_options(args):
     """The options run and sweep share, all checked before the GPU is touched."""
     validate.timing(args.iters, args.warmup)
     validate.seed(args.seed)
-    if args.cubin_dir is not None and (not args.cubin_dir.strip() or not Path(args.cubin_dir).is_dir()):
-        raise UsageError(f"--cubin-dir {args.cubin_dir} is not a directory; make one with "
-                         "`tcraw compile --arch ... --out DIR` or `make cubins`")
+    _check_run_options_paths(args)
 
 
 def _runnable(dev, chosen, explicit):
@@ -378,7 +429,10 @@ def cmd_bench(args):
     from .driver.cublas import Cublas
     from .matmul import check_fits, check_host_fits
     sizes = _sizes(args.sizes, [1024, 2048, 4096, 8192])
-    keys = validate.names(args.precision, "--precision") or list(LADDER)
+    extra = _user_kernels(args)
+    keys = ([k.precision.key for k in extra] if extra else
+            validate.names(args.precision, "--precision") or list(LADDER))
+    keys = list(dict.fromkeys(keys))
     for key in keys:
         if key not in LADDER:
             raise UsageError(f"bench has no ladder for {key!r}; choose from: {', '.join(LADDER)}")
@@ -391,11 +445,13 @@ def cmd_bench(args):
     check_host_fits(*(max(sizes),) * 3)
     seed = _seed(args)
     with _open_device(int(args.device)) as dev:
-        check_fits(dev, [kernels.KERNELS[n] for k in keys for n in LADDER[k]], *(max(sizes),) * 3)
+        rungs = {k: [kernels.KERNELS[n] for n in LADDER[k]] + [u for u in extra if u.precision.key == k]
+                 for k in keys}
+        check_fits(dev, [kern for r in rungs.values() for kern in r], *(max(sizes),) * 3)
         cublas = Cublas()
         try:
             rows = run_bench(dev, cublas, keys, sizes, iters=args.iters, warmup=args.warmup,
-                             seed=seed, note=note)
+                             seed=seed, note=note, rungs=rungs)
         finally:
             cublas.close()
         name, arch = dev.name, dev.arch
@@ -409,6 +465,74 @@ def cmd_bench(args):
     if out:
         _write(lambda: note("wrote " + " and ".join(report.write_rows(out, "bench", rows))), out)
     return 0 if rows and all(r["passed"] for r in rows) else 1
+
+
+# -- check ----------------------------------------------------------------------------------------
+
+def _shapes(text):
+    """--shapes "m,n,k;m,n,k" (or one m,n,k)."""
+    shapes = []
+    for part in [p for p in str(text).split(";") if p.strip()]:
+        shape = _ints(part, "--shapes", (3,))
+        validate.problem(*shape)
+        shapes.append(shape)
+    if not shapes and text.strip():
+        raise UsageError(f"--shapes takes m,n,k triples separated by ';', got {text!r}")
+    return shapes
+
+
+def cmd_check(args):
+    """The judge: a battery of shapes for each kernel, guarded, both input modes; see check.py."""
+    from . import check
+    from .compiler import load_prebuilt
+    validate.seed(args.seed)
+    validate.device_index(args.device)
+    _check_run_options_paths(args)
+    extra = _user_kernels(args)
+    names = validate.names(args.kernel, "--kernel")
+    if not names and not extra:
+        raise UsageError("name the kernel to check: --kernel NAME, or your own with --spec / --source")
+    chosen = kernels.select(names, None, extra)
+    if args.timeout < 1:
+        raise UsageError(f"--timeout must be ≥ 1 second, got {args.timeout}")
+    given = _shapes(args.shapes) if args.shapes is not None else None
+    seed = _seed(args)
+    rows = []
+    with _open_device(args.device) as dev:
+        runnable = _runnable(dev, chosen, True)
+        name, arch = dev.name, dev.arch
+        if args.isolate:
+            dev.close()   # the children hold the GPU
+        for kern in runnable:
+            shapes = given if given is not None else check.battery(kern, seed)
+            if args.isolate:
+                rows += check.check_isolated(kern, args.device, shapes, seed, timeout=args.timeout,
+                                             backend=args.backend, cubin_dir=args.cubin_dir, note=note)
+            else:
+                cubin = (load_prebuilt(kern, dev.arch, args.cubin_dir) if args.cubin_dir
+                         else compiler.compile_cubin(kern, dev.arch, dev.drv))
+                rows += check.check_in_process(dev, kern, shapes, seed, cubin, extras=args.extras, note=note)
+            if args.sanitize:
+                failing = [tuple(r[d] for d in "mnk") for r in rows if r["kernel"] == kern.name
+                           and not r["passed"] and r["case"].split()[0] in ("normal", "int", "shape")]
+                target = list(dict.fromkeys(failing)) or (shapes if args.sanitize == "all" else shapes[:3])
+                rows += check.sanitize(kern, args.device, target, seed, backend=args.backend,
+                                       cubin_dir=args.cubin_dir)
+    if args.format == "table":
+        print(report.render(rows, "table", report.CHECK_COLUMNS))
+        for r in rows:
+            if not r["passed"]:
+                note(f"{r['kernel']} {r['case']}: {r.get('error') or r.get('out_of_bounds') or 'outside the error bound'}")
+        print(f"\n{name} ({arch}), seed {seed}: {sum(r['passed'] for r in rows)} of {len(rows)} cases passed")
+    else:
+        print(report.render(rows, args.format))
+    return 0 if rows and all(r["passed"] for r in rows) else 1
+
+
+def _check_run_options_paths(args):
+    if args.cubin_dir is not None and (not args.cubin_dir.strip() or not Path(args.cubin_dir).is_dir()):
+        raise UsageError(f"--cubin-dir {args.cubin_dir} is not a directory; make one with "
+                         "`tcraw compile --arch ... --out DIR` or `make cubins`")
 
 
 # -- cache ----------------------------------------------------------------------------------------
@@ -457,6 +581,8 @@ def build_parser():
     s.add_argument("--kernel", action="append", help="kernel name(s), see `tcraw list`")
     s.add_argument("--out", help="write <kernel>.<arch>.cubin and manifest.json here")
     s.add_argument("--device", type=int, default=0)
+    s.add_argument("--precision", action="append", help="your --source kernel's precision, e.g. fp16")
+    _user_options(s)
     s.set_defaults(fn=cmd_compile)
 
     s = sub.add_parser("run", help="run, time and verify kernels on the GPU")
@@ -478,6 +604,7 @@ def build_parser():
     s.add_argument("--cubin-dir", help="run prebuilt cubins from here (no NVRTC needed)")
     s.add_argument("--isolate", action="store_true",
                    help="run each kernel in a child process (a faulting kernel cannot take the rest down)")
+    _user_options(s)
     s.set_defaults(fn=cmd_run)
 
     s = sub.add_parser("sweep", help="sizes × kernels × devices; CSV and JSON with --out")
@@ -494,6 +621,7 @@ def build_parser():
     s.add_argument("--no-isolate", dest="isolate", action="store_false",
                    help="run every kernel in this process (faster; a fault then ends the sweep)")
     s.add_argument("--out", help="write sweep.json and sweep.csv here")
+    _user_options(s)
     s.set_defaults(fn=cmd_sweep)
 
     s = sub.add_parser("bench", help="the kernel ladder against cuBLAS at large sizes")
@@ -505,7 +633,26 @@ def build_parser():
     s.add_argument("--seed", type=int)
     s.add_argument("--device", default="0")
     s.add_argument("--out", help="write bench.json and bench.csv here")
+    _user_options(s)
     s.set_defaults(fn=cmd_bench)
+
+    s = sub.add_parser("check", help="judge a kernel: a battery of shapes, guard bands, both input modes")
+    _common(s)
+    s.add_argument("--kernel", action="append", help="kernel name(s): built-in, or of your --spec")
+    s.add_argument("--precision", action="append", help="your --source kernel's precision, e.g. fp16")
+    s.add_argument("--shapes", help='m,n,k;m,n,k instead of the battery')
+    s.add_argument("--seed", type=int, help="draws the battery's random shapes and the inputs")
+    s.add_argument("--device", type=int, default=0)
+    s.add_argument("--cubin-dir", help="check prebuilt cubins from here")
+    s.add_argument("--no-isolate", dest="isolate", action="store_false",
+                   help="run in this process (faster; a fault or hang then ends the check)")
+    s.add_argument("--no-extras", dest="extras", action="store_false", help=argparse.SUPPRESS)
+    s.add_argument("--timeout", type=int, default=120, help="seconds per shape before it counts as a hang")
+    s.add_argument("--sanitize", nargs="?", const="failing", choices=("failing", "all"),
+                   help="rerun the failing shapes (none failing: the first three; 'all': every shape) "
+                        "under compute-sanitizer memcheck, racecheck and initcheck")
+    _user_options(s)
+    s.set_defaults(fn=cmd_check)
 
     s = sub.add_parser("cache", help="the on-disk cubin cache: info or clear")
     _common(s)

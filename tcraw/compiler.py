@@ -121,6 +121,11 @@ def find_include_dir():
 
 @dataclass
 class Cubin:
+    """A compiled image for one arch: ``image`` (the bytes cuModuleLoadData takes), NVRTC's log,
+    and the resources of ``kernel``'s entry (registers, static shared memory, stack, spills).
+    ``entries()`` lists every kernel in it, ``resources(entry)`` reads any one of them and
+    ``sass_counts()`` the tensor instructions (HMMA, HGMMA, ...) where cuobjdump is installed."""
+
     kernel: str
     arch: Arch
     image: bytes
@@ -131,6 +136,17 @@ class Cubin:
     stack_bytes: int
     compile_ms: float
     cached: bool = False
+
+    def entries(self):
+        from .cubin import entries
+        return entries(self.image)
+
+    def resources(self, entry):
+        return resources(self.image, self.log, entry)
+
+    def sass_counts(self):
+        from .sass import tensor_op_counts
+        return tensor_op_counts(self.image)
 
 
 _PTXAS = {
@@ -177,10 +193,11 @@ def nvrtc_compile(backend, source, name, options):
         backend.nvrtc_destroy_program(prog)
 
 
-def build_options(arch, defines=(), include_dir=None, source_dir=None):
+def build_options(arch, defines=(), include_dir=None, source_dir=None, extra_include_dirs=()):
     opts = [f"--gpu-architecture={arch}", "--std=c++17", "-Xptxas=-v", "-lineinfo"]
     if source_dir:   # the kernels' own shared headers ("cp_async.cuh")
         opts.append(f"-I{source_dir}")
+    opts += [f"-I{d}" for d in extra_include_dirs]
     if include_dir:
         opts.append(f"-I{include_dir}")
     opts += [f"-D{d}" for d in defines]
@@ -200,37 +217,83 @@ def default_cache():
     return _default_cache
 
 
-def compile_cubin(kernel, arch, backend=None, cache=None):
-    """Compile one registry kernel for one arch, through the cubin cache (``cache=False`` to
-    bypass it). Refuses archs below the kernel's minimum or outside NVRTC's list with an
-    ArchError naming the requirement."""
+def source_path(source):
+    """A kernel's source file: an absolute path as given, else relative to tcraw's cuda_src/."""
+    path = Path(source)
+    return path if path.is_absolute() else CUDA_SRC / path
+
+
+def compile_source(source, arch, *, defines=(), include_dirs=(), name=None, entry=None,
+                   backend=None, cache=None):
+    """NVRTC: CUDA C++ → a Cubin for ``arch`` (sm_90, "90", Arch(90, "a")), through the cubin
+    cache (``cache=False`` bypasses it). ``source`` is a file path, or the text itself when it
+    has a newline; ``defines`` are NAME or NAME=VALUE; ``include_dirs`` are searched after the
+    source's own directory and before the CUDA headers. ``entry`` picks whose resources the
+    Cubin carries (default: the first kernel in it). A compile error raises CompileError with
+    NVRTC's log, whose lines name the file and line of the source."""
     backend = backend or get_backend()
+    arch = Arch.parse(arch) if not isinstance(arch, Arch) else arch
+    check_arch_supported(arch, backend)
+    t0 = time.perf_counter()
+    if "\n" in str(source):
+        text, source_dir, name = str(source), None, name or "source.cu"
+    else:
+        path = source_path(source)
+        try:
+            text = path.read_text()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"cannot read the kernel source {path}: {getattr(exc, 'strerror', None) or exc}") from None
+        source_dir, name = path.parent, name or (path.name if path.parent == CUDA_SRC else str(path))
+    extra = [Path(d) for d in include_dirs]
+    for d in extra:
+        if not d.is_dir():
+            raise UsageError(f"include directory {d} does not exist")
+    include_dir = find_include_dir() if "#include" in text else None
+    options = build_options(arch, defines, include_dir, source_dir, extra)
+    store = default_cache() if cache is None else (cache or None)
+    key = image = None
+    if store is not None:
+        key = cache_key(text, options, arch, nvrtc_version(backend), [*extra, include_dir], source_dir)
+        hit = store.load(key)
+        if hit is not None:
+            (meta, image), cached = hit, True
+            log = meta["log"]
+    if image is None:
+        image, log = nvrtc_compile(backend, text, name, options)  # raises: nothing cached
+        cached = False
+        if store is not None:
+            store.store(key, {"log": log}, image)
+    ms = (time.perf_counter() - t0) * 1e3
+    if entry is None:
+        from .cubin import entries
+        found = entries(image)
+        entry = found[0] if found else None
+    res = resources(image, log, entry) if entry else {"registers": 0, "smem_bytes": 0, "stack_bytes": 0,
+                                                      "spill_bytes": 0}
+    return Cubin(entry or name, arch, image, log, compile_ms=ms, cached=cached, **res)
+
+
+def compile_cubin(kernel, arch, backend=None, cache=None):
+    """Compile one kernel (built-in or a user's) for one arch, through the cubin cache
+    (``cache=False`` to bypass it). Refuses archs below the kernel's minimum or outside
+    NVRTC's list with an ArchError naming the requirement."""
     arch = Arch.parse(arch) if not isinstance(arch, Arch) else arch
     if (refusal := kernel.arch_refusal(arch.cc, arch)):
         raise refusal
     if kernel.arch_specific:
         arch = Arch(arch.cc, "a")   # sm_90 asked, sm_90a built: the same GPU, its own instructions
-    check_arch_supported(arch, backend)
-    path = CUDA_SRC / kernel.source
-    t0 = time.perf_counter()
-    source = path.read_text()
-    include_dir = find_include_dir() if "#include" in source else None
-    options = build_options(arch, kernel.defines, include_dir, path.parent)
-    store = default_cache() if cache is None else (cache or None)
-    if store is not None:
-        key = cache_key(source, options, arch, nvrtc_version(backend), include_dir, path.parent)
-        hit = store.load(key)
-        if hit is not None:  # one source can hold several entries: resources are per entry
-            meta, image = hit
-            return Cubin(kernel.name, arch, image, meta["log"], cached=True,
-                         compile_ms=(time.perf_counter() - t0) * 1e3,
-                         **resources(image, meta["log"], kernel.entry))
-    image, log = nvrtc_compile(backend, source, kernel.source, options)  # raises: nothing cached
-    ms = (time.perf_counter() - t0) * 1e3
-    found = resources(image, log, kernel.entry)
-    if store is not None:
-        store.store(key, {"log": log}, image)
-    return Cubin(kernel.name, arch, image, log, compile_ms=ms, **found)
+    cubin = compile_source(kernel.source, arch, defines=kernel.defines, include_dirs=kernel.include_dirs,
+                           entry=None, backend=backend, cache=cache)
+    from .cubin import entries
+    if kernel.entry not in (found := entries(cubin.image)):
+        from .errors import CubinError
+        raise CubinError(f"kernel {kernel.name}: {kernel.source} has no entry {kernel.entry!r}; its "
+                         f"kernels are: {', '.join(found) or 'none'} (an entry needs extern \"C\" "
+                         "__global__ so its name is not mangled)")
+    cubin.kernel = kernel.name
+    for field, value in resources(cubin.image, cubin.log, kernel.entry).items():
+        setattr(cubin, field, value)
+    return cubin
 
 
 def resources(image, log, entry):

@@ -19,6 +19,8 @@ def cdiv(a, b):
 
 @dataclass(frozen=True)
 class Geometry:
+    """A launch's shape: grid and block as (x, y, z), and dynamic shared memory in bytes."""
+
     grid: tuple
     block: tuple
     smem_bytes: int = 0
@@ -26,6 +28,12 @@ class Geometry:
 
 @dataclass(frozen=True)
 class Kernel:
+    """A matmul kernel declared once — the registry's and a user's alike. It takes (A, B, C, M,
+    N, K) with row-major A (M×K), B (K×N), C (M×N) (then a workspace and tensor maps where the
+    fields below say so). ``source`` is a path (relative: to cuda_src/, or in a spec to the spec
+    file); ``precision`` a Precision or its key ("fp16"); ``tile`` what M, N, K are zero-padded
+    to ((1, 1, 1): any shape); ``geometry`` maps the padded (M, N, K) to a Geometry."""
+
     name: str
     source: str
     entry: str
@@ -51,6 +59,17 @@ class Kernel:
     # the launch grid -> bytes. The launch passes it after (A, B, C, M, N, K),
     # zeroed once; such kernels leave it as they found it.
     workspace: Callable | None = None
+    include_dirs: tuple = ()  # searched after the source's own directory (user kernels' headers)
+    # The command-line arguments that declare this kernel again in a child process (--isolate,
+    # check): () for the registry's, --spec FILE or the --source flags for a user's.
+    origin: tuple = ()
+
+    def __post_init__(self):
+        if isinstance(self.precision, str):   # specs may name it: "fp16"
+            if self.precision not in PRECISIONS:
+                raise UsageError(f"kernel {self.name}: unknown precision {self.precision!r}; "
+                                 f"choose from: {', '.join(PRECISIONS)}")
+            object.__setattr__(self, "precision", PRECISIONS[self.precision])
 
     def arch_refusal(self, cc, what):
         """The ArchError for running/compiling this kernel on ``what`` (compute capability cc),
@@ -273,16 +292,19 @@ DEFAULT_KERNELS = ("naive_fp32", "wmma_fp16")
 BASELINE = "naive_fp32"
 
 
-def get_kernel(name):
+def get_kernel(name, extra=()):
+    """A kernel by name: the registry's, or one of ``extra`` (user kernels)."""
+    found = {**KERNELS, **{k.name: k for k in extra}}
     try:
-        return KERNELS[name]
+        return found[name]
     except KeyError:
-        raise UsageError(f"unknown kernel {name!r}; known kernels: {', '.join(KERNELS)}") from None
+        raise UsageError(f"unknown kernel {name!r}; known kernels: {', '.join(found)}") from None
 
 
-def select(names=None, precisions=None):
+def select(names=None, precisions=None, extra=()):
     """Kernels by name and/or precision family ('all' for every family), registry order. Both
-    given: every named kernel must be of a named family (a request is never half-ignored)."""
+    given: every named kernel must be of a named family (a request is never half-ignored).
+    ``extra`` (user kernels) can be named, and with no name given they are the selection."""
     fams = None
     if precisions:
         unknown = [f for f in precisions if f not in (*FAMILIES, "all")]
@@ -290,12 +312,16 @@ def select(names=None, precisions=None):
             raise UsageError(f"unknown precision {unknown[0]!r}; choose from: {', '.join(FAMILIES)}, all")
         fams = FAMILIES if "all" in precisions else precisions
     if names:
-        chosen = [get_kernel(n) for n in names]
+        chosen = [get_kernel(n, extra) for n in names]
         for kern in chosen:
             if fams and kern.precision.family not in fams:
                 raise UsageError(f"kernel {kern.name} is {kern.precision.family}, which --precision "
                                  f"{','.join(precisions)} leaves out; give --kernel or --precision, "
                                  "or a precision that includes it")
+    elif extra:
+        chosen = [k for k in extra if not fams or k.precision.family in fams]
+        if not chosen:
+            raise UsageError(f"none of the user kernels is {','.join(precisions)}")
     elif fams:
         chosen = [k for k in KERNELS.values() if k.precision.family in fams]
         if BASELINE not in [k.name for k in chosen]:
@@ -303,3 +329,68 @@ def select(names=None, precisions=None):
     else:
         chosen = [KERNELS[n] for n in DEFAULT_KERNELS]
     return chosen
+
+
+# -- user kernels ---------------------------------------------------------------------------------
+
+def load_spec(path):
+    """The kernels a spec file declares: a Python file that builds ``Kernel`` objects (the same
+    class the registry above uses) and lists them in ``KERNELS``. A relative ``source`` or
+    include directory in it is relative to the spec file. Names must not clash with the
+    registry's."""
+    import runpy
+    from dataclasses import replace
+    from pathlib import Path
+    path = Path(path)
+    if not path.is_file():
+        raise UsageError(f"spec file {path} does not exist; a spec is a Python file with KERNELS = "
+                         "[tcraw.Kernel(...), ...] (see examples/)")
+    try:
+        found = runpy.run_path(str(path)).get("KERNELS")
+    except UsageError:
+        raise
+    except Exception as exc:   # the user's own Python: name the file and what it raised
+        raise UsageError(f"spec file {path} failed to load: {type(exc).__name__}: {exc}") from None
+    if not isinstance(found, (list, tuple)) or not found or not all(isinstance(k, Kernel) for k in found):
+        raise UsageError(f"spec file {path} must set KERNELS to a non-empty list of tcraw.Kernel objects")
+    here = path.resolve().parent
+    kernels = []
+    for k in found:
+        if k.name in KERNELS:
+            raise UsageError(f"spec file {path}: kernel name {k.name!r} is a built-in kernel's; rename it")
+        kernels.append(replace(k, source=str(here / k.source), origin=("--spec", str(path.resolve())),
+                               include_dirs=tuple(str(here / d) for d in k.include_dirs)))
+    return kernels
+
+
+def tile_geometry(block, block_tile, smem_bytes=0):
+    """The geometry of a kernel that gives each block one block_tile = (rows, cols) of C: grid.x
+    over N's tiles, grid.y over M's, a fixed block shape and dynamic shared memory."""
+    rows, cols = block_tile
+
+    def geometry(m, n, k):
+        return Geometry(grid=(cdiv(n, cols), cdiv(m, rows), 1), block=tuple(block), smem_bytes=smem_bytes)
+    return geometry
+
+
+def user_kernel(source, entry, precision, *, block, tile=(1, 1, 1), block_tile=None, smem_bytes=0,
+                min_arch=70, defines=(), include_dirs=(), name=None, align=16):
+    """A user kernel declared from the command line's flags (tcraw run --source ...): one block
+    per ``block_tile`` of C (default: the padding tile's M and N), grid.x over N, grid.y over M.
+    ``tile`` is what M, N, K are zero-padded to; (1, 1, 1) says the kernel handles any shape."""
+    from pathlib import Path
+    block = tuple(block) + (1,) * (3 - len(block))
+    tile = tuple(tile)
+    if len(block) != 3 or len(tile) != 3 or any(int(v) < 1 for v in (*block, *tile)):
+        raise UsageError(f"--block takes 1 to 3 sizes ≥ 1 and --tile three (M,N,K), got {block} and {tile}")
+    block_tile = tuple(block_tile or tile[:2])
+    source, include_dirs = str(Path(source).resolve()), tuple(str(Path(d).resolve()) for d in include_dirs)
+    origin = ("--source", source, "--entry", entry, "--precision", getattr(precision, "key", precision),
+              "--block", ",".join(map(str, block)), "--tile", ",".join(map(str, tile)),
+              "--block-tile", ",".join(map(str, block_tile)), "--smem", str(smem_bytes),
+              "--min-arch", str(min_arch), *(f"--define={d}" for d in defines),
+              *(f"--include={d}" for d in include_dirs), "--name", name or entry)
+    return Kernel(name=name or entry, source=source, entry=entry, precision=precision, min_arch=min_arch,
+                  tile=tile, geometry=tile_geometry(block, block_tile, smem_bytes), defines=tuple(defines),
+                  include_dirs=include_dirs, align=align, origin=origin,
+                  summary=f"user kernel from {Path(source).name}")

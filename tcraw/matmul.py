@@ -57,6 +57,8 @@ class Record:
     input_sets: int = 1            # copies of the inputs cycled through (L2 rotation)
     speedup: float | None = None   # over the naive FP32 baseline on the same problem
     reference: str = "cpu"         # where the float64 reference came from: cpu or device
+    guard_bytes: int = 0           # canary bytes around each operand (0: not guarded)
+    out_of_bounds: str | None = None   # what the guards found: writes outside a buffer, changed inputs
     error: str | None = None       # why this row has no result (the run failed; passed is False)
 
     def as_dict(self):
@@ -249,11 +251,66 @@ def rotation_sets(device, set_bytes, rotate):
     return max(1, min(16, -(-3 * device.l2_bytes // max(1, set_bytes))))
 
 
+GUARD_BYTES = 4096       # canary bytes before and after each operand when guarding
+CANARY = 0xA5C3E17B      # not zero, not a NaN, not a small integer: a stray write changes it
+
+
+class Guarded:
+    """A device operand inside a larger allocation whose bands before and after it hold a canary:
+    a kernel that writes out of bounds changes a band, which ``damage`` finds and locates
+    without compute-sanitizer. ``buf`` is what the kernel gets: exactly the operand's bytes."""
+
+    def __init__(self, device, name, nbytes, dtype, guard):
+        self.name, self.nbytes, self.guard = name, nbytes, guard
+        self.itemsize = np.dtype(dtype).itemsize
+        total = guard + -(-nbytes // 256) * 256 + guard   # whole 256-byte steps keep the alignment
+        self.whole = DeviceBuffer(device, total)
+        try:
+            self.whole.fill32(CANARY)
+            self.buf = self.whole.view(guard, dtype, nbytes)
+        except BaseException:
+            self.whole.free()
+            raise
+
+    def damage(self):
+        """None, or where the first byte outside the operand was overwritten."""
+        got = self.whole.copy_to_host(np.empty(self.whole.nbytes, dtype=np.uint8))
+        want = np.full(self.whole.nbytes // 4, CANARY, dtype="<u4").view(np.uint8)
+        band = np.ones(self.whole.nbytes, dtype=bool)
+        band[self.guard:self.guard + self.nbytes] = False
+        changed = np.flatnonzero(band & (got != want))
+        if not len(changed):
+            return None
+        offset = int(changed[0]) - self.guard
+        where = "before its start" if offset < 0 else "past its end"
+        return (f"{self.name}: {len(changed)} byte(s) written outside the {self.nbytes}-byte buffer, the "
+                f"first at byte offset {offset} ({where}; element index {offset // self.itemsize})")
+
+    def free(self):
+        self.whole.free()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.free()
+
+
+def device_operand(stack, device, name, array, guard):
+    """A device buffer for ``array`` (guarded when ``guard`` > 0): (buffer, the Guarded or None)."""
+    if not guard:
+        return stack.enter_context(DeviceBuffer.like(device, array)), None
+    g = stack.enter_context(Guarded(device, name, array.nbytes, array.dtype, guard))
+    return g.buf, g
+
+
 def measure(device, name, precision, hp, padded, prepare, *, iters, warmup, seed, rotate=False,
-            keep_output=False):
+            keep_output=False, guard=0):
     """The shared run: pad → allocate → copy → poison → launch and time → copy back → verify.
     ``prepare(d_a, d_b, d_c, m, n, k)`` returns the zero-argument launch for one buffer set
-    (a kernel's or cuBLAS's). Returns (Record, the output when ``keep_output`` else None)."""
+    (a kernel's or cuBLAS's). ``guard`` bytes of canary around each operand, checked after the
+    launches, catch out-of-bounds writes, and A and B must come back unchanged. Returns
+    (Record, the output when ``keep_output`` else None)."""
     m, n, k = hp.m, hp.n, hp.k
     mp, np_, kp = padded
     # 1. Host side: pad to whole tiles; the output comes back into a padded host array.
@@ -261,24 +318,29 @@ def measure(device, name, precision, hp, padded, prepare, *, iters, warmup, seed
     c = np.empty((mp, np_), dtype=precision.out_dtype)
     with ExitStack() as stack:
         # 2. Device memory: allocate, copy inputs over, poison the outputs (one set per rotation).
-        sets, launchers = [], []
+        sets, launchers, guards = [], [], []
         # never more sets than launches: every set's output must have been written to be checked
         for _ in range(min(warmup + iters, rotation_sets(device, a.nbytes + b.nbytes + c.nbytes, rotate))):
-            d_a = stack.enter_context(DeviceBuffer.like(device, a))
-            d_b = stack.enter_context(DeviceBuffer.like(device, b))
-            d_c = stack.enter_context(DeviceBuffer.like(device, c))
+            (d_a, g_a), (d_b, g_b), (d_c, g_c) = (device_operand(stack, device, label, x, guard)
+                                                  for label, x in (("A", a), ("B", b), ("C", c)))
             d_a.copy_from_host(a)
             d_b.copy_from_host(b)
             d_c.poison(c.dtype)
-            sets.append(d_c)
+            sets.append((d_a, d_b, d_c))
+            guards += [g for g in (g_a, g_b, g_c) if g]
             launchers.append(prepare(d_a, d_b, d_c, mp, np_, kp))
         # 3. Launch, timed by events (warm-up launches untimed).
         times = timed(device, name, launchers, iters, warmup)
-        # 4. Copy back and verify every element of every set (and that the padding stayed zero).
-        verdicts = []
-        for d_c in sets:
+        # 4. Copy back and verify every element of every set (and that the padding stayed zero);
+        #    with guards, the bands around every operand and the inputs themselves.
+        verdicts, damage = [], [d for g in guards if (d := g.damage())]
+        for d_a, d_b, d_c in sets:
             d_c.copy_to_host(c)
             verdicts.append(verify(c, hp))
+            if guard:
+                for label, buf, host in (("A", d_a, a), ("B", d_b, b)):
+                    if buf.copy_to_host(np.empty_like(host)).tobytes() != host.tobytes():
+                        damage.append(f"{label}: the input was changed by the kernel")
     verdict = max(verdicts, key=lambda v: (not v.passed, v.max_rel_err))
     median = statistics.median(times)
     tflops = 2.0 * m * n * k / (median * 1e-3) / 1e12  # the useful work, not the padded work
@@ -291,12 +353,15 @@ def measure(device, name, precision, hp, padded, prepare, *, iters, warmup, seed
         time_min_ms=min(times), norm_rel_err=verdict.norm_rel_err, max_abs_err=verdict.max_abs_err,
         bad=verdict.bad, unwritten=verdict.unwritten, padding_dirty=verdict.padding_dirty,
         inputs=hp.mode, seed=seed, warmup=warmup, device_index=device.ordinal,
-        padded=[mp, np_, kp], input_sets=len(sets), reference=hp.reference)
+        padded=[mp, np_, kp], input_sets=len(sets), reference=hp.reference,
+        guard_bytes=guard, out_of_bounds="; ".join(dict.fromkeys(damage)) or None)
+    if record.out_of_bounds:
+        record.passed = False
     return record, (c[:m, :n] if keep_output else None)
 
 
 def run_matmul(device, kernel, hp: HostProblem, *, iters=20, warmup=3, seed=0, cubin=None,
-               keep_output=False, rotate=False):
+               keep_output=False, rotate=False, guard=0):
     """Run ``kernel`` on the host problem ``hp`` on ``device``; return a Record (and the output
     when ``keep_output``)."""
     validate.problem(hp.m, hp.n, hp.k)
@@ -315,7 +380,7 @@ def run_matmul(device, kernel, hp: HostProblem, *, iters=20, warmup=3, seed=0, c
         prepare = lambda *ops: matmul_launcher(kernel, fn, *ops, workspace=workspace)  # noqa: E731
         record, c = measure(device, kernel.name, kernel.precision, hp, kernel.padded(hp.m, hp.n, hp.k),
                             prepare, iters=iters, warmup=warmup, seed=seed, rotate=rotate,
-                            keep_output=keep_output)
+                            keep_output=keep_output, guard=guard)
         geometry = kernel.launch_geometry(*record.padded, device.sm_count)
         record.grid, record.block, record.registers = list(geometry.grid), list(geometry.block), fn.num_regs
         record.smem_bytes = geometry.smem_bytes + fn.static_smem

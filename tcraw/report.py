@@ -74,3 +74,9 @@ BENCH_COLUMNS = [
     ("tflops", "TFLOP/s"), ("pct_peak", "% peak"), ("vs_cublas", "× cuBLAS"),
     ("max_rel_err", "max rel err"), ("tolerance", "bound"), ("passed", "check"),
 ]
+
+CHECK_COLUMNS = [
+    ("kernel", "kernel"), ("case", "case"), ("max_rel_err", "max rel err"), ("tolerance", "bound"),
+    ("unwritten", "unwritten"), ("padding_dirty", "pad dirty"), ("out_of_bounds", "guard bands"),
+    ("passed", "check"), ("error", "error"),
+]

@@ -130,12 +130,32 @@ class DeviceBuffer:
         """A buffer sized and typed for the numpy ``array``."""
         return cls(device, array.nbytes, array.dtype)
 
-    def view(self, offset, dtype=None):
-        """A non-owning window starting ``offset`` bytes in (freeing it frees nothing)."""
-        if not 0 <= offset < self.nbytes:
-            raise UsageError(f"offset {offset} is outside this {self.nbytes}-byte buffer")
+    @classmethod
+    def from_array(cls, device, array):
+        """A buffer holding a copy of the numpy ``array`` (cuMemAlloc + cuMemcpyHtoD)."""
+        buf = cls.like(device, array)
+        try:
+            buf.copy_from_host(array)
+        except BaseException:
+            buf.free()
+            raise
+        return buf
+
+    def to_array(self, shape=None, dtype=None):
+        """A new numpy array with this buffer's contents (cuMemcpyDtoH): ``dtype`` defaults to
+        the buffer's, ``shape`` to 1-D over every whole element."""
+        dtype = np.dtype(dtype or self.dtype or np.uint8)
+        out = np.empty(shape if shape is not None else self.nbytes // dtype.itemsize, dtype=dtype)
+        return self.copy_to_host(out)
+
+    def view(self, offset, dtype=None, nbytes=None):
+        """A non-owning window of ``nbytes`` (default: the rest) starting ``offset`` bytes in
+        (freeing it frees nothing)."""
+        nbytes = self.nbytes - offset if nbytes is None else nbytes
+        if not 0 <= offset < self.nbytes or not 0 < nbytes <= self.nbytes - offset:
+            raise UsageError(f"a {nbytes}-byte window at offset {offset} is outside this {self.nbytes}-byte buffer")
         v = object.__new__(DeviceBuffer)
-        v.device, v.drv, v.nbytes = self.device, self.drv, self.nbytes - offset
+        v.device, v.drv, v.nbytes = self.device, self.drv, nbytes
         v.dtype = np.dtype(dtype) if dtype is not None else self.dtype
         v.ptr, v._owner = self.ptr + offset, False
         return v
@@ -167,9 +187,13 @@ class DeviceBuffer:
         else:
             self.drv.memset_d16(self.ptr, pattern, self.nbytes // 2)
 
-    def zero(self):
+    def fill32(self, pattern):
+        """Every whole 32-bit word set to ``pattern`` (cuMemsetD32)."""
         self._check(0)
-        self.drv.memset_d32(self.ptr, 0, self.nbytes // 4)
+        self.drv.memset_d32(self.ptr, pattern, self.nbytes // 4)
+
+    def zero(self):
+        self.fill32(0)
 
     def free(self):
         if self.ptr is not None:
@@ -204,9 +228,19 @@ class Module:
                             f"{device.arch}: `tcraw compile --arch {device.arch}`") from None
 
     def function(self, entry):
+        """The kernel ``entry`` (an extern "C" name); a missing one lists the module's kernels."""
         if self.handle is None:
             raise Closed("this Module was unloaded")
-        return Function(self, entry, self.drv.module_get_function(self.handle, entry))
+        try:
+            handle = self.drv.module_get_function(self.handle, entry)
+        except CudaError as exc:
+            if exc.name != "CUDA_ERROR_NOT_FOUND":
+                raise
+            from .cubin import entries
+            from .errors import CubinError
+            raise CubinError(f"no kernel {entry!r} in this module; it has: {', '.join(entries(self.image))} "
+                             "(C++ names are mangled unless the kernel is extern \"C\")") from None
+        return Function(self, entry, handle)
 
     def unload(self):
         if self.handle is not None:
@@ -223,6 +257,10 @@ class Module:
 
 
 class Function:
+    """A kernel entry of a loaded Module (cuModuleGetFunction), with what the driver and the cubin
+    say about it: max threads per block, registers, static and max dynamic shared memory, and
+    each parameter's size (from the cubin), which launches are checked against."""
+
     def __init__(self, module, entry, handle):
         self.module, self.entry, self.handle = module, entry, handle
         drv = module.drv
@@ -336,6 +374,16 @@ def launcher(fn, geometry, args):
     check_args(fn, args)
     return fn.module.drv.launcher(fn.handle, geometry.grid, geometry.block, geometry.smem_bytes,
                                   args.address)
+
+
+def launch(fn, grid, block, args, smem_bytes=0):
+    """Launch ``fn`` once: ``args`` a list of DeviceBuffers, numpy scalars (np.int32(n)), ctypes
+    values or TensorMaps, checked against the kernel's signature and the device's limits first.
+    Asynchronous, like cuLaunchKernel: copy a result back (or Device.synchronize) to wait."""
+    from .kernels import Geometry
+    packed = KernelArgs(args)
+    launcher(fn, Geometry(tuple(grid), tuple(block), smem_bytes), packed)()
+    return packed   # the caller may keep it; the driver has read the values already
 
 
 def time_launches(device, run_once, iters, warmup):

@@ -66,7 +66,7 @@ def run_isolated(device_index, kern, shape, *, inputs, seed, iters, warmup, cubi
     """One kernel on one problem in a child process; its rows, or one failed row saying why
     (``strict``: a child refusing the request, exit 2, raises UsageError instead)."""
     m, n, k = shape
-    cmd = [sys.executable, "-m", "tcraw", "run", "--kernel", kern.name, "-m", str(m), "-n", str(n),
+    cmd = [sys.executable, "-m", "tcraw", "run", *kern.origin, "--kernel", kern.name, "-m", str(m), "-n", str(n),
            "-k", str(k), "--inputs", inputs, "--seed", str(seed), "--iters", str(iters),
            "--warmup", str(warmup), "--device", str(device_index), "--format", "json"]
     if cubin_dir:

@@ -1,0 +1,170 @@
+"""tcraw check: a judge for one kernel, built-in or a user's, on shapes it was not tuned for.
+
+A battery of shapes — 1³, primes, the kernel's tile ± 1, skinny, tall, long K, a large square —
+plus shapes drawn from the seed, so no fixed list can be tuned to. Every shape runs with random
+normal and with integer inputs (bit-exact where the accumulator allows), guarded: canary bands
+around A, B and C catch and locate a write out of bounds, A and B must come back unchanged,
+every output element must be written (poison). Once per kernel: the same bits on a rerun, and
+NaN/Inf in the inputs showing up where they must. With isolation (the default) each shape runs
+in a child process, so a fault or a hang (a timeout) is that shape's failed row, not the end.
+"""
+
+import random
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+
+from .errors import TcrawError, UsageError
+from .matmul import GUARD_BYTES, failed_record, make_problem, run_matmul
+from .precision import base_matrices
+
+LARGE = 1024
+
+
+def battery(kernel, seed, drawn=4):
+    """(m, n, k) shapes for ``kernel``: fixed cases around its tile, then ``drawn`` from ``seed``."""
+    tm, tn, tk = kernel.tile
+    fixed = [(1, 1, 1), (7, 13, 31), (97, 89, 83), (tm + 1, tn + 1, tk + 1), (max(1, tm - 1), max(1, tn - 1),
+             max(1, tk - 1)), (2 * tm, 3 * tn, 4 * tk), (1, 256, 512), (512, 1, 256), (1000, 8, 96),
+             (64, 64, 4096), (LARGE, LARGE, LARGE)]
+    rng = random.Random(seed)
+    drawn_shapes = [tuple(rng.randint(1, 700) for _ in range(3)) for _ in range(drawn)]
+    return list(dict.fromkeys(fixed + drawn_shapes))
+
+
+def check_shape(device, kernel, shape, seed, cubin, note=print):
+    """The guarded runs of one shape, normal then integer inputs: a row (dict) each."""
+    rows = []
+    for mode in ("normal", "int"):
+        case = f"{mode} {'×'.join(map(str, shape))}"
+        try:
+            a, b = base_matrices(*shape, mode, seed)
+            hp = make_problem(device, kernel.precision, a, b, mode)
+            rec = run_matmul(device, kernel, hp, iters=1, warmup=0, seed=seed, cubin=cubin, guard=GUARD_BYTES)
+            row = {"case": case, **rec.as_dict()}
+            if mode == "int" and hp.tolerance() == 0.0 and rec.max_abs_err != 0.0:
+                row["passed"], row["error"] = False, f"integer inputs must be bit-exact; max abs err {rec.max_abs_err}"
+        except TcrawError as exc:
+            note(f"{kernel.name} {case}: {exc}")
+            row = {"case": case, **failed_record(kernel, *shape, device, str(exc).splitlines()[0],
+                                                 inputs=mode, seed=seed).as_dict()}
+        rows.append(row)
+    return rows
+
+
+def check_rerun_and_nan(device, kernel, seed, cubin):
+    """Same bits on a rerun; NaN in a row of A and Inf in a column of B reach C where they must."""
+    rows = []
+    shape = (127, 129, 255)
+    a, b = base_matrices(*shape, "normal", seed)
+    hp = make_problem(device, kernel.precision, a, b, "normal")
+    first, c1 = run_matmul(device, kernel, hp, iters=1, warmup=0, seed=seed, cubin=cubin, keep_output=True)
+    _, c2 = run_matmul(device, kernel, hp, iters=1, warmup=0, seed=seed, cubin=cubin, keep_output=True)
+    same = c1.tobytes() == c2.tobytes()
+    rows.append({"case": "same bits on a rerun 127×129×255", **first.as_dict(), "passed": first.passed and same,
+                 "error": None if same else "two runs on the same inputs gave different bits"})
+    if np.issubdtype(kernel.precision.out_dtype, np.floating):
+        a, b = base_matrices(40, 50, 60, "normal", seed)
+        a[3, 5], b[7, 2] = np.nan, np.inf
+        hp = make_problem(device, kernel.precision, a, b, "normal", reference="cpu")
+        rec, c = run_matmul(device, kernel, hp, iters=1, warmup=0, seed=seed, cubin=cubin, keep_output=True)
+        c = c.astype(np.float64)
+        ok = bool(np.isnan(c[3]).all() and np.isinf(np.delete(c[:, 2], 3)).all())
+        rows.append({"case": "NaN and Inf propagate 40×50×60", **rec.as_dict(), "passed": rec.passed and ok,
+                     "error": None if ok else "a NaN row of A or an Inf column of B did not reach C"})
+    return rows
+
+
+def check_in_process(device, kernel, shapes, seed, cubin, extras=True, note=print):
+    """Every case of ``shapes`` (and the rerun/NaN cases when ``extras``) in this process."""
+    rows = []
+    for shape in shapes:
+        rows += check_shape(device, kernel, shape, seed, cubin, note)
+    if extras:
+        try:
+            rows += check_rerun_and_nan(device, kernel, seed, cubin)
+        except TcrawError as exc:
+            rows.append({"case": "rerun and NaN/Inf", **failed_record(kernel, 127, 129, 255, device,
+                                                                      str(exc).splitlines()[0]).as_dict()})
+    return rows
+
+
+def child_command(kernel, device_index, shapes, seed, extras, backend=None, cubin_dir=None):
+    """The `tcraw check` line that runs some of ``kernel``'s cases in a child process."""
+    cmd = [sys.executable, "-m", "tcraw", "check", *kernel.origin, "--kernel", kernel.name,
+           "--device", str(device_index), "--seed", str(seed), "--no-isolate", "--format", "json",
+           "--shapes", ";".join(",".join(map(str, s)) for s in shapes)]
+    if not extras:
+        cmd.append("--no-extras")
+    if backend:
+        cmd += ["--backend", backend]
+    if cubin_dir:
+        cmd += ["--cubin-dir", str(cubin_dir)]
+    return cmd
+
+
+def run_child(cmd, kernel, shapes, timeout, what):
+    """Rows from a child `tcraw check`, or a failed row per shape saying what happened to it."""
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        if p.returncode in (0, 1):
+            import json
+            return json.loads(p.stdout)
+        why = (p.stderr.strip().splitlines() or [f"exit {p.returncode}"])[-1]
+    except subprocess.TimeoutExpired:
+        why = f"hang: no answer within {timeout} s (a kernel that never finishes, or a deadlock)"
+    except ValueError:
+        why = f"unreadable output from the child: {p.stdout[:200]!r}"
+    return [{"case": f"{what} {'×'.join(map(str, s))}", **failed_record(kernel, *s, None, why).as_dict()}
+            for s in shapes]
+
+
+def check_isolated(kernel, device_index, shapes, seed, *, timeout=120, backend=None, cubin_dir=None,
+                   note=print):
+    """Each shape in its own child process (a fault or hang loses only that shape's rows)."""
+    rows = []
+    for shape in shapes:
+        got = run_child(child_command(kernel, device_index, [shape], seed, False, backend, cubin_dir),
+                        kernel, [shape], timeout, "shape")
+        note(f"{kernel.name} {'×'.join(map(str, shape))}: "
+             + ("ok" if all(r["passed"] for r in got) else "FAILED"))
+        rows += got
+    rows += run_child(child_command(kernel, device_index, [], seed, True, backend, cubin_dir),
+                      kernel, [], timeout, "extras")
+    return rows
+
+
+SANITIZER_TOOLS = ("memcheck", "racecheck", "initcheck")
+
+
+def find_sanitizer():
+    import os
+    from pathlib import Path
+    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+        if root and (Path(root) / "bin" / "compute-sanitizer").is_file():
+            return str(Path(root) / "bin" / "compute-sanitizer")
+    return shutil.which("compute-sanitizer")
+
+
+def sanitize(kernel, device_index, shapes, seed, *, timeout=600, backend=None, cubin_dir=None):
+    """compute-sanitizer's memcheck, racecheck and initcheck over ``shapes``: a row per tool."""
+    tool_path = find_sanitizer()
+    if not tool_path:
+        raise UsageError("--sanitize needs compute-sanitizer (CUDA toolkit): put it on PATH or set CUDA_HOME")
+    rows = []
+    for tool in SANITIZER_TOOLS:
+        cmd = [tool_path, "--tool", tool, "--error-exitcode", "9", *(["--racecheck-report", "all"]
+               if tool == "racecheck" else []),
+               *child_command(kernel, device_index, shapes, seed, False, backend, cubin_dir)]
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+            errors = [line for line in p.stdout.splitlines() if "ERROR SUMMARY" in line or "=========" in line]
+            ok, why = p.returncode in (0, 1), (errors[-1].strip("= ") if errors else f"exit {p.returncode}")
+        except subprocess.TimeoutExpired:
+            ok, why = False, f"no answer within {timeout} s"
+        row = failed_record(kernel, *(shapes[0] if shapes else (1, 1, 1)), None, None if ok else why).as_dict()
+        row.update(case=f"compute-sanitizer {tool} ({len(shapes)} shapes)", passed=ok)
+        rows.append(row)
+    return rows
