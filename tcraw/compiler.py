@@ -288,7 +288,7 @@ def compile_cubin(kernel, arch, backend=None, cache=None):
     if kernel.entry not in (found := entries(cubin.image)):
         from .errors import CubinError
         raise CubinError(f"kernel {kernel.name}: {kernel.source} has no entry {kernel.entry!r}; its "
-                         f"kernels are: {', '.join(found) or 'none'} (an entry needs extern \"C\" "
+                         f"kernels are: {', '.join(sorted(found)) or 'none'} (an entry needs extern \"C\" "
                          "__global__ so its name is not mangled)")
     cubin.kernel = kernel.name
     for field, value in resources(cubin.image, cubin.log, kernel.entry).items():

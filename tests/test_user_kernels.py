@@ -1,0 +1,159 @@
+"""Your own kernel: spec files and flags build the same Kernel objects; compile needs no GPU (CPU),
+check judges them on the GPU (skipped with the reason without one)."""
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import tcraw
+from tcraw import kernels
+from tcraw.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+GOOD, BUGGY = ROOT / "examples" / "wmma_smem_64.py", ROOT / "examples" / "edge_bug.py"
+
+
+def test_specs_load_and_compile_to_tensor_instructions(capsys):
+    (good,), (buggy,) = kernels.load_spec(GOOD), kernels.load_spec(BUGGY)
+    assert good.precision.key == "fp16" and good.tile == (64, 64, 32) and buggy.tile == (1, 1, 1)
+    assert good.geometry(128, 192, 64) == tcraw.Geometry((3, 2, 1), (128, 1, 1))
+    assert main(["compile", "--spec", str(GOOD), "--arch", "sm_80,sm_90", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["status"] for r in rows] == ["ok", "ok"] and all(r["spill_bytes"] == 0 for r in rows)
+    if rows[0].get("sass") is not None:   # with cuobjdump (the dev extra): the tensor cores are used
+        assert rows[0]["sass"].get("HMMA", 0) > 0
+
+
+def test_flags_declare_the_same_kernel_as_a_spec():
+    (spec,) = kernels.load_spec(BUGGY)
+    flags = kernels.user_kernel(ROOT / "examples" / "edge_bug.cu", "edge_bug", "fp16", block=(16, 16),
+                                block_tile=(16, 16), name="student_edge_bug")
+    for field in ("name", "source", "entry", "precision", "tile"):
+        assert getattr(flags, field) == getattr(spec, field), field
+    assert flags.geometry(33, 17, 5) == spec.geometry(33, 17, 5)
+    # the flags a child process needs to declare it again (--isolate, check)
+    assert "--source" in flags.origin and spec.origin[0] == "--spec"
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["compile", "--spec", "/nonexistent.py"], "does not exist"),
+    (["run", "--source", "x.cu"], "is not a file"),
+    (["run", "--entry", "f"], "give --source too"),
+    (["compile", "--source", str(ROOT / "examples" / "edge_bug.cu"), "--entry", "edge_bug"], "--block"),
+    (["compile", "--source", str(ROOT / "examples" / "edge_bug.cu"), "--entry", "edge_bug",
+      "--block", "16,0", "--precision", "fp16"], "--block"),
+    (["check"], "name the kernel"),
+    (["check", "--kernel", "naive_fp32", "--shapes", "1,2"], "--shapes"),
+    (["check", "--kernel", "naive_fp32", "--timeout", "0"], "--timeout"),
+])
+def test_bad_user_kernel_declarations_are_exit_2(argv, needle, capsys):
+    assert main(argv) == 2
+    assert needle in capsys.readouterr().err
+
+
+def test_a_spec_that_raises_or_sets_nothing_is_named(tmp_path, capsys):
+    bad = tmp_path / "bad.py"
+    bad.write_text("raise RuntimeError('oops')\n")
+    assert main(["compile", "--spec", str(bad)]) == 2
+    assert "bad.py failed to load: RuntimeError: oops" in capsys.readouterr().err
+    bad.write_text("KERNELS = []\n")
+    assert main(["compile", "--spec", str(bad)]) == 2
+    assert "non-empty list" in capsys.readouterr().err
+
+
+def test_a_compile_error_shows_nvrtc_log_against_the_users_file(tmp_path, capsys):
+    src = tmp_path / "mine.cu"
+    src.write_text('extern "C" __global__ void mine(const float* A, const float* B, float* C, int M, int N, int K) {\n'
+                   "    C[0] = undeclared;\n}\n")
+    rc = main(["compile", "--source", str(src), "--entry", "mine", "--block", "32", "--precision", "fp32",
+               "--arch", "sm_90"])
+    err = capsys.readouterr().err
+    assert rc == 1 and re.search(r"mine\.cu\(2\): error: identifier \"undeclared\" is undefined", err), err
+
+
+def test_a_missing_entry_lists_the_cubins_entries(tmp_path, capsys):
+    src = tmp_path / "two.cu"
+    src.write_text('extern "C" __global__ void alpha(float* x) {}\nextern "C" __global__ void beta(float* x) {}\n')
+    assert main(["compile", "--source", str(src), "--entry", "gamma", "--block", "32", "--precision",
+                 "fp32", "--arch", "sm_90"]) == 1
+    err = capsys.readouterr().err
+    assert "no entry 'gamma'" in err and "alpha, beta" in err
+
+
+def test_every_public_name_has_a_docstring():
+    import inspect
+    for name in tcraw.__all__:
+        obj = getattr(tcraw, name)
+        if inspect.isfunction(obj) or inspect.isclass(obj):
+            assert (obj.__doc__ or "").strip() and not obj.__doc__.startswith(f"{name}("), name
+
+
+def readme_python_blocks():
+    text = (ROOT / "README.md").read_text()
+    return re.findall(r"```python\n(.*?)```", text, re.S)
+
+
+def test_the_readme_has_python_examples():
+    assert len(readme_python_blocks()) >= 2
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("index", range(3))
+def test_readme_python_examples_run(device, index):
+    blocks = readme_python_blocks()
+    if index >= len(blocks):
+        pytest.skip("no such example")
+    p = subprocess.run([sys.executable, "-c", blocks[index]], capture_output=True, text=True, timeout=600,
+                       cwd=ROOT, env={**__import__("os").environ, "TCRAW_BACKEND": device.drv.name})
+    assert p.returncode == 0, p.stderr[-3000:]
+
+
+@pytest.mark.gpu
+def test_check_passes_the_correct_example_and_catches_the_bug_by_its_guard_band(device):
+    def check(spec):
+        p = subprocess.run([sys.executable, "-m", "tcraw", "check", "--spec", str(spec), "--backend",
+                            device.drv.name, "--format", "json", "--seed", "5"],
+                           capture_output=True, text=True, timeout=900)
+        return p.returncode, json.loads(p.stdout) if p.stdout.strip() else [], p.stderr
+    rc, rows, err = check(GOOD)
+    assert rc == 0 and rows and all(r["passed"] for r in rows), err[-2000:]
+    rc, rows, err = check(BUGGY)
+    caught = [r for r in rows if r.get("out_of_bounds")]
+    assert rc == 1 and caught, err[-2000:]
+    m, n = caught[0]["m"], caught[0]["n"]
+    assert caught[0]["out_of_bounds"].startswith("C: ")
+    assert f"first at byte offset {m * n * 4} (past its end; element index {m * n})" in caught[0]["out_of_bounds"]
+
+
+@pytest.mark.gpu
+def test_a_hang_is_reported_as_a_hang(device, tmp_path):
+    src = tmp_path / "spin.cu"
+    src.write_text('extern "C" __global__ void spin(const float* A, const float* B, float* C, int M, int N, int K) {\n'
+                   "    volatile int forever = 1; while (forever) {}\n}\n")
+    p = subprocess.run([sys.executable, "-m", "tcraw", "check", "--source", str(src), "--entry", "spin",
+                        "--block", "32", "--precision", "fp32", "--shapes", "4,4,4", "--timeout", "20",
+                        "--backend", device.drv.name, "--format", "json"],
+                       capture_output=True, text=True, timeout=300)
+    rows = json.loads(p.stdout)
+    assert p.returncode == 1 and "hang" in rows[0]["error"], p.stderr[-2000:]
+
+
+@pytest.mark.gpu
+def test_a_launch_that_does_not_match_the_signature_is_refused(device):
+    from tcraw.errors import UsageError
+    cubin = tcraw.compile_source('extern "C" __global__ void k(float* x, int n) { if (n) x[0] = 1; }\n', device.arch)
+    with tcraw.Module(device, cubin.image) as mod, tcraw.DeviceBuffer(device, 64, np.float32) as buf:
+        fn = mod.function("k")
+        with pytest.raises(UsageError, match="takes 2 arguments"):
+            tcraw.launch(fn, (1, 1, 1), (1, 1, 1), [buf])
+        with pytest.raises(UsageError, match="argument 1 of k is 4 bytes"):
+            tcraw.launch(fn, (1, 1, 1), (1, 1, 1), [buf, np.int64(1)])
+        with pytest.raises(UsageError, match="threads"):
+            tcraw.launch(fn, (1, 1, 1), (2048, 1, 1), [buf, np.int32(1)])
+        with pytest.raises(tcraw.CubinError, match="it has: k"):
+            mod.function("nope")
