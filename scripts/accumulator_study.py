@@ -9,9 +9,11 @@ kernels against the float64 reference of the same rounded inputs.
 
 import argparse
 import secrets
+import sys
 
 from tcraw import kernels, report
 from tcraw.compiler import compile_cubin
+from tcraw.errors import TcrawError
 from tcraw.matmul import run_matmul
 from tcraw.precision import PRECISIONS, base_matrices, host_problem
 from tcraw.runtime import Device
@@ -23,6 +25,10 @@ def main():
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--format", choices=report.FORMATS, default="table")
     args = ap.parse_args()
+    if args.mn < 1:
+        ap.error(f"--mn {args.mn}: must be a positive integer")
+    if args.seed is not None and args.seed < 0:
+        ap.error(f"--seed {args.seed}: must be a non-negative integer")
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     acc32, acc16 = kernels.KERNELS["wmma_fp16"], kernels.KERNELS["wmma_fp16acc16"]
     rows = []
@@ -45,4 +51,8 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except TcrawError as exc:   # tcraw's own errors: one line, and the exit code each one carries
+        print(f"accumulator_study: {exc}", file=sys.stderr)
+        sys.exit(exc.exit_code)

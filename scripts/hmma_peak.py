@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tcraw import compiler                                                    # noqa: E402
 from tcraw.driver.cublas import Cublas                                        # noqa: E402
+from tcraw.errors import TcrawError                                          # noqa: E402
 from tcraw.kernels import Geometry                                            # noqa: E402
 from tcraw.precision import PRECISIONS                                        # noqa: E402
 from tcraw.runtime import DeviceBuffer, Device, KernelArgs, Module, launcher, time_launches  # noqa: E402
@@ -56,6 +57,9 @@ def main():
     ap.add_argument("--blocks-per-sm", type=int, default=4)
     ap.add_argument("--launches", type=int, default=20)
     args = ap.parse_args()
+    for flag in ("iters", "blocks_per_sm", "launches"):
+        if not 0 < getattr(args, flag) < 2 ** 31:
+            ap.error(f"--{flag.replace('_', '-')} {getattr(args, flag)}: must be a positive integer below 2^31")
     with Device(0) as dev:
         image = probe_cubin(dev.drv, dev.arch)
         geometry = Geometry(grid=(dev.sm_count * args.blocks_per_sm, 1, 1), block=(256, 1, 1))
@@ -74,4 +78,8 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except TcrawError as exc:   # tcraw's own errors: one line, and the exit code each one carries
+        print(f"hmma_peak: {exc}", file=sys.stderr)
+        sys.exit(exc.exit_code)

@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tcraw import kernels, report            # noqa: E402
 from tcraw.bench import run_bench            # noqa: E402
 from tcraw.driver.cublas import Cublas       # noqa: E402
+from tcraw.errors import TcrawError, UsageError  # noqa: E402
 from tcraw.runtime import Device             # noqa: E402
 
 # family -> (kernel factory, its default macros, precisions it comes in)
@@ -36,7 +37,7 @@ def variant(family, key, spec):
     for item in filter(None, spec.split(",")):
         name, _, value = item.partition("=")
         if name not in tile or not value.isdigit():
-            raise SystemExit(f"cannot read {item!r}: write MACRO=number with MACRO one of {', '.join(tile)}")
+            raise UsageError(f"cannot read {item!r}: write MACRO=number with MACRO one of {', '.join(tile)}")
         tile[name] = int(value)
     return factory(key, tile, name=f"{family}_{key}[{spec or 'default'}]")
 
@@ -50,10 +51,18 @@ def main():
     ap.add_argument("--iters", type=int, default=30)
     ap.add_argument("--seed", type=int, default=secrets.randbits(31))
     args = ap.parse_args()
+    try:
+        sizes = [int(s) for s in args.sizes.split(",")]
+    except ValueError:
+        ap.error(f"--sizes {args.sizes!r}: write positive integers separated by commas, e.g. 4096,8192")
+    if not all(s > 0 for s in sizes):
+        ap.error(f"--sizes {args.sizes!r}: every size must be a positive integer")
+    if args.iters < 1:
+        ap.error(f"--iters {args.iters}: must be at least 1")
     key = args.precision or FAMILIES[args.family][2][0]
     if key not in FAMILIES[args.family][2]:
-        raise SystemExit(f"{args.family} comes in {', '.join(FAMILIES[args.family][2])}, not {key}")
-    sizes = [int(s) for s in args.sizes.split(",")]
+        raise UsageError(f"{args.family} comes in {', '.join(FAMILIES[args.family][2])}, not {key}")
+    # every variant is read (and a bad one refused) before the GPU is opened
     rungs = {key: [variant(args.family, key, v) for v in args.variants]}
     with Device(0) as dev:
         cublas = Cublas()
@@ -67,4 +76,8 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except TcrawError as exc:   # tcraw's own errors: one line, and the exit code each one carries
+        print(f"tune_ladder: {exc}", file=sys.stderr)
+        sys.exit(exc.exit_code)

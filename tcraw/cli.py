@@ -7,6 +7,7 @@ Errors print one line on stderr (plus the NVRTC log where there is one), never a
 import argparse
 import json
 import os
+import re
 import secrets
 import sys
 from pathlib import Path
@@ -27,7 +28,8 @@ def note(msg):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # argparse's own usage errors exit 2 too, but with our one-liner
-        raise UsageError(f"{self.prog}: {message} (see --help)")
+        raise UsageError(f"{self.prog.removeprefix('tcraw').strip() + ': ' if self.prog != 'tcraw' else ''}"
+                         f"{message} (see --help)")
 
 
 def _common(p):
@@ -68,7 +70,9 @@ def _ints(text, option, count=None):
 def _user_kernels(args):
     """The kernels --spec or --source declare ([] when neither is given)."""
     if getattr(args, "spec", None) is None and getattr(args, "source", None) is None:
-        flags = [f for f in ("entry", "block", "tile", "block_tile", "name") if getattr(args, f, None)]
+        flags = [f for f in ("entry", "block", "tile", "block_tile", "name", "define", "include")
+                 if getattr(args, f, None)]
+        flags += [f for f, default in (("smem", 0), ("min_arch", 70)) if getattr(args, f, default) != default]
         if flags:
             raise UsageError(f"--{flags[0].replace('_', '-')} declares a kernel of your own: give --source too")
         return []
@@ -78,6 +82,16 @@ def _user_kernels(args):
         return kernels.load_spec(args.spec)
     if not Path(args.source).is_file():
         raise UsageError(f"--source {args.source} is not a file")
+    if args.smem < 0 or not 50 <= args.min_arch <= 200:
+        raise UsageError(f"--smem must be ≥ 0 and --min-arch a compute capability such as 80 "
+                         f"(got {args.smem}, {args.min_arch})")
+    if args.name is not None and not re.fullmatch(r"[A-Za-z0-9_.-]+", args.name):
+        raise UsageError(f"--name {args.name!r}: use letters, digits, '_', '-' and '.' (it names files)")
+    if (args.name or args.entry) in kernels.KERNELS:
+        raise UsageError(f"{args.name or args.entry!r} is a built-in kernel's name; give yours --name")
+    for d in args.include:
+        if not _is_dir(d):
+            raise UsageError(f"--include {d} is not a directory")
     missing = [f for f in ("entry", "block") if not getattr(args, f)]
     precisions = validate.names(args.precision, "--precision", list(kernels.PRECISIONS)) or []
     if missing or len(precisions) != 1:
@@ -175,7 +189,7 @@ def _archs_for_compile(values, device_ordinal):
     archs = [None if v == "all" else compiler.Arch.parse(v) for v in values]
     if None in archs:
         return compiler.supported_archs()
-    return archs
+    return list(dict.fromkeys(archs))   # sm_90, 90 and compute_90 are one target
 
 
 def cmd_compile(args):
@@ -202,8 +216,8 @@ def cmd_compile(args):
                                  "arch-specific" if not kernel.runs_on(arch.cc) else "unsupported-by-nvrtc")
                 row["detail"] = str(exc)
                 refusals.append(str(exc))
-            except NoNvrtcError:
-                raise  # nothing at all can be compiled here
+            except (NoNvrtcError, UsageError):
+                raise  # nothing at all can be compiled here / the request itself is wrong
             except (CudaError, TcrawError) as exc:
                 row["status"], row["detail"] = "error", str(exc)
                 note(f"{kernel.name} {arch}: {exc}")   # the whole message and log, not a table cell
@@ -215,7 +229,7 @@ def cmd_compile(args):
                     row["sass"] = tensor_op_counts(cubin.image, cuobjdump)
                 if out:
                     path = out / f"{kernel.name}.{cubin.arch}.cubin"
-                    path.write_bytes(cubin.image)
+                    _write(lambda: path.write_bytes(cubin.image), path)
                     row["cubin"] = str(path)
             rows.append(row)
     if out:
@@ -476,7 +490,7 @@ def _shapes(text):
         shape = _ints(part, "--shapes", (3,))
         validate.problem(*shape)
         shapes.append(shape)
-    if not shapes and text.strip():
+    if not shapes:
         raise UsageError(f"--shapes takes m,n,k triples separated by ';', got {text!r}")
     return shapes
 
@@ -529,8 +543,15 @@ def cmd_check(args):
     return 0 if rows and all(r["passed"] for r in rows) else 1
 
 
+def _is_dir(path):
+    try:
+        return bool(str(path).strip()) and Path(path).is_dir()
+    except OSError:   # a name the OS refuses to look up (too long, ...)
+        return False
+
+
 def _check_run_options_paths(args):
-    if args.cubin_dir is not None and (not args.cubin_dir.strip() or not Path(args.cubin_dir).is_dir()):
+    if args.cubin_dir is not None and not _is_dir(args.cubin_dir):
         raise UsageError(f"--cubin-dir {args.cubin_dir} is not a directory; make one with "
                          "`tcraw compile --arch ... --out DIR` or `make cubins`")
 
@@ -546,6 +567,8 @@ def cmd_cache(args):
             return 0
         entries = c.entries()
         size = sum(p.stat().st_size for p in entries if p.is_file())
+    except BrokenPipeError:
+        raise
     except OSError as exc:
         raise UsageError(f"cache {args.action}: {exc.strerror or exc} ({exc.filename or c.dir}); "
                          "check the permissions of TCRAW_CACHE_DIR or point it elsewhere") from None
@@ -679,7 +702,7 @@ def main(argv=None):
     except SystemExit as exc:  # --help
         return exc.code if isinstance(exc.code, int) else 0
     except Exception as exc:  # a bug of tcraw's: one line, and the traceback only on request
-        if os.environ.get("TCRAW_DEBUG", "") not in ("", "0"):
+        if os.environ.get("TCRAW_DEBUG", "").strip().lower() in validate.TRUE:
             raise
         note(f"tcraw: internal error, a bug in tcraw: {type(exc).__name__}: {exc} "
              "(TCRAW_DEBUG=1 shows the traceback)")

@@ -83,8 +83,9 @@ def check_arch_supported(arch, backend=None):
 # -- headers --------------------------------------------------------------------------------------
 
 def _header_candidates():
-    if os.environ.get("TCRAW_CUDA_INCLUDE"):
+    if os.environ.get("TCRAW_CUDA_INCLUDE"):   # asked for by name: used, or refused, never skipped
         yield Path(os.environ["TCRAW_CUDA_INCLUDE"])
+        return
     try:
         from cuda.pathfinder import find_nvidia_header_directory
         found = find_nvidia_header_directory("cudart")
@@ -108,11 +109,14 @@ def find_include_dir():
     looked = []
     for d in _header_candidates():
         looked.append(str(d))
-        if (d / "mma.h").is_file() and (d / "crt" / "mma.h").is_file() and (d / "cuda_fp16.h").is_file():
-            return d
+        try:
+            if all((d / h).is_file() for h in ("mma.h", "crt/mma.h", "cuda_fp16.h")):
+                return d
+        except OSError:   # a path the OS will not even look at (too long, not a directory)
+            continue
     raise MissingHeaderError(
         "the tensor-core kernels include <mma.h>, which needs mma.h and crt/mma.h; none found in "
-        f"{', '.join(looked)}. Install the header wheels (pip install 'cuda-toolkit[nvrtc,cudart,crt]') "
+        f"{', '.join(looked)}{' (TCRAW_CUDA_INCLUDE)' if os.environ.get('TCRAW_CUDA_INCLUDE') else ''}. Install the header wheels (pip install 'cuda-toolkit[nvrtc,cudart,crt]') "
         "or point CUDA_HOME or TCRAW_CUDA_INCLUDE at a CUDA toolkit"
     )
 
@@ -210,7 +214,8 @@ _default_cache = None
 def default_cache():
     """The process's CubinCache ($TCRAW_CACHE_DIR or ~/.cache/tcraw), or None with TCRAW_NO_CACHE=1."""
     global _default_cache
-    if os.environ.get("TCRAW_NO_CACHE", "") not in ("", "0"):
+    from .validate import env_flag
+    if env_flag("TCRAW_NO_CACHE"):
         return None
     if _default_cache is None or _default_cache.dir != cache_dir():
         _default_cache = CubinCache()

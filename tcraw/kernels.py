@@ -313,6 +313,8 @@ def select(names=None, precisions=None, extra=()):
         fams = FAMILIES if "all" in precisions else precisions
     if names:
         chosen = [get_kernel(n, extra) for n in names]
+        if extra and not set(names) & {k.name for k in extra}:
+            chosen += list(extra)   # built-ins named beside your kernel: yours is not dropped
         for kern in chosen:
             if fams and kern.precision.family not in fams:
                 raise UsageError(f"kernel {kern.name} is {kern.precision.family}, which --precision "
@@ -349,7 +351,7 @@ def load_spec(path):
         found = runpy.run_path(str(path)).get("KERNELS")
     except UsageError:
         raise
-    except Exception as exc:   # the user's own Python: name the file and what it raised
+    except (Exception, SystemExit) as exc:   # the user's own Python: name the file and what it raised
         raise UsageError(f"spec file {path} failed to load: {type(exc).__name__}: {exc}") from None
     if not isinstance(found, (list, tuple)) or not found or not all(isinstance(k, Kernel) for k in found):
         raise UsageError(f"spec file {path} must set KERNELS to a non-empty list of tcraw.Kernel objects")

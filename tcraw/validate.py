@@ -84,3 +84,15 @@ def names(values, option, known=None):
             raise UsageError(f"unknown {option.lstrip('-')} {', '.join(map(repr, unknown))} ({option}); "
                              f"choose from: {', '.join(known)}")
     return items
+
+
+TRUE, FALSE = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
+
+
+def env_flag(name):
+    """A yes/no environment variable (TCRAW_TRACE, TCRAW_NO_CACHE, TCRAW_DEBUG): unset, 0/1,
+    true/false, yes/no, on/off; anything else is refused rather than guessed."""
+    value = os.environ.get(name, "").strip().lower()
+    if value in TRUE or value in FALSE:
+        return value in TRUE
+    raise UsageError(f"{name}={os.environ[name]!r} is neither on nor off; set it to 1 or 0 (or unset it)")

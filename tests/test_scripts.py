@@ -69,7 +69,8 @@ def test_tune_ladder_builds_the_variant_it_names():
     assert v.tile == (128, 256, 64) and base.tile == (256, 256, 64)   # a cluster pads M to two tiles
     assert v.geometry(512, 512, 64).smem_bytes < base.geometry(512, 512, 64).smem_bytes
     assert compiler.compile_cubin(v, "sm_90").spill_bytes == 0
-    with pytest.raises(SystemExit, match="MACRO=number"):
+    from tcraw.errors import UsageError
+    with pytest.raises(UsageError, match="MACRO=number"):
         variant("simt", "fp32", "STAGE=3")
 
 
@@ -87,3 +88,86 @@ def test_hmma_probe_runs_the_instruction_of_the_wmma_and_mma_sync_rungs():
         body = text.split(f"Function : {entry}")[1].split("Function :")[0]
         assert "HMMA.16816.F32" in body
         assert not any(op in body for op in ("LDG", "LDS", "LDSM")), entry
+
+
+def script(name, *argv):
+    return subprocess.run([sys.executable, str(ROOT / "scripts" / f"{name}.py"), *argv],
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("name, argv", [
+    ("tune_ladder", ["--sizes", "x"]),
+    ("tune_ladder", ["--sizes", "0"]),
+    ("tune_ladder", ["--iters", "0"]),
+    ("accumulator_study", ["--mn", "0"]),
+    ("accumulator_study", ["--mn", "x"]),
+    ("hmma_peak", ["--iters", "0"]),
+    ("hmma_peak", ["--blocks-per-sm", "-1"]),
+    ("hmma_peak", ["--launches", "0"]),
+])
+def test_scripts_refuse_a_bad_argument_before_the_gpu(name, argv):
+    p = script(name, *argv)
+    assert p.returncode == 2, p.stderr
+    assert "usage:" in p.stderr and "Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--family", "simt", "--variants", "STAGE=3"], "MACRO=number"),
+    (["--family", "simt", "--precision", "fp16"], "simt comes in fp32, not fp16"),
+])
+def test_tune_ladder_refuses_a_bad_variant_or_precision_in_one_line(argv, words):
+    p = script("tune_ladder", *argv)
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.startswith("tune_ladder: ") and words in p.stderr
+    assert len(p.stderr.splitlines()) == 1 and "Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize("name", ["tune_ladder", "accumulator_study", "hmma_peak"])
+def test_gpu_scripts_without_a_gpu_say_so_and_exit_3(name):
+    if gpu_present():
+        pytest.skip("a CUDA driver and GPU are present: the no-GPU path cannot be exercised here")
+    p = script(name)
+    assert p.returncode == 3, p.stderr
+    assert p.stderr.startswith(f"{name}: ") and ("no CUDA driver" in p.stderr or "GPU" in p.stderr)
+    assert len(p.stderr.splitlines()) == 1 and "Traceback" not in p.stderr
+
+
+def plot_bench(*argv):
+    return script("plot_bench", *argv)
+
+
+def assert_one_line_exit_2(p, words):
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.startswith("plot_bench: ") and words in p.stderr, p.stderr
+    assert len(p.stderr.splitlines()) == 1 and "Traceback" not in p.stderr
+
+
+def test_plot_bench_refuses_a_missing_file(tmp_path):
+    assert_one_line_exit_2(plot_bench(str(tmp_path / "nope.json")), "no such file")
+
+
+def test_plot_bench_refuses_a_file_that_is_not_json(tmp_path):
+    bad = tmp_path / "bench.json"
+    bad.write_text("not json at all")
+    assert_one_line_exit_2(plot_bench(str(bad)), "not JSON")
+
+
+def test_plot_bench_refuses_a_directory(tmp_path):
+    assert_one_line_exit_2(plot_bench(str(tmp_path)), "is a directory")
+
+
+@pytest.mark.parametrize("content, words", [
+    ('{"kernel": "x"}', "JSON list"),
+    ("[]", "JSON list"),
+    ("[1, 2]", "not an object"),
+    ('[{"kernel": "x"}]', "lacks precision"),
+])
+def test_plot_bench_refuses_json_that_is_not_bench_rows(tmp_path, content, words):
+    bad = tmp_path / "bench.json"
+    bad.write_text(content)
+    assert_one_line_exit_2(plot_bench(str(bad)), words)
+
+
+@pytest.mark.parametrize("out, words", [("missing_dir/b.png", "does not exist"), (".", "is a directory")])
+def test_plot_bench_refuses_an_output_it_cannot_write(tmp_path, out, words):
+    assert_one_line_exit_2(plot_bench(str(RESULTS), "-o", str(tmp_path / out)), words)

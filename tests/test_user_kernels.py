@@ -80,7 +80,7 @@ def test_a_missing_entry_lists_the_cubins_entries(tmp_path, capsys):
     src = tmp_path / "two.cu"
     src.write_text('extern "C" __global__ void alpha(float* x) {}\nextern "C" __global__ void beta(float* x) {}\n')
     assert main(["compile", "--source", str(src), "--entry", "gamma", "--block", "32", "--precision",
-                 "fp32", "--arch", "sm_90"]) == 1
+                 "fp32", "--arch", "sm_90"]) == 2
     err = capsys.readouterr().err
     assert "no entry 'gamma'" in err and "alpha, beta" in err
 

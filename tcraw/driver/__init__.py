@@ -178,7 +178,8 @@ def get_backend(name=None, trace=None):
     if trace is None:
         trace = _default["trace"]
     if trace is None:
-        trace = os.environ.get("TCRAW_TRACE", "") not in ("", "0")
+        from ..validate import env_flag
+        trace = env_flag("TCRAW_TRACE")
     if name not in BACKENDS:
         raise UsageError(f"unknown backend {name!r}; choose one of: {', '.join(BACKENDS)}")
     if name not in _base:
