@@ -525,7 +525,8 @@ def cmd_check(args):
             else:
                 cubin = (load_prebuilt(kern, dev.arch, args.cubin_dir) if args.cubin_dir
                          else compiler.compile_cubin(kern, dev.arch, dev.drv))
-                rows += check.check_in_process(dev, kern, shapes, seed, cubin, extras=args.extras, note=note)
+                rows += check.check_in_process(dev, kern, shapes, seed, cubin, extras=args.extras, note=note,
+                                               guard=args.guard)
             if args.sanitize:
                 failing = [tuple(r[d] for d in "mnk") for r in rows if r["kernel"] == kern.name
                            and not r["passed"] and r["case"].split()[0] in ("normal", "int", "shape")]
@@ -670,6 +671,8 @@ def build_parser():
     s.add_argument("--no-isolate", dest="isolate", action="store_false",
                    help="run in this process (faster; a fault or hang then ends the check)")
     s.add_argument("--no-extras", dest="extras", action="store_false", help=argparse.SUPPRESS)
+    s.add_argument("--no-guard", dest="guard", action="store_false",
+                   help="no canary bands around the operands (what compute-sanitizer needs to see a stray write)")
     s.add_argument("--timeout", type=int, default=120, help="seconds per shape before it counts as a hang")
     s.add_argument("--sanitize", nargs="?", const="failing", choices=("failing", "all"),
                    help="rerun the failing shapes (none failing: the first three; 'all': every shape) "

@@ -223,9 +223,7 @@ def matmul_launcher(kernel, fn, d_a, d_b, d_c, m, n, k, workspace=None):
         scratch = [workspace]
     args = KernelArgs([d_a, d_b, d_c, np.int32(m), np.int32(n), np.int32(k), *scratch,
                        *operand_tensor_maps(kernel, d_a, d_b, d_c, m, n, k)])
-    go = launcher(fn, geometry, args)  # checks geometry and arguments: no bad launch happens
-    go.args, go.geometry = args, geometry  # the packed arguments live as long as the launcher
-    return go
+    return launcher(fn, geometry, args)  # checks geometry and arguments: no bad launch happens
 
 
 def timed(device, name, launchers, iters, warmup):

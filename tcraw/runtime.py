@@ -144,7 +144,7 @@ class DeviceBuffer:
     def to_array(self, shape=None, dtype=None):
         """A new numpy array with this buffer's contents (cuMemcpyDtoH): ``dtype`` defaults to
         the buffer's, ``shape`` to 1-D over every whole element."""
-        dtype = np.dtype(dtype or self.dtype or np.uint8)
+        dtype = np.dtype(dtype if dtype is not None else self.dtype if self.dtype is not None else np.uint8)
         out = np.empty(shape if shape is not None else self.nbytes // dtype.itemsize, dtype=dtype)
         return self.copy_to_host(out)
 
@@ -368,12 +368,13 @@ def check_args(fn, args):
 
 def launcher(fn, geometry, args):
     """A callable doing cuLaunchKernel(fn, grid, block, dynamic smem, stream 0, args), with every
-    argument packed once (KernelArgs) so a timed loop pays nothing for packing. Keep ``args``
-    alive as long as the launcher: the driver reads the argument values at each launch."""
+    argument packed once (KernelArgs) so a timed loop pays nothing for packing. The driver reads
+    the argument values at each launch, so the launcher holds ``args`` (and its geometry)."""
     check_geometry(fn.module.device, fn, geometry)
     check_args(fn, args)
-    return fn.module.drv.launcher(fn.handle, geometry.grid, geometry.block, geometry.smem_bytes,
-                                  args.address)
+    go = fn.module.drv.launcher(fn.handle, geometry.grid, geometry.block, geometry.smem_bytes, args.address)
+    go.args, go.geometry = args, geometry   # the packed values live as long as the launcher
+    return go
 
 
 def launch(fn, grid, block, args, smem_bytes=0):

@@ -134,13 +134,13 @@ def test_check_passes_the_correct_example_and_catches_the_bug_by_its_guard_band(
 def test_a_hang_is_reported_as_a_hang(device, tmp_path):
     src = tmp_path / "spin.cu"
     src.write_text('extern "C" __global__ void spin(const float* A, const float* B, float* C, int M, int N, int K) {\n'
-                   "    volatile int forever = 1; while (forever) {}\n}\n")
+                   '    for (;;) asm volatile("nanosleep.u32 1000;");\n}\n')
     p = subprocess.run([sys.executable, "-m", "tcraw", "check", "--source", str(src), "--entry", "spin",
                         "--block", "32", "--precision", "fp32", "--shapes", "4,4,4", "--timeout", "20",
                         "--backend", device.drv.name, "--format", "json"],
                        capture_output=True, text=True, timeout=300)
     rows = json.loads(p.stdout)
-    assert p.returncode == 1 and "hang" in rows[0]["error"], p.stderr[-2000:]
+    assert p.returncode == 1 and "hang" in (rows[0]["error"] or ""), (rows[0], p.stderr[-2000:])
 
 
 @pytest.mark.gpu
@@ -157,3 +157,17 @@ def test_a_launch_that_does_not_match_the_signature_is_refused(device):
             tcraw.launch(fn, (1, 1, 1), (2048, 1, 1), [buf, np.int32(1)])
         with pytest.raises(tcraw.CubinError, match="it has: k"):
             mod.function("nope")
+
+
+@pytest.mark.gpu
+def test_sanitize_sees_the_stray_write_that_the_guard_band_caught(device):
+    from tcraw.check import find_sanitizer
+    if not find_sanitizer():
+        pytest.skip("no compute-sanitizer (CUDA_HOME/bin or PATH)")
+    p = subprocess.run([sys.executable, "-m", "tcraw", "check", "--spec", str(BUGGY), "--shapes", "7,13,31",
+                        "--sanitize", "--backend", device.drv.name, "--format", "json"],
+                       capture_output=True, text=True, timeout=600)
+    rows = {r["case"].split(" (")[0]: r for r in json.loads(p.stdout)}
+    assert p.returncode == 1
+    assert rows["normal 7×13×31"]["out_of_bounds"].startswith("C: 52 byte(s)")
+    assert not rows["compute-sanitizer memcheck"]["passed"], rows["compute-sanitizer memcheck"]
