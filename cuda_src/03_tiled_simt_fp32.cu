@@ -45,6 +45,10 @@ __device__ __forceinline__ int col_of(int tcol, int j) {
 #endif
 }
 
+// The launch this file needs — threads per block, dynamic shared memory bytes — stated
+// once, here; tcraw reads it from the cubin and refuses a declaration in kernels.py that differs.
+extern "C" __constant__ int tcraw_launch[2] = {THREADS, 0};
+
 extern "C" __global__ void __launch_bounds__(THREADS)
 tiled_simt_fp32(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
                 int M, int N, int K) {

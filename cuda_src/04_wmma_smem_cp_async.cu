@@ -129,6 +129,10 @@ __device__ __forceinline__ void wmma_pipelined(const T* A, const T* B, float* C,
             wmma::store_matrix_sync(Cw + (size_t)i * 16 * N + j * 16, acc[i][j], N, wmma::mem_row_major);
 }
 
+// The launch this file needs — threads per block, dynamic shared memory bytes — stated
+// once, here; tcraw reads it from the cubin and refuses a declaration in kernels.py that differs.
+extern "C" __constant__ int tcraw_launch[2] = {THREADS, STAGES * STAGE_HALVES * 2};
+
 // (THREADS, 1): one block per SM is enough (the smem pipeline is what hides latency), so ptxas
 // may use up to 255 registers rather than spill the fragments.
 extern "C" __global__ void __launch_bounds__(THREADS, 1)

@@ -201,6 +201,10 @@ __device__ __forceinline__ void mma_sync_pipelined(const T* A, const T* B, float
         }
 }
 
+// The launch this file needs — threads per block, dynamic shared memory bytes — stated
+// once, here; tcraw reads it from the cubin and refuses a declaration in kernels.py that differs.
+extern "C" __constant__ int tcraw_launch[2] = {THREADS, STAGES * STAGE_BYTES};
+
 // (THREADS, 1): one block per SM; ptxas may use up to 255 registers for the 128 accumulators.
 #if defined(TCRAW_MMA_TF32)
 extern "C" __global__ void __launch_bounds__(THREADS, 1)

@@ -273,17 +273,7 @@ def _check_run_options(args):
 
 
 def _runnable(dev, chosen, explicit):
-    """Kernels this device can run; one asked for by name below its minimum is an error."""
-    keep = []
-    for kern in chosen:
-        refusal = kern.device_refusal(dev)
-        if refusal and explicit:
-            raise refusal
-        if refusal:
-            note(f"skipped: {refusal}")
-        else:
-            keep.append(kern)
-    return keep
+    return kernels.runnable(dev, chosen, explicit, note)
 
 
 def _seed(args):
@@ -389,10 +379,11 @@ def _device_indices(spec):
 
 
 def cmd_sweep(args):
-    """sizes × kernels (× devices). Each kernel runs in a child process unless --no-isolate, so
-    one that faults is a failed row, not a lost sweep."""
-    from .matmul import check_fits, check_host_fits
-    from .sweep import add_speedups, run_isolated, run_kernels
+    """sizes × kernels × devices (sweep.run_sweep): with --device all one worker per GPU, at
+    once. Each kernel runs in a child process unless --no-isolate, so one that faults is a
+    failed row, not a lost sweep."""
+    from .matmul import check_host_fits
+    from .sweep import run_sweep
     sizes = _sizes(args.sizes, [256, 1024, 2048])
     _check_run_options(args)
     validate.device_index(args.device, allow_all=True)
@@ -400,30 +391,9 @@ def cmd_sweep(args):
     out = validate.output_dir(args.out, "--out")
     check_host_fits(*(max(sizes),) * 3)
     seed = _seed(args)
-    rows = []
-    for index in _device_indices(args.device):
-        with _open_device(index) as dev:   # checks the index; tags rows with name and arch
-            runnable = _runnable(dev, chosen, bool(args.kernel))
-            if runnable:
-                check_fits(dev, runnable, *(max(sizes),) * 3)
-            name, arch = dev.name, str(dev.arch)
-            if not args.isolate:
-                for size in sizes:
-                    rows += run_kernels(dev, runnable, (size,) * 3, inputs=args.inputs, seed=seed,
-                                        iters=args.iters, warmup=args.warmup,
-                                        cubin_dir=args.cubin_dir, note=note, strict=False)
-        if args.isolate:
-            for size in sizes:
-                for kern in runnable:
-                    got = run_isolated(index, kern, (size,) * 3, inputs=args.inputs, seed=seed,
-                                       iters=args.iters, warmup=args.warmup,
-                                       cubin_dir=args.cubin_dir, backend=args.backend, strict=False)
-                    for r in got:
-                        r.update(device=r.get("device") or name, arch=r.get("arch") or arch)
-                    rows += got
-                    note(f"device {index} {name}: {kern.name} {size}³ "
-                         + ("ok" if all(r["passed"] for r in got) else "FAILED"))
-    add_speedups(rows)
+    rows = run_sweep(_device_indices(args.device), chosen, sizes, explicit=bool(args.kernel), inputs=args.inputs,
+                     seed=seed, iters=args.iters, warmup=args.warmup, cubin_dir=args.cubin_dir,
+                     isolate=args.isolate, backend=args.backend, note=note, open_device=_open_device)
     if args.format == "table":
         print(report.render([{**r, "shape": f"{r['m']}×{r['n']}×{r['k']}"} for r in rows], "table",
                             [("device_index", "dev"), ("device", "device"), ("arch", "arch")]
@@ -636,7 +606,7 @@ def build_parser():
     s.add_argument("--sizes", action="append", help="M = N = K values, comma-separated (default 256,1024,2048)")
     s.add_argument("--kernel", action="append", help="kernel name(s), see `tcraw list`")
     s.add_argument("--precision", action="append", help="fp32, fp16, bf16, tf32, int8, fp64 or all")
-    s.add_argument("--device", default="0", help="GPU index, or 'all' to run on each GPU in turn")
+    s.add_argument("--device", default="0", help="GPU index, or 'all': one worker per GPU, at once")
     s.add_argument("--iters", type=int, default=10)
     s.add_argument("--warmup", type=int, default=2)
     s.add_argument("--seed", type=int)

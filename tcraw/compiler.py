@@ -298,7 +298,31 @@ def compile_cubin(kernel, arch, backend=None, cache=None):
     cubin.kernel = kernel.name
     for field, value in resources(cubin.image, cubin.log, kernel.entry).items():
         setattr(cubin, field, value)
+    check_declared_launch(kernel, cubin.image)
     return cubin
+
+
+def check_declared_launch(kernel, image):
+    """A kernel's source may state the launch it needs in ``extern "C" __constant__ int
+    tcraw_launch[] = {threads per block, dynamic smem bytes, TMA box rows, cols, ...}``; its
+    declaration (the registry's or a spec's geometry and boxes) must say the same, so the two
+    cannot drift apart unnoticed."""
+    import math
+    import numpy as np
+    from .cubin import symbol_bytes
+    raw = symbol_bytes(image, "tcraw_launch")
+    if raw is None:
+        return
+    said = np.frombuffer(raw, dtype="<i4").tolist()
+    g = kernel.geometry(*kernel.tile)
+    declared = [math.prod(g.block), g.smem_bytes, *(v for box in kernel.tma_boxes for v in box)]
+    if said != declared:
+        names = ["threads", "smem bytes"] + [f"{op} box {d}" for op in "ABC" for d in ("rows", "cols")]
+        diff = ", ".join(f"{n} {s} vs {d}" for n, s, d in zip(names, said, declared) if s != d) or \
+            f"{len(said)} values vs {len(declared)}"
+        raise UsageError(f"kernel {kernel.name}: its source states tcraw_launch = {said}, its declaration "
+                         f"gives {declared} ({diff}): make the geometry (kernels.py or the spec) "
+                         "agree with the source")
 
 
 def resources(image, log, entry):

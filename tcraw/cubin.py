@@ -213,3 +213,31 @@ def kernel_param_sizes(image, entry, source=None):
         raise _bad(source, f"the parameter records of {entry!r} have ordinals {sorted(params)}, "
                            f"not 0 to {len(params) - 1}")
     return [params[i] for i in range(len(params))] if params else None
+
+
+_SYM = struct.Struct("<IBBHQQ")   # one 24-byte ELF64 symbol: name, info, other, section, value, size
+
+
+def symbol_bytes(image, name, source=None):
+    """The initial bytes of the global ``name`` (an extern "C" __constant__ or __device__ array)
+    as the cubin stores them, or None when there is no such symbol. How a kernel states its own
+    launch sizes (``tcraw_launch``) so that the host can check its declaration against them."""
+    image, fields = _header(image, source)
+    secs = sections(image, source)
+    symtab, strtab = secs.get(".symtab"), secs.get(".strtab")
+    if symtab is None or strtab is None:
+        return None
+    e_shoff, e_shentsize = fields[6], fields[11]
+    want = name.encode()
+    for at in range(symtab.offset, symtab.offset + symtab.size - _SYM.size + 1, _SYM.size):
+        st_name, _info, _other, shndx, value, size = _SYM.unpack_from(image, at)
+        start = strtab.offset + st_name
+        if image[start:start + len(want) + 1] != want + b"\0":
+            continue
+        if not 0 < shndx < fields[12]:
+            raise _bad(source, f"symbol {name} points at section {shndx}, which does not exist")
+        home = Section("", *_SHDR.unpack_from(image, e_shoff + shndx * e_shentsize)[1:])
+        if home.type == SHT_NOBITS or value + size > home.size:
+            raise _bad(source, f"symbol {name} ({size} bytes at {value}) lies outside its section")
+        return bytes(image[home.offset + value:home.offset + value + size])
+    return None

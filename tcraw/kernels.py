@@ -301,6 +301,21 @@ def get_kernel(name, extra=()):
         raise UsageError(f"unknown kernel {name!r}; known kernels: {', '.join(found)}") from None
 
 
+def runnable(device, chosen, explicit, note=print):
+    """The kernels of ``chosen`` that ``device`` can run. One it cannot (arch, shared memory) is
+    skipped with a note, or, when the caller asked for it by name (``explicit``), refused."""
+    keep = []
+    for kern in chosen:
+        refusal = kern.device_refusal(device)
+        if refusal and explicit:
+            raise refusal
+        if refusal:
+            note(f"skipped: {refusal}")
+        else:
+            keep.append(kern)
+    return keep
+
+
 def select(names=None, precisions=None, extra=()):
     """Kernels by name and/or precision family ('all' for every family), registry order. Both
     given: every named kernel must be of a named family (a request is never half-ignored).

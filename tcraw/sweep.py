@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 from . import compiler, kernels
+from .kernels import runnable
 from .errors import TcrawError, UsageError
 from .matmul import failed_record, make_problem, run_matmul
 from .precision import base_matrices
@@ -87,3 +88,50 @@ def run_isolated(device_index, kern, shape, *, inputs, seed, iters, warmup, cubi
     return [failed_record(kern, m, n, k, None, f"child process failed: {why}", backend=backend,
                           iters=iters, warmup=warmup, device_index=device_index, inputs=inputs,
                           seed=seed).as_dict()]
+
+
+def run_sweep(device_indices, chosen, sizes, *, explicit, inputs, seed, iters, warmup, cubin_dir=None,
+              isolate=True, backend=None, note=print, open_device=None):
+    """sizes × kernels × devices → rows. Every device is opened first (the index checked, the
+    kernels it cannot run skipped or refused, the largest size fitted); then, isolated, one
+    worker per GPU runs its kernels concurrently, each kernel in a child process, so that two
+    GPUs take the time of one and a kernel that faults is a failed row. Without isolation the
+    GPUs take turns in this process. Rows come back in device order, tagged with the device."""
+    from concurrent.futures import ThreadPoolExecutor
+    from .matmul import check_fits
+    from .runtime import Device
+    open_device = open_device or Device
+    plans = []
+    for index in device_indices:
+        with open_device(index) as dev:
+            kerns = runnable(dev, chosen, explicit, note)
+            if kerns:
+                check_fits(dev, kerns, *(max(sizes),) * 3)
+            plan = (index, dev.name, str(dev.arch), kerns)
+            if not isolate:   # in-process: this device's whole share now, while it is open
+                plans.append((plan, [r for size in sizes for r in run_kernels(
+                    dev, kerns, (size,) * 3, inputs=inputs, seed=seed, iters=iters, warmup=warmup,
+                    cubin_dir=cubin_dir, note=note, strict=False)]))
+            else:
+                plans.append((plan, None))
+
+    def worker(plan):
+        index, name, arch, kerns = plan
+        rows = []
+        for size in sizes:
+            for kern in kerns:
+                got = run_isolated(index, kern, (size,) * 3, inputs=inputs, seed=seed, iters=iters,
+                                   warmup=warmup, cubin_dir=cubin_dir, backend=backend, strict=False)
+                for r in got:
+                    r.update(device=r.get("device") or name, arch=r.get("arch") or arch)
+                rows += got
+                note(f"device {index} {name}: {kern.name} {size}³ "
+                     + ("ok" if all(r["passed"] for r in got) else "FAILED"))
+        return rows
+
+    if isolate:
+        with ThreadPoolExecutor(max_workers=max(1, len(plans))) as pool:
+            done = list(pool.map(worker, [plan for plan, _ in plans]))
+    else:
+        done = [rows for _, rows in plans]
+    return add_speedups([r for rows in done for r in rows])

@@ -222,3 +222,31 @@ def test_rows_are_printed_even_when_writing_them_fails(tmp_path, monkeypatch, ca
     out, err = capsys.readouterr()
     assert rc == 2 and "No space left on device" in err and "printed above" in err
     assert json.loads(out)[0]["kernel"] == "naive_fp32"
+
+
+def test_sweep_over_every_gpu_runs_one_worker_per_gpu_at_once(monkeypatch, capsys):
+    """Two GPUs, isolated: each device's kernels run while the other's do. Every child call waits
+    at a two-party barrier, which only a concurrent partner can release."""
+    import threading
+    from types import SimpleNamespace
+    import tcraw.cli as cli
+    from tcraw import sweep
+
+    class FakeDevice(SimpleNamespace):
+        def __enter__(self): return self
+        def __exit__(self, *exc): return None
+        def mem_info(self): return 2**40, 2**40
+    monkeypatch.setattr(cli, "_open_device", lambda i: FakeDevice(name=f"GPU{i}", arch="sm_90", cc=90,
+                                                                   max_smem_optin=232448))
+    monkeypatch.setattr(cli, "_device_indices", lambda spec: [0, 1])
+    barrier = threading.Barrier(2, timeout=20)
+
+    def child(index, kern, shape, **kw):
+        barrier.wait()   # BrokenBarrierError (a failed test) if the other GPU's worker is not running
+        return [{"kernel": kern.name, "m": shape[0], "n": shape[1], "k": shape[2], "passed": True,
+                 "time_ms": 1.0, "device_index": index}]
+    monkeypatch.setattr(sweep, "run_isolated", child)
+    assert main(["sweep", "--sizes", "64,128", "--kernel", "naive_fp32,wmma_fp16", "--device", "all",
+                 "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["device_index"], r["device"]) for r in rows] == [(0, "GPU0")] * 4 + [(1, "GPU1")] * 4

@@ -1,5 +1,7 @@
 """NVRTC on the CPU: every kernel for every arch the installed NVRTC supports."""
 
+from pathlib import Path
+
 import pytest
 
 from tcraw import compiler, kernels, sass
@@ -141,3 +143,31 @@ def test_cubin_records_each_parameter_size(arch):
     odd, _ = compiler.nvrtc_compile(get_backend(), 'extern "C" __global__ void f(char a, double b, '
                                     'short c, float4 d) {}', "odd.cu", [f"--gpu-architecture={arch}"])
     assert kernel_param_sizes(odd, "f") == [1, 8, 2, 16]
+
+
+def test_a_declaration_that_drifts_from_its_source_is_refused():
+    """04, 05 and 06 state their launch (threads, shared memory, TMA boxes) in the .cu; a
+    registry or spec geometry that says otherwise cannot compile, for built-in and user kernels."""
+    from dataclasses import replace
+    from tcraw.errors import UsageError
+    wgmma = kernels.KERNELS["wgmma_tma_fp16"]
+    three_stages = replace(wgmma, geometry=kernels.wgmma_geometry({**kernels.WGMMA_TILE, "STAGES": 3}))
+    with pytest.raises(UsageError, match="smem bytes"):
+        compiler.compile_cubin(three_stages, "sm_90")
+    with pytest.raises(UsageError, match="B box rows"):
+        compiler.compile_cubin(replace(wgmma, tma_boxes=((128, 64), (32, 64), (64, 32))), "sm_90")
+    pipelined = kernels.KERNELS["mma_sync_fp16"]
+    with pytest.raises(UsageError, match="threads 256 vs 128"):
+        compiler.compile_cubin(replace(pipelined, geometry=lambda m, n, k: kernels.Geometry((1, 1, 1), (128, 1, 1),
+                               pipelined.geometry(m, n, k).smem_bytes)), "sm_90")
+    (mine,) = kernels.load_spec(Path(__file__).resolve().parent.parent / "examples" / "wmma_smem_64.py")
+    compiler.compile_cubin(mine, "sm_90")
+    with pytest.raises(UsageError, match="student_wmma_64"):
+        compiler.compile_cubin(replace(mine, geometry=kernels.tile_geometry((256, 1, 1), (64, 64))), "sm_90")
+
+
+@pytest.mark.parametrize("name", ["tiled_simt_fp32", "wmma_pipelined_fp16", "wmma_pipelined_bf16", "mma_sync_fp16",
+                                  "mma_sync_bf16", "mma_sync_tf32", "wgmma_tma_fp16", "wgmma_tma_bf16"])
+def test_the_tiled_kernels_state_their_launch(name):
+    from tcraw.cubin import symbol_bytes
+    assert symbol_bytes(compiler.compile_cubin(kernels.KERNELS[name], "sm_90").image, "tcraw_launch")
