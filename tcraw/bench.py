@@ -54,3 +54,38 @@ def run_bench(device, cublas, keys, sizes, *, iters, warmup, seed, note=print, r
                      + (f"{row['vs_cublas']:.3f}× cuBLAS" if row["vs_cublas"] else "") +
                      ("" if rec.passed else "  FAILED"))
     return rows
+
+
+def bench(device_index, keys=None, sizes=(1024, 2048, 4096, 8192), *, extra=(), iters=20, warmup=5, seed=None,
+          note=print, open_device=None):
+    """What `tcraw bench` does: the ladder of each precision in ``keys`` (default: every ladder),
+    plus the user kernels ``extra`` beside the rungs of their precision, against cuBLAS on one
+    GPU → rows with ``vs_cublas``. Checked before the GPU is touched."""
+    from . import validate
+    from .driver.cublas import Cublas
+    from .errors import UsageError
+    from .matmul import check_fits, check_host_fits
+    from .runtime import Device
+    from .sweep import fresh_seed
+    keys = list(dict.fromkeys(keys or [k.precision.key for k in extra] or LADDER))
+    for key in keys:
+        if key not in LADDER:
+            raise UsageError(f"bench has no ladder for {key!r}; choose from: {', '.join(LADDER)}")
+    for size in sizes:
+        validate.problem(size, size, size)
+    validate.timing(iters, warmup)
+    validate.seed(seed)
+    if validate.device_index(device_index, allow_all=True) == "all":
+        raise UsageError("bench times one GPU at a time (the ratios are within one device); give "
+                         "--device N, or run `tcraw sweep --device all` to cover every GPU")
+    check_host_fits(*(max(sizes),) * 3)
+    seed = fresh_seed() if seed is None else seed
+    with (open_device or Device)(int(device_index)) as dev:
+        rungs = {k: [KERNELS[n] for n in LADDER[k]] + [u for u in extra if u.precision.key == k] for k in keys}
+        check_fits(dev, [kern for r in rungs.values() for kern in r], *(max(sizes),) * 3)
+        cublas = Cublas()
+        try:
+            return run_bench(dev, cublas, keys, sizes, iters=iters, warmup=warmup, seed=seed, note=note,
+                             rungs=rungs)
+        finally:
+            cublas.close()

@@ -126,17 +126,18 @@ def run_child(cmd, kernel, shapes, timeout, what):
 
 
 def check_isolated(kernel, device_index, shapes, seed, *, timeout=120, backend=None, cubin_dir=None,
-                   note=print):
+                   note=print, extras=True, guard=True):
     """Each shape in its own child process (a fault or hang loses only that shape's rows)."""
     rows = []
     for shape in shapes:
-        got = run_child(child_command(kernel, device_index, [shape], seed, False, backend, cubin_dir),
+        got = run_child(child_command(kernel, device_index, [shape], seed, False, backend, cubin_dir, guard),
                         kernel, [shape], timeout, "shape")
         note(f"{kernel.name} {'×'.join(map(str, shape))}: "
              + ("ok" if all(r["passed"] for r in got) else "FAILED"))
         rows += got
-    rows += run_child(child_command(kernel, device_index, [], seed, True, backend, cubin_dir),
-                      kernel, [], timeout, "extras")
+    if extras:
+        rows += run_child(child_command(kernel, device_index, [], seed, True, backend, cubin_dir, guard),
+                          kernel, [], timeout, "extras")
     return rows
 
 
@@ -152,7 +153,7 @@ def find_sanitizer():
     return shutil.which("compute-sanitizer")
 
 
-def sanitize(kernel, device_index, shapes, seed, *, timeout=600, backend=None, cubin_dir=None):
+def run_sanitizer(kernel, device_index, shapes, seed, *, timeout=600, backend=None, cubin_dir=None):
     """compute-sanitizer's memcheck, racecheck and initcheck over ``shapes``: a row per tool, the
     runs unguarded (inside a guard band a stray write is in bounds as far as memcheck knows)."""
     tool_path = find_sanitizer()
@@ -172,4 +173,47 @@ def sanitize(kernel, device_index, shapes, seed, *, timeout=600, backend=None, c
         row = failed_record(kernel, *(shapes[0] if shapes else (1, 1, 1)), None, None if ok else why).as_dict()
         row.update(case=f"compute-sanitizer {tool} ({len(shapes)} shapes)", passed=ok)
         rows.append(row)
+    return rows
+
+
+def check(device_index, chosen, *, shapes=None, seed=None, isolate=True, timeout=120, sanitize=None,
+          extras=True, guard=True, backend=None, cubin_dir=None, note=print, open_device=None):
+    """What `tcraw check` does: for each kernel of ``chosen`` the battery (or ``shapes``), guarded,
+    both input modes, the rerun and NaN/Inf cases (``extras``) → rows, each with its ``case``.
+    ``sanitize``: None, "failing" (the failing shapes, or the first three when none fail) or
+    "all", rerun under compute-sanitizer memcheck, racecheck and initcheck."""
+    from . import compiler, validate
+    from .compiler import load_prebuilt
+    from .kernels import runnable
+    from .runtime import Device
+    from .sweep import fresh_seed
+    validate.seed(seed)
+    validate.device_index(device_index)
+    for shape in shapes or []:
+        validate.problem(*shape)
+    if timeout < 1:
+        raise UsageError(f"--timeout must be ≥ 1 second, got {timeout}")
+    if sanitize not in (None, "failing", "all"):
+        raise UsageError(f"sanitize is None, 'failing' or 'all', got {sanitize!r}")
+    seed = fresh_seed() if seed is None else seed
+    rows = []
+    with (open_device or Device)(device_index) as dev:
+        kerns = runnable(dev, chosen, True, note)
+        if isolate:
+            dev.close()   # the children hold the GPU
+        for kern in kerns:
+            todo = shapes if shapes is not None else battery(kern, seed)
+            if isolate:
+                got = check_isolated(kern, device_index, todo, seed, timeout=timeout, backend=backend,
+                                     cubin_dir=cubin_dir, note=note, extras=extras, guard=guard)
+            else:
+                cubin = (load_prebuilt(kern, dev.arch, cubin_dir) if cubin_dir
+                         else compiler.compile_cubin(kern, dev.arch, dev.drv))
+                got = check_in_process(dev, kern, todo, seed, cubin, extras=extras, note=note, guard=guard)
+            rows += got
+            if sanitize:
+                failing = list(dict.fromkeys(tuple(r[d] for d in "mnk") for r in got if not r["passed"]
+                                             and r["case"].split()[0] in ("normal", "int", "shape")))
+                target = failing or (todo if sanitize == "all" else todo[:3])
+                rows += run_sanitizer(kern, device_index, target, seed, backend=backend, cubin_dir=cubin_dir)
     return rows

@@ -8,14 +8,12 @@ import argparse
 import json
 import os
 import re
-import secrets
 import sys
 from pathlib import Path
 
-import numpy as np
 
 from . import compiler, driver, kernels, report, validate
-from .errors import ArchError, CudaError, NoDeviceError, NoNvrtcError, TcrawError, UsageError
+from .errors import ArchError, NoDeviceError, TcrawError, UsageError
 from .precision import FAMILIES
 
 
@@ -193,7 +191,6 @@ def _archs_for_compile(values, device_ordinal):
 
 
 def cmd_compile(args):
-    from .sass import find_cuobjdump, tensor_op_counts
     validate.device_index(args.device)
     arch_values = validate.names(args.arch, "--arch")
     for v in arch_values or []:
@@ -202,45 +199,14 @@ def cmd_compile(args):
     names, extra = validate.names(args.kernel, "--kernel"), _user_kernels(args)
     chosen = kernels.select(names, None, extra) if names or extra else list(kernels.KERNELS.values())
     out = validate.output_dir(args.out, "--out")
-    archs = _archs_for_compile(arch_values, args.device)
-    cuobjdump = find_cuobjdump()
-    rows, refusals = [], []
-    for kernel in chosen:
-        for arch in archs:
-            row = {"kernel": kernel.name, "arch": str(arch), "status": "ok", "registers": None,
-                   "smem_bytes": None, "spill_bytes": None, "cubin_bytes": None, "compile_ms": None}
-            try:
-                cubin = compiler.compile_cubin(kernel, arch)
-            except ArchError as exc:
-                row["status"] = ("below-min-arch" if arch.cc < kernel.min_arch else
-                                 "arch-specific" if not kernel.runs_on(arch.cc) else "unsupported-by-nvrtc")
-                row["detail"] = str(exc)
-                refusals.append(str(exc))
-            except (NoNvrtcError, UsageError):
-                raise  # nothing at all can be compiled here / the request itself is wrong
-            except (CudaError, TcrawError) as exc:
-                row["status"], row["detail"] = "error", str(exc)
-                note(f"{kernel.name} {arch}: {exc}")   # the whole message and log, not a table cell
-            else:
-                row.update(arch=str(cubin.arch), registers=cubin.registers, smem_bytes=cubin.smem_bytes,
-                           spill_bytes=cubin.spill_bytes, cubin_bytes=len(cubin.image),
-                           compile_ms=round(cubin.compile_ms, 1), cached=cubin.cached)
-                if cuobjdump:
-                    row["sass"] = tensor_op_counts(cubin.image, cuobjdump)
-                if out:
-                    path = out / f"{kernel.name}.{cubin.arch}.cubin"
-                    _write(lambda: path.write_bytes(cubin.image), path)
-                    row["cubin"] = str(path)
-            rows.append(row)
-    if out:
-        _write(lambda: (out / "manifest.json").write_text(json.dumps(rows, indent=2)), out / "manifest.json")
+    rows = compiler.compile_table(chosen, _archs_for_compile(arch_values, args.device), out=out, note=note)
     text_rows = rows if args.format != "table" else [
         {**r, "detail": (r.get("detail") or "").split(";")[0][:60]} for r in rows]
     print(report.render(text_rows, args.format, report.COMPILE_COLUMNS))
     if any(r["status"] == "error" for r in rows):
         return 1
-    if not any(r["status"] == "ok" for r in rows) and refusals:
-        raise ArchError(refusals[0])  # nothing could be built: the request itself was wrong
+    if not any(r["status"] == "ok" for r in rows):
+        raise ArchError(rows[0]["detail"])  # nothing could be built: the request itself was wrong
     return 0
 
 
@@ -272,47 +238,32 @@ def _check_run_options(args):
     _check_run_options_paths(args)
 
 
-def _runnable(dev, chosen, explicit):
-    return kernels.runnable(dev, chosen, explicit, note)
-
-
 def _seed(args):
-    return args.seed if args.seed is not None else secrets.randbits(31)
+    from .sweep import fresh_seed
+    validate.seed(args.seed)
+    return args.seed if args.seed is not None else fresh_seed()
 
 
 def cmd_run(args):
-    from .matmul import check_fits, check_host_fits
-    from .sweep import add_speedups, run_isolated, run_kernels
+    from .sweep import run_problem
     shape = _problem_shape(args)
     _check_run_options(args)
     validate.device_index(args.device)
-    if args.save is not None and args.isolate:
-        raise UsageError("--save keeps the outputs of kernels run in this process; drop --isolate")
     chosen = _chosen(args)
-    save_dir = validate.output_dir(args.save, "--save")
-    check_host_fits(*shape)
     seed = _seed(args)
-    with _open_device(args.device) as dev:
-        runnable = _runnable(dev, chosen, bool(args.kernel))
-        if runnable:
-            check_fits(dev, runnable, *shape)
-        saved = {} if save_dir else None
-        if args.isolate:
-            dev.close()  # the children hold the GPU; this process only collects their rows
-            rows = add_speedups([r for kern in runnable for r in run_isolated(
-                args.device, kern, shape, inputs=args.inputs, seed=seed, iters=args.iters,
-                warmup=args.warmup, cubin_dir=args.cubin_dir, backend=args.backend)])
-        else:
-            rows = run_kernels(dev, runnable, shape, inputs=args.inputs, seed=seed, iters=args.iters,
-                               warmup=args.warmup, cubin_dir=args.cubin_dir, note=note, save=saved)
-        name, arch = dev.name, dev.arch
+    try:
+        rows = run_problem(args.device, chosen, shape, explicit=bool(args.kernel), inputs=args.inputs, seed=seed,
+                           iters=args.iters, warmup=args.warmup, cubin_dir=args.cubin_dir, isolate=args.isolate,
+                           backend=args.backend, save=args.save, note=note, open_device=_open_device)
+    except UsageError as exc:
+        if getattr(exc, "rows", None):   # measured, then not saved: the rows still come out
+            _print_rows(exc.rows, args.format)
+        raise
     _print_rows(rows, args.format)
-    if save_dir and saved:
-        _write(lambda: _save(save_dir, saved.get("problems", {}), saved.get("outputs", {}), rows), save_dir)
-    if args.format == "table":
-        print(f"\n{name} ({arch}), backend {driver.get_backend().name}, seed {seed}, inputs {args.inputs}, "
-              f"{args.iters} timed launches after {args.warmup} warm-up; bound = error-model limit "
-              "on max rel err (0 = must be exact)")
+    if args.format == "table" and rows:
+        print(f"\n{rows[0]['device']} ({rows[0]['arch']}), backend {driver.get_backend().name}, seed {seed}, "
+              f"inputs {args.inputs}, {args.iters} timed launches after {args.warmup} warm-up; bound = "
+              "error-model limit on max rel err (0 = must be exact)")
         best = max((r for r in rows if r["speedup"] and r["kernel"] != kernels.BASELINE),
                    key=lambda r: r["speedup"], default=None)
         if best:
@@ -330,19 +281,6 @@ def _print_rows(rows, fmt):
                 note(f"{r['kernel']} ({r['m']}×{r['n']}×{r['k']}): {r['error']}")
     else:
         print(report.render(rows, fmt))
-
-
-def _save(out, problems, outputs, rows):
-    """A, B (per precision, in storage format: bf16 as uint16 bits) and each C as .npy, plus the
-    records, so anyone can re-check a result against their own reference."""
-    out.mkdir(parents=True, exist_ok=True)
-    for key, (a, b) in problems.items():
-        np.save(out / f"A_{key}.npy", a)
-        np.save(out / f"B_{key}.npy", b)
-    for name, c in outputs.items():
-        np.save(out / f"C_{name}.npy", np.ascontiguousarray(c))
-    (out / "records.json").write_text(json.dumps(rows, indent=2, default=str))
-    note(f"saved inputs, outputs and records under {out}")
 
 
 # -- sweep ----------------------------------------------------------------------------------------
@@ -409,41 +347,20 @@ def cmd_sweep(args):
 # -- bench ----------------------------------------------------------------------------------------
 
 def cmd_bench(args):
-    from .bench import LADDER, run_bench
-    from .driver.cublas import Cublas
-    from .matmul import check_fits, check_host_fits
+    from .bench import bench
     sizes = _sizes(args.sizes, [1024, 2048, 4096, 8192])
     extra = _user_kernels(args)
-    keys = ([k.precision.key for k in extra] if extra else
-            validate.names(args.precision, "--precision") or list(LADDER))
-    keys = list(dict.fromkeys(keys))
-    for key in keys:
-        if key not in LADDER:
-            raise UsageError(f"bench has no ladder for {key!r}; choose from: {', '.join(LADDER)}")
-    validate.timing(args.iters, args.warmup)
-    validate.seed(args.seed)
-    if validate.device_index(args.device, allow_all=True) == "all":
-        raise UsageError("bench times one GPU at a time (the ratios are within one device); give "
-                         "--device N, or run `tcraw sweep --device all` to cover every GPU")
-    out = validate.output_dir(args.out, "--out")
-    check_host_fits(*(max(sizes),) * 3)
+    keys = None if extra else validate.names(args.precision, "--precision")
+    out = validate.output_dir(args.out, "--out") if args.out is not None else None
     seed = _seed(args)
-    with _open_device(int(args.device)) as dev:
-        rungs = {k: [kernels.KERNELS[n] for n in LADDER[k]] + [u for u in extra if u.precision.key == k]
-                 for k in keys}
-        check_fits(dev, [kern for r in rungs.values() for kern in r], *(max(sizes),) * 3)
-        cublas = Cublas()
-        try:
-            rows = run_bench(dev, cublas, keys, sizes, iters=args.iters, warmup=args.warmup,
-                             seed=seed, note=note, rungs=rungs)
-        finally:
-            cublas.close()
-        name, arch = dev.name, dev.arch
+    rows = bench(args.device, keys, sizes, extra=extra, iters=args.iters, warmup=args.warmup, seed=seed,
+                 note=note, open_device=_open_device)
     if args.format == "table":
         print(report.render([{**r, "shape": f"{r['m']}³"} for r in rows], "table", report.BENCH_COLUMNS))
-        print(f"\n{name} ({arch}), seed {seed}, median of {args.iters} launches after {args.warmup} "
-              "warm-up, inputs rotated through several copies where one set fits in L2; "
-              "every row verified")
+        if rows:
+            print(f"\n{rows[0]['device']} ({rows[0]['arch']}), seed {seed}, median of {args.iters} launches "
+                  f"after {args.warmup} warm-up, inputs rotated through several copies where one set fits "
+                  "in L2; every row verified")
     else:
         print(report.render(rows, args.format))
     if out:
@@ -466,10 +383,8 @@ def _shapes(text):
 
 
 def cmd_check(args):
-    """The judge: a battery of shapes for each kernel, guarded, both input modes; see check.py."""
-    from . import check
-    from .compiler import load_prebuilt
-    validate.seed(args.seed)
+    """The judge: a battery of shapes for each kernel, guarded, both input modes (check.check)."""
+    from .check import check
     validate.device_index(args.device)
     _check_run_options_paths(args)
     extra = _user_kernels(args)
@@ -477,38 +392,19 @@ def cmd_check(args):
     if not names and not extra:
         raise UsageError("name the kernel to check: --kernel NAME, or your own with --spec / --source")
     chosen = kernels.select(names, None, extra)
-    if args.timeout < 1:
-        raise UsageError(f"--timeout must be ≥ 1 second, got {args.timeout}")
-    given = _shapes(args.shapes) if args.shapes is not None else None
     seed = _seed(args)
-    rows = []
-    with _open_device(args.device) as dev:
-        runnable = _runnable(dev, chosen, True)
-        name, arch = dev.name, dev.arch
-        if args.isolate:
-            dev.close()   # the children hold the GPU
-        for kern in runnable:
-            shapes = given if given is not None else check.battery(kern, seed)
-            if args.isolate:
-                rows += check.check_isolated(kern, args.device, shapes, seed, timeout=args.timeout,
-                                             backend=args.backend, cubin_dir=args.cubin_dir, note=note)
-            else:
-                cubin = (load_prebuilt(kern, dev.arch, args.cubin_dir) if args.cubin_dir
-                         else compiler.compile_cubin(kern, dev.arch, dev.drv))
-                rows += check.check_in_process(dev, kern, shapes, seed, cubin, extras=args.extras, note=note,
-                                               guard=args.guard)
-            if args.sanitize:
-                failing = [tuple(r[d] for d in "mnk") for r in rows if r["kernel"] == kern.name
-                           and not r["passed"] and r["case"].split()[0] in ("normal", "int", "shape")]
-                target = list(dict.fromkeys(failing)) or (shapes if args.sanitize == "all" else shapes[:3])
-                rows += check.sanitize(kern, args.device, target, seed, backend=args.backend,
-                                       cubin_dir=args.cubin_dir)
+    rows = check(args.device, chosen, shapes=_shapes(args.shapes) if args.shapes is not None else None,
+                 seed=seed, isolate=args.isolate, timeout=args.timeout, sanitize=args.sanitize,
+                 extras=args.extras, guard=args.guard, backend=args.backend, cubin_dir=args.cubin_dir,
+                 note=note, open_device=_open_device)
     if args.format == "table":
         print(report.render(rows, "table", report.CHECK_COLUMNS))
         for r in rows:
             if not r["passed"]:
                 note(f"{r['kernel']} {r['case']}: {r.get('error') or r.get('out_of_bounds') or 'outside the error bound'}")
-        print(f"\n{name} ({arch}), seed {seed}: {sum(r['passed'] for r in rows)} of {len(rows)} cases passed")
+        if rows:
+            print(f"\n{rows[0]['device'] or ''} ({rows[0]['arch'] or ''}), seed {seed}: "
+                  f"{sum(r['passed'] for r in rows)} of {len(rows)} cases passed")
     else:
         print(report.render(rows, args.format))
     return 0 if rows and all(r["passed"] for r in rows) else 1

@@ -364,3 +364,53 @@ def load_prebuilt(kernel, device_arch, cubin_dir):
         f"no prebuilt cubin of {kernel.name} in {cubin_dir} runs on this GPU ({device_arch}); "
         f"it has: {', '.join(have) or 'none'}. Build one with `tcraw compile --arch {device_arch} "
         f"--out {cubin_dir}` where NVRTC is installed")
+
+
+# -- many kernels × archs (tcraw compile) ---------------------------------------------------------
+
+def compile_table(chosen, archs, *, out=None, note=print):
+    """What `tcraw compile` does: each kernel for each arch → rows (kernel, arch, status, registers,
+    smem_bytes, spill_bytes, cubin_bytes, compile_ms, cached, and sass where cuobjdump is found).
+    A kernel an arch cannot take is a status row (below-min-arch, arch-specific, unsupported-by-
+    nvrtc); a compile error is an "error" row with NVRTC's log noted in full. ``out`` (a
+    directory) gets <kernel>.<arch>.cubin and manifest.json for cubin-only runs."""
+    import json
+    from .errors import CudaError, NoNvrtcError, TcrawError
+    from .sass import find_cuobjdump, tensor_op_counts
+    cuobjdump = find_cuobjdump()
+    rows = []
+    for kernel in chosen:
+        for arch in archs:
+            row = {"kernel": kernel.name, "arch": str(arch), "status": "ok", "registers": None,
+                   "smem_bytes": None, "spill_bytes": None, "cubin_bytes": None, "compile_ms": None}
+            try:
+                cubin = compile_cubin(kernel, arch)
+            except ArchError as exc:
+                row["status"] = ("below-min-arch" if arch.cc < kernel.min_arch else
+                                 "arch-specific" if not kernel.runs_on(arch.cc) else "unsupported-by-nvrtc")
+                row["detail"] = str(exc)
+            except (NoNvrtcError, UsageError):
+                raise  # nothing at all can be compiled here / the request itself is wrong
+            except (CudaError, TcrawError) as exc:
+                row["status"], row["detail"] = "error", str(exc)
+                note(f"{kernel.name} {arch}: {exc}")   # the whole message and log, not a table cell
+            else:
+                row.update(arch=str(cubin.arch), registers=cubin.registers, smem_bytes=cubin.smem_bytes,
+                           spill_bytes=cubin.spill_bytes, cubin_bytes=len(cubin.image),
+                           compile_ms=round(cubin.compile_ms, 1), cached=cubin.cached)
+                if cuobjdump:
+                    row["sass"] = tensor_op_counts(cubin.image, cuobjdump)
+                if out:
+                    row["cubin"] = str(_write_file(Path(out) / f"{kernel.name}.{cubin.arch}.cubin", cubin.image))
+            rows.append(row)
+    if out:
+        _write_file(Path(out) / "manifest.json", json.dumps(rows, indent=2).encode())
+    return rows
+
+
+def _write_file(path, data):
+    try:
+        path.write_bytes(data)
+    except OSError as exc:
+        raise UsageError(f"could not write {path} ({exc.strerror or exc})") from None
+    return path

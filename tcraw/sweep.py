@@ -135,3 +135,72 @@ def run_sweep(device_indices, chosen, sizes, *, explicit, inputs, seed, iters, w
     else:
         done = [rows for _, rows in plans]
     return add_speedups([r for rows in done for r in rows])
+
+
+def run_problem(device_index, chosen, shape, *, explicit=True, inputs="normal", seed=None, iters=20,
+                warmup=3, cubin_dir=None, isolate=False, backend=None, save=None, note=print,
+                open_device=None):
+    """What `tcraw run` does: each kernel of ``chosen`` on one (m, n, k) problem on one GPU →
+    rows (dicts, the JSON records), with speedups over the naive FP32 baseline. ``isolate`` runs
+    each kernel in a child process; ``save`` (a directory) gets A, B (per precision, as stored)
+    and each C as .npy, and the records, so anyone can re-check a result. Everything is checked
+    before the GPU is touched; a problem the GPU or the host cannot hold is refused up front."""
+    from . import validate
+    from .matmul import check_fits, check_host_fits
+    from .runtime import Device
+    validate.problem(*shape)
+    validate.timing(iters, warmup)
+    validate.seed(seed)
+    validate.device_index(device_index)
+    if save is not None and isolate:
+        raise UsageError("--save (save=) keeps the outputs of kernels run in this process; drop --isolate "
+                         "(isolate=)")
+    save_dir = validate.output_dir(save, "--save")
+    check_host_fits(*shape)
+    seed = fresh_seed() if seed is None else seed
+    with (open_device or Device)(device_index) as dev:
+        kerns = runnable(dev, chosen, explicit, note)
+        if kerns:
+            check_fits(dev, kerns, *shape)
+        saved = {} if save_dir else None
+        if isolate:
+            dev.close()  # the children hold the GPU; this process only collects their rows
+            rows = add_speedups([r for kern in kerns for r in run_isolated(
+                device_index, kern, shape, inputs=inputs, seed=seed, iters=iters, warmup=warmup,
+                cubin_dir=cubin_dir, backend=backend)])
+        else:
+            rows = run_kernels(dev, kerns, shape, inputs=inputs, seed=seed, iters=iters, warmup=warmup,
+                               cubin_dir=cubin_dir, note=note, save=saved)
+    if saved:
+        try:
+            save_outputs(save_dir, saved.get("problems", {}), saved.get("outputs", {}), rows, note)
+        except UsageError as exc:
+            exc.rows = rows   # measured but not saved: the caller still gets the rows
+            raise
+    return rows
+
+
+def fresh_seed():
+    """A new input seed (printed with the results, so a run can be replayed with it)."""
+    import secrets
+    return secrets.randbits(31)
+
+
+def save_outputs(out, problems, outputs, rows, note=print):
+    """A, B (per precision, in storage format: bf16 as uint16 bits) and each C as .npy, plus the
+    records, so anyone can re-check a result against their own reference. A failed write is a
+    UsageError; the rows are the caller's to print first."""
+    import numpy as np
+    from pathlib import Path
+    out = Path(out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for key, (a, b) in problems.items():
+            np.save(out / f"A_{key}.npy", a)
+            np.save(out / f"B_{key}.npy", b)
+        for name, c in outputs.items():
+            np.save(out / f"C_{name}.npy", np.ascontiguousarray(c))
+        (out / "records.json").write_text(json.dumps(rows, indent=2, default=str))
+    except OSError as exc:
+        raise UsageError(f"could not write the saved run to {out} ({exc.strerror or exc})") from None
+    note(f"saved inputs, outputs and records under {out}")
