@@ -14,6 +14,6 @@ ARGS=(--sizes 512,2048 --precision fp16,bf16 --seed 3 --iters 10)
     echo "## tcraw sweep ${ARGS[*]} --device $spec"
     start=$(date +%s.%N)
     $PY -m tcraw sweep "${ARGS[@]}" --device "$spec" --out "$OUT/sweep_$spec" --format table 2>/dev/null
-    echo "exit $?, wall $(echo "$(date +%s.%N) - $start" | bc) s"
+    echo "exit $?, wall $($PY -c "import sys, time; print(round(time.time() - float(sys.argv[1]), 1))" "$start") s"
   done
 } 2>&1 | tee "$OUT/two_gpu_sweep.txt" | grep -E "^##|exit|seed"
