@@ -200,6 +200,8 @@ def cmd_compile(args):
     chosen = kernels.select(names, None, extra) if names or extra else list(kernels.KERNELS.values())
     out = validate.output_dir(args.out, "--out")
     rows = compiler.compile_table(chosen, _archs_for_compile(arch_values, args.device), out=out, note=note)
+    if (store := compiler.default_cache()) is not None and store.problem:
+        note(f"tcraw compile: {store.problem} (TCRAW_CACHE_DIR to point it elsewhere)")
     text_rows = rows if args.format != "table" else [
         {**r, "detail": (r.get("detail") or "").split(";")[0][:60]} for r in rows]
     print(report.render(text_rows, args.format, report.COMPILE_COLUMNS))
@@ -428,21 +430,25 @@ def _check_run_options_paths(args):
 def cmd_cache(args):
     from .cache import CubinCache
     c = CubinCache()
+    if c.dir.exists() and not c.dir.is_dir():
+        raise UsageError(f"the cubin cache {c.dir} is not a directory; point TCRAW_CACHE_DIR at one")
     try:
         if args.action == "clear":
-            print(f"removed {c.clear()} file(s) (cubins, SASS counts, leftovers) from {c.dir}")
-            return 0
-        entries = c.entries()
-        size = sum(p.stat().st_size for p in entries if p.is_file())
+            info = {"dir": str(c.dir), "removed": c.clear()}
+        else:
+            entries = c.entries()
+            info = {"dir": str(c.dir), "entries": len(entries),
+                    "bytes": sum(p.stat().st_size for p in entries if p.is_file()),
+                    "override": "TCRAW_CACHE_DIR (TCRAW_NO_CACHE=1 to bypass)"}
     except BrokenPipeError:
         raise
     except OSError as exc:
         raise UsageError(f"cache {args.action}: {exc.strerror or exc} ({exc.filename or c.dir}); "
                          "check the permissions of TCRAW_CACHE_DIR or point it elsewhere") from None
-    info = {"dir": str(c.dir), "entries": len(entries), "bytes": size,
-            "override": "TCRAW_CACHE_DIR (TCRAW_NO_CACHE=1 to bypass)"}
     if args.format == "json":
         print(json.dumps(info, indent=2))
+    elif args.format == "csv":
+        print(report.render([{"key": k, "value": v} for k, v in info.items()], "csv"))
     else:
         for k, v in info.items():
             print(f"{k:>9}  {v}")

@@ -359,7 +359,7 @@ def load_prebuilt(kernel, device_arch, cubin_dir):
             found = kernel_resources(image, kernel.entry, source=str(path))
             return Cubin(kernel.name, arch, image, "", compile_ms=0.0, cached=True,
                          spill_bytes=0 if found["stack_bytes"] == 0 else None, **found)
-    have = sorted(p.name.split(".")[1] for p in cubin_dir.glob(f"{kernel.name}.*.cubin"))
+    have = sorted(p.name.split(".")[1] for p in cubin_dir.glob(f"{kernel.name}.*.cubin") if p.is_file())
     raise ArchError(
         f"no prebuilt cubin of {kernel.name} in {cubin_dir} runs on this GPU ({device_arch}); "
         f"it has: {', '.join(have) or 'none'}. Build one with `tcraw compile --arch {device_arch} "
