@@ -16,10 +16,13 @@ csv = $(subst $(space),$(comma),$(strip $(1)))
 .PHONY: install test run compile cubins sweep bench sanitize clean
 
 # A project venv: works where the system Python refuses global pip installs (PEP 668).
+# CUDA=13 (default; driver >= 580) or CUDA=12 (drivers 525-579, sm_50 ... sm_72): `nvidia-smi`'s
+# "CUDA Version" says which. CUDA=12 adds the 12.x NVRTC and headers and pins cuda-bindings to 12.x.
+CUDA    ?= 13
 install:
 	python3 -m venv $(VENV)
 	$(VENV)/bin/python -m pip install -q --upgrade pip
-	$(VENV)/bin/python -m pip install -q -e '.[dev]'
+	$(VENV)/bin/python -m pip install -q -e '.[dev,cu$(CUDA)]' $(if $(filter 12,$(CUDA)),'cuda-bindings>=12.6.1$(comma)<13')
 	rm -rf build/lib build/bdist.* tcraw.egg-info   # setuptools' by-products; the venv has the metadata
 	@echo "installed: $(VENV)/bin/tcraw (or: $(PY) -m tcraw)"
 

@@ -30,7 +30,7 @@ PROBES = {"hmma_peak_mma_sync": 8 * 4096,   # FLOP per warp per iteration: 8 × 
 def probe_cubin(backend, arch):
     """cuda_src/probe_hmma_peak.cu compiled by NVRTC for ``arch`` (it includes <mma.h>)."""
     source = (compiler.CUDA_SRC / "probe_hmma_peak.cu").read_text()
-    options = compiler.build_options(arch, (), compiler.find_include_dir())
+    options = compiler.build_options(arch, (), compiler.find_include_dirs())
     return compiler.nvrtc_compile(backend, source, "probe_hmma_peak.cu", options)[0]
 
 

@@ -1,4 +1,4 @@
-"""tcraw's command line: info, list, compile, run, sweep, bench, check, cache.
+"""tcraw's command line: info, list, compile, run, sweep, bench, check, profile, cache.
 
 Exit codes: 0 ok · 1 a check failed · 2 bad usage or input · 3 no usable GPU/driver.
 Errors print one line on stderr (plus the NVRTC log where there is one), never a traceback.
@@ -13,7 +13,7 @@ from pathlib import Path
 
 
 from . import compiler, driver, kernels, report, validate
-from .errors import ArchError, NoDeviceError, TcrawError, UsageError
+from .errors import ArchError, NoDeviceError, NoNvrtcError, TcrawError, UsageError
 from .precision import FAMILIES
 
 
@@ -114,7 +114,9 @@ def cmd_info(args):
     from .sass import find_cuobjdump
     validate.device_index(args.device)
     drv = driver.get_backend()
+    from .toolchain import choose
     info = {"backend": drv.name, "backend_chosen_by": driver.default_backend_name()[1]}
+    info["toolchain"] = choose().as_dict()
     try:
         info["cuda_bindings"] = md.version("cuda-bindings")
     except md.PackageNotFoundError:
@@ -123,12 +125,12 @@ def cmd_info(args):
         major, minor = compiler.nvrtc_version()
         info["nvrtc"] = f"{major}.{minor}"
         info["nvrtc_archs"] = [str(a) for a in compiler.supported_archs()]
-    except NoNvrtcError as exc:  # cubin-only machines: say so, keep going
+    except (NoNvrtcError, UsageError) as exc:  # cubin-only machines, a mixed toolchain: say so, keep going
         info["nvrtc"], info["nvrtc_archs"], info["nvrtc_problem"] = None, [], str(exc)
     try:
-        info["include_dir"] = str(compiler.find_include_dir())
+        info["include_dirs"] = [str(d) for d in compiler.find_include_dirs()]
     except TcrawError as exc:
-        info["include_dir"] = None
+        info["include_dirs"] = None
         info["include_problem"] = str(exc)
     info["cuobjdump"] = find_cuobjdump()
     info["cuda_src"] = str(compiler.CUDA_SRC)
@@ -150,7 +152,8 @@ def cmd_info(args):
     if args.format == "json":
         print(json.dumps(info, indent=2))
         return 0
-    rows = [(k, v) for k, v in info.items() if k != "gpu"]
+    rows = [(k, v) for k, v in info.items() if k not in ("gpu", "toolchain")]
+    rows += [(f"toolchain.{k}", v) for k, v in info["toolchain"].items()]
     gpu = info.get("gpu")
     if gpu:
         rows += [(f"gpu.{k}", v) for k, v in gpu.items()]
@@ -158,7 +161,7 @@ def cmd_info(args):
         print(report.render([{"key": k, "value": v} for k, v in rows], "csv"))
     else:
         for k, v in rows:
-            print(f"{k:>20}  {' '.join(v) if isinstance(v, list) else v}")
+            print(f"{k:>24}  {' '.join(v) if isinstance(v, list) else v}")
     return 0
 
 
@@ -412,6 +415,55 @@ def cmd_check(args):
     return 0 if rows and all(r["passed"] for r in rows) else 1
 
 
+# -- profile --------------------------------------------------------------------------------------
+
+def cmd_profile(args):
+    """Nsight Compute on one launch of each kernel (profile.run_profile), and a roofline."""
+    import importlib.util
+    from . import profile
+    shape = _problem_shape(args)
+    validate.device_index(args.device)
+    if args.timeout < 1:
+        raise UsageError(f"--timeout must be ≥ 1 second, got {args.timeout}")
+    names, extra = validate.names(args.kernel, "--kernel"), _user_kernels(args)
+    if not names and not extra:
+        raise UsageError("name the kernel to profile: --kernel NAME, or your own with --spec / --source")
+    chosen = kernels.select(names, None, extra)
+    out = validate.output_dir(args.out, "--out")
+    if args.roofline is not None:
+        validate.output_dir(Path(args.roofline).parent if str(args.roofline).strip() else "", "--roofline")
+        if importlib.util.find_spec("matplotlib") is None:
+            raise UsageError("--roofline needs matplotlib: pip install 'tcraw[plot]'")
+    ncu = profile.find_ncu()                      # exit 3 before anything runs
+    with _open_device(args.device) as dev:        # closed again before ncu starts its child
+        for k in chosen:
+            if (refusal := k.device_refusal(dev)):
+                raise refusal
+        facts = profile.device_facts(dev)
+    rows, unknown = [], set()
+    for k in chosen:
+        raw = out / f"{k.name}.{'x'.join(map(str, shape))}" if out else None
+        r = profile.run_profile(k, shape, ncu=ncu, clock_control=args.clock_control, raw_path=raw,
+                                backend=args.backend, device=args.device, device_facts=facts,
+                                unknown=unknown, timeout=args.timeout)
+        unknown |= set(r["metrics_unknown"])
+        rows.append(r)
+    if unknown:
+        note(f"tcraw profile: this ncu does not know {', '.join(sorted(unknown))}; those fields are empty")
+    if args.format == "table":
+        print(report.render([{**r, "shape": f"{r['m']}×{r['n']}×{r['k']}"} for r in rows], "table",
+                            report.PROFILE_COLUMNS))
+        print(f"\n{facts['name']}, {ncu}, --clock-control {args.clock_control} (SM at "
+              f"{rows[0]['sm_clock_mhz_ncu'] or '?'} MHz under ncu); one launch each")
+    else:
+        print(report.render(rows, args.format))
+    if out:
+        _write(lambda: note("wrote " + " and ".join(report.write_rows(out, "profile", rows))), out)
+    if args.roofline:
+        _write(lambda: note(f"wrote {profile.roofline_png(rows, facts, args.roofline)}"), args.roofline)
+    return 0
+
+
 def _is_dir(path):
     try:
         return bool(str(path).strip()) and Path(path).is_dir()
@@ -551,6 +603,24 @@ def build_parser():
                         "under compute-sanitizer memcheck, racecheck and initcheck")
     _user_options(s)
     s.set_defaults(fn=cmd_check)
+
+    s = sub.add_parser("profile", help="Nsight Compute metrics of one launch per kernel, and a roofline")
+    _common(s)
+    s.add_argument("--kernel", action="append", help="kernel name(s): built-in, or of your --spec")
+    s.add_argument("--precision", action="append", help="your --source kernel's precision, e.g. fp16")
+    s.add_argument("-m", type=int)
+    s.add_argument("-n", type=int)
+    s.add_argument("-k", type=int)
+    s.add_argument("--size", type=int, help="M = N = K (default 1024)")
+    s.add_argument("--device", type=int, default=0)
+    s.add_argument("--clock-control", choices=("base", "none"), default="base",
+                   help="base: ncu locks the SM clock to base (repeatable, ncu's default); none: the "
+                        "clocks `tcraw run` sees")
+    s.add_argument("--out", help="write profile.json, profile.csv and each kernel's .ncu-rep (--raw) here")
+    s.add_argument("--roofline", help="draw the roofline to this PNG (needs the 'plot' extra)")
+    s.add_argument("--timeout", type=int, default=300, help="seconds per ncu run")
+    _user_options(s)
+    s.set_defaults(fn=cmd_profile)
 
     s = sub.add_parser("cache", help="the on-disk cubin cache: info or clear")
     _common(s)

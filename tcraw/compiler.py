@@ -57,8 +57,10 @@ def supported_archs(backend=None):
     """The architectures the installed NVRTC can target (nvrtcGetSupportedArchs), asked once."""
     backend = backend or get_backend()
     if backend.name not in _supported:
-        _supported[backend.name] = ([Arch(cc) for cc in backend.nvrtc_supported_archs()],
-                                    backend.nvrtc_version())
+        from .toolchain import check_nvrtc_matches
+        version = tuple(backend.nvrtc_version())
+        check_nvrtc_matches(version, nvrtc_source(backend))   # its headers must be its own major's
+        _supported[backend.name] = ([Arch(cc) for cc in backend.nvrtc_supported_archs()], version)
     return list(_supported[backend.name][0])
 
 
@@ -68,57 +70,82 @@ def nvrtc_version(backend=None):
     return _supported[backend.name][1]
 
 
+def nvrtc_source(backend):
+    """Where the backend's NVRTC came from, for messages."""
+    if backend.name == "ctypes" and os.environ.get("TCRAW_NVRTC_LIBRARY"):
+        return f"TCRAW_NVRTC_LIBRARY={os.environ['TCRAW_NVRTC_LIBRARY']}"
+    return f"the {backend.name} backend's NVRTC"
+
+
 def check_arch_supported(arch, backend=None):
+    from .toolchain import install_hint
     ccs = [a.cc for a in supported_archs(backend)]
     if arch.cc not in ccs:
         major, minor = nvrtc_version(backend)
         raise ArchError(
             f"{arch} is not supported by the installed NVRTC {major}.{minor} "
             f"(it targets sm_{', sm_'.join(map(str, ccs))}); "
-            + ("Volta (sm_70) needs NVRTC 12.x: pip install 'nvidia-cuda-nvrtc-cu12'" if arch.cc < min(ccs)
-               else "install a newer NVRTC (pip install -U cuda-toolkit[nvrtc])")
+            + (f"{arch} needs NVRTC 12 (CUDA 13 dropped sm_50 … sm_72): {install_hint(12)}"
+               if arch.cc < min(ccs) else f"install a newer NVRTC: pip install -U 'cuda-toolkit[nvrtc]>={major}'")
         )
 
 
 # -- headers --------------------------------------------------------------------------------------
 
+HEADERS = ("mma.h", "crt/mma.h", "cuda_fp16.h")   # what the tensor-core kernels pull in
+
+
 def _header_candidates():
-    if os.environ.get("TCRAW_CUDA_INCLUDE"):   # asked for by name: used, or refused, never skipped
-        yield Path(os.environ["TCRAW_CUDA_INCLUDE"])
+    """Lists of directories, best first, each tried as one -I set. TCRAW_CUDA_INCLUDE (one or
+    more directories, os.pathsep-separated) is used or refused, never skipped."""
+    from .toolchain import choose
+    if os.environ.get("TCRAW_CUDA_INCLUDE"):
+        yield [Path(d) for d in os.environ["TCRAW_CUDA_INCLUDE"].split(os.pathsep) if d]
         return
-    try:
-        from cuda.pathfinder import find_nvidia_header_directory
-        found = find_nvidia_header_directory("cudart")
-        if found:
-            yield Path(found)
-    except Exception:  # cuda-pathfinder missing or too old: look for the wheels ourselves
-        pass
-    for site in sys.path:  # nvidia-cuda-runtime wheels: nvidia/cu13/include (13), nvidia/cuda_runtime/include (12)
-        for sub in ("cu13", "cuda_runtime"):
-            if (Path(site) / "nvidia" / sub / "include").is_dir():
-                yield Path(site) / "nvidia" / sub / "include"
-    for var in ("CUDA_HOME", "CUDA_PATH"):
+    tc = choose()
+    if tc.stack:
+        yield list(tc.stack.include_dirs)
+    for var in ("CUDA_HOME", "CUDA_PATH"):   # a toolkit of the same major, e.g. the H200 image's
         if os.environ.get(var):
-            yield Path(os.environ[var]) / "include"
-    yield Path("/usr/local/cuda/include")
+            yield [Path(os.environ[var]) / "include"]
+    yield [Path("/usr/local/cuda/include")]
 
 
-def find_include_dir():
-    """A directory with mma.h *and* crt/mma.h (mma.h includes the latter; the cudart wheel alone
-    lacks it, and so does the H200 image's pathfinder directory — docs/facts.md)."""
-    looked = []
-    for d in _header_candidates():
-        looked.append(str(d))
+def headers_major(dirs):
+    """The CUDA major of a header set (CUDART_VERSION in cuda_runtime_api.h), or None."""
+    for d in dirs:
         try:
-            if all((d / h).is_file() for h in ("mma.h", "crt/mma.h", "cuda_fp16.h")):
-                return d
+            m = re.search(r"#define\s+CUDART_VERSION\s+(\d+)", (Path(d) / "cuda_runtime_api.h").read_text())
+        except OSError:
+            continue
+        if m:
+            return int(m.group(1)) // 1000
+    return None
+
+
+def find_include_dirs():
+    """The -I directories holding mma.h, crt/mma.h (mma.h includes it: the cudart wheel alone lacks
+    it, and so does the H200 image's pathfinder directory — docs/facts.md) and cuda_fp16.h, of
+    the chosen toolchain's CUDA major: NVRTC 12 with CUDA 13 headers is a mix nothing else flags."""
+    from .toolchain import choose, install_hint
+    tc, looked = choose(), []
+    for dirs in _header_candidates():
+        looked.append(os.pathsep.join(map(str, dirs)))
+        try:
+            complete = all(any((d / h).is_file() for d in dirs) for h in HEADERS)
         except OSError:   # a path the OS will not even look at (too long, not a directory)
             continue
+        if complete:
+            major = headers_major(dirs)
+            if major not in (None, tc.major):
+                looked[-1] += f" (CUDA {major} headers, not {tc.major})"
+                continue
+            return dirs
     raise MissingHeaderError(
-        "the tensor-core kernels include <mma.h>, which needs mma.h and crt/mma.h; none found in "
-        f"{', '.join(looked)}{' (TCRAW_CUDA_INCLUDE)' if os.environ.get('TCRAW_CUDA_INCLUDE') else ''}. Install the header wheels (pip install 'cuda-toolkit[nvrtc,cudart,crt]') "
-        "or point CUDA_HOME or TCRAW_CUDA_INCLUDE at a CUDA toolkit"
-    )
+        f"the tensor-core kernels include <mma.h>, which needs mma.h, crt/mma.h and cuda_fp16.h of CUDA "
+        f"{tc.major} (chosen by {tc.chosen_by}); none found in {'; '.join(looked)}"
+        f"{' (TCRAW_CUDA_INCLUDE)' if os.environ.get('TCRAW_CUDA_INCLUDE') else ''}. Install them: "
+        f"{install_hint(tc.major)}; or point CUDA_HOME or TCRAW_CUDA_INCLUDE at a CUDA {tc.major} toolkit")
 
 
 # -- compile --------------------------------------------------------------------------------------
@@ -197,13 +224,13 @@ def nvrtc_compile(backend, source, name, options):
         backend.nvrtc_destroy_program(prog)
 
 
-def build_options(arch, defines=(), include_dir=None, source_dir=None, extra_include_dirs=()):
+def build_options(arch, defines=(), cuda_include_dirs=(), source_dir=None, extra_include_dirs=()):
     opts = [f"--gpu-architecture={arch}", "--std=c++17", "-Xptxas=-v", "-lineinfo"]
     if source_dir:   # the kernels' own shared headers ("cp_async.cuh")
         opts.append(f"-I{source_dir}")
     opts += [f"-I{d}" for d in extra_include_dirs]
-    if include_dir:
-        opts.append(f"-I{include_dir}")
+    opts += [f"-I{d}" for d in ([cuda_include_dirs] if isinstance(cuda_include_dirs, (str, Path))
+                                else cuda_include_dirs or [])]
     opts += [f"-D{d}" for d in defines]
     return opts
 
@@ -253,12 +280,12 @@ def compile_source(source, arch, *, defines=(), include_dirs=(), name=None, entr
     for d in extra:
         if not d.is_dir():
             raise UsageError(f"include directory {d} does not exist")
-    include_dir = find_include_dir() if "#include" in text else None
-    options = build_options(arch, defines, include_dir, source_dir, extra)
+    cuda_dirs = find_include_dirs() if "#include" in text else []
+    options = build_options(arch, defines, cuda_dirs, source_dir, extra)
     store = default_cache() if cache is None else (cache or None)
     key = image = None
     if store is not None:
-        key = cache_key(text, options, arch, nvrtc_version(backend), [*extra, include_dir], source_dir)
+        key = cache_key(text, options, arch, nvrtc_version(backend), [*extra, *cuda_dirs], source_dir)
         hit = store.load(key)
         if hit is not None:
             (meta, image), cached = hit, True
@@ -400,6 +427,9 @@ def compile_table(chosen, archs, *, out=None, note=print):
                            compile_ms=round(cubin.compile_ms, 1), cached=cubin.cached)
                 if cuobjdump:
                     row["sass"] = tensor_op_counts(cubin.image, cuobjdump)
+                    if row["sass"] is None:   # CUDA 13's cuobjdump cannot read sm_50 … sm_72
+                        row["detail"] = (f"{cuobjdump} could not disassemble {cubin.arch}; set "
+                                         "TCRAW_CUOBJDUMP to a CUDA 12 or older cuobjdump")
                 if out:
                     row["cubin"] = str(_write_file(Path(out) / f"{kernel.name}.{cubin.arch}.cubin", cubin.image))
             rows.append(row)

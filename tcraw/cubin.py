@@ -126,12 +126,13 @@ def entries(image, source=None):
 
 
 def elf_arch(image, source=None):
-    """(e_machine, sm number): the sm number sits in bits 8-15 of e_flags in current cubins.
-    The whole ELF is checked first, so an unreadable cubin raises CubinError."""
+    """(e_machine, sm number). The cubin ELF ABI moved the sm number: ABI version 8 (CUDA 13, and
+    CUDA 12.9's sm_120) keeps it in bits 8-15 of e_flags, ABI version 7 (CUDA 12 before that) in
+    bits 0-7. The whole ELF is checked first, so an unreadable cubin raises CubinError."""
     image, fields = _header(image, source)
     sections(image, source)
     e_machine, e_flags = fields[2], fields[7]
-    return e_machine, (e_flags >> 8) & 0xFF
+    return e_machine, (e_flags >> 8) & 0xFF if image[8] >= 8 else e_flags & 0xFF
 
 
 def _attributes(image, section, source):

@@ -80,3 +80,11 @@ CHECK_COLUMNS = [
     ("unwritten", "unwritten"), ("padding_dirty", "pad dirty"), ("out_of_bounds", "guard bands"),
     ("passed", "check"), ("error", "error"),
 ]
+
+PROFILE_COLUMNS = [
+    ("kernel", "kernel"), ("shape", "M×N×K"), ("duration_ms", "ms"), ("tflops", "TFLOP/s"), ("sm_pct", "SM %"),
+    ("mem_pct", "mem %"), ("tensor_pct", "tensor %"), ("intensity", "FLOP/B"), ("l2_hit_pct", "L2 hit %"),
+    ("occupancy_achieved_pct", "occ %"), ("occupancy_theoretical_pct", "occ max %"),
+    ("occupancy_limiter", "occ limit"), ("smem_bank_conflicts", "bank confl."), ("top_stalls", "top stalls"),
+    ("sm_clock_mhz_ncu", "SM MHz"),
+]

@@ -51,6 +51,7 @@ class Device:
         self.sm_count = attr(C.DEV_MULTIPROCESSOR_COUNT)
         self.clock_khz = attr(C.DEV_CLOCK_RATE_KHZ)
         self.mem_clock_khz = attr(C.DEV_MEMORY_CLOCK_RATE_KHZ)
+        self.mem_bus_bits = attr(C.DEV_GLOBAL_MEMORY_BUS_WIDTH)   # with the clock: the DRAM roof
         self.l2_bytes = attr(C.DEV_L2_CACHE_SIZE)
         self.total_mem = self.drv.device_total_mem(self.handle)
         self.max_threads_per_block = attr(C.DEV_MAX_THREADS_PER_BLOCK)
@@ -210,12 +211,30 @@ class DeviceBuffer:
         self.free()
 
 
+def check_driver_takes(device, image):
+    """Refuse, before cuModuleLoadData, a cubin from a newer CUDA major than the driver supports
+    (CUDA 13's need a 580+ driver): the driver would only say CUDA_ERROR_UNSUPPORTED_PTX_VERSION
+    or NO_BINARY_FOR_GPU. Within a major a newer toolkit's cubin loads (seen: 13.5 on 13.0)."""
+    from .toolchain import MIN_DRIVER, cubin_cuda_version, install_hint
+    built = cubin_cuda_version(image)
+    v = device.drv.driver_version()
+    driver = (v // 1000, v % 1000 // 10)
+    if built and built[0] > driver[0]:
+        raise ArchError(f"this cubin was built by CUDA {built[0]}{f'.{built[1]}' if built[1] is not None else ''}; "
+                        f"the driver of {device.name} "
+                        f"supports CUDA {driver[0]}.{driver[1]}, and CUDA {built[0]} needs a driver "
+                        f"{MIN_DRIVER.get(built[0], 'newer')} or newer. Build it with the CUDA {driver[0]} stack: "
+                        f"{install_hint(driver[0])}, or update the driver")
+
+
 class Module:
     """A cubin loaded with cuModuleLoadData."""
 
     def __init__(self, device, image):
         device._check()
         self.device, self.drv, self.image = device, device.drv, bytes(image)
+        self.handle = None
+        check_driver_takes(device, self.image)
         try:
             self.handle = self.drv.module_load_data(image)
         except CudaError as exc:

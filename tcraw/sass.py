@@ -22,7 +22,12 @@ _OP = re.compile(r"^\s*/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)", re
 
 
 def find_cuobjdump():
-    """cuobjdump from a pip wheel (cuda-toolkit[cuobjdump,nvdisasm]), CUDA_HOME/CUDA_PATH, or PATH."""
+    """cuobjdump: $TCRAW_CUOBJDUMP, a pip wheel (cuda-toolkit[cuobjdump,nvdisasm]), CUDA_HOME /
+    CUDA_PATH, or PATH. CUDA 13's cannot read sm_50 … sm_72 cubins and CUDA 12 has no cuobjdump
+    wheel: for those, point TCRAW_CUOBJDUMP at an older toolkit's (e.g. Debian's
+    nvidia-cuda-toolkit, /usr/bin/cuobjdump, with nvdisasm beside it)."""
+    if os.environ.get("TCRAW_CUOBJDUMP"):
+        return os.environ["TCRAW_CUOBJDUMP"]
     try:
         from cuda.pathfinder import find_nvidia_binary_utility
         found = find_nvidia_binary_utility("cuobjdump")
@@ -54,7 +59,10 @@ def dump_sass(image, tool=None):
     if not tool:
         return None
     env = dict(os.environ)
-    if "NVDISASM_PATH" not in env and not shutil.which("nvdisasm") and (d := _nvdisasm_dir()):
+    beside = Path(tool).parent
+    if (beside / "nvdisasm").is_file():   # cuobjdump shells out to nvdisasm: use its own
+        env["NVDISASM_PATH"] = str(beside)
+    elif "NVDISASM_PATH" not in env and not shutil.which("nvdisasm") and (d := _nvdisasm_dir()):
         env["NVDISASM_PATH"] = d
     with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
         f.write(image)

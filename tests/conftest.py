@@ -60,3 +60,15 @@ def host_problems():
             cache[(key, m, n, k, mode)] = host_problem(PRECISIONS[key], a, b, mode)
         return cache[(key, m, n, k, mode)]
     return get
+
+
+def bindings_nvrtc_mismatch():
+    """Why the bindings backend cannot compile here, or None: in a CUDA 12 environment beside the
+    default CUDA 13 wheels, cuda.bindings loads CUDA 13's NVRTC, which tcraw refuses to pair with
+    the chosen toolchain's headers (the ctypes backend loads the right one by path)."""
+    from tcraw.driver import _bindings_nvrtc_major
+    from tcraw.toolchain import choose
+    major, chosen = _bindings_nvrtc_major(), choose().major
+    if major is not None and major != chosen:
+        return f"cuda.bindings loads NVRTC {major}.x; the toolchain is CUDA {chosen}"
+    return None

@@ -45,7 +45,9 @@ def test_compile_all_lists_every_supported_arch(capsys):
     assert main(["compile", "--arch", "all", "--kernel", "naive_fp32,wmma_fp16", "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert len(rows) == 2 * len(supported_archs())
-    assert all(r["status"] == "ok" for r in rows)
+    for r in rows:   # under NVRTC 12 the list starts at sm_50, below WMMA's sm_70
+        runs = kernels.KERNELS[r["kernel"]].runs_on(compiler_arch(r["arch"]).cc)
+        assert r["status"] == ("ok" if runs else "below-min-arch"), r
 
 
 def test_compile_writes_cubins_and_manifest(tmp_path, capsys):
@@ -67,9 +69,16 @@ def test_compile_mixed_archs_reports_status_rows(capsys):
 
 
 def test_unsupported_arch_row(capsys):
-    assert main(["compile", "--arch", "sm_70,sm_90", "--kernel", "naive_fp32", "--format", "json"]) == 0
+    from tcraw.compiler import supported_archs
+    missing = next(f"sm_{cc}" for cc in range(50, 90) if cc not in {a.cc for a in supported_archs()})
+    assert main(["compile", "--arch", f"{missing},sm_90", "--kernel", "naive_fp32", "--format", "json"]) == 0
     status = {r["arch"]: r["status"] for r in json.loads(capsys.readouterr().out)}
-    assert status == {"sm_70": "unsupported-by-nvrtc", "sm_90": "ok"}
+    assert status == {missing: "unsupported-by-nvrtc", "sm_90": "ok"}
+
+
+def compiler_arch(text):
+    from tcraw.compiler import Arch
+    return Arch.parse(text)
 
 
 @pytest.mark.parametrize("args,needle", [
@@ -115,7 +124,7 @@ def test_info_works_with_or_without_a_gpu():
     rc, out, err = run_cli("info", "--format", "json")
     assert rc == 0, err
     info = json.loads(out)
-    assert info["nvrtc_archs"] and info["include_dir"]
+    assert info["nvrtc_archs"] and info["include_dirs"] and info["toolchain"]["cuda_major"] in (12, 13)
     assert (info["gpu"] is not None) == has_gpu()
 
 
@@ -132,6 +141,9 @@ def test_ctypes_backend_without_libnvrtc_says_what_to_install():
 @pytest.mark.parametrize("backend", ["bindings", "ctypes"])
 def test_trace_prints_every_nvrtc_call(backend):
     import os
+    from conftest import bindings_nvrtc_mismatch
+    if backend == "bindings" and (why := bindings_nvrtc_mismatch()):
+        pytest.skip(why)
     env = {**os.environ, "TCRAW_NO_CACHE": "1"}  # a real compile, not a cache hit
     p = subprocess.run([sys.executable, "-m", "tcraw", "compile", "--arch", "sm_90", "--kernel",
                         "naive_fp32", "--trace", "--backend", backend],

@@ -166,9 +166,27 @@ def default_backend_name():
         return name, "TCRAW_BACKEND"
     try:
         import cuda.bindings.driver  # noqa: F401  (is cuda-python importable?)
-        return "bindings", "default"
     except ImportError:
         return "ctypes", "cuda-python (cuda.bindings) is not installed"
+    from ..toolchain import choose
+    tc = choose()
+    if tc.bindings_major not in (None, tc.major):   # its NVRTC and driver API are the other major's
+        return "ctypes", (f"cuda-bindings {tc.bindings} is CUDA {tc.bindings_major}; the toolchain is CUDA "
+                          f"{tc.major} (chosen by {tc.chosen_by})")
+    nvrtc_major = _bindings_nvrtc_major()
+    if nvrtc_major not in (None, tc.major):   # cuda-pathfinder found the other major's libnvrtc first
+        return "ctypes", (f"cuda.bindings loads NVRTC {nvrtc_major}.x; the toolchain is CUDA {tc.major} "
+                          f"(chosen by {tc.chosen_by}), whose NVRTC the ctypes backend loads by path")
+    return "bindings", "default"
+
+
+def _bindings_nvrtc_major():
+    """The major of the libnvrtc cuda.bindings loads (it picks one itself), or None if none loads."""
+    from ..errors import TcrawError
+    try:
+        return get_backend("bindings", trace=False).nvrtc_version()[0]
+    except TcrawError:
+        return None
 
 
 def get_backend(name=None, trace=None):

@@ -26,10 +26,15 @@ NVRTC_SYMBOLS = ("nvrtcVersion", "nvrtcGetErrorString", "nvrtcGetNumSupportedArc
 
 
 def _find_nvrtc():
-    """libnvrtc: $TCRAW_NVRTC_LIBRARY, cuda-pathfinder, a pip wheel on sys.path, CUDA_HOME/CUDA_PATH,
-    /usr/local/cuda, then the system's search path. Returns a path or a soname, or None."""
+    """libnvrtc: $TCRAW_NVRTC_LIBRARY, the chosen toolchain's (tcraw.toolchain), cuda-pathfinder, a
+    pip wheel on sys.path, CUDA_HOME/CUDA_PATH, /usr/local/cuda, then the system's search path.
+    Returns a path or a soname, or None."""
     if os.environ.get("TCRAW_NVRTC_LIBRARY"):
         return os.environ["TCRAW_NVRTC_LIBRARY"]
+    from ..toolchain import choose
+    stack = choose().stack
+    if stack and stack.nvrtc:
+        return stack.nvrtc
     try:
         from cuda.pathfinder import load_nvidia_dynamic_lib
         return load_nvidia_dynamic_lib("nvrtc").abs_path

@@ -1,0 +1,111 @@
+"""One CUDA toolchain at a time (tcraw.toolchain): both wheel layouts, the order of choice, and
+every refusal a mixed or too-new toolchain gets (CPU)."""
+
+import sys
+from types import SimpleNamespace
+
+import pytest
+
+from tcraw import compiler, kernels, toolchain
+from tcraw.errors import ArchError, MissingHeaderError, UsageError
+
+
+@pytest.fixture(autouse=True)
+def forget_the_choice():
+    """choose() is made once per process: a test that fakes the machine must not leave its choice."""
+    yield
+    toolchain._chosen.clear()
+
+
+@pytest.fixture
+def fake_site(tmp_path, monkeypatch):
+    """A site-packages with both wheel layouts: CUDA 13's one tree, CUDA 12's three."""
+    nv = tmp_path / "nvidia"
+    for d in ("cu13/lib", "cu13/include/crt", "cuda_nvrtc/lib", "cuda_runtime/include", "cuda_nvcc/include/crt"):
+        (nv / d).mkdir(parents=True)
+    (nv / "cu13/lib/libnvrtc.so.13").write_text("")
+    (nv / "cuda_nvrtc/lib/libnvrtc.so.12").write_text("")
+    (nv / "cuda_nvrtc/lib/libnvrtc-builtins.so.12.9").write_text("")
+    monkeypatch.setattr(sys, "path", [str(tmp_path)])
+    monkeypatch.delenv("CUDA_HOME", raising=False)
+    monkeypatch.delenv("CUDA_PATH", raising=False)
+    monkeypatch.setattr(toolchain, "toolkit_major", lambda root: None)
+    return nv
+
+
+def test_both_wheel_layouts_are_found(fake_site):
+    stacks = toolchain.installed_stacks()
+    assert stacks[13].nvrtc.endswith("cu13/lib/libnvrtc.so.13")
+    assert stacks[13].include_dirs == [fake_site / "cu13/include"]
+    assert stacks[12].nvrtc.endswith("cuda_nvrtc/lib/libnvrtc.so.12")   # not the builtins library
+    assert stacks[12].include_dirs == [fake_site / "cuda_runtime/include", fake_site / "cuda_nvcc/include"]
+
+
+@pytest.mark.parametrize("env,driver,bindings,expected,why", [
+    ("12", (13, 0), "13.3.1", 12, "TCRAW_CUDA"),
+    ("", (12, 8), "13.3.1", 12, "the driver (CUDA 12.8)"),
+    ("", (13, 0), "12.9.1", 13, "the driver (CUDA 13.0)"),
+    ("", None, "12.9.1", 12, "cuda-bindings 12.9.1"),
+    ("", None, None, 13, "the newest installed stack"),
+])
+def test_the_order_of_choice(fake_site, monkeypatch, env, driver, bindings, expected, why):
+    monkeypatch.setenv("TCRAW_CUDA", env)
+    monkeypatch.setattr(toolchain, "driver_cuda_version", lambda: driver)
+    monkeypatch.setattr(toolchain, "bindings_version", lambda: bindings)
+    tc = toolchain.choose(refresh=True)
+    assert (tc.major, tc.chosen_by) == (expected, why)
+    assert tc.as_dict()["cuda_major"] == expected
+
+
+def test_a_bad_tcraw_cuda_is_refused(monkeypatch):
+    monkeypatch.setenv("TCRAW_CUDA", "11")
+    with pytest.raises(UsageError, match="TCRAW_CUDA='11': set it to 12 or 13"):
+        toolchain.choose(refresh=True)
+
+
+def test_an_nvrtc_of_the_other_major_is_refused_with_both_versions(monkeypatch):
+    monkeypatch.setattr(toolchain, "choose", lambda: SimpleNamespace(major=13, chosen_by="the driver (CUDA 13.0)"))
+    with pytest.raises(UsageError, match=r"NVRTC 12\.9 \(TCRAW_NVRTC_LIBRARY=x\) is not the chosen CUDA 13 "
+                                         r"toolchain.*TCRAW_CUDA=12"):
+        toolchain.check_nvrtc_matches((12, 9), "TCRAW_NVRTC_LIBRARY=x")
+    toolchain.check_nvrtc_matches((13, 5), "fine")
+
+
+def test_headers_of_the_other_major_are_skipped_and_named(tmp_path, monkeypatch):
+    inc = tmp_path / "include"
+    (inc / "crt").mkdir(parents=True)
+    for h in ("mma.h", "crt/mma.h", "cuda_fp16.h"):
+        (inc / h).write_text("")
+    (inc / "cuda_runtime_api.h").write_text("#define CUDART_VERSION 13000\n")
+    monkeypatch.setattr(toolchain, "choose", lambda: SimpleNamespace(major=12, chosen_by="TCRAW_CUDA"))
+    monkeypatch.setattr(compiler, "_header_candidates", lambda: iter([[inc]]))
+    with pytest.raises(MissingHeaderError, match=r"CUDA 13 headers, not 12.*tcraw\[cu12\]"):
+        compiler.find_include_dirs()
+
+
+def test_cubins_say_which_toolkit_built_them():
+    cubin = compiler.compile_cubin(kernels.KERNELS["naive_fp32"], "sm_90")
+    built = toolchain.cubin_cuda_version(cubin.image)
+    assert built[0] == compiler.nvrtc_version()[0] and built[1] in (None, compiler.nvrtc_version()[1])
+    assert toolchain.cubin_cuda_version(b"not a cubin") is None
+
+
+def test_a_cubin_newer_than_the_driver_is_refused_before_loading():
+    from tcraw.runtime import check_driver_takes
+    image = compiler.compile_cubin(kernels.KERNELS["naive_fp32"], "sm_90").image
+    built = toolchain.cubin_cuda_version(image)
+    old = SimpleNamespace(name="an old-driver GPU", drv=SimpleNamespace(driver_version=lambda: (built[0] - 1) * 1000 + 80))
+    with pytest.raises(ArchError, match=rf"built by CUDA {built[0]}\S*; the driver of an old-driver GPU "
+                                        rf"supports CUDA {built[0] - 1}\.8"):
+        check_driver_takes(old, image)
+    same = SimpleNamespace(name="GPU", drv=SimpleNamespace(driver_version=lambda: built[0] * 1000))
+    check_driver_takes(same, image)   # an older minor of the same major takes it
+
+
+def test_info_shows_the_toolchain():
+    import json
+    import subprocess
+    p = subprocess.run([sys.executable, "-m", "tcraw", "info", "--format", "json"], capture_output=True, text=True,
+                       timeout=120)
+    tc = json.loads(p.stdout)["toolchain"]
+    assert tc["cuda_major"] in (12, 13) and tc["chosen_by"] and tc["nvrtc_library"]
