@@ -15,6 +15,7 @@ from . import compiler
 from .driver.constants import TMA_FP32
 from . import validate
 from .errors import STICKY, CudaError, KernelFault, OutOfMemory, UsageError
+from .nvml import ClockSampler
 from .precision import HostProblem, host_problem, quantized_inputs, verify
 from .runtime import DeviceBuffer, KernelArgs, Module, TensorMap, launcher, time_launches
 
@@ -59,6 +60,12 @@ class Record:
     reference: str = "cpu"         # where the float64 reference came from: cpu or device
     guard_bytes: int = 0           # canary bytes around each operand (0: not guarded)
     out_of_bounds: str | None = None   # what the guards found: writes outside a buffer, changed inputs
+    # What NVML saw during the timed launches (None without nvidia-ml-py; `nvml` says why)
+    sm_clock_mhz_min: int | None = None
+    sm_clock_mhz_max: int | None = None
+    power_w_max: float | None = None
+    throttle_reasons: list | None = None
+    nvml: str | None = None
     error: str | None = None       # why this row has no result (the run failed; passed is False)
 
     def as_dict(self):
@@ -327,8 +334,10 @@ def measure(device, name, precision, hp, padded, prepare, *, iters, warmup, seed
             sets.append((d_a, d_b, d_c))
             guards += [g for g in (g_a, g_b, g_c) if g]
             launchers.append(prepare(d_a, d_b, d_c, mp, np_, kp))
-        # 3. Launch, timed by events (warm-up launches untimed).
-        times = timed(device, name, launchers, iters, warmup)
+        # 3. Launch, timed by events (warm-up launches untimed), the SM clock and power sampled
+        #    meanwhile (NVML, when nvidia-ml-py is installed): a throttled GPU shows in the record.
+        with ClockSampler(device.ordinal) as clocks:
+            times = timed(device, name, launchers, iters, warmup)
         # 4. Copy back and verify every element of every set (and that the padding stayed zero);
         #    with guards, the bands around every operand and the inputs themselves.
         verdicts, damage = [], [d for g in guards if (d := g.damage())]
@@ -352,7 +361,7 @@ def measure(device, name, precision, hp, padded, prepare, *, iters, warmup, seed
         bad=verdict.bad, unwritten=verdict.unwritten, padding_dirty=verdict.padding_dirty,
         inputs=hp.mode, seed=seed, warmup=warmup, device_index=device.ordinal,
         padded=[mp, np_, kp], input_sets=len(sets), reference=hp.reference,
-        guard_bytes=guard, out_of_bounds="; ".join(dict.fromkeys(damage)) or None)
+        guard_bytes=guard, out_of_bounds="; ".join(dict.fromkeys(damage)) or None, **clocks.fields())
     if record.out_of_bounds:
         record.passed = False
     return record, (c[:m, :n] if keep_output else None)

@@ -109,3 +109,9 @@ class ClockSampler:
             "nvml": (_version(nvml) + (f" ({self._why})" if self._why else "")) if nvml is not None else self._why,
         }
         return False
+
+    def fields(self):
+        """The record's fields (Record.sm_clock_mhz_min … nvml) from ``result``."""
+        r = self.result or {}
+        return {k: r.get(k) for k in ("sm_clock_mhz_min", "sm_clock_mhz_max", "power_w_max",
+                                      "throttle_reasons", "nvml")}

@@ -400,3 +400,35 @@ def test_ncu_counts_exactly_the_naive_kernels_flops(device):
     r = profile.run_profile(KERNELS["naive_fp32"], shape, ncu=ncu, backend=device.drv.name, timeout=300)
     assert r["flop_count_measured"] == 2 * 256 * 192 * 128, r
     assert r["passed"] and r["duration_ms"] > 0 and r["flops_source"] == "counters"
+
+
+def h200_blocks():
+    """{(kernel, clock control): (shape, ncu's stdout)} of the real H200 run in the fixtures."""
+    text = (Path(__file__).parent / "fixtures" / "ncu" / "h200_ladder.txt").read_text()
+    blocks = {}
+    for block in text.split("### ")[1:]:
+        head, _, body = block.partition("\n")
+        name, m, n, k, clock = head.split()[:5]
+        blocks[(name, clock.removeprefix("clock="))] = ((int(m), int(n), int(k)), body)
+    return blocks
+
+
+def test_the_h200_run_parses_into_records():
+    blocks = h200_blocks()
+    assert set(blocks) == {("naive_fp32", "base"), ("mma_sync_fp16", "base"), ("wgmma_tma_fp16", "base"),
+                           ("wgmma_tma_fp16", "none")}
+    records = {}
+    for (name, clock), (shape, body) in blocks.items():
+        (launch,) = profile.parse_ncu_csv(body)           # only the kernel's own launch was profiled
+        assert launch["Kernel Name"].split("(")[0] == KERNELS[name].entry
+        r = profile.profile_record(launch, KERNELS[name], shape, clock_control=clock)
+        assert [c["passed"] for c in profile.child_records(body)] == [True]
+        records[name, clock] = r
+    naive = records["naive_fp32", "base"]
+    assert naive["flop_count_measured"] == 2 * 2048**3 and naive["flops_source"] == "counters"   # one FFMA each
+    assert naive["tensor_pct"] == 0 and naive["occupancy_limiter"]
+    wgmma, free = records["wgmma_tma_fp16", "base"], records["wgmma_tma_fp16", "none"]
+    assert wgmma["tensor_pct"] > 80 and wgmma["registers"] > 128 and wgmma["intensity"] > 100
+    # ncu's default locks the SM clock below what `tcraw run` sees: the same kernel is faster unlocked
+    assert wgmma["sm_clock_mhz_ncu"] < free["sm_clock_mhz_ncu"] and wgmma["duration_ms"] > free["duration_ms"]
+    assert all(len(r["top_stalls"]) == 3 for r in records.values())
