@@ -1,3 +1,12 @@
+#!/usr/bin/env bash
+# One device call for issue 16 and the big-problem check: the GPU tests touched by this work (bindings
+# backend), cubins built by the CUDA 12 toolchain run on this GPU's driver with NVRTC unimportable,
+# a 16384³ run's time and host memory, then scripts/gpu_profile_session.sh on part of the ladder.
+# First, on a CPU machine: make install CUDA=12 VENV=.venv12 and
+#   TCRAW_CUDA=12 .venv12/bin/tcraw compile --arch sm_90 --out cubins12   (the directory travels along)
+#   OUT=out bash scripts/gpu_toolchain_session.sh
+OUT=${OUT:-out}
+mkdir -p "$OUT"
 set -uo pipefail
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 CUDA_HOME=/usr/local/cuda TCRAW_CACHE_DIR=/tmp/tcraw-cache
 M=$OUT/gpu_misc.txt
