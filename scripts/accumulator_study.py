@@ -9,11 +9,10 @@ kernels against the float64 reference of the same rounded inputs.
 
 import argparse
 import secrets
-import sys
 
 from tcraw import kernels, report
 from tcraw.compiler import compile_cubin
-from tcraw.errors import TcrawError
+from tcraw.errors import run_main
 from tcraw.matmul import run_matmul
 from tcraw.precision import PRECISIONS, base_matrices, host_problem
 from tcraw.runtime import Device
@@ -51,8 +50,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except TcrawError as exc:   # tcraw's own errors: one line, and the exit code each one carries
-        print(f"accumulator_study: {exc}", file=sys.stderr)
-        sys.exit(exc.exit_code)
+    run_main("accumulator_study", main)   # tcraw's own errors: one line, and the exit code each one carries

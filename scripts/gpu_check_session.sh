@@ -3,11 +3,7 @@
 # and on the two examples (the correct one passes, the buggy one is caught by its guard band).
 # Logs go to $OUT (default ./out).   bash scripts/gpu_check_session.sh [pytest args...]
 set -uo pipefail
-OUT=${OUT:-out}
-mkdir -p "$OUT"
-export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-export TCRAW_CACHE_DIR=${TCRAW_CACHE_DIR:-/tmp/tcraw-cache}
-PY=${PY:-python3}
+source "$(dirname "$0")/gpu_env.sh"
 {
   echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   nvidia-smi --query-gpu=index,name,driver_version,memory.total,clocks.max.sm --format=csv

@@ -3,11 +3,7 @@
 # the roofline, a run record with NVML's clocks and power, and the GPU tests on the ctypes backend.
 #   OUT=out bash scripts/gpu_profile_ladder.sh
 set -uo pipefail
-OUT=${OUT:-out}
-mkdir -p "$OUT"
-export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-export TCRAW_CACHE_DIR=${TCRAW_CACHE_DIR:-/tmp/tcraw-cache}
-PY=${PY:-python3}
+source "$(dirname "$0")/gpu_env.sh"
 LADDER=naive_fp32,wmma_fp16,tiled_simt_fp32,wmma_pipelined_fp16,mma_sync_fp16,wgmma_tma_fp16
 { date -u +%Y-%m-%dT%H:%M:%SZ; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
   "$CUDA_HOME/bin/ncu" --version | tail -1; } > "$OUT/env.txt" 2>&1

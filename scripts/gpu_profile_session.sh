@@ -14,12 +14,8 @@
 #   session.txt      one line per run: seconds, tries, TFLOP/s, flop_ratio, top stalls, or the error
 # Each ncu run has 120 s, the whole driver 420 s, everything at most ~9.5 min (expected 3-6).
 set -uo pipefail
-OUT=${OUT:-out}
-mkdir -p "$OUT"
-export OUT PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-export TCRAW_CACHE_DIR=${TCRAW_CACHE_DIR:-/tmp/tcraw-cache}
+source "$(dirname "$0")/gpu_env.sh"
 export TCRAW_NCU=${TCRAW_NCU:-$CUDA_HOME/bin/ncu}
-PY=${PY:-python3}
 
 {
   echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  user: $(id -un) ($(id -u))"

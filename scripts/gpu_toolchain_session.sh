@@ -5,10 +5,8 @@
 # First, on a CPU machine: make install CUDA=12 VENV=.venv12 and
 #   TCRAW_CUDA=12 .venv12/bin/tcraw compile --arch sm_90 --out cubins12   (the directory travels along)
 #   OUT=out bash scripts/gpu_toolchain_session.sh
-OUT=${OUT:-out}
-mkdir -p "$OUT"
+source "$(dirname "$0")/gpu_env.sh"
 set -uo pipefail
-export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 CUDA_HOME=/usr/local/cuda TCRAW_CACHE_DIR=/tmp/tcraw-cache
 M=$OUT/gpu_misc.txt
 {
   echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"; nvidia-smi --query-gpu=index,name,driver_version --format=csv

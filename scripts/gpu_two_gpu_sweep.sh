@@ -2,10 +2,7 @@
 # On a machine with two GPUs: the same isolated sweep on one GPU and on both (one worker per GPU
 # at once), timed, rows saved. Logs go to $OUT.   bash scripts/gpu_two_gpu_sweep.sh
 set -uo pipefail
-OUT=${OUT:-out}
-mkdir -p "$OUT"
-export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1 TCRAW_CACHE_DIR=${TCRAW_CACHE_DIR:-/tmp/tcraw-cache}
-PY=${PY:-python3}
+source "$(dirname "$0")/gpu_env.sh"
 ARGS=(--sizes 512,2048 --precision fp16,bf16 --seed 3 --iters 10)
 {
   nvidia-smi --query-gpu=index,name,driver_version --format=csv

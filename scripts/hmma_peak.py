@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tcraw import compiler                                                    # noqa: E402
 from tcraw.driver.cublas import Cublas                                        # noqa: E402
-from tcraw.errors import TcrawError                                          # noqa: E402
+from tcraw.errors import run_main                                            # noqa: E402
 from tcraw.kernels import Geometry                                            # noqa: E402
 from tcraw.precision import PRECISIONS                                        # noqa: E402
 from tcraw.runtime import DeviceBuffer, Device, KernelArgs, Module, launcher, time_launches  # noqa: E402
@@ -78,8 +78,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except TcrawError as exc:   # tcraw's own errors: one line, and the exit code each one carries
-        print(f"hmma_peak: {exc}", file=sys.stderr)
-        sys.exit(exc.exit_code)
+    run_main("hmma_peak", main)   # tcraw's own errors: one line, and the exit code each one carries

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tcraw import kernels, report            # noqa: E402
 from tcraw.bench import run_bench            # noqa: E402
 from tcraw.driver.cublas import Cublas       # noqa: E402
-from tcraw.errors import TcrawError, UsageError  # noqa: E402
+from tcraw.errors import UsageError, run_main  # noqa: E402
 from tcraw.runtime import Device             # noqa: E402
 
 # family -> (kernel factory, its default macros, precisions it comes in)
@@ -76,8 +76,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except TcrawError as exc:   # tcraw's own errors: one line, and the exit code each one carries
-        print(f"tune_ladder: {exc}", file=sys.stderr)
-        sys.exit(exc.exit_code)
+    run_main("tune_ladder", main)   # tcraw's own errors: one line, and the exit code each one carries

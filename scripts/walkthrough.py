@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from tcraw.driver import get_backend
-from tcraw.errors import MissingHeaderError, TcrawError
+from tcraw.errors import MissingHeaderError, run_main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -159,8 +159,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except TcrawError as exc:   # tcraw's own errors: one line, and the exit code each one carries
-        print(f"walkthrough: {exc}", file=sys.stderr)
-        sys.exit(exc.exit_code)
+    run_main("walkthrough", main)   # tcraw's own errors: one line, and the exit code each one carries

@@ -39,6 +39,16 @@ def _common(p):
                    help="print every cu*/nvrtc* call with arguments, result and µs (or TCRAW_TRACE=1)")
 
 
+SOURCE_PRECISION = "your --source kernel's precision, e.g. fp16"
+
+
+def _shape_options(p):
+    p.add_argument("-m", type=int)
+    p.add_argument("-n", type=int)
+    p.add_argument("-k", type=int)
+    p.add_argument("--size", type=int, help="M = N = K (default 1024)")
+
+
 def _user_options(p):
     """A user's kernel, declared by a spec file or by flags (the same Kernel objects either way)."""
     g = p.add_argument_group("your own kernel (see examples/ and the README)")
@@ -529,7 +539,7 @@ def build_parser():
     s.add_argument("--kernel", action="append", help="kernel name(s), see `tcraw list`")
     s.add_argument("--out", help="write <kernel>.<arch>.cubin and manifest.json here")
     s.add_argument("--device", type=int, default=0)
-    s.add_argument("--precision", action="append", help="your --source kernel's precision, e.g. fp16")
+    s.add_argument("--precision", action="append", help=SOURCE_PRECISION)
     _user_options(s)
     s.set_defaults(fn=cmd_compile)
 
@@ -538,10 +548,7 @@ def build_parser():
     s.add_argument("--kernel", action="append", help="kernel name(s), see `tcraw list`")
     s.add_argument("--precision", action="append",
                    help="fp32, fp16, bf16, tf32, int8, fp64 or all (comma-separated)")
-    s.add_argument("-m", type=int)
-    s.add_argument("-n", type=int)
-    s.add_argument("-k", type=int)
-    s.add_argument("--size", type=int, help="M = N = K (default 1024)")
+    _shape_options(s)
     s.add_argument("--iters", type=int, default=20, help="timed launches (median and min reported)")
     s.add_argument("--warmup", type=int, default=3)
     s.add_argument("--seed", type=int, help="input seed (default: fresh each run, printed)")
@@ -587,7 +594,7 @@ def build_parser():
     s = sub.add_parser("check", help="judge a kernel: a battery of shapes, guard bands, both input modes")
     _common(s)
     s.add_argument("--kernel", action="append", help="kernel name(s): built-in, or of your --spec")
-    s.add_argument("--precision", action="append", help="your --source kernel's precision, e.g. fp16")
+    s.add_argument("--precision", action="append", help=SOURCE_PRECISION)
     s.add_argument("--shapes", help='m,n,k;m,n,k instead of the battery')
     s.add_argument("--seed", type=int, help="draws the battery's random shapes and the inputs")
     s.add_argument("--device", type=int, default=0)
@@ -607,11 +614,8 @@ def build_parser():
     s = sub.add_parser("profile", help="Nsight Compute metrics of one launch per kernel, and a roofline")
     _common(s)
     s.add_argument("--kernel", action="append", help="kernel name(s): built-in, or of your --spec")
-    s.add_argument("--precision", action="append", help="your --source kernel's precision, e.g. fp16")
-    s.add_argument("-m", type=int)
-    s.add_argument("-n", type=int)
-    s.add_argument("-k", type=int)
-    s.add_argument("--size", type=int, help="M = N = K (default 1024)")
+    s.add_argument("--precision", action="append", help=SOURCE_PRECISION)
+    _shape_options(s)
     s.add_argument("--device", type=int, default=0)
     s.add_argument("--clock-control", choices=("base", "none"), default="base",
                    help="base: ncu locks the SM clock to base (repeatable, ncu's default); none: the "

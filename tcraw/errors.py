@@ -99,3 +99,14 @@ class CompileError(CudaError):
     """NVRTC refused a source. The message holds the file, the options and the full log."""
 
     exit_code = 2
+
+
+def run_main(prog, main):
+    """A script's entry point: run ``main()``; a TcrawError becomes one line on stderr, prefixed
+    with ``prog``, and the exit code the error carries (2 bad input, 3 no GPU), never a traceback."""
+    import sys
+    try:
+        main()
+    except TcrawError as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        sys.exit(exc.exit_code)
