@@ -10,12 +10,14 @@ Two levels, both public (README, "Python API"):
   ``DeviceBuffer``; ``launch`` / ``launcher`` with explicit grid, block and shared memory;
   ``time_launches`` (CUDA events).
 - matmul kernels: ``Kernel`` (declared once: source, entry, precision, geometry, tile, ...),
-  ``load_spec``, ``run_kernels`` / ``run_matmul`` / ``run_bench`` / ``check_in_process`` →
-  the same records the command line prints.
+  ``load_spec``; ``compile_table``, ``run_problem``, ``run_sweep``, ``bench_vs_cublas`` and
+  ``check_kernels`` do what `tcraw compile / run / sweep / bench / check` do and return the same
+  records; ``run_matmul`` and ``make_problem`` are one kernel on one problem; ``tcraw.profile``
+  is `tcraw profile`.
 """
 
-from .check import battery, check_in_process, check_isolated
-from .compiler import Arch, Cubin, compile_cubin, compile_source
+from .check import battery, check_in_process, check_isolated, check_kernels
+from .compiler import Arch, Cubin, compile_cubin, compile_source, compile_table
 from .driver import get_backend
 from .errors import (ArchError, CompileError, CubinError, CudaError, KernelFault, NoDeviceError,
                      NoNvrtcError, OutOfMemory, TcrawError, UsageError)
@@ -24,8 +26,8 @@ from .matmul import Record, make_problem, run_matmul
 from .precision import PRECISIONS, base_matrices
 from .runtime import (Device, DeviceBuffer, Function, KernelArgs, Module, TensorMap, launch, launcher,
                       time_launches)
-from .bench import run_bench
-from .sweep import run_isolated, run_kernels
+from .bench import bench_vs_cublas, run_bench
+from .sweep import run_isolated, run_kernels, run_problem, run_sweep
 
 __version__ = "0.1.0"
 
@@ -35,8 +37,9 @@ __all__ = [
     "TensorMap", "Geometry", "launch", "launcher", "time_launches", "get_backend",
     # matmul kernels: declared once, run, swept, benchmarked, judged
     "Kernel", "KERNELS", "get_kernel", "select", "load_spec", "user_kernel", "tile_geometry",
-    "compile_cubin", "PRECISIONS", "base_matrices", "make_problem", "run_matmul", "run_kernels",
-    "run_isolated", "run_bench", "battery", "check_in_process", "check_isolated", "Record",
+    "compile_cubin", "compile_table", "PRECISIONS", "base_matrices", "make_problem", "run_matmul",
+    "run_problem", "run_sweep", "bench_vs_cublas", "check_kernels", "run_kernels", "run_isolated",
+    "run_bench", "battery", "check_in_process", "check_isolated", "Record",
     # errors
     "TcrawError", "UsageError", "ArchError", "CompileError", "CubinError", "CudaError", "KernelFault",
     "NoDeviceError", "NoNvrtcError", "OutOfMemory",

@@ -56,8 +56,8 @@ def run_bench(device, cublas, keys, sizes, *, iters, warmup, seed, note=print, r
     return rows
 
 
-def bench(device_index, keys=None, sizes=(1024, 2048, 4096, 8192), *, extra=(), iters=20, warmup=5, seed=None,
-          note=print, open_device=None):
+def bench_vs_cublas(device_index, keys=None, sizes=(1024, 2048, 4096, 8192), *, extra=(), iters=20,
+                    warmup=5, seed=None, note=print, open_device=None):
     """What `tcraw bench` does: the ladder of each precision in ``keys`` (default: every ladder),
     plus the user kernels ``extra`` beside the rungs of their precision, against cuBLAS on one
     GPU → rows with ``vs_cublas``. Checked before the GPU is touched."""

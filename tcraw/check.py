@@ -176,7 +176,7 @@ def run_sanitizer(kernel, device_index, shapes, seed, *, timeout=600, backend=No
     return rows
 
 
-def check(device_index, chosen, *, shapes=None, seed=None, isolate=True, timeout=120, sanitize=None,
+def check_kernels(device_index, chosen, *, shapes=None, seed=None, isolate=True, timeout=120, sanitize=None,
           extras=True, guard=True, backend=None, cubin_dir=None, note=print, open_device=None):
     """What `tcraw check` does: for each kernel of ``chosen`` the battery (or ``shapes``), guarded,
     both input modes, the rerun and NaN/Inf cases (``extras``) → rows, each with its ``case``.

@@ -102,12 +102,13 @@ def _user_kernels(args):
             raise UsageError(f"--include {d} is not a directory")
     missing = [f for f in ("entry", "block") if not getattr(args, f)]
     precisions = validate.names(args.precision, "--precision", list(kernels.PRECISIONS)) or []
-    if missing or len(precisions) != 1:
-        raise UsageError("--source needs --entry, --block and one --precision (e.g. fp16); "
-                         f"missing: {', '.join(['--' + f for f in missing] + ([] if len(precisions) == 1 else ['--precision']))}")
+    missing = [f"--{f}" for f in missing] + ([] if len(precisions) == 1 else ["--precision"])
+    if missing:
+        raise UsageError(f"--source needs --entry, --block and one --precision (e.g. fp16); missing: "
+                         f"{', '.join(missing)}")
+    block_tile = _ints(args.block_tile, "--block-tile", (2,)) if args.block_tile else None
     return [kernels.user_kernel(args.source, args.entry, precisions[0], block=_ints(args.block, "--block", (1, 2, 3)),
-                                tile=_ints(args.tile or "1,1,1", "--tile", (3,)),
-                                block_tile=_ints(args.block_tile, "--block-tile", (2,)) if args.block_tile else None,
+                                tile=_ints(args.tile or "1,1,1", "--tile", (3,)), block_tile=block_tile,
                                 smem_bytes=args.smem, min_arch=args.min_arch, defines=args.define,
                                 include_dirs=args.include, name=args.name)]
 
@@ -362,14 +363,14 @@ def cmd_sweep(args):
 # -- bench ----------------------------------------------------------------------------------------
 
 def cmd_bench(args):
-    from .bench import bench
+    from .bench import bench_vs_cublas
     sizes = _sizes(args.sizes, [1024, 2048, 4096, 8192])
     extra = _user_kernels(args)
     keys = None if extra else validate.names(args.precision, "--precision")
     out = validate.output_dir(args.out, "--out") if args.out is not None else None
     seed = _seed(args)
-    rows = bench(args.device, keys, sizes, extra=extra, iters=args.iters, warmup=args.warmup, seed=seed,
-                 note=note, open_device=_open_device)
+    rows = bench_vs_cublas(args.device, keys, sizes, extra=extra, iters=args.iters, warmup=args.warmup,
+                           seed=seed, note=note, open_device=_open_device)
     if args.format == "table":
         print(report.render([{**r, "shape": f"{r['m']}³"} for r in rows], "table", report.BENCH_COLUMNS))
         if rows:
@@ -398,8 +399,8 @@ def _shapes(text):
 
 
 def cmd_check(args):
-    """The judge: a battery of shapes for each kernel, guarded, both input modes (check.check)."""
-    from .check import check
+    """The judge: a battery of shapes for each kernel, guarded, both input modes (check.check_kernels)."""
+    from .check import check_kernels
     validate.device_index(args.device)
     _check_run_options_paths(args)
     extra = _user_kernels(args)
@@ -408,7 +409,7 @@ def cmd_check(args):
         raise UsageError("name the kernel to check: --kernel NAME, or your own with --spec / --source")
     chosen = kernels.select(names, None, extra)
     seed = _seed(args)
-    rows = check(args.device, chosen, shapes=_shapes(args.shapes) if args.shapes is not None else None,
+    rows = check_kernels(args.device, chosen, shapes=_shapes(args.shapes) if args.shapes is not None else None,
                  seed=seed, isolate=args.isolate, timeout=args.timeout, sanitize=args.sanitize,
                  extras=args.extras, guard=args.guard, backend=args.backend, cubin_dir=args.cubin_dir,
                  note=note, open_device=_open_device)
@@ -416,7 +417,8 @@ def cmd_check(args):
         print(report.render(rows, "table", report.CHECK_COLUMNS))
         for r in rows:
             if not r["passed"]:
-                note(f"{r['kernel']} {r['case']}: {r.get('error') or r.get('out_of_bounds') or 'outside the error bound'}")
+                why = r.get("error") or r.get("out_of_bounds") or "outside the error bound"
+                note(f"{r['kernel']} {r['case']}: {why}")
         if rows:
             print(f"\n{rows[0]['device'] or ''} ({rows[0]['arch'] or ''}), seed {seed}: "
                   f"{sum(r['passed'] for r in rows)} of {len(rows)} cases passed")
@@ -440,6 +442,7 @@ def cmd_profile(args):
         raise UsageError("name the kernel to profile: --kernel NAME, or your own with --spec / --source")
     chosen = kernels.select(names, None, extra)
     out = validate.output_dir(args.out, "--out")
+    raw_dir = validate.output_dir(args.raw, "--raw")
     if args.roofline is not None:
         validate.output_dir(Path(args.roofline).parent if str(args.roofline).strip() else "", "--roofline")
         if importlib.util.find_spec("matplotlib") is None:
@@ -452,7 +455,7 @@ def cmd_profile(args):
         facts = profile.device_facts(dev)
     rows, unknown = [], set()
     for k in chosen:
-        raw = out / f"{k.name}.{'x'.join(map(str, shape))}" if out else None
+        raw = raw_dir / f"{k.name}.{'x'.join(map(str, shape))}" if raw_dir else None
         r = profile.run_profile(k, shape, ncu=ncu, clock_control=args.clock_control, raw_path=raw,
                                 backend=args.backend, device=args.device, device_facts=facts,
                                 unknown=unknown, timeout=args.timeout)
@@ -620,7 +623,8 @@ def build_parser():
     s.add_argument("--clock-control", choices=("base", "none"), default="base",
                    help="base: ncu locks the SM clock to base (repeatable, ncu's default); none: the "
                         "clocks `tcraw run` sees")
-    s.add_argument("--out", help="write profile.json, profile.csv and each kernel's .ncu-rep (--raw) here")
+    s.add_argument("--out", help="write profile.json and profile.csv here")
+    s.add_argument("--raw", help="keep ncu's own report of each kernel (<kernel>.<shape>.ncu-rep) here")
     s.add_argument("--roofline", help="draw the roofline to this PNG (needs the 'plot' extra)")
     s.add_argument("--timeout", type=int, default=300, help="seconds per ncu run")
     _user_options(s)
