@@ -109,3 +109,32 @@ def test_info_shows_the_toolchain():
                        timeout=120)
     tc = json.loads(p.stdout)["toolchain"]
     assert tc["cuda_major"] in (12, 13) and tc["chosen_by"] and tc["nvrtc_library"]
+
+
+def _sm70_or_skip():
+    if 70 not in {a.cc for a in compiler.supported_archs()}:
+        pytest.skip("this NVRTC does not target sm_70: the CUDA 12 toolchain is not the one in use")
+
+
+def test_an_sm70_cubin_cuobjdump_cannot_read_says_what_to_do(monkeypatch):
+    """CUDA 13's cuobjdump refuses sm_50 … sm_72 cubins: the compile row says so and names the fix."""
+    from tcraw import sass
+    _sm70_or_skip()
+    tool = sass.find_cuobjdump()
+    if tool is None:
+        pytest.skip("no cuobjdump (the dev extra)")
+    (row,) = compiler.compile_table([kernels.KERNELS["wmma_fp16"]], [compiler.Arch(70)], note=lambda m: None)
+    if row["sass"] is not None:
+        pytest.skip(f"{tool} reads sm_70 cubins")
+    assert row["status"] == "ok" and "TCRAW_CUOBJDUMP" in row["detail"]
+
+
+def test_sm70_wmma_is_hmma_in_its_sass():
+    """With an older cuobjdump (TCRAW_CUOBJDUMP), the CUDA 12 toolchain's sm_70 WMMA cubin shows HMMA."""
+    import os
+    from tcraw import sass
+    _sm70_or_skip()
+    if not os.environ.get("TCRAW_CUOBJDUMP"):
+        pytest.skip("TCRAW_CUOBJDUMP is not set: no cuobjdump that reads sm_70 (Debian's nvidia-cuda-toolkit has one)")
+    image = compiler.compile_cubin(kernels.KERNELS["wmma_fp16"], "sm_70").image
+    assert sass.tensor_op_counts(image).get("HMMA", 0) > 0
