@@ -20,47 +20,118 @@ LADDER = {
 }
 
 
-def run_bench(device, cublas, keys, sizes, *, iters, warmup, seed, note=print, rungs=None):
-    """Rows for cuBLAS and each rung per size and precision. ``rungs`` (precision key -> Kernel
-    list) replaces the registry's ladder, e.g. with tuning variants (scripts/tune_ladder.py)."""
+# Shape suites (`tcraw bench --shapes NAME`): where real workloads live, not only big squares.
+_PROJECTIONS = [(4096, 4096), (11008, 4096), (4096, 11008), (14336, 4096), (4096, 14336)]   # N × K
+SUITES = {
+    "square": [(s, s, s) for s in (1024, 2048, 3072, 4096, 6144, 8192)],
+    # M tokens against projection-like weights (N × K), from decode (1) to prefill (16384)
+    "llm": [(m, n, k) for m in (1, 16, 128, 512, 2048, 16384) for n, k in _PROJECTIONS],
+    "skinny": [(64, 8192, 8192), (8192, 64, 8192), (256, 16384, 1024), (16384, 256, 1024), (128, 4096, 4096)],
+    "long-k": [(1024, 1024, 8192), (1024, 1024, 16384), (512, 512, 32768), (2048, 2048, 16384)],
+    "odd": [(1001, 1003, 997), (3001, 2999, 1025), (4095, 4097, 4093), (777, 5555, 333), (6001, 1999, 3003)],
+}
+
+
+def parse_shapes(spec):
+    """[(suite, (m, n, k))] from --shapes: suite names (comma-separated) and/or files of shapes,
+    one per line as `m n k`, `m,n,k` or `MxNxK` (# starts a comment); a file's suite is its name."""
+    from pathlib import Path
+    from . import validate
+    from .errors import UsageError
+    out = []
+    for item in [i.strip() for i in str(spec).split(",") if i.strip()]:
+        if item in SUITES:
+            out += [(item, shape) for shape in SUITES[item]]
+            continue
+        path = Path(item)
+        if not path.is_file():
+            raise UsageError(f"--shapes {item!r} is neither a suite ({', '.join(SUITES)}) nor a file of shapes")
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            line = line.split("#")[0].strip()
+            if not line:
+                continue
+            parts = line.replace("x", " ").replace("×", " ").replace(",", " ").split()
+            try:
+                shape = tuple(int(v) for v in parts)
+            except ValueError:
+                shape = ()
+            if len(shape) != 3:
+                raise UsageError(f"{path}:{n}: {line!r} is not a shape; write M N K (or M,N,K or MxNxK)")
+            validate.problem(*shape)
+            out.append((path.stem, shape))
+    if not out:
+        raise UsageError("--shapes names no shape")
+    return out
+
+
+def run_bench(device, cublas, keys, shapes, *, iters, warmup, seed, note=print, rungs=None):
+    """Rows for cuBLAS and each rung per shape and precision. ``shapes``: sizes (M = N = K),
+    (m, n, k) triples, or (suite, (m, n, k)) pairs, whose suite each row carries. ``rungs``
+    (precision key -> Kernel list) replaces the registry's ladder, e.g. with tuning variants
+    (scripts/tune_ladder.py) or a user's kernels beside it."""
     rungs = rungs or {key: [KERNELS[name] for name in LADDER[key]] for key in keys}
-    rows = []
-    for size in sizes:
-        base_a, base_b = base_matrices(size, size, size, "normal", seed)
+    rows, refused = [], set()
+    for item in shapes:
+        suite, shape = item if isinstance(item, tuple) and len(item) == 2 else (None, item)
+        m, n, k = (shape,) * 3 if isinstance(shape, int) else shape
+        label = f"{m}³" if m == n == k else f"{m}×{n}×{k}"
+        base_a, base_b = base_matrices(m, n, k, "normal", seed)
         for key in keys:
             p = PRECISIONS[key]
             hp = make_problem(device, p, base_a, base_b, "normal")
             base = None
             try:
                 base = run_cublas(device, cublas, p, hp, iters=iters, warmup=warmup, seed=seed, rotate=True)
-                rows.append(base.as_dict())
+                rows.append({**base.as_dict(), "suite": suite})
             except TcrawError as exc:
-                note(f"cublas {key} {size}: {exc}")
+                note(f"cublas {key} {label}: {exc}")
             for kernel in rungs[key]:
-                name = kernel.name
                 if (refusal := kernel.device_refusal(device)):
-                    if size == sizes[0]:
+                    if kernel.name not in refused:
                         note(f"skipped: {refusal}")
+                        refused.add(kernel.name)
                     continue
                 try:
                     rec = run_matmul(device, kernel, hp, iters=iters, warmup=warmup, seed=seed, rotate=True)
                 except TcrawError as exc:
-                    note(f"{name} {size}: {exc}")
-                    rec = failed_record(kernel, size, size, size, device, str(exc).splitlines()[0])
-                row = rec.as_dict()
+                    note(f"{kernel.name} {label}: {exc}")
+                    rec = failed_record(kernel, m, n, k, device, str(exc).splitlines()[0])
+                row = {**rec.as_dict(), "suite": suite}
                 row["vs_cublas"] = base.time_ms / rec.time_ms if base and base.passed and rec.passed else None
                 rows.append(row)
-                note(f"{name:>22} {size:>5}³  {rec.tflops:8.1f} TFLOP/s  "
+                note(f"{kernel.name:>22} {label:>17}  {rec.tflops:8.1f} TFLOP/s  "
                      + (f"{row['vs_cublas']:.3f}× cuBLAS" if row["vs_cublas"] else "") +
                      ("" if rec.passed else "  FAILED"))
     return rows
 
 
-def bench_vs_cublas(device_index, keys=None, sizes=(1024, 2048, 4096, 8192), *, extra=(), iters=20,
-                    warmup=5, seed=None, note=print, open_device=None):
+def suite_summary(rows, floor=0.85):
+    """Per suite, precision and kernel: the geometric mean of × cuBLAS, the worst shape, and how
+    many shapes fall below ``floor`` (a row without a ratio — failed — counts as below)."""
+    import math
+    groups = {}
+    for r in rows:
+        if r["kernel"] != "cublas" and r.get("suite"):
+            groups.setdefault((r["suite"], r["precision"], r["kernel"]), []).append(r)
+    out = []
+    for (suite, precision, kernel), rs in groups.items():
+        ratios = [r["vs_cublas"] for r in rs if r.get("vs_cublas")]
+        worst = min(rs, key=lambda r: r.get("vs_cublas") or 0)
+        out.append({"suite": suite, "precision": precision, "kernel": kernel, "shapes": len(rs),
+                    "geomean_vs_cublas": math.exp(sum(map(math.log, ratios)) / len(ratios)) if ratios else None,
+                    "worst_vs_cublas": worst.get("vs_cublas"),
+                    "worst_shape": f"{worst['m']}×{worst['n']}×{worst['k']}",
+                    f"below_{floor}": sum(1 for r in rs if (r.get("vs_cublas") or 0) < floor),
+                    "failed": sum(1 for r in rs if not r["passed"])})
+    return out
+
+
+def bench_vs_cublas(device_index, keys=None, shapes=(1024, 2048, 4096, 8192), *, extra=(), kernels=None,
+                    iters=20, warmup=5, seed=None, note=print, open_device=None):
     """What `tcraw bench` does: the ladder of each precision in ``keys`` (default: every ladder),
     plus the user kernels ``extra`` beside the rungs of their precision, against cuBLAS on one
-    GPU → rows with ``vs_cublas``. Checked before the GPU is touched."""
+    GPU → rows with ``vs_cublas``. ``shapes`` as run_bench takes them (parse_shapes makes suites);
+    ``kernels`` (names) keeps only those rungs. Checked before the GPU is touched."""
     from . import validate
     from .driver.cublas import Cublas
     from .errors import UsageError
@@ -71,21 +142,30 @@ def bench_vs_cublas(device_index, keys=None, sizes=(1024, 2048, 4096, 8192), *, 
     for key in keys:
         if key not in LADDER:
             raise UsageError(f"bench has no ladder for {key!r}; choose from: {', '.join(LADDER)}")
-    for size in sizes:
-        validate.problem(size, size, size)
+    triples = [s[1] if isinstance(s, tuple) and len(s) == 2 else ((s,) * 3 if isinstance(s, int) else s)
+               for s in shapes]
+    for m, n, k in triples:
+        validate.problem(m, n, k)
     validate.timing(iters, warmup)
     validate.seed(seed)
     if validate.device_index(device_index, allow_all=True) == "all":
         raise UsageError("bench times one GPU at a time (the ratios are within one device); give "
                          "--device N, or run `tcraw sweep --device all` to cover every GPU")
-    check_host_fits(*(max(sizes),) * 3)
+    rungs = {k: [KERNELS[n] for n in LADDER[k]] + [u for u in extra if u.precision.key == k] for k in keys}
+    if kernels:
+        known = {kern.name for r in rungs.values() for kern in r}
+        if (unknown := [n for n in kernels if n not in known]):
+            raise UsageError(f"--kernel {', '.join(unknown)}: not a rung of the {'/'.join(keys)} ladder; "
+                             f"its rungs: {', '.join(sorted(known))}")
+        rungs = {k: [kern for kern in r if kern.name in kernels] for k, r in rungs.items()}
+    biggest = max(triples, key=lambda t: t[0] * t[1] + t[1] * t[2] + t[0] * t[2])
+    check_host_fits(*biggest)
     seed = fresh_seed() if seed is None else seed
     with (open_device or Device)(int(device_index)) as dev:
-        rungs = {k: [KERNELS[n] for n in LADDER[k]] + [u for u in extra if u.precision.key == k] for k in keys}
-        check_fits(dev, [kern for r in rungs.values() for kern in r], *(max(sizes),) * 3)
+        check_fits(dev, [kern for r in rungs.values() for kern in r], *biggest)
         cublas = Cublas()
         try:
-            return run_bench(dev, cublas, keys, sizes, iters=iters, warmup=warmup, seed=seed, note=note,
+            return run_bench(dev, cublas, keys, shapes, iters=iters, warmup=warmup, seed=seed, note=note,
                              rungs=rungs)
         finally:
             cublas.close()

@@ -363,16 +363,22 @@ def cmd_sweep(args):
 # -- bench ----------------------------------------------------------------------------------------
 
 def cmd_bench(args):
-    from .bench import bench_vs_cublas
-    sizes = _sizes(args.sizes, [1024, 2048, 4096, 8192])
+    from .bench import bench_vs_cublas, parse_shapes, suite_summary
+    if args.sizes is not None and args.shapes is not None:
+        raise UsageError("give --sizes (squares) or --shapes (suites or a file), not both")
+    shapes = parse_shapes(args.shapes) if args.shapes is not None else _sizes(args.sizes, [1024, 2048, 4096, 8192])
     extra = _user_kernels(args)
     keys = None if extra else validate.names(args.precision, "--precision")
+    names = validate.names(args.kernel, "--kernel")
     out = validate.output_dir(args.out, "--out") if args.out is not None else None
     seed = _seed(args)
-    rows = bench_vs_cublas(args.device, keys, sizes, extra=extra, iters=args.iters, warmup=args.warmup,
-                           seed=seed, note=note, open_device=_open_device)
+    rows = bench_vs_cublas(args.device, keys, shapes, extra=extra, kernels=names, iters=args.iters,
+                           warmup=args.warmup, seed=seed, note=note, open_device=_open_device)
+    summary = suite_summary(rows)
     if args.format == "table":
-        print(report.render([{**r, "shape": f"{r['m']}³"} for r in rows], "table", report.BENCH_COLUMNS))
+        print(report.render([{**r, "shape": _shape_label(r)} for r in rows], "table", report.BENCH_COLUMNS))
+        if summary:
+            print("\n" + report.render(summary, "table", report.SUITE_COLUMNS))
         if rows:
             print(f"\n{rows[0]['device']} ({rows[0]['arch']}), seed {seed}, median of {args.iters} launches "
                   f"after {args.warmup} warm-up, inputs rotated through several copies where one set fits "
@@ -380,8 +386,14 @@ def cmd_bench(args):
     else:
         print(report.render(rows, args.format))
     if out:
-        _write(lambda: note("wrote " + " and ".join(report.write_rows(out, "bench", rows))), out)
+        _write(lambda: note("wrote " + " and ".join(report.write_rows(out, "bench", rows)
+                                                    + (report.write_rows(out, "suites", summary) if summary else []))),
+               out)
     return 0 if rows and all(r["passed"] for r in rows) else 1
+
+
+def _shape_label(r):
+    return f"{r['m']}³" if r["m"] == r["n"] == r["k"] else f"{r['m']}×{r['n']}×{r['k']}"
 
 
 # -- check ----------------------------------------------------------------------------------------
@@ -585,6 +597,9 @@ def build_parser():
     s = sub.add_parser("bench", help="the kernel ladder against cuBLAS at large sizes")
     _common(s)
     s.add_argument("--sizes", action="append", help="M = N = K values (default 1024,2048,4096,8192)")
+    s.add_argument("--shapes", help="shape suites (square, llm, skinny, long-k, odd) and/or files of "
+                                    "M N K lines, comma-separated; a geomean per suite against cuBLAS")
+    s.add_argument("--kernel", action="append", help="only these rungs of the ladder (cuBLAS always runs)")
     s.add_argument("--precision", action="append", help="fp32, fp16, bf16, tf32 (default: all four)")
     s.add_argument("--iters", type=int, default=20)
     s.add_argument("--warmup", type=int, default=5)

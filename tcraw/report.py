@@ -70,7 +70,7 @@ LIST_COLUMNS = [
 ]
 
 BENCH_COLUMNS = [
-    ("kernel", "kernel"), ("precision", "precision"), ("shape", "size"), ("time_ms", "median ms"),
+    ("kernel", "kernel"), ("precision", "precision"), ("shape", "M×N×K"), ("time_ms", "median ms"),
     ("tflops", "TFLOP/s"), ("pct_peak", "% peak"), ("vs_cublas", "× cuBLAS"),
     ("max_rel_err", "max rel err"), ("tolerance", "bound"), ("passed", "check"),
 ]
@@ -87,4 +87,10 @@ PROFILE_COLUMNS = [
     ("occupancy_achieved_pct", "occ %"), ("occupancy_theoretical_pct", "occ max %"),
     ("occupancy_limiter", "occ limit"), ("smem_bank_conflicts", "bank confl."), ("top_stalls", "top stalls"),
     ("sm_clock_mhz_ncu", "SM MHz"),
+]
+
+SUITE_COLUMNS = [
+    ("suite", "suite"), ("precision", "precision"), ("kernel", "kernel"), ("shapes", "shapes"),
+    ("geomean_vs_cublas", "geomean × cuBLAS"), ("worst_vs_cublas", "worst ×"), ("worst_shape", "worst shape"),
+    ("below_0.85", "< 0.85×"), ("failed", "failed"),
 ]

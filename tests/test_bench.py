@@ -1,0 +1,44 @@
+"""Bench's shape suites and their summary (CPU): what `tcraw bench --shapes` measures and reports."""
+
+import math
+
+import pytest
+
+from tcraw.bench import SUITES, parse_shapes, suite_summary
+from tcraw.cli import main
+from tcraw.errors import UsageError
+
+
+def test_suites_cover_what_the_issue_names():
+    assert {"square", "llm", "skinny", "long-k", "odd"} <= set(SUITES)
+    assert {m for m, _, _ in SUITES["llm"]} >= {1, 16384} and (4096, 11008) in {(n, k) for _, n, k in SUITES["llm"]}
+    assert all(v % 8 for shape in SUITES["odd"] for v in shape)   # nothing a multiple of 8
+    assert all(k >= 8 * max(m, n) for m, n, k in SUITES["long-k"])
+
+
+def test_shapes_from_suites_and_files(tmp_path):
+    f = tmp_path / "mine.txt"
+    f.write_text("1000 1003 997   # a comment\n\n64,64,64\n7x9x11\n")
+    got = parse_shapes(f"odd,{f}")
+    assert got[:len(SUITES["odd"])] == [("odd", s) for s in SUITES["odd"]]
+    assert got[len(SUITES["odd"]):] == [("mine", (1000, 1003, 997)), ("mine", (64, 64, 64)), ("mine", (7, 9, 11))]
+    f.write_text("12 34\n")
+    with pytest.raises(UsageError, match=r"mine.txt:1: '12 34' is not a shape"):
+        parse_shapes(str(f))
+    with pytest.raises(UsageError, match="neither a suite"):
+        parse_shapes("squares")
+
+
+def test_the_summary_is_a_geomean_with_the_worst_shape_named():
+    def row(kernel, m, ratio, passed=True):
+        return {"kernel": kernel, "suite": "llm", "precision": "fp16→fp32", "m": m, "n": 4096, "k": 4096,
+                "vs_cublas": ratio, "passed": passed}
+    rows = [row("cublas", 1, None), row("k", 1, 0.5), row("k", 16, 2.0), row("k", 128, 1.0), row("k", 512, None, False)]
+    (s,) = suite_summary(rows)
+    assert s["geomean_vs_cublas"] == pytest.approx(math.exp((math.log(0.5) + math.log(2.0)) / 3))
+    assert (s["worst_shape"], s["below_0.85"], s["failed"], s["shapes"]) == ("512×4096×4096", 2, 1, 4)
+
+
+def test_sizes_and_shapes_together_are_refused(capsys):
+    assert main(["bench", "--sizes", "1024", "--shapes", "square"]) == 2
+    assert "not both" in capsys.readouterr().err
