@@ -5,7 +5,6 @@
 source "$(dirname "$0")/gpu_env.sh"
 for suite in ${@:-odd skinny long-k square llm}; do
   $PY -m tcraw bench --shapes "$suite" --precision fp16 --kernel wgmma_tma_fp16 --iters 10 --warmup 3 \
-    --seed 7 --out "$OUT/$suite" > "$OUT/$suite.txt" 2>&1
+    --seed 7 > "$OUT/$suite.txt" 2>&1
   echo "$suite exit $?"; grep -A3 "geomean" "$OUT/$suite.txt" | tail -2
-  rm -f "$OUT/$suite/bench.csv" "$OUT/$suite/suites.csv"
 done
