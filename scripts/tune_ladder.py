@@ -39,7 +39,7 @@ def variant(family, key, spec):
         if name not in tile or not value.isdigit():
             raise UsageError(f"cannot read {item!r}: write MACRO=number with MACRO one of {', '.join(tile)}")
         tile[name] = int(value)
-    return factory(key, tile, name=f"{family}_{key}[{spec or 'default'}]")
+    return factory(key, tile, name=f"{family}_{key}[{spec.replace(',', '+') or 'default'}]")
 
 
 def main():
@@ -71,7 +71,7 @@ def main():
                              note=lambda *_: None, rungs=rungs)
         finally:
             cublas.close()
-        print(report.render([{**r, "shape": f"{r['m']}³"} for r in rows], "table", report.BENCH_COLUMNS))
+        print(report.render([{**r, "shape": f"{r['m']}×{r['n']}×{r['k']}"} for r in rows], "table", report.BENCH_COLUMNS))
         print(f"\n{dev.name} ({dev.arch}), seed {args.seed}, median of {args.iters} launches")
 
 

@@ -44,9 +44,13 @@ def parse_shapes(spec):
             out += [(item, shape) for shape in SUITES[item]]
             continue
         path = Path(item)
-        if not path.is_file():
+        if not validate.is_file(path):
             raise UsageError(f"--shapes {item!r} is neither a suite ({', '.join(SUITES)}) nor a file of shapes")
-        for n, line in enumerate(path.read_text().splitlines(), 1):
+        try:
+            text = path.read_text()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"--shapes {path}: cannot read it as text ({exc})") from None
+        for n, line in enumerate(text.splitlines(), 1):
             line = line.split("#")[0].strip()
             if not line:
                 continue

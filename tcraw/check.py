@@ -17,10 +17,13 @@ import sys
 import numpy as np
 
 from .errors import TcrawError, UsageError
+from .kernels import child_args
 from .matmul import GUARD_BYTES, failed_record, make_problem, run_matmul
 from .precision import base_matrices
+from .sweep import child_rows
 
 LARGE = 1024
+EXTRAS_SHAPE = (127, 129, 255)   # the rerun-bits case: no kernel's tile divides it
 
 
 def battery(kernel, seed, drawn=4):
@@ -34,7 +37,7 @@ def battery(kernel, seed, drawn=4):
     return list(dict.fromkeys(fixed + drawn_shapes))
 
 
-def check_shape(device, kernel, shape, seed, cubin, note=print, guard=True):
+def check_shape(device, kernel, shape, seed, cubin, note=print, guard=True, cubin_dir=None):
     """The guarded runs of one shape, normal then integer inputs: a row (dict) each. Without
     ``guard`` a stray write lands outside any allocation, where compute-sanitizer sees it."""
     rows = []
@@ -42,7 +45,7 @@ def check_shape(device, kernel, shape, seed, cubin, note=print, guard=True):
         case = f"{mode} {'×'.join(map(str, shape))}"
         try:
             a, b = base_matrices(*shape, mode, seed)
-            hp = make_problem(device, kernel.precision, a, b, mode)
+            hp = make_problem(device, kernel.precision, a, b, mode, cubin_dir=cubin_dir)
             rec = run_matmul(device, kernel, hp, iters=1, warmup=0, seed=seed, cubin=cubin,
                              guard=GUARD_BYTES if guard else 0)
             row = {"case": case, **rec.as_dict()}
@@ -56,12 +59,12 @@ def check_shape(device, kernel, shape, seed, cubin, note=print, guard=True):
     return rows
 
 
-def check_rerun_and_nan(device, kernel, seed, cubin):
+def check_rerun_and_nan(device, kernel, seed, cubin, cubin_dir=None):
     """Same bits on a rerun; NaN in a row of A and Inf in a column of B reach C where they must."""
     rows = []
-    shape = (127, 129, 255)
+    shape = EXTRAS_SHAPE
     a, b = base_matrices(*shape, "normal", seed)
-    hp = make_problem(device, kernel.precision, a, b, "normal")
+    hp = make_problem(device, kernel.precision, a, b, "normal", cubin_dir=cubin_dir)
     first, c1 = run_matmul(device, kernel, hp, iters=1, warmup=0, seed=seed, cubin=cubin, keep_output=True)
     _, c2 = run_matmul(device, kernel, hp, iters=1, warmup=0, seed=seed, cubin=cubin, keep_output=True)
     same = c1.tobytes() == c2.tobytes()
@@ -79,14 +82,15 @@ def check_rerun_and_nan(device, kernel, seed, cubin):
     return rows
 
 
-def check_in_process(device, kernel, shapes, seed, cubin, extras=True, note=print, guard=True):
+def check_in_process(device, kernel, shapes, seed, cubin, extras=True, note=print, guard=True,
+                     cubin_dir=None):
     """Every case of ``shapes`` (and the rerun/NaN cases when ``extras``) in this process."""
     rows = []
     for shape in shapes:
-        rows += check_shape(device, kernel, shape, seed, cubin, note, guard)
+        rows += check_shape(device, kernel, shape, seed, cubin, note, guard, cubin_dir)
     if extras:
         try:
-            rows += check_rerun_and_nan(device, kernel, seed, cubin)
+            rows += check_rerun_and_nan(device, kernel, seed, cubin, cubin_dir)
         except TcrawError as exc:
             rows.append({"case": "rerun and NaN/Inf", **failed_record(kernel, 127, 129, 255, device,
                                                                       str(exc).splitlines()[0]).as_dict()})
@@ -95,7 +99,7 @@ def check_in_process(device, kernel, shapes, seed, cubin, extras=True, note=prin
 
 def child_command(kernel, device_index, shapes, seed, extras, backend=None, cubin_dir=None, guard=True):
     """The `tcraw check` line that runs some of ``kernel``'s cases in a child process."""
-    cmd = [sys.executable, "-m", "tcraw", "check", *kernel.origin, "--kernel", kernel.name,
+    cmd = [sys.executable, "-m", "tcraw", "check", *child_args(kernel),
            "--device", str(device_index), "--seed", str(seed), "--no-isolate", "--format", "json",
            "--shapes", ";".join(",".join(map(str, s)) for s in shapes)]
     if not extras:
@@ -110,19 +114,14 @@ def child_command(kernel, device_index, shapes, seed, extras, backend=None, cubi
 
 
 def run_child(cmd, kernel, shapes, timeout, what):
-    """Rows from a child `tcraw check`, or a failed row per shape saying what happened to it."""
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-        if p.returncode in (0, 1):
-            import json
-            return json.loads(p.stdout)
-        why = (p.stderr.strip().splitlines() or [f"exit {p.returncode}"])[-1]
-    except subprocess.TimeoutExpired:
-        why = f"hang: no answer within {timeout} s (a kernel that never finishes, or a deadlock)"
-    except ValueError:
-        why = f"unreadable output from the child: {p.stdout[:200]!r}"
+    """Rows from a child `tcraw check`, or a failed row per shape (one for the extras) saying what
+    happened to it."""
+    rows, why = child_rows(cmd, timeout, hang="hang: no answer within {timeout} s (a kernel that "
+                                             "never finishes, or a deadlock)")
+    if rows is not None:
+        return rows
     return [{"case": f"{what} {'×'.join(map(str, s))}", **failed_record(kernel, *s, None, why).as_dict()}
-            for s in shapes]
+            for s in shapes or [EXTRAS_SHAPE]]
 
 
 def check_isolated(kernel, device_index, shapes, seed, *, timeout=120, backend=None, cubin_dir=None,
@@ -188,13 +187,18 @@ def check_kernels(device_index, chosen, *, shapes=None, seed=None, isolate=True,
     from .runtime import Device
     from .sweep import fresh_seed
     validate.seed(seed)
-    validate.device_index(device_index)
     for shape in shapes or []:
         validate.problem(*shape)
     if timeout < 1:
         raise UsageError(f"--timeout must be ≥ 1 second, got {timeout}")
     if sanitize not in (None, "failing", "all"):
         raise UsageError(f"sanitize is None, 'failing' or 'all', got {sanitize!r}")
+    if sanitize and not find_sanitizer():   # before the battery, not after it
+        raise UsageError("--sanitize needs compute-sanitizer (CUDA toolkit): put it on PATH or set CUDA_HOME")
+    if isolate:
+        for k in chosen:
+            child_args(k)   # a kernel a child process cannot declare is refused now
+    device_index = validate.device_index(device_index)
     seed = fresh_seed() if seed is None else seed
     rows = []
     with (open_device or Device)(device_index) as dev:
@@ -209,7 +213,8 @@ def check_kernels(device_index, chosen, *, shapes=None, seed=None, isolate=True,
             else:
                 cubin = (load_prebuilt(kern, dev.arch, cubin_dir) if cubin_dir
                          else compiler.compile_cubin(kern, dev.arch, dev.drv))
-                got = check_in_process(dev, kern, todo, seed, cubin, extras=extras, note=note, guard=guard)
+                got = check_in_process(dev, kern, todo, seed, cubin, extras=extras, note=note, guard=guard,
+                                       cubin_dir=cubin_dir)
             rows += got
             if sanitize:
                 failing = list(dict.fromkeys(tuple(r[d] for d in "mnk") for r in got if not r["passed"]

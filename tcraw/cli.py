@@ -77,28 +77,26 @@ def _ints(text, option, count=None):
 
 def _user_kernels(args):
     """The kernels --spec or --source declare ([] when neither is given)."""
+    flags = [f for f in ("entry", "block", "tile", "block_tile", "name", "define", "include") if getattr(args, f, None)]
+    flags += [f for f, default in (("smem", 0), ("min_arch", 70)) if getattr(args, f, default) != default]
+    if getattr(args, "source", None) is None and flags:   # they declare a --source kernel, nothing else
+        raise UsageError(f"--{flags[0].replace('_', '-')} declares a --source kernel"
+                         + ("; a spec declares its own" if getattr(args, "spec", None) else ": give --source too"))
     if getattr(args, "spec", None) is None and getattr(args, "source", None) is None:
-        flags = [f for f in ("entry", "block", "tile", "block_tile", "name", "define", "include")
-                 if getattr(args, f, None)]
-        flags += [f for f, default in (("smem", 0), ("min_arch", 70)) if getattr(args, f, default) != default]
-        if flags:
-            raise UsageError(f"--{flags[0].replace('_', '-')} declares a kernel of your own: give --source too")
         return []
     if args.spec is not None and args.source is not None:
         raise UsageError("give --spec or --source, not both")
     if args.spec is not None:
         return kernels.load_spec(args.spec)
-    if not Path(args.source).is_file():
+    if not validate.is_file(args.source):
         raise UsageError(f"--source {args.source} is not a file")
     if args.smem < 0 or not 50 <= args.min_arch <= 200:
         raise UsageError(f"--smem must be ≥ 0 and --min-arch a compute capability such as 80 "
                          f"(got {args.smem}, {args.min_arch})")
-    if args.name is not None and not re.fullmatch(r"[A-Za-z0-9_.-]+", args.name):
-        raise UsageError(f"--name {args.name!r}: use letters, digits, '_', '-' and '.' (it names files)")
     if (args.name or args.entry) in kernels.KERNELS:
         raise UsageError(f"{args.name or args.entry!r} is a built-in kernel's name; give yours --name")
     for d in args.include:
-        if not _is_dir(d):
+        if not validate.is_dir(d):
             raise UsageError(f"--include {d} is not a directory")
     missing = [f for f in ("entry", "block") if not getattr(args, f)]
     precisions = validate.names(args.precision, "--precision", list(kernels.PRECISIONS)) or []
@@ -210,7 +208,7 @@ def cmd_compile(args):
     for v in arch_values or []:
         if v != "all":
             compiler.Arch.parse(v)
-    names, extra = validate.names(args.kernel, "--kernel"), _user_kernels(args)
+    names, extra = _named_kernels(args)
     chosen = kernels.select(names, None, extra) if names or extra else list(kernels.KERNELS.values())
     out = validate.output_dir(args.out, "--out")
     rows = compiler.compile_table(chosen, _archs_for_compile(arch_values, args.device), out=out, note=note)
@@ -239,12 +237,23 @@ def _problem_shape(args):
     return shape
 
 
+def _named_kernels(args):
+    """(--kernel names, a user's kernels) for compile, check and profile, where --precision only
+    declares a --source kernel's precision (it selects nothing)."""
+    extra = _user_kernels(args)
+    if args.precision is not None and args.source is None:
+        raise UsageError("--precision here is a --source kernel's precision; name built-in kernels with "
+                         "--kernel (`tcraw list` shows each one's precision)")
+    return validate.names(args.kernel, "--kernel"), extra
+
+
 def _chosen(args):
-    """--kernel / --precision (and a user's kernels), checked before anything is opened."""
+    """(kernels, explicit) from --kernel / --precision and a user's kernels, checked before
+    anything is opened; explicit: asked for by name, so one the GPU cannot run is refused."""
     extra = _user_kernels(args)
     precision = None if args.source is not None else validate.names(args.precision, "--precision",
                                                                      (*FAMILIES, "all"))
-    return kernels.select(validate.names(args.kernel, "--kernel"), precision, extra)
+    return kernels.select(validate.names(args.kernel, "--kernel"), precision, extra), bool(args.kernel or extra)
 
 
 def _check_run_options(args):
@@ -265,10 +274,10 @@ def cmd_run(args):
     shape = _problem_shape(args)
     _check_run_options(args)
     validate.device_index(args.device)
-    chosen = _chosen(args)
+    chosen, explicit = _chosen(args)
     seed = _seed(args)
     try:
-        rows = run_problem(args.device, chosen, shape, explicit=bool(args.kernel), inputs=args.inputs, seed=seed,
+        rows = run_problem(args.device, chosen, shape, explicit=explicit, inputs=args.inputs, seed=seed,
                            iters=args.iters, warmup=args.warmup, cubin_dir=args.cubin_dir, isolate=args.isolate,
                            backend=args.backend, save=args.save, note=note, open_device=_open_device)
     except UsageError as exc:
@@ -341,11 +350,11 @@ def cmd_sweep(args):
     sizes = _sizes(args.sizes, [256, 1024, 2048])
     _check_run_options(args)
     validate.device_index(args.device, allow_all=True)
-    chosen = _chosen(args)
+    chosen, explicit = _chosen(args)
     out = validate.output_dir(args.out, "--out")
     check_host_fits(*(max(sizes),) * 3)
     seed = _seed(args)
-    rows = run_sweep(_device_indices(args.device), chosen, sizes, explicit=bool(args.kernel), inputs=args.inputs,
+    rows = run_sweep(_device_indices(args.device), chosen, sizes, explicit=explicit, inputs=args.inputs,
                      seed=seed, iters=args.iters, warmup=args.warmup, cubin_dir=args.cubin_dir,
                      isolate=args.isolate, backend=args.backend, note=note, open_device=_open_device)
     if args.format == "table":
@@ -368,7 +377,7 @@ def cmd_bench(args):
         raise UsageError("give --sizes (squares) or --shapes (suites or a file), not both")
     shapes = parse_shapes(args.shapes) if args.shapes is not None else _sizes(args.sizes, [1024, 2048, 4096, 8192])
     extra = _user_kernels(args)
-    keys = None if extra else validate.names(args.precision, "--precision")
+    keys = validate.names(args.precision, "--precision", list(kernels.PRECISIONS))   # the ladders to run
     names = validate.names(args.kernel, "--kernel")
     out = validate.output_dir(args.out, "--out") if args.out is not None else None
     seed = _seed(args)
@@ -415,8 +424,7 @@ def cmd_check(args):
     from .check import check_kernels
     validate.device_index(args.device)
     _check_run_options_paths(args)
-    extra = _user_kernels(args)
-    names = validate.names(args.kernel, "--kernel")
+    names, extra = _named_kernels(args)
     if not names and not extra:
         raise UsageError("name the kernel to check: --kernel NAME, or your own with --spec / --source")
     chosen = kernels.select(names, None, extra)
@@ -449,7 +457,7 @@ def cmd_profile(args):
     validate.device_index(args.device)
     if args.timeout < 1:
         raise UsageError(f"--timeout must be ≥ 1 second, got {args.timeout}")
-    names, extra = validate.names(args.kernel, "--kernel"), _user_kernels(args)
+    names, extra = _named_kernels(args)
     if not names and not extra:
         raise UsageError("name the kernel to profile: --kernel NAME, or your own with --spec / --source")
     chosen = kernels.select(names, None, extra)
@@ -459,11 +467,22 @@ def cmd_profile(args):
         validate.output_dir(Path(args.roofline).parent if str(args.roofline).strip() else "", "--roofline")
         if importlib.util.find_spec("matplotlib") is None:
             raise UsageError("--roofline needs matplotlib: pip install 'tcraw[plot]'")
+        from matplotlib.figure import Figure
+        suffix = Path(args.roofline).suffix.lstrip(".").lower()
+        if suffix not in Figure().canvas.get_supported_filetypes():
+            what = f".{suffix} files" if suffix else "a file without a suffix"
+            raise UsageError(f"--roofline {args.roofline}: matplotlib cannot write {what}; name it .png "
+                             "(or .svg, .pdf)")
+    from .matmul import check_fits, check_host_fits
+    check_host_fits(*shape)
+    for k in chosen:
+        kernels.child_args(k)                     # the child `tcraw run` must be able to declare it
     ncu = profile.find_ncu()                      # exit 3 before anything runs
     with _open_device(args.device) as dev:        # closed again before ncu starts its child
         for k in chosen:
             if (refusal := k.device_refusal(dev)):
                 raise refusal
+        check_fits(dev, chosen, *shape)
         facts = profile.device_facts(dev)
     rows, unknown = [], set()
     for k in chosen:
@@ -489,15 +508,8 @@ def cmd_profile(args):
     return 0
 
 
-def _is_dir(path):
-    try:
-        return bool(str(path).strip()) and Path(path).is_dir()
-    except OSError:   # a name the OS refuses to look up (too long, ...)
-        return False
-
-
 def _check_run_options_paths(args):
-    if args.cubin_dir is not None and not _is_dir(args.cubin_dir):
+    if args.cubin_dir is not None and not validate.is_dir(args.cubin_dir):
         raise UsageError(f"--cubin-dir {args.cubin_dir} is not a directory; make one with "
                          "`tcraw compile --arch ... --out DIR` or `make cubins`")
 
@@ -507,9 +519,9 @@ def _check_run_options_paths(args):
 def cmd_cache(args):
     from .cache import CubinCache
     c = CubinCache()
-    if c.dir.exists() and not c.dir.is_dir():
-        raise UsageError(f"the cubin cache {c.dir} is not a directory; point TCRAW_CACHE_DIR at one")
     try:
+        if c.dir.exists() and not c.dir.is_dir():
+            raise UsageError(f"the cubin cache {c.dir} is not a directory; point TCRAW_CACHE_DIR at one")
         if args.action == "clear":
             info = {"dir": str(c.dir), "removed": c.clear()}
         else:
@@ -657,6 +669,7 @@ def main(argv=None):
         args = build_parser().parse_args(argv)
         driver.configure(args.backend, args.trace)
         driver.get_backend()   # an unknown $TCRAW_BACKEND is refused here, before any work
+        validate.env_flag("TCRAW_DEBUG")
         return args.fn(args)
     except TcrawError as exc:
         note(f"tcraw: {exc}")
@@ -670,7 +683,7 @@ def main(argv=None):
     except SystemExit as exc:  # --help
         return exc.code if isinstance(exc.code, int) else 0
     except Exception as exc:  # a bug of tcraw's: one line, and the traceback only on request
-        if os.environ.get("TCRAW_DEBUG", "").strip().lower() in validate.TRUE:
+        if os.environ.get("TCRAW_DEBUG", "").strip().lower() in validate.TRUE:   # checked at the start
             raise
         note(f"tcraw: internal error, a bug in tcraw: {type(exc).__name__}: {exc} "
              "(TCRAW_DEBUG=1 shows the traceback)")

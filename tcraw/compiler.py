@@ -7,7 +7,6 @@ seam → read registers / shared memory / stack from the cubin and spills from t
 
 import os
 import re
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -384,6 +383,7 @@ def load_prebuilt(kernel, device_arch, cubin_dir):
         if path.is_file():
             image = path.read_bytes()
             found = kernel_resources(image, kernel.entry, source=str(path))
+            check_declared_launch(kernel, image)   # prebuilt cubins drift the easiest
             return Cubin(kernel.name, arch, image, "", compile_ms=0.0, cached=True,
                          spill_bytes=0 if found["stack_bytes"] == 0 else None, **found)
     have = sorted(p.name.split(".")[1] for p in cubin_dir.glob(f"{kernel.name}.*.cubin") if p.is_file())
@@ -402,10 +402,13 @@ def compile_table(chosen, archs, *, out=None, note=print):
     nvrtc); a compile error is an "error" row with NVRTC's log noted in full. ``out`` (a
     directory) gets <kernel>.<arch>.cubin and manifest.json for cubin-only runs."""
     import json
-    from .errors import CudaError, NoNvrtcError, TcrawError
+    from .errors import NoNvrtcError, TcrawError
     from .sass import find_cuobjdump, tensor_op_counts
+    from .kernels import REFERENCE
     cuobjdump = find_cuobjdump()
     rows = []
+    if out and REFERENCE not in chosen:   # cubin-only runs verify big problems with it
+        chosen = [*chosen, REFERENCE]
     for kernel in chosen:
         for arch in archs:
             row = {"kernel": kernel.name, "arch": str(arch), "status": "ok", "registers": None,
@@ -418,7 +421,7 @@ def compile_table(chosen, archs, *, out=None, note=print):
                 row["detail"] = str(exc)
             except (NoNvrtcError, UsageError):
                 raise  # nothing at all can be compiled here / the request itself is wrong
-            except (CudaError, TcrawError) as exc:
+            except TcrawError as exc:
                 row["status"], row["detail"] = "error", str(exc)
                 note(f"{kernel.name} {arch}: {exc}")   # the whole message and log, not a table cell
             else:

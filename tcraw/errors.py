@@ -27,7 +27,8 @@ class CubinError(UsageError):
 
 
 class NoDeviceError(TcrawError):
-    """No CUDA driver, no GPU, or a device index that does not exist on this machine."""
+    """No CUDA driver, or a driver that reports no GPU. (A device index that does not exist is a
+    UsageError: the request is wrong, not the machine.)"""
 
     exit_code = 3
 

@@ -65,6 +65,23 @@ class Kernel:
     origin: tuple = ()
 
     def __post_init__(self):
+        """Refuse a declaration that could only fail later (a spec's, or flags')."""
+        import re
+        if not isinstance(self.name, str) or not re.fullmatch(r"[A-Za-z0-9_.+=\[\]-]+", self.name):
+            raise UsageError(f"kernel name {self.name!r}: use letters, digits and _ - . + = [ ] (it names "
+                             "files and command-line arguments)")
+        if not isinstance(self.entry, str) or not self.entry or not isinstance(self.source, str):
+            raise UsageError(f"kernel {self.name}: source (a path) and entry (the symbol) must be text")
+        tile = tuple(self.tile) if isinstance(self.tile, (tuple, list)) else ()
+        if len(tile) != 3 or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in tile):
+            raise UsageError(f"kernel {self.name}: tile must be three whole numbers ≥ 1 (M, N, K), got "
+                             f"{self.tile!r}; (1, 1, 1) says the kernel takes any shape")
+        object.__setattr__(self, "tile", tile)
+        if not callable(self.geometry):
+            raise UsageError(f"kernel {self.name}: geometry must be a function of (m, n, k) returning a "
+                             "Geometry (tcraw.tile_geometry makes one)")
+        if isinstance(self.min_arch, bool) or not isinstance(self.min_arch, int) or not 50 <= self.min_arch <= 200:
+            raise UsageError(f"kernel {self.name}: min_arch is a compute capability such as 80, got {self.min_arch!r}")
         if isinstance(self.precision, str):   # specs may name it: "fp16"
             if self.precision not in PRECISIONS:
                 raise UsageError(f"kernel {self.name}: unknown precision {self.precision!r}; "
@@ -301,6 +318,17 @@ def get_kernel(name, extra=()):
         raise UsageError(f"unknown kernel {name!r}; known kernels: {', '.join(found)}") from None
 
 
+def child_args(kernel):
+    """The command-line arguments that name ``kernel`` to a child `tcraw` process: a registry
+    kernel by name, a user's by the spec or flags that declared it (``origin``). A Kernel built in
+    Python has neither: a child cannot see it, so isolation is refused for it with the fix."""
+    if not kernel.origin and KERNELS.get(kernel.name) is not kernel:
+        raise UsageError(f"kernel {kernel.name} was built in Python, so a child process cannot declare it "
+                         "again: run it in this process (isolate=False) or declare it in a spec file "
+                         "(tcraw.load_spec)")
+    return [*kernel.origin, "--kernel", kernel.name]
+
+
 def runnable(device, chosen, explicit, note=print):
     """The kernels of ``chosen`` that ``device`` can run. One it cannot (arch, shared memory) is
     skipped with a note, or, when the caller asked for it by name (``explicit``), refused."""
@@ -358,8 +386,9 @@ def load_spec(path):
     import runpy
     from dataclasses import replace
     from pathlib import Path
+    from .validate import is_file
     path = Path(path)
-    if not path.is_file():
+    if not is_file(path):
         raise UsageError(f"spec file {path} does not exist; a spec is a Python file with KERNELS = "
                          "[tcraw.Kernel(...), ...] (see examples/)")
     try:
@@ -372,6 +401,8 @@ def load_spec(path):
         raise UsageError(f"spec file {path} must set KERNELS to a non-empty list of tcraw.Kernel objects")
     here = path.resolve().parent
     kernels = []
+    if len({k.name for k in found}) != len(found):
+        raise UsageError(f"spec file {path}: two kernels share a name; each needs its own")
     for k in found:
         if k.name in KERNELS:
             raise UsageError(f"spec file {path}: kernel name {k.name!r} is a built-in kernel's; rename it")

@@ -93,14 +93,16 @@ def reference_kind(m, n, k):
     return "cpu" if m * n * k <= CPU_REFERENCE_MAX_MACS else "device"
 
 
-def make_problem(device, precision, base_a, base_b, mode, reference=None):
+def make_problem(device, precision, base_a, base_b, mode, reference=None, cubin_dir=None):
     """The HostProblem for ``precision``: inputs quantized as the kernel reads them and the
-    float64 reference from the CPU or the GPU (``reference``, default: reference_kind)."""
+    float64 reference from the CPU or the GPU (``reference``, default: reference_kind; the GPU's
+    from ``cubin_dir`` when given, as cubin-only runs have no NVRTC)."""
     m, k = base_a.shape
     kind = reference or reference_kind(m, base_b.shape[1], k)
     if kind == "cpu":
         return host_problem(precision, base_a, base_b, mode)
-    return device_reference(device, precision, *quantized_inputs(precision, base_a, base_b, mode), mode)
+    return device_reference(device, precision, *quantized_inputs(precision, base_a, base_b, mode), mode,
+                            cubin_dir=cubin_dir)
 
 
 def device_bytes(kernel, m, n, k):
@@ -336,7 +338,7 @@ def measure(device, name, precision, hp, padded, prepare, *, iters, warmup, seed
             launchers.append(prepare(d_a, d_b, d_c, mp, np_, kp))
         # 3. Launch, timed by events (warm-up launches untimed), the SM clock and power sampled
         #    meanwhile (NVML, when nvidia-ml-py is installed): a throttled GPU shows in the record.
-        with ClockSampler(device.ordinal) as clocks:
+        with ClockSampler(device) as clocks:
             times = timed(device, name, launchers, iters, warmup)
         # 4. Copy back and verify every element of every set (and that the padding stayed zero);
         #    with guards, the bands around every operand and the inputs themselves.
@@ -403,16 +405,18 @@ def run_cublas(device, cublas, precision, hp, *, iters=20, warmup=3, seed=0, rot
     return record
 
 
-def device_reference(device, precision, a, b, mode):
+def device_reference(device, precision, a, b, mode, cubin_dir=None):
     """A HostProblem whose reference (and |A||B|) comes from 00_reference_fp64.cu on the GPU:
-    fp64 dot products of exactly the stored inputs, for sizes the CPU would take minutes on."""
+    fp64 dot products of exactly the stored inputs, for sizes the CPU would take minutes on.
+    ``cubin_dir``: its prebuilt cubin (`tcraw compile --out` writes it beside the kernels')."""
     from .kernels import REFERENCE, REFERENCE_ENTRIES
     m, k = a.shape
     n = b.shape[1]
     entry = REFERENCE_ENTRIES[precision.key]
     ref, abs_ref = np.empty((m, n)), np.empty((m, n))
     with ExitStack() as stack:
-        cubin = compiler.compile_cubin(REFERENCE, device.arch, device.drv)
+        cubin = (compiler.load_prebuilt(REFERENCE, device.arch, cubin_dir) if cubin_dir
+                 else compiler.compile_cubin(REFERENCE, device.arch, device.drv))
         fn = stack.enter_context(Module(device, cubin.image)).function(entry)
         d_a, d_b = (stack.enter_context(DeviceBuffer.like(device, x)) for x in (a, b))
         d_r, d_abs = (stack.enter_context(DeviceBuffer.like(device, x)) for x in (ref, abs_ref))

@@ -39,8 +39,9 @@ class ClockSampler:
     background thread; afterwards ``s.result`` holds sm_clock_mhz_min/max, power_w_max,
     throttle_reasons (the clock-event reasons seen, gpu_idle left out: the sampler also runs just
     before and after the work, when the GPU is idle), samples, and nvml ("nvidia-ml-py X" or
-    "unavailable: why"). ``device`` is NVML's index (nvidia-smi's; the CUDA ordinal unless
-    CUDA_VISIBLE_DEVICES or CUDA_DEVICE_ORDER reorder them) or a PCI bus id string."""
+    "unavailable: why"). ``device`` is a tcraw Device (found by its PCI bus id), NVML's index
+    (nvidia-smi's: not CUDA's ordinal when CUDA_VISIBLE_DEVICES or CUDA_DEVICE_ORDER reorder them)
+    or a PCI bus id string."""
 
     def __init__(self, device=0, interval_s=0.005):
         self.device, self.interval_s = device, interval_s
@@ -55,9 +56,11 @@ class ClockSampler:
             self._why = "unavailable: pynvml is not installed (pip install nvidia-ml-py)"
             return self
         try:
+            # a tcraw Device is found by its PCI bus id: CUDA's ordinals and NVML's indices can differ
+            target = self.device if isinstance(self.device, (str, int)) else self.device.pci_bus_id
             nvml.nvmlInit()
-            self._handle = (nvml.nvmlDeviceGetHandleByPciBusId(self.device) if isinstance(self.device, str)
-                            else nvml.nvmlDeviceGetHandleByIndex(self.device))
+            self._handle = (nvml.nvmlDeviceGetHandleByPciBusId(target) if isinstance(target, str)
+                            else nvml.nvmlDeviceGetHandleByIndex(target))
         except Exception as exc:   # pynvml.NVMLError and its many subclasses: no driver, no such GPU
             self._why = f"unavailable: {type(exc).__name__}: {exc}"
             return self

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from . import validate
 from .errors import TcrawError, UsageError
-from .kernels import KERNELS, get_kernel
+from .kernels import KERNELS, child_args, get_kernel
 
 
 class ProfileError(TcrawError):
@@ -188,7 +188,7 @@ def profile_command(kernel, shape, *, ncu, clock_control="base", raw_path=None, 
             "--metrics", ",".join(names)]
     if raw_path is not None:
         argv += ["--export", str(raw_path), "--force-overwrite"]
-    argv += [*extra_args, sys.executable, "-m", "tcraw", "run", *kernel.origin, "--kernel", kernel.name,
+    argv += [*extra_args, sys.executable, "-m", "tcraw", "run", *child_args(kernel),
              "-m", str(m), "-n", str(n), "-k", str(k), "--iters", "1", "--warmup", "0", "--seed", "1",
              "--format", "json", "--device", str(device)]
     if backend is not None:

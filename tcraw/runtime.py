@@ -61,6 +61,12 @@ class Device:
         self.max_smem_optin = attr(C.DEV_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
 
     @property
+    def pci_bus_id(self):
+        """'0000:3B:00.0': how NVML names this GPU (its indices need not match CUDA's ordinals)."""
+        self._check()
+        return self.drv.device_pci_bus_id(self.handle)
+
+    @property
     def arch(self):
         from .compiler import Arch
         return Arch(self.cc)
@@ -408,6 +414,8 @@ def launch(fn, grid, block, args, smem_bytes=0):
 
 def time_launches(device, run_once, iters, warmup):
     """Per-launch times in ms: warm-up launches untimed, then an event pair around each launch."""
+    from .validate import timing
+    timing(iters, warmup)
     drv = device.drv
     for _ in range(warmup):
         run_once()

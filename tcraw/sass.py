@@ -26,8 +26,13 @@ def find_cuobjdump():
     CUDA_PATH, or PATH. CUDA 13's cannot read sm_50 … sm_72 cubins and CUDA 12 has no cuobjdump
     wheel: for those, point TCRAW_CUOBJDUMP at an older toolkit's (e.g. Debian's
     nvidia-cuda-toolkit, /usr/bin/cuobjdump, with nvdisasm beside it)."""
-    if os.environ.get("TCRAW_CUOBJDUMP"):
-        return os.environ["TCRAW_CUOBJDUMP"]
+    if os.environ.get("TCRAW_CUOBJDUMP"):   # asked for by name: used, or refused, never skipped
+        tool = os.environ["TCRAW_CUOBJDUMP"]
+        if not shutil.which(tool):
+            from .errors import UsageError
+            raise UsageError(f"TCRAW_CUOBJDUMP={tool!r} is not an executable cuobjdump; point it at one "
+                             "(e.g. Debian's nvidia-cuda-toolkit: /usr/bin/cuobjdump) or unset it")
+        return tool
     try:
         from cuda.pathfinder import find_nvidia_binary_utility
         found = find_nvidia_binary_utility("cuobjdump")
@@ -67,8 +72,11 @@ def dump_sass(image, tool=None):
     with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
         f.write(image)
         f.flush()
-        out = subprocess.run([tool, "--dump-sass", f.name], capture_output=True, text=True,
-                             timeout=60, env=env)
+        try:
+            out = subprocess.run([tool, "--dump-sass", f.name], capture_output=True, text=True,
+                                 timeout=60, env=env)
+        except (OSError, subprocess.TimeoutExpired):   # counts are evidence, not a reason to fail
+            return None
     return out.stdout if out.returncode == 0 else None
 
 
@@ -95,7 +103,8 @@ def tensor_op_counts(image, tool=None):
 
 def _kept_path(image):
     """Where the counts of this cubin are kept, or None with TCRAW_NO_CACHE=1."""
-    if os.environ.get("TCRAW_NO_CACHE", "") not in ("", "0"):
+    from .validate import env_flag
+    if env_flag("TCRAW_NO_CACHE"):
         return None
     h = hashlib.sha256(json.dumps([COUNTS_VERSION, TENSOR_OPS]).encode())
     h.update(image)

@@ -33,7 +33,7 @@ def run_kernels(device, chosen, shape, *, inputs, seed, iters, warmup, cubin_dir
         try:
             if hp is None or hp.precision is not p:
                 hp = None   # drop the last reference before building the next
-                hp = make_problem(device, p, base_a, base_b, inputs)
+                hp = make_problem(device, p, base_a, base_b, inputs, cubin_dir=cubin_dir)
                 if save is not None:
                     save.setdefault("problems", {})[p.key] = (hp.a, hp.b)
             cubin = (compiler.load_prebuilt(kern, device.arch, cubin_dir) if cubin_dir
@@ -62,29 +62,36 @@ def add_speedups(rows):
     return rows
 
 
+def child_rows(cmd, timeout, hang="no answer within {timeout} s"):
+    """Run a child `tcraw` command that prints JSON rows: (rows, None), or (None, why it gave none:
+    its last stderr line, the timeout, or output that is not JSON)."""
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, hang.format(timeout=timeout)
+    if p.returncode in (0, 1) and p.stdout.strip():
+        try:
+            return json.loads(p.stdout), None
+        except ValueError:
+            return None, f"unreadable output from the child: {p.stdout[:200]!r}"
+    return None, (p.stderr.strip().splitlines() or [f"exit {p.returncode}"])[-1].removeprefix("tcraw: ")
+
+
 def run_isolated(device_index, kern, shape, *, inputs, seed, iters, warmup, cubin_dir=None,
-                 backend=None, timeout=600, strict=True):
-    """One kernel on one problem in a child process; its rows, or one failed row saying why
-    (``strict``: a child refusing the request, exit 2, raises UsageError instead)."""
+                 backend=None, timeout=600):
+    """One kernel on one problem in a child process; its rows, or one failed row saying why (the
+    child's own message: a fault, a refusal, a timeout), so that no other row is lost."""
     m, n, k = shape
-    cmd = [sys.executable, "-m", "tcraw", "run", *kern.origin, "--kernel", kern.name, "-m", str(m), "-n", str(n),
+    cmd = [sys.executable, "-m", "tcraw", "run", *kernels.child_args(kern), "-m", str(m), "-n", str(n),
            "-k", str(k), "--inputs", inputs, "--seed", str(seed), "--iters", str(iters),
            "--warmup", str(warmup), "--device", str(device_index), "--format", "json"]
     if cubin_dir:
         cmd += ["--cubin-dir", str(cubin_dir)]
     if backend:
         cmd += ["--backend", backend]
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-        if p.returncode in (0, 1):
-            return json.loads(p.stdout)
-        why = (p.stderr.strip().splitlines() or [f"exit {p.returncode}"])[-1]
-        if p.returncode == 2 and strict:
-            raise UsageError(why.removeprefix("tcraw: "))
-    except subprocess.TimeoutExpired:
-        why = f"no answer within {timeout} s"
-    except json.JSONDecodeError:
-        why = f"unreadable output from the child: {p.stdout[:200]!r}"
+    rows, why = child_rows(cmd, timeout)
+    if rows is not None:
+        return rows
     return [failed_record(kern, m, n, k, None, f"child process failed: {why}", backend=backend,
                           iters=iters, warmup=warmup, device_index=device_index, inputs=inputs,
                           seed=seed).as_dict()]
@@ -98,8 +105,19 @@ def run_sweep(device_indices, chosen, sizes, *, explicit, inputs, seed, iters, w
     GPUs take the time of one and a kernel that faults is a failed row. Without isolation the
     GPUs take turns in this process. Rows come back in device order, tagged with the device."""
     from concurrent.futures import ThreadPoolExecutor
-    from .matmul import check_fits
+    from . import validate
+    from .matmul import check_fits, check_host_fits
     from .runtime import Device
+    for size in sizes:
+        validate.problem(size, size, size)
+    validate.timing(iters, warmup)
+    validate.seed(seed)
+    device_indices = [validate.device_index(i) for i in device_indices]
+    if isolate:
+        for k in chosen:
+            kernels.child_args(k)   # a kernel a child process cannot declare is refused now
+    check_host_fits(*(max(sizes),) * 3)
+    seed = fresh_seed() if seed is None else seed
     open_device = open_device or Device
     plans = []
     for index in device_indices:
@@ -121,7 +139,7 @@ def run_sweep(device_indices, chosen, sizes, *, explicit, inputs, seed, iters, w
         for size in sizes:
             for kern in kerns:
                 got = run_isolated(index, kern, (size,) * 3, inputs=inputs, seed=seed, iters=iters,
-                                   warmup=warmup, cubin_dir=cubin_dir, backend=backend, strict=False)
+                                   warmup=warmup, cubin_dir=cubin_dir, backend=backend)
                 for r in got:
                     r.update(device=r.get("device") or name, arch=r.get("arch") or arch)
                 rows += got
@@ -151,7 +169,10 @@ def run_problem(device_index, chosen, shape, *, explicit=True, inputs="normal", 
     validate.problem(*shape)
     validate.timing(iters, warmup)
     validate.seed(seed)
-    validate.device_index(device_index)
+    device_index = validate.device_index(device_index)
+    if isolate:
+        for k in chosen:
+            kernels.child_args(k)   # a kernel a child process cannot declare is refused now
     if save is not None and isolate:
         raise UsageError("--save (save=) keeps the outputs of kernels run in this process; drop --isolate "
                          "(isolate=)")
@@ -171,7 +192,7 @@ def run_problem(device_index, chosen, shape, *, explicit=True, inputs="normal", 
         else:
             rows = run_kernels(dev, kerns, shape, inputs=inputs, seed=seed, iters=iters, warmup=warmup,
                                cubin_dir=cubin_dir, note=note, save=saved)
-    if saved:
+    if saved is not None:
         try:
             save_outputs(save_dir, saved.get("problems", {}), saved.get("outputs", {}), rows, note)
         except UsageError as exc:

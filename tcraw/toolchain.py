@@ -28,7 +28,7 @@ from pathlib import Path
 from .errors import UsageError
 
 MAJORS = (12, 13)
-# The newest driver branch before each CUDA major's minimum (CUDA 13: 580; CUDA 12: 525).
+# The oldest driver branch each CUDA major runs on (CUDA 13: 580; CUDA 12: 525).
 MIN_DRIVER = {12: "525", 13: "580"}
 
 

@@ -96,3 +96,19 @@ def env_flag(name):
     if value in TRUE or value in FALSE:
         return value in TRUE
     raise UsageError(f"{name}={os.environ[name]!r} is neither on nor off; set it to 1 or 0 (or unset it)")
+
+
+def is_dir(path):
+    """Whether ``path`` names a directory; a name the OS refuses to look up (too long, ...) is not."""
+    try:
+        return bool(str(path).strip()) and Path(path).is_dir()
+    except OSError:
+        return False
+
+
+def is_file(path):
+    """Whether ``path`` names a file; a name the OS refuses to look up (too long, ...) is not."""
+    try:
+        return bool(str(path).strip()) and Path(path).is_file()
+    except OSError:
+        return False

@@ -53,7 +53,11 @@ def test_compile_all_lists_every_supported_arch(capsys):
 def test_compile_writes_cubins_and_manifest(tmp_path, capsys):
     assert main(["compile", "--arch", "sm_80,sm_90", "--kernel", "wmma_bf16", "--out", str(tmp_path)]) == 0
     assert (tmp_path / "wmma_bf16.sm_90.cubin").read_bytes()[:4] == b"\x7fELF"
-    assert len(json.loads((tmp_path / "manifest.json").read_text())) == 2
+    rows = json.loads((tmp_path / "manifest.json").read_text())
+    # the fp64 device reference rides along: a cubin-only run verifies big problems with it
+    assert sorted((r["kernel"], r["arch"]) for r in rows) == [
+        ("reference_fp64", "sm_80"), ("reference_fp64", "sm_90"), ("wmma_bf16", "sm_80"), ("wmma_bf16", "sm_90")]
+    assert (tmp_path / "reference_fp64.sm_90.cubin").is_file()
 
 
 def test_compile_below_min_arch_is_exit_2_naming_the_minimum():
@@ -263,3 +267,46 @@ def test_sweep_over_every_gpu_runs_one_worker_per_gpu_at_once(monkeypatch, capsy
                  "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [(r["device_index"], r["device"]) for r in rows] == [(0, "GPU0")] * 4 + [(1, "GPU1")] * 4
+
+
+@pytest.mark.parametrize("env,argv,needle", [
+    ({"TCRAW_CUOBJDUMP": "/nonexistent/cuobjdump", "TCRAW_NO_CACHE": "1"},
+     ["compile", "--kernel", "naive_fp32", "--arch", "sm_80"], "TCRAW_CUOBJDUMP"),
+    ({"TCRAW_DEBUG": "maybe"}, ["list"], "TCRAW_DEBUG"),
+    ({"TCRAW_CACHE_DIR": "/etc/passwd"}, ["cache", "info"], "not a directory"),
+])
+def test_environment_values_that_cannot_work_are_refused(monkeypatch, capsys, env, argv, needle):
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    assert main(argv) == 2
+    assert needle in capsys.readouterr().err
+
+
+def test_a_spec_kernel_that_cannot_work_is_refused_at_load(tmp_path, capsys):
+    spec = tmp_path / "bad.py"
+    spec.write_text("from tcraw import Kernel, tile_geometry\n"
+                    "KERNELS = [Kernel(name='k', source='k.cu', entry='k', precision='fp16', min_arch=70,\n"
+                    "                  tile=(0, 16, 16), geometry=tile_geometry((32, 1, 1), (16, 16)))]\n")
+    assert main(["compile", "--spec", str(spec)]) == 2
+    assert "tile must be three whole numbers" in capsys.readouterr().err
+    spec.write_text(spec.read_text().replace("(0, 16, 16)", "(16, 16, 16)").replace("name='k'", "name='a,b'"))
+    assert main(["compile", "--spec", str(spec)]) == 2
+    assert "kernel name 'a,b'" in capsys.readouterr().err
+
+
+def test_a_kernel_built_in_python_is_not_sent_to_a_child(capsys):
+    """A child process cannot declare a Kernel made in Python: isolation refuses it up front."""
+    from tcraw import Kernel, UsageError, run_problem, tile_geometry
+    mine = Kernel(name="mine", source="01_naive_fp32.cu", entry="naive_fp32", precision="fp32", min_arch=50,
+                  tile=(1, 1, 1), geometry=tile_geometry((16, 16, 1), (16, 16)))
+    with pytest.raises(UsageError, match="built in Python"):
+        run_problem(0, [mine], (16, 16, 16), isolate=True, open_device=lambda i: pytest.fail("opened"))
+
+
+def test_check_without_compute_sanitizer_is_refused_before_the_battery(monkeypatch, capsys):
+    import tcraw.check as check
+    import tcraw.cli as cli
+    monkeypatch.setattr(check, "find_sanitizer", lambda: None)
+    monkeypatch.setattr(cli, "_open_device", lambda *_: pytest.fail("the GPU was opened"))
+    assert main(["check", "--kernel", "naive_fp32", "--sanitize"]) == 2
+    assert "compute-sanitizer" in capsys.readouterr().err

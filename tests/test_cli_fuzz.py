@@ -23,19 +23,31 @@ BAD_SIZES = [",", "0", "-4", "64,big", "1.5", "2147483648", "64,,-1", "", "nan"]
 BAD_DEVICE = ["-1", "first", "", "1.0", "0,1"]
 BAD_SEED = ["-1", "abc", "", "2.5", str(2**64)]
 BAD_DIR = ["/proc/tcraw-cannot-write", "/dev/null/sub", ""]
+BAD_PATHS = ["/nonexistent.py", "", "x" * 5000, "/etc", "/dev/null/x"]
 
 OPTIONS = {
     "run": {"--size": BAD_INT, "-m": BAD_INT, "-n": BAD_INT, "-k": BAD_INT, "--iters": BAD_COUNT,
             "--warmup": BAD_WARMUP, "--seed": BAD_SEED, "--precision": BAD_LIST,
             "--kernel": BAD_LIST, "--device": BAD_DEVICE, "--inputs": ["zeros", ""],
-            "--save": BAD_DIR, "--cubin-dir": ["/nonexistent/dir", ""]},
+            "--save": BAD_DIR, "--cubin-dir": ["/nonexistent/dir", "", "x" * 5000],
+            "--spec": BAD_PATHS, "--source": BAD_PATHS, "--entry": ["f"], "--block": ["32"],
+            "--smem": ["-1", "x"]},
     "sweep": {"--sizes": BAD_SIZES, "--iters": BAD_COUNT, "--warmup": BAD_WARMUP, "--seed": BAD_SEED,
               "--precision": BAD_LIST, "--kernel": BAD_LIST, "--device": BAD_DEVICE,
               "--out": BAD_DIR, "--inputs": ["ints"]},
     "bench": {"--sizes": BAD_SIZES, "--iters": BAD_COUNT, "--warmup": BAD_WARMUP, "--seed": BAD_SEED,
-              "--precision": BAD_LIST + ["int8"], "--device": BAD_DEVICE + ["all"], "--out": BAD_DIR},
+              "--precision": BAD_LIST + ["int8"], "--device": BAD_DEVICE + ["all"], "--out": BAD_DIR,
+              "--shapes": ["", "squares", "/bin/ls", "x" * 5000, "/etc"], "--kernel": ["wmma_fp16acc16", "bogus"],
+              "--spec": BAD_PATHS},
     "compile": {"--arch": BAD_LIST + ["sm_90f", "sm_80a", "sm_", "90x", "sm_7", "compute_"],
                 "--kernel": BAD_LIST, "--device": ["-1", "x"], "--out": BAD_DIR},
+    "check": {"--kernel": BAD_LIST, "--shapes": ["", ";", "1,2", "0,1,1", "a,b,c", "1,1,1;x"],
+              "--seed": BAD_SEED, "--device": ["-1", "x"], "--timeout": ["0", "-5", "x"],
+              "--precision": ["fp16", "bogus"], "--cubin-dir": ["/nonexistent/dir", "", "x" * 5000],
+              "--spec": BAD_PATHS, "--source": BAD_PATHS, "--sanitize": ["sometimes"]},
+    "profile": {"--kernel": BAD_LIST, "--size": BAD_INT, "--device": ["-1", "x"], "--timeout": ["0", "x"],
+                "--clock-control": ["locked"], "--precision": ["fp16"], "--spec": BAD_PATHS,
+                "--out": BAD_DIR, "--raw": BAD_DIR},
     "info": {"--device": ["-1", "x", ""]},
     "list": {"--format": ["xml", ""]},
     "cache": {"--format": ["yaml"]},
@@ -43,6 +55,7 @@ OPTIONS = {
 COMMON = {"--format": ["xml", "", "JSON"], "--backend": ["bogus", "", "cuda"]}
 # A valid completion per command, so that the bad value is the only thing wrong.
 VALID_TAIL = {"run": [], "sweep": [], "bench": [], "compile": ["--kernel", "naive_fp32", "--arch", "sm_90"],
+              "check": ["--kernel", "naive_fp32"], "profile": ["--kernel", "naive_fp32"],
               "info": [], "list": [], "cache": ["info"]}
 
 
@@ -61,8 +74,12 @@ def cases():
         command = rng.choice(list(OPTIONS))
         pool = list({**OPTIONS[command], **COMMON}.items())
         (o1, v1), (o2, v2) = rng.sample(pool, 2)
-        out.append([command, *(VALID_TAIL[command] if command == "cache" else []),
-                    o1, rng.choice(v1), o2, rng.choice(v2)])
+        tail = [t for t in VALID_TAIL[command]]
+        for o in (o1, o2):   # replace a valid value rather than give the option twice
+            if o in tail:
+                i = tail.index(o)
+                del tail[i:i + 2]
+        out.append([command, *tail, o1, rng.choice(v1), o2, rng.choice(v2)])
     out += [["nope"], [], ["run", "--no-such-flag"], ["run", "--iters"], ["cache"], ["cache", "drop"],
             ["run", "--size", "64", "-m", "64"], ["run", "--save", "x", "--isolate"]]
     return out

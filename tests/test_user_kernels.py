@@ -103,12 +103,9 @@ def test_the_readme_has_python_examples():
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("index", range(3))
-def test_readme_python_examples_run(device, index):
-    blocks = readme_python_blocks()
-    if index >= len(blocks):
-        pytest.skip("no such example")
-    p = subprocess.run([sys.executable, "-c", blocks[index]], capture_output=True, text=True, timeout=600,
+@pytest.mark.parametrize("block", readme_python_blocks(), ids=lambda b: b.splitlines()[-1][:40])
+def test_readme_python_examples_run(device, block):
+    p = subprocess.run([sys.executable, "-c", block], capture_output=True, text=True, timeout=600,
                        cwd=ROOT, env={**__import__("os").environ, "TCRAW_BACKEND": device.drv.name})
     assert p.returncode == 0, p.stderr[-3000:]
 

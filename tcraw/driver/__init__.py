@@ -47,6 +47,8 @@ class Backend:
     def device_get(self, ordinal): raise NotImplementedError
     @seam("cuDeviceGetName")
     def device_name(self, dev): raise NotImplementedError
+    @seam("cuDeviceGetPCIBusId")
+    def device_pci_bus_id(self, dev): raise NotImplementedError
     @seam("cuDeviceGetAttribute")
     def device_attribute(self, dev, attr): raise NotImplementedError
     @seam("cuDeviceTotalMem")

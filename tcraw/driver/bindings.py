@@ -64,6 +64,10 @@ class BindingsBackend(Backend):
         raw = _ok("cuDeviceGetName", cu.cuDeviceGetName(256, dev))
         return raw.split(b"\0", 1)[0].decode()
 
+    def device_pci_bus_id(self, dev):
+        raw = _ok("cuDeviceGetPCIBusId", cu.cuDeviceGetPCIBusId(64, dev))
+        return raw.split(b"\0", 1)[0].decode()
+
     def device_attribute(self, dev, attr):
         return _ok("cuDeviceGetAttribute", cu.cuDeviceGetAttribute(cu.CUdevice_attribute(attr), dev))
 

@@ -141,6 +141,11 @@ class CtypesBackend(Backend):
         self._cu("cuDeviceGetName", buf, c_int(256), c_int(dev))
         return buf.value.decode()
 
+    def device_pci_bus_id(self, dev):
+        buf = ctypes.create_string_buffer(64)
+        self._cu("cuDeviceGetPCIBusId", buf, c_int(64), c_int(dev))
+        return buf.value.decode()
+
     def device_attribute(self, dev, attr):
         v = c_int()
         self._cu("cuDeviceGetAttribute", byref(v), c_int(attr), c_int(dev))
