@@ -7,7 +7,6 @@ Errors print one line on stderr (plus the NVRTC log where there is one), never a
 import argparse
 import json
 import os
-import re
 import sys
 from pathlib import Path
 
