@@ -92,5 +92,5 @@ PROFILE_COLUMNS = [
 SUITE_COLUMNS = [
     ("suite", "suite"), ("precision", "precision"), ("kernel", "kernel"), ("shapes", "shapes"),
     ("geomean_vs_cublas", "geomean × cuBLAS"), ("worst_vs_cublas", "worst ×"), ("worst_shape", "worst shape"),
-    ("below_0.85", "< 0.85×"), ("failed", "failed"),
+    ("below_0.85", "< 0.85×"), ("failed", "failed"), ("padded_untimed", "padded (untimed)"),
 ]

@@ -32,11 +32,12 @@ def test_shapes_from_suites_and_files(tmp_path):
 def test_the_summary_is_a_geomean_with_the_worst_shape_named():
     def row(kernel, m, ratio, passed=True):
         return {"kernel": kernel, "suite": "llm", "precision": "fp16→fp32", "m": m, "n": 4096, "k": 4096,
-                "vs_cublas": ratio, "passed": passed}
+                "vs_cublas": ratio, "passed": passed, "padded": [max(m, 256), 4096, 4096]}
     rows = [row("cublas", 1, None), row("k", 1, 0.5), row("k", 16, 2.0), row("k", 128, 1.0), row("k", 512, None, False)]
     (s,) = suite_summary(rows)
     assert s["geomean_vs_cublas"] == pytest.approx(math.exp((math.log(0.5) + math.log(2.0)) / 3))
     assert (s["worst_shape"], s["below_0.85"], s["failed"], s["shapes"]) == ("512×4096×4096", 2, 1, 4)
+    assert s["padded_untimed"] == 3   # M = 1, 16, 128 ran padded to 256 rows
 
 
 def test_sizes_and_shapes_together_are_refused(capsys):
