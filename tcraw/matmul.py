@@ -66,6 +66,8 @@ class Record:
     power_w_max: float | None = None
     throttle_reasons: list | None = None
     nvml: str | None = None
+    source: str | None = None      # the kernel's .cu (cuda_src/ for the ladder, a path for a user's)
+    config: str | None = None      # the -D macros it was built with: its tile/stage configuration
     error: str | None = None       # why this row has no result (the run failed; passed is False)
 
     def as_dict(self):
@@ -80,7 +82,14 @@ def failed_record(kernel, m, n, k, device, error, **extra):
              "device_index": device.ordinal} if device else {"arch": None, "device": None, "backend": None}
     return Record(kernel=kernel.name, precision=kernel.precision.label, m=m, n=n, k=k,
                   time_ms=nan, tflops=nan, pct_peak=None, max_rel_err=nan, tolerance=nan,
-                  passed=False, error=error, iters=extra.pop("iters", 0), **{**where, **extra})
+                  passed=False, error=error, iters=extra.pop("iters", 0), **kernel_fields(kernel),
+                  **{**where, **extra})
+
+
+def kernel_fields(kernel):
+    """What a record says of the kernel itself: its source file and the macros it was built with
+    (a tile/stage configuration, or a user's --define)."""
+    return {"source": kernel.source, "config": ",".join(kernel.defines)}
 
 
 # Up to this many multiply-adds the CPU's float64 reference takes about a second; beyond it the
@@ -393,6 +402,8 @@ def run_matmul(device, kernel, hp: HostProblem, *, iters=20, warmup=3, seed=0, c
         geometry = kernel.launch_geometry(*record.padded, device.sm_count)
         record.grid, record.block, record.registers = list(geometry.grid), list(geometry.block), fn.num_regs
         record.smem_bytes = geometry.smem_bytes + fn.static_smem
+        for name, value in kernel_fields(kernel).items():
+            setattr(record, name, value)
     return (record, c) if keep_output else record
 
 

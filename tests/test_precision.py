@@ -165,3 +165,12 @@ def test_verify_by_row_blocks_equals_verify_at_once(monkeypatch):
     whole = precision.verify(c, hp)
     monkeypatch.setattr(precision, "VERIFY_CHUNK", 29 * 4)
     assert precision.verify(c, hp).norm_rel_err == pytest.approx(whole.norm_rel_err, rel=1e-12)
+
+
+def test_a_record_names_the_kernels_source_and_configuration():
+    """Even a failed row says which source and which macros (tile, stages, cluster) it was."""
+    from tcraw import kernels
+    from tcraw.matmul import failed_record
+    rec = failed_record(kernels.KERNELS["wgmma_tma_fp16"], 64, 64, 64, None, "why")
+    assert rec.source == "06_wgmma_tma_hopper.cu" and "STAGES=4" in rec.config and "CLUSTER=2" in rec.config
+    assert rec.as_dict()["passed"] is False and rec.error == "why"
