@@ -176,10 +176,14 @@ def cmd_info(args):
 # -- list -----------------------------------------------------------------------------------------
 
 def cmd_list(args):
+    """The registry's kernels, and a user's (--spec / --source) after them."""
+    if args.precision is not None and args.source is None:
+        raise UsageError("--precision here is a --source kernel's precision")
+    extra = _user_kernels(args)
     rows = [{"name": k.name, "precision": k.precision.label,
              "min_arch": f"sm_{k.min_arch}" + ("a only" if k.arch_specific else ""),
              "tile": "×".join(map(str, k.tile)), "source": k.source, "entry": k.entry,
-             "summary": k.summary} for k in kernels.KERNELS.values()]
+             "summary": k.summary} for k in [*kernels.KERNELS.values(), *extra]]
     print(report.render(rows, args.format, report.LIST_COLUMNS))
     return 0
 
@@ -556,8 +560,10 @@ def build_parser():
     s.add_argument("--device", type=int, default=0)
     s.set_defaults(fn=cmd_info)
 
-    s = sub.add_parser("list", help="the kernels")
+    s = sub.add_parser("list", help="the kernels (and yours, with --spec or --source)")
     _common(s)
+    s.add_argument("--precision", action="append", help=SOURCE_PRECISION)
+    _user_options(s)
     s.set_defaults(fn=cmd_list)
 
     s = sub.add_parser("compile", help="NVRTC cubins and their resources, for any arch (no GPU needed)")

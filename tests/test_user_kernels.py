@@ -168,3 +168,9 @@ def test_sanitize_sees_the_stray_write_that_the_guard_band_caught(device):
     assert p.returncode == 1
     assert rows["normal 7×13×31"]["out_of_bounds"].startswith("C: 52 byte(s)")
     assert not rows["compute-sanitizer memcheck"]["passed"], rows["compute-sanitizer memcheck"]
+
+
+def test_list_shows_a_users_kernels_after_the_registry(capsys):
+    assert main(["list", "--spec", str(GOOD), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["name"] for r in rows] == [*kernels.KERNELS, "student_wmma_64"]
