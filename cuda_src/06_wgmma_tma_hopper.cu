@@ -20,8 +20,10 @@
 // Layouts: A is row-major M×K, so each A row is K-contiguous ("K-major", wgmma's default).
 // B is row-major K×N, i.e. N-contiguous ("MN-major"): wgmma reads it transposed (imm-trans-b = 1),
 // which fp16/bf16 allow and tf32 does not — hence no tf32 form of this kernel.
-// M, N, K are multiples of BM, BN, BK (tcraw pads); pointers A, B and C are unused beside the
-// maps (C is written by TMA stores too).
+// M, N, K are multiples of BM, BN, BK (tcraw pads) — or, built with EDGES=1, any M and N, K
+// multiples of 8 (rows of 16 bytes, what a tensor map's stride needs): loads past an edge come back
+// as zeros from the copy engine and stores past it are clipped, so tiles are counted rounding up.
+// Pointers A, B and C are unused beside the maps (C is written by TMA stores too).
 // `flags` (the workspace: zeroed once by the host, left zeroed by every launch): one per block.
 
 #ifndef CONSUMERS
@@ -38,6 +40,9 @@
 #endif
 #ifndef STREAM_K
 #define STREAM_K 1    // split the last partial round of tiles along K over every cluster (0: don't)
+#endif
+#ifndef EDGES
+#define EDGES 0      // 1: M, N, K need not be tile multiples (see above; the registry pads until tested)
 #endif
 #ifndef SPLIT_MIN_SAVED
 #define SPLIT_MIN_SAVED 16   // ... when that saves at least this many k-slices (see stream_k_share)
@@ -281,7 +286,9 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* flags, 
     // they all need the same B tile: each loads 1/CLUSTER of it and the copy engine multicasts
     // that part into every block's shared memory (same offsets), halving B's L2 traffic at 2.
     const unsigned rank = cluster_rank();
-    const int tiles_m = M / BM / CLUSTER, tiles_n = N / BN, tiles = tiles_m * tiles_n, KT = K / BK;
+    const int tiles_m = EDGES ? (M + BM * CLUSTER - 1) / (BM * CLUSTER) : M / BM / CLUSTER;
+    const int tiles_n = EDGES ? (N + BN - 1) / BN : N / BN, tiles = tiles_m * tiles_n;
+    const int KT = EDGES ? (K + BK - 1) / BK : K / BK;
     const int warpgroup = threadIdx.x / 128;
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; ++s) {

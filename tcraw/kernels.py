@@ -257,12 +257,16 @@ def wgmma_geometry(tile):
 
 
 def wgmma_kernel(key, tile=WGMMA_TILE, name=None):
-    """The 06 kernel for fp16 or bf16; ``tile`` overrides its macros (scripts/tune_ladder.py)."""
+    """The 06 kernel for fp16 or bf16; ``tile`` overrides its macros (scripts/tune_ladder.py).
+    With EDGES=1 the kernel takes any M and N, K rounded up to 8 (a 16-byte row pitch for the
+    tensor maps): tcraw pads no more than that (issue 14; not the registry's until run on a GPU)."""
     bm, cluster = 64 * tile["CONSUMERS"], tile["CLUSTER"]
+    # a cluster's blocks take vertically adjacent tiles: the problem is padded to whole clusters
+    pad_to = (1, 8, 8) if tile.get("EDGES") else (bm * cluster, WGMMA_BN, WGMMA_BK)
     return Kernel(
         name=name or f"wgmma_tma_{key}", source="06_wgmma_tma_hopper.cu", entry=f"wgmma_tma_{key}",
         precision=PRECISIONS[key], min_arch=90, arch_specific=True, cluster=cluster,
-        tile=(bm * cluster, WGMMA_BN, WGMMA_BK),   # a cluster's blocks take vertically adjacent tiles
+        tile=pad_to,
         geometry=wgmma_geometry(tile), defines=_defines(tile) + (f"TCRAW_WGMMA_{key.upper()}",),
         align=16, tma_boxes=((bm, WGMMA_BK), (WGMMA_BK, 64), (64, WGMMA_C_BOX_COLS)), persistent=True,
         workspace=lambda blocks: 4 * blocks,   # stream-K: a flag per block

@@ -181,3 +181,16 @@ def test_a_declaration_that_drifts_from_its_source_is_refused():
 def test_the_tiled_kernels_state_their_launch(name):
     from tcraw.cubin import symbol_bytes
     assert symbol_bytes(compiler.compile_cubin(kernels.KERNELS[name], "sm_90").image, "tcraw_launch")
+
+
+def test_06_with_edges_pads_only_the_row_pitch():
+    """EDGES=1: 06 counts its tiles rounding up (TMA zero-fills and clips at the edges), so tcraw
+    pads N and K only to 8 (a 16-byte row for the tensor maps) and M not at all; the registry's 06
+    (still padding to whole tiles) builds to the same SASS as before the change."""
+    edges = kernels.wgmma_kernel("fp16", {**kernels.WGMMA_TILE, "EDGES": 1}, name="wgmma_tma_fp16_edges")
+    assert edges.padded(1000, 1003, 997) == (1000, 1008, 1000)
+    assert edges.padded(1, 4096, 14336) == (1, 4096, 14336)   # aligned: no copy at all
+    cubin = compiler.compile_cubin(edges, "sm_90")
+    assert "EDGES=1" in edges.defines and cubin.spill_bytes == 0
+    if sass.find_cuobjdump():
+        assert sass.tensor_op_counts(cubin.image).get("HGMMA", 0) > 0

@@ -195,3 +195,24 @@ def test_big_problems_are_checked_against_the_device_reference(device):
     assert p.returncode == 0, p.stderr[-2000:]
     rows = json.loads(p.stdout)
     assert [r["reference"] for r in rows] == ["device", "device"] and all(r["passed"] for r in rows)
+
+
+EDGE_SHAPES = [(1, 4096, 4096), (1000, 1003, 997), (129, 257, 65), (300, 520, 2112), (4095, 4097, 4093)]
+
+
+@pytest.mark.parametrize("mode", ["normal", "int"])
+@pytest.mark.parametrize("shape", EDGE_SHAPES, ids=lambda s: "x".join(map(str, s)))
+def test_06_with_edges_on_shapes_no_tile_divides(device, host_problems, shape, mode):
+    """06 built with EDGES=1 on the real M×N×K (N, K rounded up to 8): partial tiles at every
+    edge, single-row M, a stream-K split; verified like any kernel, bit-exact on integers."""
+    from tcraw import compiler
+    kernel = kernels.wgmma_kernel("fp16", {**kernels.WGMMA_TILE, "EDGES": 1}, name="wgmma_tma_fp16_edges")
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    hp = host_problems("fp16", *shape, mode)
+    rec = run_matmul(device, kernel, hp, iters=2, warmup=1,
+                     cubin=compiler.compile_cubin(kernel, device.arch, device.drv))
+    assert rec.unwritten == 0 and rec.padding_dirty == 0
+    assert rec.passed, f"max rel err {rec.max_rel_err:.3g} > {rec.tolerance:.3g}, {rec.bad} out"
+    if mode == "int":
+        assert rec.max_abs_err == 0.0
