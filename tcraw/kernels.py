@@ -237,7 +237,8 @@ def mma_sync_kernel(key, tile=MMA_TILE, name=None):
 
 # -- 06: Hopper — TMA copies, wgmma from shared memory, producer/consumer warpgroups ---------------
 
-WGMMA_TILE = {"CONSUMERS": 2, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8, "STREAM_K": 1, "SPLIT_MIN_SAVED": 16}
+WGMMA_TILE = {"CONSUMERS": 2, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8, "STREAM_K": 1, "SPLIT_MIN_SAVED": 16,
+              "EDGES": 0}   # EDGES=1: any M, N, K (wgmma_kernel), off in the registry until run on a GPU
 WGMMA_BN, WGMMA_BK = 256, 64   # fixed by the .cu: one m64n256k16 per k-step, a 128-byte swizzle row
 WGMMA_C_BOX_COLS = 32          # C leaves in 64 × 32 fp32 boxes (one 128-byte swizzle row)
 
