@@ -63,6 +63,16 @@ def _user_options(p):
     g.add_argument("--name", help="the kernel's name in the records (default: --entry)")
 
 
+def _named_kernel_options(p, names=True):
+    """For compile, check, profile and list: kernels by --kernel name and/or a user's, where
+    --precision only declares a --source kernel's precision (see _named_kernels)."""
+    if names:
+        p.add_argument("--kernel", action="append",
+                       help="kernel name(s): built-in (`tcraw list`) or of your --spec")
+    p.add_argument("--precision", action="append", help=SOURCE_PRECISION)
+    _user_options(p)
+
+
 def _ints(text, option, count=None):
     try:
         values = tuple(int(v) for v in str(text).replace("x", ",").split(","))
@@ -562,18 +572,15 @@ def build_parser():
 
     s = sub.add_parser("list", help="the kernels (and yours, with --spec or --source)")
     _common(s)
-    s.add_argument("--precision", action="append", help=SOURCE_PRECISION)
-    _user_options(s)
+    _named_kernel_options(s, names=False)
     s.set_defaults(fn=cmd_list)
 
     s = sub.add_parser("compile", help="NVRTC cubins and their resources, for any arch (no GPU needed)")
     _common(s)
     s.add_argument("--arch", action="append", help="sm_XX[,sm_YY] or all (default: this GPU's)")
-    s.add_argument("--kernel", action="append", help="kernel name(s), see `tcraw list`")
     s.add_argument("--out", help="write <kernel>.<arch>.cubin and manifest.json here")
     s.add_argument("--device", type=int, default=0)
-    s.add_argument("--precision", action="append", help=SOURCE_PRECISION)
-    _user_options(s)
+    _named_kernel_options(s)
     s.set_defaults(fn=cmd_compile)
 
     s = sub.add_parser("run", help="run, time and verify kernels on the GPU")
@@ -629,8 +636,6 @@ def build_parser():
 
     s = sub.add_parser("check", help="judge a kernel: a battery of shapes, guard bands, both input modes")
     _common(s)
-    s.add_argument("--kernel", action="append", help="kernel name(s): built-in, or of your --spec")
-    s.add_argument("--precision", action="append", help=SOURCE_PRECISION)
     s.add_argument("--shapes", help='m,n,k;m,n,k instead of the battery')
     s.add_argument("--seed", type=int, help="draws the battery's random shapes and the inputs")
     s.add_argument("--device", type=int, default=0)
@@ -644,13 +649,11 @@ def build_parser():
     s.add_argument("--sanitize", nargs="?", const="failing", choices=("failing", "all"),
                    help="rerun the failing shapes (none failing: the first three; 'all': every shape) "
                         "under compute-sanitizer memcheck, racecheck and initcheck")
-    _user_options(s)
+    _named_kernel_options(s)
     s.set_defaults(fn=cmd_check)
 
     s = sub.add_parser("profile", help="Nsight Compute metrics of one launch per kernel, and a roofline")
     _common(s)
-    s.add_argument("--kernel", action="append", help="kernel name(s): built-in, or of your --spec")
-    s.add_argument("--precision", action="append", help=SOURCE_PRECISION)
     _shape_options(s)
     s.add_argument("--device", type=int, default=0)
     s.add_argument("--clock-control", choices=("base", "none"), default="base",
@@ -660,7 +663,7 @@ def build_parser():
     s.add_argument("--raw", help="keep ncu's own report of each kernel (<kernel>.<shape>.ncu-rep) here")
     s.add_argument("--roofline", help="draw the roofline to this PNG (needs the 'plot' extra)")
     s.add_argument("--timeout", type=int, default=300, help="seconds per ncu run")
-    _user_options(s)
+    _named_kernel_options(s)
     s.set_defaults(fn=cmd_profile)
 
     s = sub.add_parser("cache", help="the on-disk cubin cache: info or clear")

@@ -10,6 +10,7 @@ handles (device, context, module, function, event). Below it, one file per imple
 used by both live in ``constants.py`` so an attribute means the same thing everywhere.
 """
 
+import functools
 import os
 
 from ..errors import UsageError
@@ -182,8 +183,10 @@ def default_backend_name():
     return "bindings", "default"
 
 
+@functools.lru_cache(maxsize=None)
 def _bindings_nvrtc_major():
-    """The major of the libnvrtc cuda.bindings loads (it picks one itself), or None if none loads."""
+    """The major of the libnvrtc cuda.bindings loads (it picks one itself), or None if none loads.
+    Asked once per process: get_backend() asks for the default on every call."""
     from ..errors import TcrawError
     try:
         return get_backend("bindings", trace=False).nvrtc_version()[0]
