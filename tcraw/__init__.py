@@ -12,8 +12,9 @@ Two levels, both public (README, "Python API"):
 - matmul kernels: ``Kernel`` (declared once: source, entry, precision, geometry, tile, ...),
   ``load_spec``; ``compile_table``, ``run_problem``, ``run_sweep``, ``bench_vs_cublas`` and
   ``check_kernels`` do what `tcraw compile / run / sweep / bench / check` do and return the same
-  records; ``run_matmul`` and ``make_problem`` are one kernel on one problem; ``tcraw.profile``
-  is `tcraw profile`.
+  records (``parse_shapes`` and ``suite_summary`` for `bench --shapes`); ``run_matmul`` and
+  ``make_problem`` are one kernel on one problem; ``run_profile`` and ``roofline_png`` are
+  `tcraw profile`.
 """
 
 from .check import battery, check_in_process, check_isolated, check_kernels
@@ -26,8 +27,9 @@ from .matmul import Record, make_problem, run_matmul
 from .precision import PRECISIONS, base_matrices
 from .runtime import (Device, DeviceBuffer, Function, KernelArgs, Module, TensorMap, launch, launcher,
                       time_launches)
-from .bench import bench_vs_cublas, run_bench
+from .bench import SUITES, bench_vs_cublas, parse_shapes, run_bench, suite_summary
 from .sweep import run_isolated, run_kernels, run_problem, run_sweep
+from .profile import roofline_png, run_profile
 
 __version__ = "0.1.0"
 
@@ -39,7 +41,8 @@ __all__ = [
     "Kernel", "KERNELS", "get_kernel", "select", "load_spec", "user_kernel", "tile_geometry",
     "compile_cubin", "compile_table", "PRECISIONS", "base_matrices", "make_problem", "run_matmul",
     "run_problem", "run_sweep", "bench_vs_cublas", "check_kernels", "run_kernels", "run_isolated",
-    "run_bench", "battery", "check_in_process", "check_isolated", "Record",
+    "run_bench", "SUITES", "parse_shapes", "suite_summary", "battery", "check_in_process",
+    "check_isolated", "Record", "run_profile", "roofline_png",
     # errors
     "TcrawError", "UsageError", "ArchError", "CompileError", "CubinError", "CudaError", "KernelFault",
     "NoDeviceError", "NoNvrtcError", "OutOfMemory",

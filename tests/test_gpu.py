@@ -216,3 +216,16 @@ def test_06_with_edges_on_shapes_no_tile_divides(device, host_problems, shape, m
     assert rec.passed, f"max rel err {rec.max_rel_err:.3g} > {rec.tolerance:.3g}, {rec.bad} out"
     if mode == "int":
         assert rec.max_abs_err == 0.0
+
+
+def test_the_pci_bus_id_names_this_gpu_to_nvml(device):
+    """cuDeviceGetPCIBusId through the seam, both backends; with nvidia-ml-py the run records'
+    clocks and power come from the GPU that bus id names."""
+    import re
+    from tcraw.nvml import ClockSampler
+    assert re.fullmatch(r"[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f]", device.pci_bus_id)
+    with ClockSampler(device) as s:
+        device.synchronize()
+    if s.result["nvml"].startswith("unavailable: pynvml"):
+        pytest.skip(s.result["nvml"])
+    assert s.result["samples"] >= 1 and s.result["sm_clock_mhz_max"] > 0, s.result
