@@ -176,13 +176,12 @@ def run_sanitizer(kernel, device_index, shapes, seed, *, timeout=600, backend=No
 
 
 def check_kernels(device_index, chosen, *, shapes=None, seed=None, isolate=True, timeout=120, sanitize=None,
-          extras=True, guard=True, backend=None, cubin_dir=None, note=print, open_device=None):
+                  extras=True, guard=True, backend=None, cubin_dir=None, note=print, open_device=None):
     """What `tcraw check` does: for each kernel of ``chosen`` the battery (or ``shapes``), guarded,
     both input modes, the rerun and NaN/Inf cases (``extras``) → rows, each with its ``case``.
     ``sanitize``: None, "failing" (the failing shapes, or the first three when none fail) or
     "all", rerun under compute-sanitizer memcheck, racecheck and initcheck."""
     from . import compiler, validate
-    from .compiler import load_prebuilt
     from .kernels import runnable
     from .runtime import Device
     from .sweep import fresh_seed
@@ -211,10 +210,8 @@ def check_kernels(device_index, chosen, *, shapes=None, seed=None, isolate=True,
                 got = check_isolated(kern, device_index, todo, seed, timeout=timeout, backend=backend,
                                      cubin_dir=cubin_dir, note=note, extras=extras, guard=guard)
             else:
-                cubin = (load_prebuilt(kern, dev.arch, cubin_dir) if cubin_dir
-                         else compiler.compile_cubin(kern, dev.arch, dev.drv))
-                got = check_in_process(dev, kern, todo, seed, cubin, extras=extras, note=note, guard=guard,
-                                       cubin_dir=cubin_dir)
+                got = check_in_process(dev, kern, todo, seed, compiler.cubin_for(kern, dev, cubin_dir),
+                                       extras=extras, note=note, guard=guard, cubin_dir=cubin_dir)
             rows += got
             if sanitize:
                 failing = list(dict.fromkeys(tuple(r[d] for d in "mnk") for r in got if not r["passed"]

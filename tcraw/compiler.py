@@ -372,6 +372,14 @@ def prebuilt_candidates(device_arch):
     return [Arch(cc), Arch(cc, "a")] + [Arch(c) for c in range(cc - 1, (cc // 10) * 10 - 1, -1)]
 
 
+def cubin_for(kernel, device, cubin_dir=None):
+    """``kernel``'s cubin for ``device``: the prebuilt one from ``cubin_dir`` when given (no NVRTC
+    needed), else compiled through the cache."""
+    if cubin_dir:
+        return load_prebuilt(kernel, device.arch, cubin_dir)
+    return compile_cubin(kernel, device.arch, device.drv)
+
+
 def load_prebuilt(kernel, device_arch, cubin_dir):
     """The cubin `tcraw compile --out DIR` wrote for this kernel that runs on ``device_arch``."""
     cubin_dir = Path(cubin_dir)

@@ -426,8 +426,7 @@ def device_reference(device, precision, a, b, mode, cubin_dir=None):
     entry = REFERENCE_ENTRIES[precision.key]
     ref, abs_ref = np.empty((m, n)), np.empty((m, n))
     with ExitStack() as stack:
-        cubin = (compiler.load_prebuilt(REFERENCE, device.arch, cubin_dir) if cubin_dir
-                 else compiler.compile_cubin(REFERENCE, device.arch, device.drv))
+        cubin = compiler.cubin_for(REFERENCE, device, cubin_dir)
         fn = stack.enter_context(Module(device, cubin.image)).function(entry)
         d_a, d_b = (stack.enter_context(DeviceBuffer.like(device, x)) for x in (a, b))
         d_r, d_abs = (stack.enter_context(DeviceBuffer.like(device, x)) for x in (ref, abs_ref))

@@ -10,7 +10,7 @@ import json
 import subprocess
 import sys
 
-from . import compiler, kernels
+from . import compiler, kernels, validate
 from .kernels import runnable
 from .errors import TcrawError, UsageError
 from .matmul import failed_record, make_problem, run_matmul
@@ -36,10 +36,8 @@ def run_kernels(device, chosen, shape, *, inputs, seed, iters, warmup, cubin_dir
                 hp = make_problem(device, p, base_a, base_b, inputs, cubin_dir=cubin_dir)
                 if save is not None:
                     save.setdefault("problems", {})[p.key] = (hp.a, hp.b)
-            cubin = (compiler.load_prebuilt(kern, device.arch, cubin_dir) if cubin_dir
-                     else compiler.compile_cubin(kern, device.arch, device.drv))
-            rec, c = run_matmul(device, kern, hp, iters=iters, warmup=warmup,
-                                seed=seed, cubin=cubin, keep_output=True)
+            rec, c = run_matmul(device, kern, hp, iters=iters, warmup=warmup, seed=seed,
+                                cubin=compiler.cubin_for(kern, device, cubin_dir), keep_output=True)
             if save is not None:
                 save.setdefault("outputs", {})[kern.name] = c
         except TcrawError as exc:
@@ -97,6 +95,16 @@ def run_isolated(device_index, kern, shape, *, inputs, seed, iters, warmup, cubi
                           seed=seed).as_dict()]
 
 
+def check_request(chosen, iters, warmup, seed, isolate):
+    """What run and sweep check of a request before any GPU: the timing, the seed, and — isolated
+    — that a child process can declare every kernel (one built in Python it cannot)."""
+    validate.timing(iters, warmup)
+    validate.seed(seed)
+    if isolate:
+        for k in chosen:
+            kernels.child_args(k)
+
+
 def run_sweep(device_indices, chosen, sizes, *, explicit, inputs, seed, iters, warmup, cubin_dir=None,
               isolate=True, backend=None, note=print, open_device=None):
     """sizes × kernels × devices → rows. Every device is opened first (the index checked, the
@@ -105,17 +113,12 @@ def run_sweep(device_indices, chosen, sizes, *, explicit, inputs, seed, iters, w
     GPUs take the time of one and a kernel that faults is a failed row. Without isolation the
     GPUs take turns in this process. Rows come back in device order, tagged with the device."""
     from concurrent.futures import ThreadPoolExecutor
-    from . import validate
     from .matmul import check_fits, check_host_fits
     from .runtime import Device
     for size in sizes:
         validate.problem(size, size, size)
-    validate.timing(iters, warmup)
-    validate.seed(seed)
+    check_request(chosen, iters, warmup, seed, isolate)
     device_indices = [validate.device_index(i) for i in device_indices]
-    if isolate:
-        for k in chosen:
-            kernels.child_args(k)   # a kernel a child process cannot declare is refused now
     check_host_fits(*(max(sizes),) * 3)
     seed = fresh_seed() if seed is None else seed
     open_device = open_device or Device
@@ -163,16 +166,11 @@ def run_problem(device_index, chosen, shape, *, explicit=True, inputs="normal", 
     each kernel in a child process; ``save`` (a directory) gets A, B (per precision, as stored)
     and each C as .npy, and the records, so anyone can re-check a result. Everything is checked
     before the GPU is touched; a problem the GPU or the host cannot hold is refused up front."""
-    from . import validate
     from .matmul import check_fits, check_host_fits
     from .runtime import Device
     validate.problem(*shape)
-    validate.timing(iters, warmup)
-    validate.seed(seed)
+    check_request(chosen, iters, warmup, seed, isolate)
     device_index = validate.device_index(device_index)
-    if isolate:
-        for k in chosen:
-            kernels.child_args(k)   # a kernel a child process cannot declare is refused now
     if save is not None and isolate:
         raise UsageError("--save (save=) keeps the outputs of kernels run in this process; drop --isolate "
                          "(isolate=)")
