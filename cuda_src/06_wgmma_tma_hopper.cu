@@ -14,17 +14,24 @@
 // delivered stage s's bytes (expect_tx), `empty[s]` when every consumer is done with it;
 // (5) a persistent grid (one block per SM walking tiles, so one tile's epilogue overlaps the
 // next tile's copies), (6) clusters of 2 blocks that share each B tile through TMA multicast,
-// (7) C out through shared memory and TMA stores (`store_c`), and (8) stream-K for the last,
-// partial round of tiles: split along K, the pieces added into C by TMA (`for_each_unit`).
+// (7) C out through shared memory and TMA stores (`store_c`), (8) stream-K for the last,
+// partial round of tiles: split along K, the pieces added into C by TMA (`for_each_unit`),
+// (9) split-K when the tiles are too few for the SMs (small M or N, long K): each tile's K cut in
+// even pieces, one per cluster, partial sums in a workspace, the last piece to finish adding them
+// in a fixed order (`split_pieces`, `split_epilogue`), and (10) edges: any M, N, K — the copy
+// engine fills loads past an edge with zeros and clips stores there.
 //
 // Layouts: A is row-major M×K, so each A row is K-contiguous ("K-major", wgmma's default).
 // B is row-major K×N, i.e. N-contiguous ("MN-major"): wgmma reads it transposed (imm-trans-b = 1),
 // which fp16/bf16 allow and tf32 does not — hence no tf32 form of this kernel.
-// M, N, K are multiples of BM, BN, BK (tcraw pads) — or, built with EDGES=1, any M and N, K
-// multiples of 8 (rows of 16 bytes, what a tensor map's stride needs): loads past an edge come back
-// as zeros from the copy engine and stores past it are clipped, so tiles are counted rounding up.
-// Pointers A, B and C are unused beside the maps (C is written by TMA stores too).
-// `flags` (the workspace: zeroed once by the host, left zeroed by every launch): one per block.
+// M, N, K are any sizes: tiles are counted rounding up, loads past an edge come back as zeros from
+// the copy engine and stores past it are clipped. Only the row pitch is constrained: a tensor map's
+// row stride is a multiple of 16 bytes (K of A and N of B multiples of 8 halves, N of C of 4
+// floats) — tcraw copies an operand whose rows are not into a pitched buffer, on the device, and
+// counts that copy in the time. Pointers A, B and C are unused beside the maps (C is written by TMA
+// stores too). The workspace (zeroed once by the host; every launch leaves its flags and counters
+// zeroed): a stream-K flag per block, a split-K counter per block, then the split-K partial sums,
+// BM × BN floats per block (work_bytes below).
 
 #ifndef CONSUMERS
 #define CONSUMERS 2   // consumer warpgroups; each owns 64 rows of the block tile
@@ -41,14 +48,23 @@
 #ifndef STREAM_K
 #define STREAM_K 1    // split the last partial round of tiles along K over every cluster (0: don't)
 #endif
-#ifndef EDGES
-#define EDGES 0      // 1: M, N, K need not be tile multiples (see above; the registry pads until tested)
-#endif
 #ifndef SPLIT_MIN_SAVED
 #define SPLIT_MIN_SAVED 16   // ... when that saves at least this many k-slices (see stream_k_share)
 #endif
+#ifndef BN
+#define BN 256        // the block tile's columns = the wgmma's N: 256, 128 or 64
+#endif
+#ifndef SPLIT_K
+#define SPLIT_K 1     // when tiles are at most half the clusters, cut each tile's K (0: don't)
+#endif
+#ifndef SPLIT_MIN_SLICES
+#define SPLIT_MIN_SLICES 4   // ... into pieces of at least this many k-slices
+#endif
+#ifndef SPLIT_MAX
+#define SPLIT_MAX 16  // ... and at most this many pieces (the last one reads all the others)
+#endif
 
-constexpr int BM = 64 * CONSUMERS, BN = 256, BK = 64;   // BK × 2 bytes = one 128-byte swizzle row
+constexpr int BM = 64 * CONSUMERS, BK = 64;   // BK × 2 bytes = one 128-byte swizzle row
 constexpr int THREADS = 128 * (CONSUMERS + 1);
 constexpr int A_BYTES = BM * BK * 2, B_BOX_BYTES = BK * 64 * 2, B_BYTES = BN / 64 * B_BOX_BYTES;
 constexpr int B_BOXES = BN / 64 / CLUSTER;   // the 64-column B boxes each block of a cluster copies
@@ -60,7 +76,10 @@ constexpr int C_BOX_COLS = 32, C_BOX_BYTES = 64 * C_BOX_COLS * 4, C_BUFFER_BYTES
 // stages to the 1024-byte swizzle atom, the stages, the C buffers, then the 2×STAGES mbarriers.
 constexpr int SMEM_BYTES = 1024 + STAGES * STAGE_BYTES + CONSUMERS * C_BUFFER_BYTES + 2 * STAGES * 8;
 static_assert(SMEM_BYTES <= 227 * 1024, "more shared memory than an sm_90 block can have");
-static_assert(BN / 64 % CLUSTER == 0, "B's boxes split evenly over the cluster");
+static_assert(BN % 64 == 0 && BN / 64 % CLUSTER == 0, "B's 64-column boxes split evenly over the cluster");
+// Split-K partial sums: each consumer thread's BN/2 accumulators as float4s, thread-interleaved
+// (float4 j of thread t at j·(consumer threads) + t): coalesced writes and reads, no layout change.
+constexpr int CONSUMER_THREADS = 128 * CONSUMERS, PARTIAL_FLOATS = BM * BN;
 
 struct alignas(64) TensorMap { unsigned long long opaque[16]; };   // CUtensorMap, 128 bytes
 
@@ -161,9 +180,10 @@ __device__ __forceinline__ unsigned long long smem_desc(unsigned addr, unsigned 
 #define D8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), \
               "+f"(d[i + 4]), "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
 
-// d += A(64×16, K-major) · B(16×256, MN-major). Inline asm cannot loop over operands, so the
-// 128 accumulator registers are spelled out.
-__device__ __forceinline__ void wgmma_64x256x16(float (&d)[128], unsigned long long a, unsigned long long b) {
+// d += A(64×16, K-major) · B(16×BN, MN-major): m64nBNk16, BN/2 accumulators per thread. Inline
+// asm cannot loop over operands, so each width's registers are spelled out.
+__device__ __forceinline__ void wgmma_k16(float (&d)[BN / 2], unsigned long long a, unsigned long long b) {
+#if BN == 256
     asm volatile(
         "wgmma.mma_async.sync.aligned.m64n256k16.f32." WGMMA_TYPES " {"
         "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
@@ -178,6 +198,27 @@ __device__ __forceinline__ void wgmma_64x256x16(float (&d)[128], unsigned long l
         : D8(0), D8(8), D8(16), D8(24), D8(32), D8(40), D8(48), D8(56),
           D8(64), D8(72), D8(80), D8(88), D8(96), D8(104), D8(112), D8(120)
         : "l"(a), "l"(b));
+#elif BN == 128
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n128k16.f32." WGMMA_TYPES " {"
+        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+        "}, %64, %65, 1, 1, 1, 0, 1;"   // scale-d 1 (accumulate), scale-a/b 1, A as is, B transposed
+        : D8(0), D8(8), D8(16), D8(24), D8(32), D8(40), D8(48), D8(56)
+        : "l"(a), "l"(b));
+#elif BN == 64
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n64k16.f32." WGMMA_TYPES " {"
+        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+        "}, %32, %33, 1, 1, 1, 0, 1;"   // scale-d 1 (accumulate), scale-a/b 1, A as is, B transposed
+        : D8(0), D8(8), D8(16), D8(24)
+        : "l"(a), "l"(b));
+#else
+#error "BN must be 64, 128 or 256"
+#endif
 }
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
@@ -208,7 +249,16 @@ __device__ __forceinline__ int stream_k_share(int rem, int KT, int clusters) {
     return KT - share >= SPLIT_MIN_SAVED ? share : 0;
 }
 
-// The cluster's work, in order, as units (tile, first k-slice, end k-slice): whole tiles in
+// Split-K's pieces per tile, or 1: when the tiles fill at most half the clusters (small M or N,
+// long K), a tile's KT slices are cut in p even pieces, one per cluster, so that p·tiles clusters
+// work instead of `tiles` — each piece at least SPLIT_MIN_SLICES long, at most SPLIT_MAX of them.
+__device__ __forceinline__ int split_pieces(int tiles, int KT, int clusters) {
+    if (!SPLIT_K) return 1;
+    return max(1, min(min(clusters / tiles, KT / SPLIT_MIN_SLICES), SPLIT_MAX));
+}
+
+// The cluster's work, in order, as units (tile, first k-slice, end k-slice). Split-K (few tiles):
+// at most one unit, piece cluster % p of tile cluster / p. Otherwise whole tiles in
 // rounds (tile = cluster, + clusters, ...) while every cluster has one, then — the last round
 // being partial — its stretch [cluster·share, +share) of the remaining tiles' k-slices laid end
 // to end. A stretch begins with the tail of one tile and ends with the head of another, so a
@@ -218,6 +268,11 @@ __device__ __forceinline__ int stream_k_share(int rem, int KT, int clusters) {
 // consumers call this with their own body.
 template <class Body>
 __device__ __forceinline__ void for_each_unit(int tiles, int KT, int cluster, int clusters, Body&& body) {
+    if (const int p = split_pieces(tiles, KT, clusters); p > 1) {
+        const int piece = cluster % p;
+        if (cluster < tiles * p) body(cluster / p, piece * KT / p, (piece + 1) * KT / p);
+        return;
+    }
     const int share = stream_k_share(tiles % clusters, KT, clusters);
     const int whole = share ? tiles - tiles % clusters : tiles;
     for (int tile = cluster; tile < whole; tile += clusters) body(tile, 0, KT);
@@ -238,7 +293,7 @@ __device__ __forceinline__ void warpgroup_sync(int c) {
     asm volatile("bar.sync %0, 128;" ::"r"(2 + c) : "memory");
 }
 
-// Consumer c's 64 × 256 slice of C: accumulators → a swizzled shared-memory box → the copy
+// Consumer c's 64 × BN slice of C: accumulators → a swizzled shared-memory box → the copy
 // engine → global, 32 columns at a time, stored or (`add`) added. Written straight from
 // registers, each warp store touches 8 rows (8 cache lines) for 256 bytes, and 128 KiB per
 // block took ~10 % of the run (H200: 777 vs 713 TFLOP/s at 4096³ without and with them).
@@ -247,7 +302,7 @@ __device__ __forceinline__ void warpgroup_sync(int c) {
 // next tile's MMAs run. Thread 0 of the consumer issues them. Accumulator layout of m64nNk16:
 // warp w of the group holds rows 16w..16w+15; lane l holds row l/4 (+8) and columns 2(l%4), +1
 // of every 8-column group: d[4j..4j+3] = that pair in row r, then in row r + 8, for group j.
-__device__ __forceinline__ void store_c(const TensorMap* map_c, const float (&d)[128], unsigned staging,
+__device__ __forceinline__ void store_c(const TensorMap* map_c, const float (&d)[BN / 2], unsigned staging,
                                         int c, int t, int col, int row, bool add) {
     const int w = t % 128 / 32, lane = t % 32, r = w * 16 + lane / 4;   // r, r + 8: this thread's rows
 #pragma unroll
@@ -272,7 +327,45 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const float (&d)
     }
 }
 
-__device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* flags, const TensorMap* map_a,
+// Split-K, after the MMAs of piece `piece` of p of a tile: true when this block holds the tile's
+// full sum in d and must store it. Every piece writes its partial sums to the workspace, then
+// counts itself in on the tile's counter; the piece that counts last adds all p partials — in
+// piece order, its own from registers — so the bits never depend on which piece finished last.
+// No piece waits for another (no block needs another to be resident), and the last one resets
+// the counter for the next launch.
+__device__ __forceinline__ bool split_epilogue(float (&d)[BN / 2], float* partials, unsigned* counter,
+                                               int piece, int p, int t) {
+    float4* mine = reinterpret_cast<float4*>(partials + piece * PARTIAL_FLOATS) + t;
+#pragma unroll
+    for (int j = 0; j < BN / 8; ++j)
+        __stcg(mine + j * CONSUMER_THREADS, make_float4(d[4 * j], d[4 * j + 1], d[4 * j + 2], d[4 * j + 3]));
+    __threadfence();   // this thread's partials are visible GPU-wide before the count says so
+    __shared__ unsigned last;
+    consumers_sync();
+    if (t == 0) {
+        unsigned before;
+        asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;" : "=r"(before) : "l"(counter) : "memory");
+        last = before == p - 1;
+        if (last) *counter = 0;   // every piece has counted: nothing else touches it this launch
+    }
+    consumers_sync();
+    if (!last) return false;
+    __threadfence();
+#pragma unroll
+    for (int j = 0; j < BN / 8; ++j) {
+        float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
+        for (int q = 0; q < p; ++q) {
+            const float4 v = q == piece ? make_float4(d[4 * j], d[4 * j + 1], d[4 * j + 2], d[4 * j + 3])
+                                        : __ldcg(reinterpret_cast<const float4*>(partials + q * PARTIAL_FLOATS) +
+                                                 t + j * CONSUMER_THREADS);
+            sum.x += v.x; sum.y += v.y; sum.z += v.z; sum.w += v.w;
+        }
+        d[4 * j] = sum.x; d[4 * j + 1] = sum.y; d[4 * j + 2] = sum.z; d[4 * j + 3] = sum.w;
+    }
+    return true;
+}
+
+__device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, const TensorMap* map_a,
                                           const TensorMap* map_b, const TensorMap* map_c) {
     extern __shared__ unsigned char smem_raw[];
     // Stages start on a 1024-byte boundary: the 128-byte swizzle pattern repeats every 8 rows
@@ -286,9 +379,8 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* flags, 
     // they all need the same B tile: each loads 1/CLUSTER of it and the copy engine multicasts
     // that part into every block's shared memory (same offsets), halving B's L2 traffic at 2.
     const unsigned rank = cluster_rank();
-    const int tiles_m = EDGES ? (M + BM * CLUSTER - 1) / (BM * CLUSTER) : M / BM / CLUSTER;
-    const int tiles_n = EDGES ? (N + BN - 1) / BN : N / BN, tiles = tiles_m * tiles_n;
-    const int KT = EDGES ? (K + BK - 1) / BK : K / BK;
+    const int tiles_m = (M + BM * CLUSTER - 1) / (BM * CLUSTER), tiles_n = (N + BN - 1) / BN;
+    const int tiles = tiles_m * tiles_n, KT = (K + BK - 1) / BK;
     const int warpgroup = threadIdx.x / 128;
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; ++s) {
@@ -335,8 +427,12 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* flags, 
         asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
         const int c = warpgroup - 1;   // this consumer's 64 rows of the block tile
         const int t = threadIdx.x - 128;
-        // Stream-K: block b's flag says its piece of a split tile is in C.
-        const int share = stream_k_share(tiles % clusters, KT, clusters);
+        // Stream-K: block b's flag says its piece of a split tile is in C. Split-K: a counter
+        // per block tile, then the partial sums (the workspace's layout, above).
+        unsigned* flags = work;
+        const int share = stream_k_share(tiles % clusters, KT, clusters), p = split_pieces(tiles, KT, clusters);
+        unsigned* counters = work + gridDim.x;
+        float* partials = reinterpret_cast<float*>(work + (2 * gridDim.x + 3) / 4 * 4);   // 16-byte aligned
         // A piece that an earlier piece waits for raises this block's flag once its boxes are in
         // C — not right after issuing them (waiting for the writes would stall the MMAs), but at
         // the next epilogue or at the end, when they have long landed.
@@ -355,9 +451,9 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* flags, 
             int tile_m, tile_n;
             tile_coords(tile, tiles_m, tiles_n, tile_m, tile_n);
             tile_m = tile_m * CLUSTER + rank;
-            float d[128];
+            float d[BN / 2];
 #pragma unroll
-            for (int i = 0; i < 128; ++i) d[i] = 0.0f;
+            for (int i = 0; i < BN / 2; ++i) d[i] = 0.0f;
 
             for (int kt = k0; kt < k1; ++kt, ++slice) {
                 const int s = slice % STAGES;
@@ -371,7 +467,7 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* flags, 
                     // of 16 moves 32 bytes along the swizzled row. B (MN-major): 64-column boxes
                     // B_BOX_BYTES apart (LBO), 8-row k groups 1024 apart (SBO); a k-step of 16
                     // is two atoms.
-                    wgmma_64x256x16(d, smem_desc(a_tile + kk * 32, 16, 1024),
+                    wgmma_k16(d, smem_desc(a_tile + kk * 32, 16, 1024),
                                     smem_desc(b_tile + kk * 2048, B_BOX_BYTES, 1024));
                 }
                 wgmma_commit();
@@ -384,6 +480,13 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* flags, 
                     for (int r = 0; r < CLUSTER; ++r) mbar_arrive_cluster(empty + 8 * s, r);
             }
 
+            if (p > 1) {   // split-K: only the tile's last piece to finish stores it, the sum of all
+                const int block_tile = tile * CLUSTER + rank;
+                if (split_epilogue(d, partials + block_tile * p * PARTIAL_FLOATS, counters + block_tile,
+                                   cluster % p, p, t))
+                    store_c(map_c, d, c_buffers + c * C_BUFFER_BYTES, c, t, tile_n * BN, tile_m * BM + c * 64, false);
+                return;
+            }
             // A piece that is not a tile's tail adds itself after the piece that follows it: the
             // first unit of the cluster whose stretch starts at this piece's end. Thread 0 waits
             // for that block's flag (acquire) and clears it for the next launch. (Own flag first:
@@ -424,8 +527,8 @@ extern "C" __constant__ int tcraw_launch[8] = {THREADS, SMEM_BYTES, BM, BK, BK, 
 #define WGMMA_ENTRY wgmma_tma_fp16
 #endif
 extern "C" __global__ void __launch_bounds__(THREADS, 1) __cluster_dims__(CLUSTER, 1, 1)
-WGMMA_ENTRY(const void* A, const void* B, float* C, int M, int N, int K, unsigned* flags,
+WGMMA_ENTRY(const void* A, const void* B, float* C, int M, int N, int K, unsigned* work,
             const __grid_constant__ TensorMap map_a, const __grid_constant__ TensorMap map_b,
             const __grid_constant__ TensorMap map_c) {
-    wgmma_tma(M, N, K, flags, &map_a, &map_b, &map_c);
+    wgmma_tma(M, N, K, work, &map_a, &map_b, &map_c);
 }

@@ -6,6 +6,7 @@ verified at every size it is timed at, exactly like `tcraw bench`; the defaults 
 tcraw/kernels.py are the winners of such runs (docs/results/).
 
     python scripts/tune_ladder.py --family wgmma --sizes 4096,8192 --variants "" STAGES=3 CLUSTER=1
+    python scripts/tune_ladder.py --family wgmma --shapes llm --variants BN=128,CLUSTER=1 CONSUMERS=1
     python scripts/tune_ladder.py --family simt --variants "" BK=16
 """
 
@@ -27,7 +28,9 @@ FAMILIES = {
     "simt": (kernels.tiled_simt_kernel, kernels.SIMT_TILE, ("fp32",)),
     "wmma": (kernels.wmma_pipelined_kernel, kernels.PIPE_TILE, ("fp16", "bf16")),
     "mma": (kernels.mma_sync_kernel, kernels.MMA_TILE, ("fp16", "bf16", "tf32")),
-    "wgmma": (kernels.wgmma_kernel, kernels.WGMMA_TILE, ("fp16", "bf16")),
+    # a wgmma variant is one fixed configuration, not the per-problem choice the registry's 06 makes
+    "wgmma": (lambda key, tile, name: kernels.wgmma_kernel(key, tile, name, choose=False), kernels.WGMMA_TILE,
+              ("fp16", "bf16")),
 }
 
 
@@ -47,6 +50,7 @@ def main():
     ap.add_argument("--family", choices=FAMILIES, default="wgmma")
     ap.add_argument("--precision", help="default: the family's first (fp32 for simt, fp16 otherwise)")
     ap.add_argument("--sizes", default="4096,8192")
+    ap.add_argument("--shapes", help="shape suites or a file of M,N,K lines instead of --sizes (see tcraw bench)")
     ap.add_argument("--variants", nargs="*", default=[""], help='macro overrides, e.g. "" STAGES=3 BK=16,TM=4')
     ap.add_argument("--iters", type=int, default=30)
     ap.add_argument("--seed", type=int, default=secrets.randbits(31))
@@ -59,6 +63,9 @@ def main():
         ap.error(f"--sizes {args.sizes!r}: every size must be a positive integer")
     if args.iters < 1:
         ap.error(f"--iters {args.iters}: must be at least 1")
+    if args.shapes:
+        from tcraw.bench import parse_shapes
+        sizes = parse_shapes(args.shapes)
     key = args.precision or FAMILIES[args.family][2][0]
     if key not in FAMILIES[args.family][2]:
         raise UsageError(f"{args.family} comes in {', '.join(FAMILIES[args.family][2])}, not {key}")
@@ -72,6 +79,9 @@ def main():
         finally:
             cublas.close()
         print(report.render([{**r, "shape": f"{r['m']}×{r['n']}×{r['k']}"} for r in rows], "table", report.BENCH_COLUMNS))
+        if args.shapes:
+            from tcraw.bench import suite_summary
+            print(report.render(suite_summary(rows), "table", report.SUITE_COLUMNS))
         print(f"\n{dev.name} ({dev.arch}), seed {args.seed}, median of {args.iters} launches")
 
 

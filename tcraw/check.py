@@ -31,7 +31,7 @@ def battery(kernel, seed, drawn=4):
     tm, tn, tk = kernel.tile
     fixed = [(1, 1, 1), (7, 13, 31), (97, 89, 83), (tm + 1, tn + 1, tk + 1), (max(1, tm - 1), max(1, tn - 1),
              max(1, tk - 1)), (2 * tm, 3 * tn, 4 * tk), (1, 256, 512), (512, 1, 256), (1000, 8, 96),
-             (64, 64, 4096), (LARGE, LARGE, LARGE)]
+             (64, 64, 4096), (129, 257, 65), (255, 127, 63), (LARGE, LARGE, LARGE)]
     rng = random.Random(seed)
     drawn_shapes = [tuple(rng.randint(1, 700) for _ in range(3)) for _ in range(drawn)]
     return list(dict.fromkeys(fixed + drawn_shapes))
@@ -46,7 +46,7 @@ def check_shape(device, kernel, shape, seed, cubin, note=print, guard=True, cubi
         try:
             a, b = base_matrices(*shape, mode, seed)
             hp = make_problem(device, kernel.precision, a, b, mode, cubin_dir=cubin_dir)
-            rec = run_matmul(device, kernel, hp, iters=1, warmup=0, seed=seed, cubin=cubin,
+            rec = run_matmul(device, kernel, hp, iters=1, warmup=0, seed=seed, cubin=cubin, cubin_dir=cubin_dir,
                              guard=GUARD_BYTES if guard else 0)
             row = {"case": case, **rec.as_dict()}
             if mode == "int" and hp.tolerance() == 0.0 and rec.max_abs_err != 0.0:
@@ -65,8 +65,8 @@ def check_rerun_and_nan(device, kernel, seed, cubin, cubin_dir=None):
     shape = EXTRAS_SHAPE
     a, b = base_matrices(*shape, "normal", seed)
     hp = make_problem(device, kernel.precision, a, b, "normal", cubin_dir=cubin_dir)
-    first, c1 = run_matmul(device, kernel, hp, iters=1, warmup=0, seed=seed, cubin=cubin, keep_output=True)
-    _, c2 = run_matmul(device, kernel, hp, iters=1, warmup=0, seed=seed, cubin=cubin, keep_output=True)
+    first, c1 = run_matmul(device, kernel, hp, iters=1, warmup=0, seed=seed, cubin=cubin, cubin_dir=cubin_dir, keep_output=True)
+    _, c2 = run_matmul(device, kernel, hp, iters=1, warmup=0, seed=seed, cubin=cubin, cubin_dir=cubin_dir, keep_output=True)
     same = c1.tobytes() == c2.tobytes()
     rows.append({"case": "same bits on a rerun 127×129×255", **first.as_dict(), "passed": first.passed and same,
                  "error": None if same else "two runs on the same inputs gave different bits"})
@@ -74,7 +74,7 @@ def check_rerun_and_nan(device, kernel, seed, cubin, cubin_dir=None):
         a, b = base_matrices(40, 50, 60, "normal", seed)
         a[3, 5], b[7, 2] = np.nan, np.inf
         hp = make_problem(device, kernel.precision, a, b, "normal", reference="cpu")
-        rec, c = run_matmul(device, kernel, hp, iters=1, warmup=0, seed=seed, cubin=cubin, keep_output=True)
+        rec, c = run_matmul(device, kernel, hp, iters=1, warmup=0, seed=seed, cubin=cubin, cubin_dir=cubin_dir, keep_output=True)
         c = c.astype(np.float64)
         ok = bool(np.isnan(c[3]).all() and np.isinf(np.delete(c[:, 2], 3)).all())
         rows.append({"case": "NaN and Inf propagate 40×50×60", **rec.as_dict(), "passed": rec.passed and ok,

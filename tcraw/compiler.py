@@ -5,6 +5,7 @@ seam → read registers / shared memory / stack from the cubin and spills from t
 (-Xptxas=-v costs nothing and needs no GPU, so the resource table works on any machine).
 """
 
+import glob
 import os
 import re
 import time
@@ -387,16 +388,17 @@ def load_prebuilt(kernel, device_arch, cubin_dir):
         raise UsageError(f"--cubin-dir {cubin_dir} is not a directory; make one with "
                          "`tcraw compile --arch ... --out DIR` or `make cubins`")
     for arch in prebuilt_candidates(device_arch):
-        path = cubin_dir / f"{kernel.name}.{arch}.cubin"
+        path = cubin_dir / f"{kernel.file_stem}.{arch}.cubin"
         if path.is_file():
             image = path.read_bytes()
             found = kernel_resources(image, kernel.entry, source=str(path))
             check_declared_launch(kernel, image)   # prebuilt cubins drift the easiest
             return Cubin(kernel.name, arch, image, "", compile_ms=0.0, cached=True,
                          spill_bytes=0 if found["stack_bytes"] == 0 else None, **found)
-    have = sorted(p.name.split(".")[1] for p in cubin_dir.glob(f"{kernel.name}.*.cubin") if p.is_file())
+    have = sorted(p.name.split(".")[-2] for p in cubin_dir.glob(f"{glob.escape(kernel.file_stem)}.*.cubin")
+                  if p.is_file())
     raise ArchError(
-        f"no prebuilt cubin of {kernel.name} in {cubin_dir} runs on this GPU ({device_arch}); "
+        f"no prebuilt cubin of {kernel.file_stem} in {cubin_dir} runs on this GPU ({device_arch}); "
         f"it has: {', '.join(have) or 'none'}. Build one with `tcraw compile --arch {device_arch} "
         f"--out {cubin_dir}` where NVRTC is installed")
 
@@ -408,7 +410,8 @@ def compile_table(chosen, archs, *, out=None, note=print):
     smem_bytes, spill_bytes, cubin_bytes, compile_ms, cached, and sass where cuobjdump is found).
     A kernel an arch cannot take is a status row (below-min-arch, arch-specific, unsupported-by-
     nvrtc); a compile error is an "error" row with NVRTC's log noted in full. ``out`` (a
-    directory) gets <kernel>.<arch>.cubin and manifest.json for cubin-only runs."""
+    directory) gets <kernel>.<arch>.cubin and manifest.json for cubin-only runs — for a kernel
+    with several configurations (06), one cubin per configuration, <kernel>[<variant>].<arch>.cubin."""
     import json
     from .errors import NoNvrtcError, TcrawError
     from .sass import find_cuobjdump, tensor_op_counts
@@ -417,9 +420,11 @@ def compile_table(chosen, archs, *, out=None, note=print):
     rows = []
     if out and REFERENCE not in chosen:   # cubin-only runs verify big problems with it
         chosen = [*chosen, REFERENCE]
+    if out:   # a cubin-only run needs whichever configuration the problem picks
+        chosen = [c for kernel in chosen for c in kernel.configurations()]
     for kernel in chosen:
         for arch in archs:
-            row = {"kernel": kernel.name, "arch": str(arch), "status": "ok", "registers": None,
+            row = {"kernel": kernel.file_stem, "arch": str(arch), "status": "ok", "registers": None,
                    "smem_bytes": None, "spill_bytes": None, "cubin_bytes": None, "compile_ms": None}
             try:
                 cubin = compile_cubin(kernel, arch)
@@ -442,7 +447,7 @@ def compile_table(chosen, archs, *, out=None, note=print):
                         row["detail"] = (f"{cuobjdump} could not disassemble {cubin.arch}; set "
                                          "TCRAW_CUOBJDUMP to a CUDA 12 or older cuobjdump")
                 if out:
-                    row["cubin"] = str(_write_file(Path(out) / f"{kernel.name}.{cubin.arch}.cubin", cubin.image))
+                    row["cubin"] = str(_write_file(Path(out) / f"{kernel.file_stem}.{cubin.arch}.cubin", cubin.image))
             rows.append(row)
     if out:
         _write_file(Path(out) / "manifest.json", json.dumps(rows, indent=2).encode())

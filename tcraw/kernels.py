@@ -63,6 +63,19 @@ class Kernel:
     # The command-line arguments that declare this kernel again in a child process (--isolate,
     # check): () for the registry's, --spec FILE or the --source flags for a user's.
     origin: tuple = ()
+    # Bytes each operand's row pitch must be a multiple of (TMA kernels: 16, a tensor map's
+    # stride); an operand whose rows are not is copied to a pitched buffer on the device inside
+    # the timed launch (matmul.pitched). 0: the tile padding already gives what the kernel needs.
+    pitch: int = 0
+    # A kernel with several configurations (06): the macros a caller may override (tunables),
+    # configure(macros) -> that configuration as a Kernel, pick(m, n, k, sm_count) -> the macros
+    # for a problem, and configs, every macro set pick can return (what `compile --out` builds).
+    # A configured Kernel's ``variant`` names its macros apart from the registry's (file names).
+    tunables: tuple = ()
+    configure: Callable | None = None
+    pick: Callable | None = None
+    configs: tuple = ()
+    variant: str = ""
 
     def __post_init__(self):
         """Refuse a declaration that could only fail later (a spec's, or flags')."""
@@ -87,6 +100,29 @@ class Kernel:
                 raise UsageError(f"kernel {self.name}: unknown precision {self.precision!r}; "
                                  f"choose from: {', '.join(PRECISIONS)}")
             object.__setattr__(self, "precision", PRECISIONS[self.precision])
+
+    def configured(self, m, n, k, sm_count, overrides=None):
+        """This kernel as it runs on (m, n, k) with ``sm_count`` SMs: its own configuration, or
+        the one its ``choose`` picks, with ``overrides`` (macro -> value, e.g. {"BN": 128}) over
+        it. The record's ``config`` says which was run."""
+        overrides = dict(overrides or {})
+        unknown = [name for name in overrides if name not in self.tunables]
+        if unknown:
+            raise UsageError(f"kernel {self.name} has no configuration macro {unknown[0]}" + (
+                f"; its macros: {', '.join(self.tunables)}" if self.tunables else
+                " (it has one configuration: its --define are fixed at declaration)"))
+        if not self.configure:
+            return self
+        return self.configure({**self.pick(m, n, k, sm_count), **overrides})
+
+    def configurations(self):
+        """Every configuration ``pick`` can choose (itself, for a kernel with one)."""
+        return [self.configure(c) for c in self.configs] if self.configure else [self]
+
+    @property
+    def file_stem(self):
+        """The name its prebuilt cubins carry: the kernel's, and its variant in brackets."""
+        return f"{self.name}[{self.variant}]" if self.variant else self.name
 
     def arch_refusal(self, cc, what):
         """The ArchError for running/compiling this kernel on ``what`` (compute capability cc),
@@ -237,44 +273,141 @@ def mma_sync_kernel(key, tile=MMA_TILE, name=None):
 
 # -- 06: Hopper — TMA copies, wgmma from shared memory, producer/consumer warpgroups ---------------
 
-WGMMA_TILE = {"CONSUMERS": 2, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8, "STREAM_K": 1, "SPLIT_MIN_SAVED": 16,
-              "EDGES": 0}   # EDGES=1: any M, N, K (wgmma_kernel), off in the registry until run on a GPU
-WGMMA_BN, WGMMA_BK = 256, 64   # fixed by the .cu: one m64n256k16 per k-step, a 128-byte swizzle row
+WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8, "STREAM_K": 1,
+              "SPLIT_MIN_SAVED": 16, "SPLIT_K": 1, "SPLIT_MIN_SLICES": 4, "SPLIT_MAX": 16}
+WGMMA_BK = 64                  # fixed by the .cu: a 128-byte swizzle row of halves
 WGMMA_C_BOX_COLS = 32          # C leaves in 64 × 32 fp32 boxes (one 128-byte swizzle row)
+SM90_SMEM_BYTES = 227 * 1024   # dynamic + static shared memory one sm_90 block can have
+
+
+def wgmma_smem_bytes(consumers, bn, stages):
+    """06's dynamic shared memory: alignment slack, the stages (A and B slices), two C boxes per
+    consumer, two mbarriers per stage (the .cu's SMEM_BYTES)."""
+    stage_bytes = (64 * consumers + bn) * WGMMA_BK * 2
+    return 1024 + stages * stage_bytes + consumers * 2 * 64 * WGMMA_C_BOX_COLS * 4 + 2 * stages * 8
 
 
 def wgmma_geometry(tile):
-    bm, stages = 64 * tile["CONSUMERS"], tile["STAGES"]
-    stage_bytes = (bm + WGMMA_BN) * WGMMA_BK * 2
-    c_buffers = tile["CONSUMERS"] * 2 * 64 * WGMMA_C_BOX_COLS * 4   # two 64-row boxes' worth each
+    consumers, bn = tile["CONSUMERS"], tile["BN"]
+    smem = wgmma_smem_bytes(consumers, bn, tile["STAGES"])
 
     def geometry(m, n, k):
         # A 1-D grid of one block per C tile, which `persistent` caps at one block per SM (each
-        # block then walks several tiles); one producer warpgroup + the consumers; smem =
-        # alignment slack + stages + two C boxes per consumer + 2 mbarriers per stage.
-        return Geometry(grid=(cdiv(m, bm) * cdiv(n, WGMMA_BN), 1, 1), block=(128 * (tile["CONSUMERS"] + 1), 1, 1),
-                        smem_bytes=1024 + stages * stage_bytes + c_buffers + 2 * stages * 8)
+        # block then walks several tiles); one producer warpgroup + the consumers.
+        return Geometry(grid=(cdiv(m, 64 * consumers) * cdiv(n, bn), 1, 1), block=(128 * (consumers + 1), 1, 1),
+                        smem_bytes=smem)
     return geometry
 
 
-def wgmma_kernel(key, tile=WGMMA_TILE, name=None):
-    """The 06 kernel for fp16 or bf16; ``tile`` overrides its macros (scripts/tune_ladder.py).
-    With EDGES=1 the kernel takes any M and N, K rounded up to 8 (a 16-byte row pitch for the
-    tensor maps): tcraw pads no more than that (issue 14; not the registry's until run on a GPU)."""
-    bm, cluster = 64 * tile["CONSUMERS"], tile["CLUSTER"]
-    # a cluster's blocks take vertically adjacent tiles: the problem is padded to whole clusters
-    pad_to = (1, 8, 8) if tile.get("EDGES") else (bm * cluster, WGMMA_BN, WGMMA_BK)
+def wgmma_workspace(tile):
+    """Bytes of 06's workspace for a grid of ``blocks``: a stream-K flag and a split-K counter
+    per block, then (16-byte aligned) split-K partial sums, one BM × BN fp32 tile per block."""
+    partial = 64 * tile["CONSUMERS"] * tile["BN"] * 4
+    return lambda blocks: 4 * ((2 * blocks + 3) // 4 * 4) + blocks * partial
+
+
+def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
+    """The 06 kernel for fp16 or bf16 with the macros ``tile`` (scripts/tune_ladder.py overrides
+    them). It takes any M, N, K; an operand whose rows are not a multiple of 16 bytes (the tensor
+    maps' stride) is copied to a pitched buffer on the device, inside the timed launch. With
+    ``choose``, each problem gets the configuration wgmma_config picks for it (Kernel.configured),
+    ``tile`` over the registry's macros."""
+    tile = {**WGMMA_TILE, **tile}
+    bm, bn, cluster = 64 * tile["CONSUMERS"], tile["BN"], tile["CLUSTER"]
+    variant = "" if choose else "+".join(f"{k}={v}" for k, v in tile.items() if v != WGMMA_TILE[k])
     return Kernel(
         name=name or f"wgmma_tma_{key}", source="06_wgmma_tma_hopper.cu", entry=f"wgmma_tma_{key}",
-        precision=PRECISIONS[key], min_arch=90, arch_specific=True, cluster=cluster,
-        tile=pad_to,
+        precision=PRECISIONS[key], min_arch=90, arch_specific=True, cluster=cluster, tile=(1, 1, 1), pitch=16,
         geometry=wgmma_geometry(tile), defines=_defines(tile) + (f"TCRAW_WGMMA_{key.upper()}",),
         align=16, tma_boxes=((bm, WGMMA_BK), (WGMMA_BK, 64), (64, WGMMA_C_BOX_COLS)), persistent=True,
-        workspace=lambda blocks: 4 * blocks,   # stream-K: a flag per block
+        workspace=wgmma_workspace(tile),
         tma_element={"fp16": TMA_FP16, "bf16": TMA_BF16}[key],
-        summary=f"wgmma 64×{WGMMA_BN}×16 from TMA-filled smem, {bm}×{WGMMA_BN}×{WGMMA_BK} tiles, "
+        tunables=tuple(WGMMA_TILE), variant=variant, configs=WGMMA_CONFIGS if choose else (),
+        configure=(lambda macros: wgmma_kernel(key, {**tile, **macros}, name, choose=False)) if choose else None,
+        pick=wgmma_config if choose else None,
+        summary=f"wgmma 64×{bn}×16 from TMA-filled smem, {bm}×{bn}×{WGMMA_BK} tiles, "
                 f"{tile['STAGES']}-stage mbarrier ring, producer + {tile['CONSUMERS']} consumer warpgroups, "
-                f"persistent, clusters of {cluster} multicasting B, stream-K last round")
+                f"persistent, clusters of {cluster} multicasting B, stream-K last round, split-K for few "
+                "tiles, any shape")
+
+
+# The model wgmma_config ranks configurations by. Rates are one SM's sustained tensor throughput
+# with that block tile (TFLOP/s; 2 consumers × 256 columns: 06's ~780 TFLOP/s over 132 SMs at
+# 4096³), bandwidths what the H200 streams (bytes/µs).
+WGMMA_SM_TFLOPS = {(2, 256): 5.9, (2, 128): 5.3, (2, 64): 4.0, (1, 256): 4.4, (1, 128): 4.0, (1, 64): 3.0}
+HBM_BYTES_PER_US = 3.3e6      # what a streaming kernel reaches of the H200's 4.8 TB/s
+SM_BYTES_PER_US = 1.0e5       # one SM's own loads from L2 (the split-K sum is one SM's)
+
+
+def stream_k_share(rem, kt, clusters, tile):
+    """06's stream_k_share: the k-slices each cluster takes of the last partial round, or 0."""
+    if not tile["STREAM_K"] or rem == 0:
+        return 0
+    share = max(cdiv(rem * kt, clusters), (kt + 1) // 2)
+    return share if kt - share >= tile["SPLIT_MIN_SAVED"] else 0
+
+
+def split_pieces(tiles, kt, clusters, tile):
+    """06's split_pieces: how many pieces split-K cuts each tile's K into (1: none)."""
+    if not tile["SPLIT_K"]:
+        return 1
+    return max(1, min(clusters // tiles, kt // tile["SPLIT_MIN_SLICES"], tile["SPLIT_MAX"]))
+
+
+def wgmma_model_us(m, n, k, sms, tile):
+    """Modelled µs of 06 with ``tile`` on (m, n, k): the busiest cluster's k-slices at the tile's
+    rate (the schedule the kernel itself computes: rounds, stream-K, split-K) plus split-K's
+    final sum, or the time to stream A, B and C through HBM when that is longer. Returns
+    (that time, the tensor-core part alone)."""
+    consumers, bn, cluster = tile["CONSUMERS"], tile["BN"], tile["CLUSTER"]
+    bm = 64 * consumers
+    tiles, kt, clusters = cdiv(m, bm * cluster) * cdiv(n, bn), cdiv(k, WGMMA_BK), sms // cluster
+    slice_us = 2 * bm * bn * WGMMA_BK / (WGMMA_SM_TFLOPS[consumers, bn] * 1e6)
+    p, reduce_us = split_pieces(tiles, kt, clusters, tile), 0.0
+    if p > 1:
+        slices = cdiv(kt, p)
+        reduce_us = p * bm * bn * 4 / SM_BYTES_PER_US
+    elif (share := stream_k_share(tiles % clusters, kt, clusters, tile)):
+        slices = tiles // clusters * kt + share
+    else:
+        slices = cdiv(tiles, clusters) * kt
+    memory_us = (2 * (m * k + k * n) + 4 * m * n) / HBM_BYTES_PER_US
+    return max(slices * slice_us, memory_us) + reduce_us, slices * slice_us
+
+
+def _wgmma_candidates():
+    """06's configurations: block rows (1 or 2 consumers of 64), columns (BN), clusters of 1 or 2,
+    and the most stages (up to 8) that fit in shared memory — biggest tile first."""
+    out = []
+    for consumers in (2, 1):
+        for bn in (256, 128, 64):
+            for cluster in (2, 1):
+                if bn // 64 % cluster:
+                    continue
+                stages = 8
+                while wgmma_smem_bytes(consumers, bn, stages) + 16 > SM90_SMEM_BYTES:
+                    stages -= 1
+                out.append({"CONSUMERS": consumers, "BN": bn, "CLUSTER": cluster, "STAGES": stages})
+    return tuple(out)
+
+
+WGMMA_CONFIGS = _wgmma_candidates()
+
+
+def wgmma_config(m, n, k, sms):
+    """The 06 configuration for (m, n, k) on ``sms`` SMs — block rows (CONSUMERS), columns (BN),
+    cluster and the stages that fit — with the least modelled time (wgmma_model_us). Big problems
+    get 128×256 tiles in clusters of 2; small M one consumer; few tiles narrower ones and split-K."""
+    ranked = []
+    for order, config in enumerate(WGMMA_CONFIGS):
+        rows = 64 * config["CONSUMERS"]
+        if (m <= 64 and config["CONSUMERS"] > 1) or (config["CLUSTER"] > 1 and cdiv(m, rows) < 2):
+            continue   # a second consumer's, or a second block's, rows would be all padding
+        total, tensor = wgmma_model_us(m, n, k, sms, {**WGMMA_TILE, **config})
+        ranked.append((total, tensor, order, config))
+    # within 2 % of the best counts as a tie, broken by less tensor-core work, then biggest tile
+    best = min(r[0] for r in ranked)
+    return dict(min((r for r in ranked if r[0] <= best * 1.02), key=lambda r: (r[1], r[2]))[3])
 
 
 def _defines(tile):

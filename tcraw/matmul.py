@@ -68,6 +68,8 @@ class Record:
     nvml: str | None = None
     source: str | None = None      # the kernel's .cu (cuda_src/ for the ladder, a path for a user's)
     config: str | None = None      # the -D macros it was built with: its tile/stage configuration
+    variant: str = ""              # those that differ from the registry's (a configuration picked per problem)
+    pitched: list = field(default_factory=list)   # operands copied to/from pitched rows inside the timed launch
     error: str | None = None       # why this row has no result (the run failed; passed is False)
 
     def as_dict(self):
@@ -89,7 +91,7 @@ def failed_record(kernel, m, n, k, device, error, **extra):
 def kernel_fields(kernel):
     """What a record says of the kernel itself: its source file and the macros it was built with
     (a tile/stage configuration, or a user's --define)."""
-    return {"source": kernel.source, "config": ",".join(kernel.defines)}
+    return {"source": kernel.source, "config": ",".join(kernel.defines), "variant": kernel.variant}
 
 
 # Up to this many multiply-adds the CPU's float64 reference takes about a second; beyond it the
@@ -120,6 +122,7 @@ def device_bytes(kernel, m, n, k):
     mp, np_, kp = kernel.padded(m, n, k)
     p = kernel.precision
     run = (mp * kp + kp * np_) * p.in_dtype.itemsize + mp * np_ * p.out_dtype.itemsize
+    run += Pitched.bytes_needed(kernel, m, n, k)
     ref = (m * k + k * n) * p.in_dtype.itemsize + 16 * m * n if reference_kind(m, n, k) == "device" else 0
     return max(run, ref)
 
@@ -198,13 +201,64 @@ def check_operands(kernel, d_a, d_b, d_c, m, n, k):
                              f"{kernel.name}'s loads need; allocate it whole (cuMemAlloc gives 256)")
 
 
-def operand_tensor_maps(kernel, d_a, d_b, d_c, m, n, k):
+def operand_tensor_maps(kernel, d_a, d_b, d_c, m, n, k, pitches=None):
     """TMA kernels read A (M×K) and B (K×N), and may write C (M×N, fp32), through tensor maps
     encoded here, on the host, from the same device buffers: one per operand, with the kernel's
-    box shapes."""
-    operands = [(d_a, kernel.tma_element, m, k), (d_b, kernel.tma_element, k, n), (d_c, TMA_FP32, m, n)]
-    return [TensorMap(buf, element, rows, cols, *box)
-            for (buf, element, rows, cols), box in zip(operands, kernel.tma_boxes)]
+    box shapes (and ``pitches``: name -> row pitch in bytes, for pitched copies)."""
+    pitches = pitches or {}
+    operands = [("A", d_a, kernel.tma_element, m, k), ("B", d_b, kernel.tma_element, k, n),
+                ("C", d_c, TMA_FP32, m, n)]
+    return [TensorMap(buf, element, rows, cols, *box, pitch=pitches.get(name))
+            for (name, buf, element, rows, cols), box in zip(operands, kernel.tma_boxes)]
+
+
+class Pitched:
+    """Pitched device copies of the operands whose rows are not a multiple of ``kernel.pitch``
+    bytes (a tensor map's 16): A or B is copied in before each launch, row by row, into rows
+    padded to that pitch, and C is written there and copied out after — both by cuMemcpy2DAsync
+    inside the timed launch, so the time counts them. The pad bytes are never read: the tensor
+    maps keep the real M, N, K, and the copy engine reads zeros past them. Holds nothing when
+    every operand's rows already fit (an aligned problem is not copied)."""
+
+    def __init__(self, device, kernel, m, n, k):
+        p = kernel.precision
+        self.copies = {}   # name -> (DeviceBuffer, pitch, row bytes, rows)
+        try:
+            for name, rows, cols, dtype in (("A", m, k, p.in_dtype), ("B", k, n, p.in_dtype),
+                                            ("C", m, n, p.out_dtype)):
+                row = cols * dtype.itemsize
+                if kernel.pitch and row % kernel.pitch:
+                    pitch = -(-row // kernel.pitch) * kernel.pitch
+                    self.copies[name] = (DeviceBuffer(device, pitch * rows), pitch, row, rows)
+            if "C" in self.copies:
+                self.copies["C"][0].poison(p.out_dtype)   # an element the kernel misses stays NaN
+        except BaseException:
+            self.free()
+            raise
+
+    @property
+    def names(self):
+        return list(self.copies)
+
+    @staticmethod
+    def bytes_needed(kernel, m, n, k):
+        p, pitch = kernel.precision, kernel.pitch
+        if not pitch:
+            return 0
+        return sum(-(-cols * dtype.itemsize // pitch) * pitch * rows
+                   for rows, cols, dtype in ((m, k, p.in_dtype), (k, n, p.in_dtype), (m, n, p.out_dtype))
+                   if cols * dtype.itemsize % pitch)
+
+    def free(self):
+        for buf, *_ in self.copies.values():
+            buf.free()
+        self.copies = {}
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.free()
 
 
 def workspace_buffer(device, kernel, m, n, k):
@@ -222,12 +276,22 @@ def workspace_buffer(device, kernel, m, n, k):
     return buf
 
 
-def matmul_launcher(kernel, fn, d_a, d_b, d_c, m, n, k, workspace=None):
+def matmul_launcher(kernel, fn, d_a, d_b, d_c, m, n, k, workspace=None, pitched=None):
     """The launch of ``kernel`` on device operands (M, N, K already whole tiles), checked and
     packed once. Kernels that need more than 48 KiB of dynamic shared memory get their limit
     raised here: the registry's geometry says they need it. Kernels with a ``workspace`` take
-    it after K (workspace_buffer makes it)."""
+    it after K (workspace_buffer makes it). Operands in ``pitched`` (a Pitched) are copied in
+    before the kernel and C out after it, as part of the returned launch."""
     check_operands(kernel, d_a, d_b, d_c, m, n, k)
+    ops, pitches, before, after = {"A": d_a, "B": d_b, "C": d_c}, {}, [], []
+    drv = fn.module.device.drv
+    for name, (buf, pitch, row, rows) in (pitched.copies.items() if pitched else ()):
+        if name == "C":
+            after.append(drv.copier_2d(d_c.ptr, row, buf.ptr, pitch, row, rows))
+        else:
+            before.append(drv.copier_2d(buf.ptr, pitch, ops[name].ptr, row, row, rows))
+        ops[name], pitches[name] = buf, pitch
+    d_a, d_b, d_c = ops["A"], ops["B"], ops["C"]
     geometry = kernel.launch_geometry(m, n, k, fn.module.device.sm_count)
     if geometry.smem_bytes > fn.max_dynamic_smem:
         fn.set_max_dynamic_smem(geometry.smem_bytes)
@@ -240,8 +304,16 @@ def matmul_launcher(kernel, fn, d_a, d_b, d_c, m, n, k, workspace=None):
                              "make it with matmul.workspace_buffer")
         scratch = [workspace]
     args = KernelArgs([d_a, d_b, d_c, np.int32(m), np.int32(n), np.int32(k), *scratch,
-                       *operand_tensor_maps(kernel, d_a, d_b, d_c, m, n, k)])
-    return launcher(fn, geometry, args)  # checks geometry and arguments: no bad launch happens
+                       *operand_tensor_maps(kernel, d_a, d_b, d_c, m, n, k, pitches)])
+    go = launcher(fn, geometry, args)  # checks geometry and arguments: no bad launch happens
+    if not before and not after:
+        return go
+    steps = (*before, go, *after)
+
+    def launch():
+        for step in steps:
+            step()
+    return launch
 
 
 def timed(device, name, launchers, iters, warmup):
@@ -379,10 +451,17 @@ def measure(device, name, precision, hp, padded, prepare, *, iters, warmup, seed
 
 
 def run_matmul(device, kernel, hp: HostProblem, *, iters=20, warmup=3, seed=0, cubin=None,
-               keep_output=False, rotate=False, guard=0):
+               keep_output=False, rotate=False, guard=0, config=None, cubin_dir=None):
     """Run ``kernel`` on the host problem ``hp`` on ``device``; return a Record (and the output
-    when ``keep_output``)."""
+    when ``keep_output``). ``cubin``: the kernel's, already compiled (else compiled here, or
+    prebuilt from ``cubin_dir``). A kernel with configurations runs the one it picks for the
+    problem, with ``config`` (macro -> value) over it; ``cubin`` serves when that is the
+    kernel's own configuration."""
     validate.problem(hp.m, hp.n, hp.k)
+    chosen = kernel.configured(hp.m, hp.n, hp.k, device.sm_count, config)
+    if chosen.defines != kernel.defines:
+        cubin = None
+    kernel = chosen
     if hp.precision is not kernel.precision:
         raise UsageError(f"{kernel.name} reads {kernel.precision.label}, the inputs are {hp.precision.label}")
     if (refusal := kernel.device_refusal(device)):
@@ -390,18 +469,20 @@ def run_matmul(device, kernel, hp: HostProblem, *, iters=20, warmup=3, seed=0, c
     validate.timing(iters, warmup)
     with ExitStack() as stack:
         # The code: NVRTC cubin for this device (or a prebuilt one), loaded into the context.
-        cubin = cubin or compiler.compile_cubin(kernel, device.arch, device.drv)
+        cubin = cubin or compiler.cubin_for(kernel, device, cubin_dir)
         fn = stack.enter_context(Module(device, cubin.image)).function(kernel.entry)
         workspace = workspace_buffer(device, kernel, *kernel.padded(hp.m, hp.n, hp.k))
         if workspace:
             stack.enter_context(workspace)
-        prepare = lambda *ops: matmul_launcher(kernel, fn, *ops, workspace=workspace)  # noqa: E731
+        pitched = stack.enter_context(Pitched(device, kernel, hp.m, hp.n, hp.k))
+        prepare = lambda *ops: matmul_launcher(kernel, fn, *ops, workspace=workspace, pitched=pitched)  # noqa: E731
         record, c = measure(device, kernel.name, kernel.precision, hp, kernel.padded(hp.m, hp.n, hp.k),
                             prepare, iters=iters, warmup=warmup, seed=seed, rotate=rotate,
                             keep_output=keep_output, guard=guard)
         geometry = kernel.launch_geometry(*record.padded, device.sm_count)
         record.grid, record.block, record.registers = list(geometry.grid), list(geometry.block), fn.num_regs
         record.smem_bytes = geometry.smem_bytes + fn.static_smem
+        record.pitched = pitched.names
         for name, value in kernel_fields(kernel).items():
             setattr(record, name, value)
     return (record, c) if keep_output else record

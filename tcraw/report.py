@@ -72,7 +72,8 @@ LIST_COLUMNS = [
 BENCH_COLUMNS = [
     ("kernel", "kernel"), ("precision", "precision"), ("shape", "M×N×K"), ("time_ms", "median ms"),
     ("tflops", "TFLOP/s"), ("pct_peak", "% peak"), ("vs_cublas", "× cuBLAS"),
-    ("max_rel_err", "max rel err"), ("tolerance", "bound"), ("passed", "check"),
+    ("max_rel_err", "max rel err"), ("tolerance", "bound"), ("passed", "check"), ("variant", "configuration"),
+    ("pitched", "pitched"),
 ]
 
 CHECK_COLUMNS = [

@@ -308,20 +308,26 @@ class TensorMap:
     """A TMA descriptor for a row-major rows × cols matrix in ``buf``, copied box_rows × box_cols
     at a time with the 128-byte swizzle (box_cols × element size ≤ 128). Passed to a kernel by
     value (its __grid_constant__ 128-byte parameter); it holds the buffer's address, so it is
-    valid only while the buffer is."""
+    valid only while the buffer is. Rows are ``pitch`` bytes apart (default: packed), a
+    multiple of 16 as the copy engine requires; boxes reaching past the matrix's edge read
+    zeros there and write nothing."""
 
-    def __init__(self, buf, element, rows, cols, box_rows, box_cols):
+    def __init__(self, buf, element, rows, cols, box_rows, box_cols, pitch=None):
         dtype_code, itemsize = element   # (CUtensorMapDataType, bytes), e.g. constants.TMA_FP16
+        pitch = pitch or cols * itemsize
         if box_cols * itemsize > 128:
             raise UsageError(f"a 128-byte-swizzled TMA box row is at most 128 bytes; got {box_cols} "
                              f"× {itemsize}")
-        if rows * cols * itemsize > buf.nbytes:
-            raise UsageError(f"a {rows}×{cols} tensor map needs {rows * cols * itemsize} bytes; the "
-                             f"buffer has {buf.nbytes}")
+        if pitch % 16 or pitch < cols * itemsize:
+            raise UsageError(f"a tensor map's rows must be a multiple of 16 bytes apart and hold a row: "
+                             f"{rows}×{cols} of {itemsize}-byte elements with rows {pitch} bytes apart is "
+                             "neither; copy the matrix to a pitched buffer (tcraw.matmul.Pitched does)")
+        if (rows - 1) * pitch + cols * itemsize > buf.nbytes:
+            raise UsageError(f"a {rows}×{cols} tensor map with rows {pitch} bytes apart needs "
+                             f"{(rows - 1) * pitch + cols * itemsize} bytes; the buffer has {buf.nbytes}")
         self.shape, self.box = (rows, cols), (box_rows, box_cols)
         self.raw = buf.device.drv.tensor_map_encode_tiled(
-            dtype_code, buf.ptr, (cols, rows), (cols * itemsize,), (box_cols, box_rows),
-            C.TENSOR_MAP_SWIZZLE_128B)
+            dtype_code, buf.ptr, (cols, rows), (pitch,), (box_cols, box_rows), C.TENSOR_MAP_SWIZZLE_128B)
 
 
 def _as_ctype(value):

@@ -37,7 +37,7 @@ def run_kernels(device, chosen, shape, *, inputs, seed, iters, warmup, cubin_dir
                 if save is not None:
                     save.setdefault("problems", {})[p.key] = (hp.a, hp.b)
             rec, c = run_matmul(device, kern, hp, iters=iters, warmup=warmup, seed=seed,
-                                cubin=compiler.cubin_for(kern, device, cubin_dir), keep_output=True)
+                                cubin_dir=cubin_dir, keep_output=True)
             if save is not None:
                 save.setdefault("outputs", {})[kern.name] = c
         except TcrawError as exc:

@@ -183,14 +183,41 @@ def test_the_tiled_kernels_state_their_launch(name):
     assert symbol_bytes(compiler.compile_cubin(kernels.KERNELS[name], "sm_90").image, "tcraw_launch")
 
 
-def test_06_with_edges_pads_only_the_row_pitch():
-    """EDGES=1: 06 counts its tiles rounding up (TMA zero-fills and clips at the edges), so tcraw
-    pads N and K only to 8 (a 16-byte row for the tensor maps) and M not at all; the registry's 06
-    (still padding to whole tiles) builds to the same SASS as before the change."""
-    edges = kernels.wgmma_kernel("fp16", {**kernels.WGMMA_TILE, "EDGES": 1}, name="wgmma_tma_fp16_edges")
-    assert edges.padded(1000, 1003, 997) == (1000, 1008, 1000)
-    assert edges.padded(1, 4096, 14336) == (1, 4096, 14336)   # aligned: no copy at all
-    cubin = compiler.compile_cubin(edges, "sm_90")
-    assert "EDGES=1" in edges.defines and cubin.spill_bytes == 0
-    if sass.find_cuobjdump():
-        assert sass.tensor_op_counts(cubin.image).get("HGMMA", 0) > 0
+def test_06_takes_any_shape_and_copies_only_rows_the_tensor_maps_cannot_take():
+    """06 pads nothing (its tile is 1×1×1: the copy engine fills and clips at the edges); an
+    operand whose rows are not a multiple of 16 bytes gets a pitched copy, inside the timing."""
+    from tcraw.matmul import Pitched
+    k06 = kernels.KERNELS["wgmma_tma_fp16"]
+    assert k06.tile == (1, 1, 1) and k06.pitch == 16
+    assert k06.padded(1000, 1003, 997) == (1000, 1003, 997)
+    assert Pitched.bytes_needed(k06, 1, 4096, 14336) == 0             # aligned: no copy at all
+    # K = 997 halves: A's rows to 2000 bytes; N = 1003: B's to 2016, C's (fp32) to 4016
+    assert Pitched.bytes_needed(k06, 1000, 1003, 997) == 2000 * 1000 + 2016 * 997 + 4016 * 1000
+    assert Pitched.bytes_needed(k06, 8, 12, 16) == 32 * 16   # B's 24-byte rows; C's 48 are whole
+
+
+@pytest.mark.parametrize("key", ["fp16", "bf16"])
+def test_every_06_configuration_compiles_without_spills_and_states_its_launch(key):
+    """Each configuration the heuristic can pick builds (its tcraw_launch agrees with the
+    registry's geometry, which compile_cubin checks) with no spills and HGMMA in its SASS."""
+    configs = kernels.KERNELS[f"wgmma_tma_{key}"].configurations()
+    assert len({c.file_stem for c in configs}) == len(configs) == len(kernels.WGMMA_CONFIGS)
+    for config in configs:
+        cubin = compiler.compile_cubin(config, "sm_90")
+        assert cubin.spill_bytes == 0, config.file_stem
+        if sass.find_cuobjdump():
+            assert sass.tensor_op_counts(cubin.image).get("HGMMA", 0) > 0, config.file_stem
+
+
+def test_06_picks_a_configuration_per_problem_and_takes_overrides():
+    k06 = kernels.KERNELS["wgmma_tma_fp16"]
+    big = k06.configured(8192, 8192, 8192, 132)
+    assert big.defines == k06.defines and big.variant == ""          # the registry's tile
+    gemv = k06.configured(1, 4096, 4096, 132)
+    assert "CONSUMERS=1" in gemv.defines and "CLUSTER=1" in gemv.defines   # no all-padding rows
+    forced = k06.configured(8192, 8192, 8192, 132, {"BN": 128, "STAGES": 6})
+    assert "BN=128" in forced.defines and forced.variant == "BN=128+STAGES=6"
+    with pytest.raises(UsageError, match="no configuration macro BOGUS.*BN"):
+        k06.configured(64, 64, 64, 132, {"BOGUS": 1})
+    with pytest.raises(UsageError, match="one configuration"):
+        kernels.KERNELS["naive_fp32"].configured(64, 64, 64, 132, {"BN": 1})

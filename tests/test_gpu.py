@@ -197,25 +197,41 @@ def test_big_problems_are_checked_against_the_device_reference(device):
     assert [r["reference"] for r in rows] == ["device", "device"] and all(r["passed"] for r in rows)
 
 
-EDGE_SHAPES = [(1, 4096, 4096), (1000, 1003, 997), (129, 257, 65), (300, 520, 2112), (4095, 4097, 4093)]
+# Partial tiles at every edge, single-row M, split-K (few tiles, long K), stream-K, rows that
+# need a pitched copy (odd K: A; odd N: B and C), and aligned shapes that need none.
+EDGE_SHAPES = [(1, 4096, 4096), (1000, 1003, 997), (129, 257, 65), (300, 520, 2112), (4095, 4097, 4093),
+               (16, 4096, 14336), (512, 512, 32768), (3, 5, 7), (8192, 64, 8192)]
 
 
 @pytest.mark.parametrize("mode", ["normal", "int"])
 @pytest.mark.parametrize("shape", EDGE_SHAPES, ids=lambda s: "x".join(map(str, s)))
-def test_06_with_edges_on_shapes_no_tile_divides(device, host_problems, shape, mode):
-    """06 built with EDGES=1 on the real M×N×K (N, K rounded up to 8): partial tiles at every
-    edge, single-row M, a stream-K split; verified like any kernel, bit-exact on integers."""
-    from tcraw import compiler
-    kernel = kernels.wgmma_kernel("fp16", {**kernels.WGMMA_TILE, "EDGES": 1}, name="wgmma_tma_fp16_edges")
+def test_06_on_shapes_no_tile_divides(device, host_problems, shape, mode):
+    """06 on the real M×N×K, the configuration it picks, verified like any kernel (every
+    element written, bit-exact on integers), and the same bits on a second run (split-K sums
+    its pieces in a fixed order)."""
+    kernel = kernels.KERNELS["wgmma_tma_fp16"]
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
     hp = host_problems("fp16", *shape, mode)
-    rec = run_matmul(device, kernel, hp, iters=2, warmup=1,
-                     cubin=compiler.compile_cubin(kernel, device.arch, device.drv))
-    assert rec.unwritten == 0 and rec.padding_dirty == 0
-    assert rec.passed, f"max rel err {rec.max_rel_err:.3g} > {rec.tolerance:.3g}, {rec.bad} out"
+    rec, c1 = run_matmul(device, kernel, hp, iters=2, warmup=1, keep_output=True)
+    assert rec.unwritten == 0 and rec.padded == list(shape)
+    assert rec.passed, f"{rec.config}: max rel err {rec.max_rel_err:.3g} > {rec.tolerance:.3g}, {rec.bad} out"
     if mode == "int":
         assert rec.max_abs_err == 0.0
+    _, c2 = run_matmul(device, kernel, hp, iters=1, warmup=0, keep_output=True)
+    assert c1.tobytes() == c2.tobytes()
+
+
+@pytest.mark.parametrize("config", kernels.WGMMA_CONFIGS, ids=lambda c: "+".join(f"{k}={v}" for k, v in c.items()))
+def test_every_06_configuration_is_correct_at_the_edges(device, host_problems, config):
+    """Each configuration forced on shapes that give it partial tiles, split-K and pitched rows."""
+    kernel = kernels.KERNELS["wgmma_tma_bf16"]
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    for shape in [(130, 300, 1000), (65, 129, 4105), (700, 1000, 70)]:
+        for mode in ("normal", "int"):
+            rec = run_matmul(device, kernel, host_problems("bf16", *shape, mode), iters=1, warmup=0, config=config)
+            assert rec.passed and rec.unwritten == 0, (shape, mode, rec.config, rec.max_rel_err, rec.bad)
 
 
 def test_the_pci_bus_id_names_this_gpu_to_nvml(device):

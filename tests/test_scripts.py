@@ -66,7 +66,8 @@ def test_tune_ladder_builds_the_variant_it_names():
     v = variant("wgmma", "fp16", "STAGES=3,CLUSTER=1")
     base = kernels.KERNELS["wgmma_tma_fp16"]
     assert "STAGES=3" in v.defines and "CLUSTER=1" in v.defines and v.entry == base.entry
-    assert v.tile == (128, 256, 64) and base.tile == (256, 256, 64)   # a cluster pads M to two tiles
+    assert v.tile == base.tile == (1, 1, 1) and v.variant == "STAGES=3+CLUSTER=1"   # any shape, one configuration
+    assert v.configured(1, 4096, 4096, 132) is v and base.configured(1, 4096, 4096, 132).defines != base.defines
     assert v.geometry(512, 512, 64).smem_bytes < base.geometry(512, 512, 64).smem_bytes
     assert compiler.compile_cubin(v, "sm_90").spill_bytes == 0
     from tcraw.errors import UsageError

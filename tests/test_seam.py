@@ -6,7 +6,7 @@ import re
 import pytest
 
 from tcraw.driver import SEAM_CALLS, Backend
-from tcraw.driver.trace import Traced
+from tcraw.driver.trace import PREPARED, Traced
 
 
 def public_methods(cls):
@@ -38,7 +38,7 @@ class Recorder(Backend):
 def _recording(method):
     def call(self, *args):
         self.called.append(method)
-        return (lambda: self.called.append("launch")) if method == "launcher" else 7
+        return (lambda: self.called.append("go")) if method in PREPARED else 7
     return call
 
 
@@ -51,8 +51,8 @@ def test_the_tracer_prints_every_seam_call_once_with_its_driver_name():
     traced = Traced(inner, stream=out)
     for name in SEAM_CALLS:
         result = getattr(traced, name)(1, 2)
-        if name == "launcher":
+        if name in PREPARED:
             result()
-    assert inner.called == [n for name in SEAM_CALLS for n in ([name, "launch"] if name == "launcher" else [name])]
+    assert inner.called == [n for name in SEAM_CALLS for n in ([name, "go"] if name in PREPARED else [name])]
     lines = out.getvalue().splitlines()
     assert [line.split("(")[0] for line in lines] == [f"[tcraw] {SEAM_CALLS[n]}" for n in SEAM_CALLS]

@@ -74,6 +74,12 @@ class Backend:
     def memcpy_htod(self, dst, src_addr, nbytes): raise NotImplementedError
     @seam("cuMemcpyDtoH")
     def memcpy_dtoh(self, dst_addr, src, nbytes): raise NotImplementedError
+    @seam("cuMemcpy2DAsync")
+    def copier_2d(self, dst, dst_pitch, src, src_pitch, width_bytes, height):
+        """A zero-argument callable copying ``height`` rows of ``width_bytes`` from device memory
+        at ``src`` (rows ``src_pitch`` apart) to ``dst`` (``dst_pitch`` apart), queued on stream 0
+        like the launches: built once, so a timed loop calls it at a launch's cost."""
+        raise NotImplementedError
     @seam("cuMemsetD8")
     def memset_d8(self, ptr, value, count): raise NotImplementedError
     @seam("cuMemsetD16")

@@ -103,6 +103,19 @@ class BindingsBackend(Backend):
     def memcpy_dtoh(self, dst_addr, src, nbytes):
         _ok("cuMemcpyDtoH", cu.cuMemcpyDtoH(dst_addr, src, nbytes))
 
+    def copier_2d(self, dst, dst_pitch, src, src_pitch, width_bytes, height):
+        p = cu.CUDA_MEMCPY2D()
+        p.srcMemoryType = p.dstMemoryType = cu.CUmemorytype.CU_MEMORYTYPE_DEVICE
+        p.srcDevice, p.srcPitch, p.dstDevice, p.dstPitch = src, src_pitch, dst, dst_pitch
+        p.WidthInBytes, p.Height = width_bytes, height
+        copy = cu.cuMemcpy2DAsync
+
+        def go():
+            err = copy(p, 0)[0]
+            if err:
+                raise CudaError("cuMemcpy2DAsync", err.name, int(err))
+        return go
+
     def memset_d8(self, ptr, value, count):
         _ok("cuMemsetD8", cu.cuMemsetD8(ptr, value, count))
 

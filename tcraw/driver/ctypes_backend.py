@@ -16,6 +16,15 @@ from . import Backend
 from .constants import TENSOR_MAP_L2_PROMOTION_256B
 
 CUresult = c_int
+CU_MEMORYTYPE_DEVICE = 2
+
+
+class CUDA_MEMCPY2D(ctypes.Structure):
+    """cuda.h's CUDA_MEMCPY2D (the _v2 layout: size_t offsets and pitches)."""
+    _fields_ = [(f"{side}{name}", kind) for side in ("src", "dst") for name, kind in (
+        ("XInBytes", c_size_t), ("Y", c_size_t), ("MemoryType", c_int), ("Host", c_void_p),
+        ("Device", c_uint64), ("Array", c_void_p), ("Pitch", c_size_t))] + [
+        ("WidthInBytes", c_size_t), ("Height", c_size_t)]
 
 
 # Every NVRTC function this backend calls: a library without them is not (a new enough) NVRTC.
@@ -190,6 +199,18 @@ class CtypesBackend(Backend):
 
     def memcpy_dtoh(self, dst_addr, src, nbytes):
         self._cu("cuMemcpyDtoH_v2", c_void_p(dst_addr), c_uint64(src), c_size_t(nbytes))
+
+    def copier_2d(self, dst, dst_pitch, src, src_pitch, width_bytes, height):
+        p = CUDA_MEMCPY2D(srcMemoryType=CU_MEMORYTYPE_DEVICE, srcDevice=src, srcPitch=src_pitch,
+                          dstMemoryType=CU_MEMORYTYPE_DEVICE, dstDevice=dst, dstPitch=dst_pitch,
+                          WidthInBytes=width_bytes, Height=height)
+        copy, args = self.cuda.cuMemcpy2DAsync_v2, (byref(p), c_void_p(0))
+
+        def go():
+            err = copy(*args)
+            if err:
+                raise CudaError("cuMemcpy2DAsync", self._error_name(err), err)
+        return go
 
     def memset_d8(self, ptr, value, count):
         self._cu("cuMemsetD8_v2", c_uint64(ptr), ctypes.c_ubyte(value), c_size_t(count))

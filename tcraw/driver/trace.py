@@ -10,6 +10,8 @@ import time
 from . import SEAM_CALLS, Backend
 
 # Arguments (and results) that are addresses or handles read best in hex.
+# Seam calls that return a prepared zero-argument callable (a timed loop calls it many times).
+PREPARED = ("launcher", "copier_2d")
 HEX = {"ptr", "dst", "src", "dst_addr", "src_addr", "params_addr", "prog", "fn", "mod", "ctx", "ev",
        "start", "end"}
 RETURNS_HANDLE = {"mem_alloc": "ptr", "primary_ctx_retain": "ctx", "module_load_data": "mod",
@@ -39,11 +41,11 @@ class Traced(Backend):
         stream = object.__getattribute__(self, "stream") or sys.stderr
         varnames = inner_fn.__code__.co_varnames[1:inner_fn.__code__.co_argcount]
 
-        if attr == "launcher":  # trace each launch the prepared callable makes, not its making
+        if attr in PREPARED:  # trace each call the prepared callable makes, not its making
             def prepare(*args):
-                launch = inner_fn(*args)
+                go = inner_fn(*args)
                 shown = ", ".join(f"{n}={_show(n, v)}" for n, v in zip(varnames, args))
-                return lambda: _traced_call("cuLaunchKernel", shown, launch, (), "", stream)
+                return lambda: _traced_call(SEAM_CALLS[attr], shown, go, (), "", stream)
             return prepare
 
         def call(*args):
