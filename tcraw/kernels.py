@@ -334,9 +334,9 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
 # The model wgmma_config ranks configurations by. Rates are one SM's sustained tensor throughput
 # with that block tile (TFLOP/s; 2 consumers × 256 columns: 06's ~780 TFLOP/s over 132 SMs at
 # 4096³), bandwidths what the H200 streams (bytes/µs).
-WGMMA_SM_TFLOPS = {(2, 256): 5.9, (2, 128): 5.3, (2, 64): 4.0, (1, 256): 4.4, (1, 128): 4.0, (1, 64): 3.0}
+WGMMA_SM_TFLOPS = {(2, 256): 5.9, (2, 128): 5.8, (2, 64): 4.0, (1, 256): 4.4, (1, 128): 4.0, (1, 64): 3.0}
 HBM_BYTES_PER_US = 3.3e6      # what a streaming kernel reaches of the H200's 4.8 TB/s
-SM_BYTES_PER_US = 1.0e5       # one SM's own loads from L2 (the split-K sum is one SM's)
+SM_BYTES_PER_US = 2.0e5       # one SM's own loads from L2 (the split-K sum is one SM's)
 
 
 def stream_k_share(rem, kt, clusters, tile):
