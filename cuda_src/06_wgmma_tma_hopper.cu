@@ -258,7 +258,10 @@ __device__ __forceinline__ int split_pieces(int tiles, int KT, int clusters) {
 }
 
 // The cluster's work, in order, as units (tile, first k-slice, end k-slice). Split-K (few tiles):
-// at most one unit, piece cluster % p of tile cluster / p. Otherwise whole tiles in
+// at most one unit, piece cluster / tiles of tile cluster % tiles — neighbouring clusters take
+// neighbouring tiles of one piece, so the blocks running side by side read the same rows of B
+// (and of A) at about the same time: long runs of DRAM, not `tiles` scattered row strips.
+// Otherwise whole tiles in
 // rounds (tile = cluster, + clusters, ...) while every cluster has one, then — the last round
 // being partial — its stretch [cluster·share, +share) of the remaining tiles' k-slices laid end
 // to end. A stretch begins with the tail of one tile and ends with the head of another, so a
@@ -269,8 +272,8 @@ __device__ __forceinline__ int split_pieces(int tiles, int KT, int clusters) {
 template <class Body>
 __device__ __forceinline__ void for_each_unit(int tiles, int KT, int cluster, int clusters, Body&& body) {
     if (const int p = split_pieces(tiles, KT, clusters); p > 1) {
-        const int piece = cluster % p;
-        if (cluster < tiles * p) body(cluster / p, piece * KT / p, (piece + 1) * KT / p);
+        const int piece = cluster / tiles;
+        if (piece < p) body(cluster % tiles, piece * KT / p, (piece + 1) * KT / p);
         return;
     }
     const int share = stream_k_share(tiles % clusters, KT, clusters);
@@ -485,7 +488,7 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
             if (p > 1) {   // split-K: only the tile's last piece to finish stores it, the sum of all
                 const int block_tile = tile * CLUSTER + rank;
                 if (split_epilogue(d, partials + block_tile * p * PARTIAL_FLOATS, counters + block_tile,
-                                   cluster % p, p, t))
+                                   cluster / tiles, p, t))
                     store_c(map_c, d, c_buffers + c * C_BUFFER_BYTES, c, t, tile_n * BN, tile_m * BM + c * 64, false);
                 return;
             }

@@ -18,7 +18,8 @@ if [ -z "${SKIP_TUNE:-}" ]; then
   echo "tune exit $?"; tail -3 "$OUT/tune06.txt"
 fi
 for suite in ${@:-skinny long-k square}; do
-  timeout ${SUITE_S:-120} $PY -m tcraw bench --shapes "$suite" --precision fp16 --kernel wgmma_tma_fp16 --iters 10 \
-    --warmup 3 --seed 7 > "$OUT/suite_$suite.txt" 2>&1
-  echo "$suite exit $?"; grep -A3 "geomean" "$OUT/suite_$suite.txt" | tail -1
+  log="$OUT/suite_$(basename "$suite" .txt).txt"
+  timeout ${SUITE_S:-120} $PY -m tcraw bench --shapes "$suite" --precision ${PRECISION:-fp16} \
+    --kernel wgmma_tma_${PRECISION:-fp16} --iters 10 --warmup 3 --seed 7 > "$log" 2>&1
+  echo "$suite exit $?"; grep -A2 "geomean" "$log" | tail -1
 done

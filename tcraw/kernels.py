@@ -331,12 +331,16 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
                 "tiles, any shape")
 
 
-# The model wgmma_config ranks configurations by. Rates are one SM's sustained tensor throughput
-# with that block tile (TFLOP/s; 2 consumers × 256 columns: 06's ~780 TFLOP/s over 132 SMs at
-# 4096³), bandwidths what the H200 streams (bytes/µs).
-WGMMA_SM_TFLOPS = {(2, 256): 5.9, (2, 128): 5.8, (2, 64): 4.0, (1, 256): 4.4, (1, 128): 4.0, (1, 64): 3.0}
-HBM_BYTES_PER_US = 3.3e6      # what a streaming kernel reaches of the H200's 4.8 TB/s
-SM_BYTES_PER_US = 2.0e5       # one SM's own loads from L2 (the split-K sum is one SM's)
+# The model wgmma_config ranks configurations by, its constants fitted (least squares on log
+# time) to every configuration's time on 12 shapes on the H200 (scripts/tune_ladder.py,
+# docs/results/2026-11-30-h200-06-any-shape/): one SM's tensor throughput with each block tile
+# (TFLOP/s, by consumers and BN), what HBM streams with every SM reading (bytes/µs), one SM's
+# loads from L2 (the split-K sum is one SM's), split-K's and stream-K's fixed costs and the
+# launch's own (µs).
+WGMMA_SM_TFLOPS = {(2, 256): 4.9, (2, 128): 4.9, (2, 64): 3.1, (1, 256): 3.8, (1, 128): 3.6, (1, 64): 2.6}
+HBM_BYTES_PER_US = 3.6e6
+SM_BYTES_PER_US = 0.8e5
+SPLIT_K_US, STREAM_K_US, LAUNCH_US = 3.8, 1.1, 6.2
 
 
 def stream_k_share(rem, kt, clusters, tile):
@@ -363,16 +367,18 @@ def wgmma_model_us(m, n, k, sms, tile):
     bm = 64 * consumers
     tiles, kt, clusters = cdiv(m, bm * cluster) * cdiv(n, bn), cdiv(k, WGMMA_BK), sms // cluster
     slice_us = 2 * bm * bn * WGMMA_BK / (WGMMA_SM_TFLOPS[consumers, bn] * 1e6)
-    p, reduce_us = split_pieces(tiles, kt, clusters, tile), 0.0
+    p, fixup_us = split_pieces(tiles, kt, clusters, tile), 0.0
     if p > 1:
-        slices = cdiv(kt, p)
-        reduce_us = p * bm * bn * 4 / SM_BYTES_PER_US
-    elif (share := stream_k_share(tiles % clusters, kt, clusters, tile)):
-        slices = tiles // clusters * kt + share
+        slices, active = cdiv(kt, p), tiles * p * cluster
+        fixup_us = p * bm * bn * 4 / SM_BYTES_PER_US + SPLIT_K_US
     else:
-        slices = cdiv(tiles, clusters) * kt
-    memory_us = (2 * (m * k + k * n) + 4 * m * n) / HBM_BYTES_PER_US
-    return max(slices * slice_us, memory_us) + reduce_us, slices * slice_us
+        active = min(tiles, clusters) * cluster
+        share = stream_k_share(tiles % clusters, kt, clusters, tile)
+        slices = tiles // clusters * kt + share if share else cdiv(tiles, clusters) * kt
+        fixup_us = STREAM_K_US if share else 0.0
+    # HBM at full speed needs every SM reading; fewer get their share of it
+    memory_us = (2 * (m * k + k * n) + 4 * m * n) / (HBM_BYTES_PER_US * min(1.0, active / sms))
+    return max(slices * slice_us, memory_us) + fixup_us + LAUNCH_US, slices * slice_us
 
 
 def _wgmma_candidates():
@@ -401,8 +407,9 @@ def wgmma_config(m, n, k, sms):
     ranked = []
     for order, config in enumerate(WGMMA_CONFIGS):
         rows = 64 * config["CONSUMERS"]
-        if (m <= 64 and config["CONSUMERS"] > 1) or (config["CLUSTER"] > 1 and cdiv(m, rows) < 2):
-            continue   # a second consumer's, or a second block's, rows would be all padding
+        if (m <= 64 and config["CONSUMERS"] > 1) or (config["CLUSTER"] > 1 and cdiv(m, rows) < 2) or \
+                (config["BN"] > 64 and n <= config["BN"] // 2):
+            continue   # a second consumer's, a second block's, or half the tile's columns would be all padding
         total, tensor = wgmma_model_us(m, n, k, sms, {**WGMMA_TILE, **config})
         ranked.append((total, tensor, order, config))
     # within 2 % of the best counts as a tie, broken by less tensor-core work, then biggest tile
