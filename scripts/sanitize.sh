@@ -15,7 +15,7 @@ WHAT=(--precision all)
 for tool in memcheck racecheck initcheck synccheck; do
   extra=""
   [ "$tool" = memcheck ] && extra="--padding 32"
-  for shape in "1 1 1" "15 17 33" "127 129 255" "256 512 2112"; do   # the last cuts 06's tiles in 3
+  for shape in "1 1 1" "15 17 33" "127 129 255" "256 512 2112" "3 1003 4105"; do   # 06: stream-K cuts tiles in 3; split-K + pitched copies
     set -- $shape
     echo "## $tool  M=$1 N=$2 K=$3" | tee -a "$LOG"
     "$SAN" --tool "$tool" $extra --error-exitcode 9 \

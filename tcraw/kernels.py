@@ -332,15 +332,20 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
 
 
 # The model wgmma_config ranks configurations by, its constants fitted (least squares on log
-# time) to every configuration's time on 12 shapes on the H200 (scripts/tune_ladder.py,
+# time, plus how much slower than the best its pick is) to every configuration's time on 12
+# shapes, two runs, on the H200 (scripts/fit_wgmma_model.py on scripts/tune_ladder.py's tables in
 # docs/results/2026-11-30-h200-06-any-shape/): one SM's tensor throughput with each block tile
 # (TFLOP/s, by consumers and BN), what HBM streams with every SM reading (bytes/µs), one SM's
 # loads from L2 (the split-K sum is one SM's), split-K's and stream-K's fixed costs and the
 # launch's own (µs).
-WGMMA_SM_TFLOPS = {(2, 256): 4.9, (2, 128): 4.9, (2, 64): 3.1, (1, 256): 3.8, (1, 128): 3.6, (1, 64): 2.6}
-HBM_BYTES_PER_US = 3.6e6
+WGMMA_SM_TFLOPS = {(2, 256): 5.0, (2, 128): 5.1, (2, 64): 3.3, (1, 256): 3.9, (1, 128): 3.6, (1, 64): 2.9}
+HBM_BYTES_PER_US = 3.8e6
 SM_BYTES_PER_US = 0.8e5
-SPLIT_K_US, STREAM_K_US, LAUNCH_US = 3.8, 1.1, 6.2
+SPLIT_K_US, STREAM_K_US, LAUNCH_US = 4.2, 2.3, 5.8
+# Measured where the model is blind: with M ≤ 16 the run is a stream of B, and one consumer with
+# 128 columns in clusters of 1 streams it fastest (0.84× cuBLAS at 1×4096×14336 where the model's
+# pick, 64 columns, gave 0.69×; 0.85× vs 0.73× at 16×11008×4096).
+STREAM_B_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "STAGES": 8}
 
 
 def stream_k_share(rem, kt, clusters, tile):
@@ -404,6 +409,8 @@ def wgmma_config(m, n, k, sms):
     """The 06 configuration for (m, n, k) on ``sms`` SMs — block rows (CONSUMERS), columns (BN),
     cluster and the stages that fit — with the least modelled time (wgmma_model_us). Big problems
     get 128×256 tiles in clusters of 2; small M one consumer; few tiles narrower ones and split-K."""
+    if m <= 16 and n > 64:
+        return dict(STREAM_B_CONFIG)
     ranked = []
     for order, config in enumerate(WGMMA_CONFIGS):
         rows = 64 * config["CONSUMERS"]
