@@ -100,8 +100,9 @@ def check_in_process(device, kernel, shapes, seed, cubin, extras=True, note=prin
 def child_command(kernel, device_index, shapes, seed, extras, backend=None, cubin_dir=None, guard=True):
     """The `tcraw check` line that runs some of ``kernel``'s cases in a child process."""
     cmd = [sys.executable, "-m", "tcraw", "check", *child_args(kernel),
-           "--device", str(device_index), "--seed", str(seed), "--no-isolate", "--format", "json",
-           "--shapes", ";".join(",".join(map(str, s)) for s in shapes)]
+           "--device", str(device_index), "--seed", str(seed), "--no-isolate", "--format", "json"]
+    # no shapes: the child runs the extras alone (an empty --shapes is refused as a user's mistake)
+    cmd += ["--shapes", ";".join(",".join(map(str, s)) for s in shapes)] if shapes else ["--extras-only"]
     if not extras:
         cmd.append("--no-extras")
     if not guard:

@@ -443,7 +443,10 @@ def cmd_check(args):
         raise UsageError("name the kernel to check: --kernel NAME, or your own with --spec / --source")
     chosen = kernels.select(names, None, extra)
     seed = _seed(args)
-    rows = check_kernels(args.device, chosen, shapes=_shapes(args.shapes) if args.shapes is not None else None,
+    if args.extras_only and (args.shapes is not None or not args.extras):
+        raise UsageError("--extras-only runs the rerun and NaN/Inf cases alone: it takes no --shapes or --no-extras")
+    shapes = [] if args.extras_only else _shapes(args.shapes) if args.shapes is not None else None
+    rows = check_kernels(args.device, chosen, shapes=shapes,
                  seed=seed, isolate=args.isolate, timeout=args.timeout, sanitize=args.sanitize,
                  extras=args.extras, guard=args.guard, backend=args.backend, cubin_dir=args.cubin_dir,
                  note=note, open_device=_open_device)
@@ -643,6 +646,7 @@ def build_parser():
     s.add_argument("--no-isolate", dest="isolate", action="store_false",
                    help="run in this process (faster; a fault or hang then ends the check)")
     s.add_argument("--no-extras", dest="extras", action="store_false", help=argparse.SUPPRESS)
+    s.add_argument("--extras-only", action="store_true", help=argparse.SUPPRESS)   # an isolated check's last child
     s.add_argument("--no-guard", dest="guard", action="store_false",
                    help="no canary bands around the operands (what compute-sanitizer needs to see a stray write)")
     s.add_argument("--timeout", type=int, default=120, help="seconds per shape before it counts as a hang")

@@ -338,7 +338,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
 # (TFLOP/s, by consumers and BN), what HBM streams with every SM reading (bytes/µs), one SM's
 # loads from L2 (the split-K sum is one SM's), split-K's and stream-K's fixed costs and the
 # launch's own (µs).
-WGMMA_SM_TFLOPS = {(2, 256): 5.0, (2, 128): 5.0, (2, 64): 3.3, (1, 256): 3.9, (1, 128): 3.6, (1, 64): 2.9}
+WGMMA_SM_TFLOPS = {(2, 256): 5.0, (2, 128): 4.7, (2, 64): 3.3, (1, 256): 3.9, (1, 128): 3.6, (1, 64): 2.9}
 HBM_BYTES_PER_US = 3.8e6
 SM_BYTES_PER_US = 0.8e5
 SPLIT_K_US, STREAM_K_US, LAUNCH_US = 4.2, 2.3, 5.8

@@ -174,3 +174,15 @@ def test_list_shows_a_users_kernels_after_the_registry(capsys):
     assert main(["list", "--spec", str(GOOD), "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [r["name"] for r in rows] == [*kernels.KERNELS, "student_wmma_64"]
+
+
+def test_an_isolated_checks_extras_child_names_no_empty_shapes():
+    """The last child of an isolated check runs only the rerun and NaN/Inf cases: it says so with
+    --extras-only, which the CLI takes, and not with an empty --shapes (refused as a mistake)."""
+    from tcraw.check import child_command
+    from tcraw.cli import build_parser
+    cmd = child_command(kernels.KERNELS["naive_fp32"], 0, [], 5, True)
+    assert "--extras-only" in cmd and "--shapes" not in cmd
+    args = build_parser().parse_args(cmd[3:])
+    assert args.extras_only and args.shapes is None
+    assert "--shapes" in child_command(kernels.KERNELS["naive_fp32"], 0, [(3, 4, 5)], 5, False)
