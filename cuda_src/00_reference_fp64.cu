@@ -14,6 +14,23 @@ __device__ __forceinline__ double widen(__half x) { return __half2float(x); }
 __device__ __forceinline__ double widen(__nv_bfloat16 x) { return __bfloat162float(x); }
 __device__ __forceinline__ double widen(signed char x) { return x; }
 
+// FP8 codes, decoded by hand (sign, exponent, mantissa): E4M3 has no infinities and one NaN per
+// sign (S.1111.111), E5M2 is IEEE-like. The per-tensor scales are the host's to apply.
+struct e4m3 { unsigned char bits; };
+struct e5m2 { unsigned char bits; };
+__device__ __forceinline__ double widen(e4m3 x) {
+    const int e = (x.bits >> 3) & 15, f = x.bits & 7;
+    if ((x.bits & 0x7F) == 0x7F) return __longlong_as_double(0x7FF8000000000000LL);
+    const double v = e ? ldexp(1.0 + f / 8.0, e - 7) : ldexp(f / 8.0, -6);
+    return x.bits & 0x80 ? -v : v;
+}
+__device__ __forceinline__ double widen(e5m2 x) {
+    const int e = (x.bits >> 2) & 31, f = x.bits & 3;
+    const double v = e == 31 ? __longlong_as_double(f ? 0x7FF8000000000000LL : 0x7FF0000000000000LL)
+                   : e ? ldexp(1.0 + f / 4.0, e - 15) : ldexp(f / 4.0, -14);
+    return x.bits & 0x80 ? -v : v;
+}
+
 template <typename In>
 __device__ __forceinline__ void reference(const In* A, const In* B, double* C, double* absC,
                                           int M, int N, int K) {
@@ -39,3 +56,5 @@ TCRAW_REFERENCE(reference_fp16, __half)
 TCRAW_REFERENCE(reference_bf16, __nv_bfloat16)
 TCRAW_REFERENCE(reference_int8, signed char)
 TCRAW_REFERENCE(reference_fp64, double)
+TCRAW_REFERENCE(reference_e4m3, e4m3)
+TCRAW_REFERENCE(reference_e5m2, e5m2)

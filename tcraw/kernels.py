@@ -67,6 +67,9 @@ class Kernel:
     # stride); an operand whose rows are not is copied to a pitched buffer on the device inside
     # the timed launch (matmul.pitched). 0: the tile padding already gives what the kernel needs.
     pitch: int = 0
+    # How B may lie in memory: "row" (K×N, N contiguous — tcraw's default) and/or "col" (K-major:
+    # stored N×K, what wgmma's FP8/INT8/TF32 forms and cuBLASLt's FP8 "TN" take).
+    b_layouts: tuple = ("row",)
     # A kernel with several configurations (06): the macros a caller may override (tunables),
     # configure(macros) -> that configuration as a Kernel, pick(m, n, k, sm_count) -> the macros
     # for a problem, and configs, every macro set pick can return (what `compile --out` builds).
@@ -454,7 +457,8 @@ REFERENCE = Kernel("reference_fp64", "00_reference_fp64.cu", "reference_fp32", P
                    (1, 1, 1), naive_fp32_geometry, summary="fp64 dot products and |A||B| on the GPU")
 REFERENCE_ENTRIES = {"fp32": "reference_fp32", "tf32": "reference_fp32", "fp16": "reference_fp16",
                      "fp16acc16": "reference_fp16", "bf16": "reference_bf16", "int8": "reference_int8",
-                     "fp64": "reference_fp64"}
+                     "fp64": "reference_fp64", "fp8e4m3": "reference_e4m3", "fp8e5m2": "reference_e5m2",
+                     "fp8e4m3bf16": "reference_e4m3"}
 
 # What `tcraw run` does with no kernel or precision named: the seed's comparison.
 DEFAULT_KERNELS = ("naive_fp32", "wmma_fp16")

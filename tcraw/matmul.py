@@ -70,6 +70,7 @@ class Record:
     config: str | None = None      # the -D macros it was built with: its tile/stage configuration
     variant: str = ""              # those that differ from the registry's (a configuration picked per problem)
     pitched: list = field(default_factory=list)   # operands copied to/from pitched rows inside the timed launch
+    b_layout: str = "row"          # B as stored: "row" (K×N) or "col" (N×K, K-major)
     error: str | None = None       # why this row has no result (the run failed; passed is False)
 
     def as_dict(self):
@@ -179,9 +180,10 @@ def pad(array, rows, cols):
     return out
 
 
-def check_operands(kernel, d_a, d_b, d_c, m, n, k):
+def check_operands(kernel, d_a, d_b, d_c, m, n, k, b_layout="row"):
     """Refuse device operands the kernel cannot use — before any launch."""
     p = kernel.precision
+    check_layout(kernel, b_layout)
     tm, tn, tk = kernel.tile
     if m % tm or n % tn or k % tk:
         raise UsageError(
@@ -201,12 +203,25 @@ def check_operands(kernel, d_a, d_b, d_c, m, n, k):
                              f"{kernel.name}'s loads need; allocate it whole (cuMemAlloc gives 256)")
 
 
-def operand_tensor_maps(kernel, d_a, d_b, d_c, m, n, k, pitches=None):
-    """TMA kernels read A (M×K) and B (K×N), and may write C (M×N, fp32), through tensor maps
-    encoded here, on the host, from the same device buffers: one per operand, with the kernel's
-    box shapes (and ``pitches``: name -> row pitch in bytes, for pitched copies)."""
+B_LAYOUTS = ("row", "col")
+
+
+def check_layout(kernel, b_layout):
+    """Refuse a layout of B that is not one, or that ``kernel`` does not read."""
+    if b_layout not in B_LAYOUTS:
+        raise UsageError(f"B's layout is 'row' (K×N) or 'col' (N×K, K-major), not {b_layout!r}")
+    if b_layout not in kernel.b_layouts:
+        raise UsageError(f"{kernel.name} reads B {' or '.join(kernel.b_layouts)}-major, not {b_layout}-major: "
+                         f"give b_layout={kernel.b_layouts[0]!r} (--b-layout {kernel.b_layouts[0]})")
+
+
+def operand_tensor_maps(kernel, d_a, d_b, d_c, m, n, k, pitches=None, b_layout="row"):
+    """TMA kernels read A (M×K) and B (K×N, or N×K when ``b_layout`` is "col"), and may write C
+    (M×N, fp32), through tensor maps encoded here, on the host, from the same device buffers: one
+    per operand, with the kernel's box shapes (and ``pitches``: name -> row pitch in bytes)."""
     pitches = pitches or {}
-    operands = [("A", d_a, kernel.tma_element, m, k), ("B", d_b, kernel.tma_element, k, n),
+    b_rows, b_cols = (n, k) if b_layout == "col" else (k, n)
+    operands = [("A", d_a, kernel.tma_element, m, k), ("B", d_b, kernel.tma_element, b_rows, b_cols),
                 ("C", d_c, TMA_FP32, m, n)]
     return [TensorMap(buf, element, rows, cols, *box, pitch=pitches.get(name))
             for (name, buf, element, rows, cols), box in zip(operands, kernel.tma_boxes)]
@@ -220,11 +235,12 @@ class Pitched:
     maps keep the real M, N, K, and the copy engine reads zeros past them. Holds nothing when
     every operand's rows already fit (an aligned problem is not copied)."""
 
-    def __init__(self, device, kernel, m, n, k):
+    def __init__(self, device, kernel, m, n, k, b_layout="row"):
         p = kernel.precision
         self.copies = {}   # name -> (DeviceBuffer, pitch, row bytes, rows)
+        b_shape = (n, k) if b_layout == "col" else (k, n)
         try:
-            for name, rows, cols, dtype in (("A", m, k, p.in_dtype), ("B", k, n, p.in_dtype),
+            for name, rows, cols, dtype in (("A", m, k, p.in_dtype), ("B", *b_shape, p.in_dtype),
                                             ("C", m, n, p.out_dtype)):
                 row = cols * dtype.itemsize
                 if kernel.pitch and row % kernel.pitch:
@@ -241,12 +257,13 @@ class Pitched:
         return list(self.copies)
 
     @staticmethod
-    def bytes_needed(kernel, m, n, k):
+    def bytes_needed(kernel, m, n, k, b_layout="row"):
         p, pitch = kernel.precision, kernel.pitch
         if not pitch:
             return 0
+        b_shape = (n, k) if b_layout == "col" else (k, n)
         return sum(-(-cols * dtype.itemsize // pitch) * pitch * rows
-                   for rows, cols, dtype in ((m, k, p.in_dtype), (k, n, p.in_dtype), (m, n, p.out_dtype))
+                   for rows, cols, dtype in ((m, k, p.in_dtype), (*b_shape, p.in_dtype), (m, n, p.out_dtype))
                    if cols * dtype.itemsize % pitch)
 
     def free(self):
@@ -276,13 +293,19 @@ def workspace_buffer(device, kernel, m, n, k):
     return buf
 
 
-def matmul_launcher(kernel, fn, d_a, d_b, d_c, m, n, k, workspace=None, pitched=None):
+def matmul_launcher(kernel, fn, d_a, d_b, d_c, m, n, k, workspace=None, pitched=None, b_layout="row",
+                    scales=None):
     """The launch of ``kernel`` on device operands (M, N, K already whole tiles), checked and
     packed once. Kernels that need more than 48 KiB of dynamic shared memory get their limit
     raised here: the registry's geometry says they need it. Kernels with a ``workspace`` take
     it after K (workspace_buffer makes it). Operands in ``pitched`` (a Pitched) are copied in
-    before the kernel and C out after it, as part of the returned launch."""
-    check_operands(kernel, d_a, d_b, d_c, m, n, k)
+    before the kernel and C out after it, as part of the returned launch. B lies as ``b_layout``
+    says; FP8 kernels take ``scales`` (a device buffer of two fp32: A's and B's) after the
+    workspace."""
+    check_operands(kernel, d_a, d_b, d_c, m, n, k, b_layout)
+    if kernel.precision.scaled and scales is None:
+        raise UsageError(f"{kernel.name} multiplies C by A's and B's scales: pass scales, a device buffer "
+                         "of two float32 (run_matmul makes it from the problem)")
     ops, pitches, before, after = {"A": d_a, "B": d_b, "C": d_c}, {}, [], []
     drv = fn.module.device.drv
     for name, (buf, pitch, row, rows) in (pitched.copies.items() if pitched else ()):
@@ -303,8 +326,10 @@ def matmul_launcher(kernel, fn, d_a, d_b, d_c, m, n, k, workspace=None, pitched=
                              f"{'none' if workspace is None else f'{workspace.nbytes} bytes'}: "
                              "make it with matmul.workspace_buffer")
         scratch = [workspace]
+    if kernel.precision.scaled:
+        scratch.append(scales)
     args = KernelArgs([d_a, d_b, d_c, np.int32(m), np.int32(n), np.int32(k), *scratch,
-                       *operand_tensor_maps(kernel, d_a, d_b, d_c, m, n, k, pitches)])
+                       *operand_tensor_maps(kernel, d_a, d_b, d_c, m, n, k, pitches, b_layout)])
     go = launcher(fn, geometry, args)  # checks geometry and arguments: no bad launch happens
     if not before and not after:
         return go
@@ -393,7 +418,7 @@ def device_operand(stack, device, name, array, guard):
 
 
 def measure(device, name, precision, hp, padded, prepare, *, iters, warmup, seed, rotate=False,
-            keep_output=False, guard=0):
+            keep_output=False, guard=0, b_layout="row"):
     """The shared run: pad → allocate → copy → poison → launch and time → copy back → verify.
     ``prepare(d_a, d_b, d_c, m, n, k)`` returns the zero-argument launch for one buffer set
     (a kernel's or cuBLAS's). ``guard`` bytes of canary around each operand, checked after the
@@ -401,8 +426,11 @@ def measure(device, name, precision, hp, padded, prepare, *, iters, warmup, seed
     (Record, the output when ``keep_output`` else None)."""
     m, n, k = hp.m, hp.n, hp.k
     mp, np_, kp = padded
-    # 1. Host side: pad to whole tiles; the output comes back into a padded host array.
+    # 1. Host side: pad to whole tiles (B stored N×K when it is K-major); the output comes back
+    #    into a padded host array.
     a, b = pad(hp.a, mp, kp), pad(hp.b, kp, np_)
+    if b_layout == "col":
+        b = np.ascontiguousarray(b.T)
     c = np.empty((mp, np_), dtype=precision.out_dtype)
     with ExitStack() as stack:
         # 2. Device memory: allocate, copy inputs over, poison the outputs (one set per rotation).
@@ -444,20 +472,24 @@ def measure(device, name, precision, hp, padded, prepare, *, iters, warmup, seed
         bad=verdict.bad, unwritten=verdict.unwritten, padding_dirty=verdict.padding_dirty,
         inputs=hp.mode, seed=seed, warmup=warmup, device_index=device.ordinal,
         padded=[mp, np_, kp], input_sets=len(sets), reference=hp.reference,
-        guard_bytes=guard, out_of_bounds="; ".join(dict.fromkeys(damage)) or None, **clocks.fields())
+        guard_bytes=guard, out_of_bounds="; ".join(dict.fromkeys(damage)) or None, b_layout=b_layout,
+        **clocks.fields())
     if record.out_of_bounds:
         record.passed = False
     return record, (c[:m, :n] if keep_output else None)
 
 
 def run_matmul(device, kernel, hp: HostProblem, *, iters=20, warmup=3, seed=0, cubin=None,
-               keep_output=False, rotate=False, guard=0, config=None, cubin_dir=None):
+               keep_output=False, rotate=False, guard=0, config=None, cubin_dir=None, b_layout=None):
     """Run ``kernel`` on the host problem ``hp`` on ``device``; return a Record (and the output
     when ``keep_output``). ``cubin``: the kernel's, already compiled (else compiled here, or
     prebuilt from ``cubin_dir``). A kernel with configurations runs the one it picks for the
     problem, with ``config`` (macro -> value) over it; ``cubin`` serves when that is the
-    kernel's own configuration."""
+    kernel's own configuration. ``b_layout``: B stored "row" (K×N) or "col" (N×K; default: the
+    first the kernel reads)."""
     validate.problem(hp.m, hp.n, hp.k)
+    b_layout = b_layout or kernel.b_layouts[0]
+    check_layout(kernel, b_layout)
     chosen = kernel.configured(hp.m, hp.n, hp.k, device.sm_count, config)
     if chosen.defines != kernel.defines:
         cubin = None
@@ -474,11 +506,16 @@ def run_matmul(device, kernel, hp: HostProblem, *, iters=20, warmup=3, seed=0, c
         workspace = workspace_buffer(device, kernel, *kernel.padded(hp.m, hp.n, hp.k))
         if workspace:
             stack.enter_context(workspace)
-        pitched = stack.enter_context(Pitched(device, kernel, hp.m, hp.n, hp.k))
-        prepare = lambda *ops: matmul_launcher(kernel, fn, *ops, workspace=workspace, pitched=pitched)  # noqa: E731
+        pitched = stack.enter_context(Pitched(device, kernel, hp.m, hp.n, hp.k, b_layout))
+        scales = None
+        if kernel.precision.scaled:   # FP8: A's and B's per-tensor scales, read by the kernel's epilogue
+            scales = stack.enter_context(DeviceBuffer.from_array(device, np.array([hp.scale_a, hp.scale_b],
+                                                                                  dtype=np.float32)))
+        prepare = lambda *ops: matmul_launcher(kernel, fn, *ops, workspace=workspace, pitched=pitched,  # noqa: E731
+                                               b_layout=b_layout, scales=scales)
         record, c = measure(device, kernel.name, kernel.precision, hp, kernel.padded(hp.m, hp.n, hp.k),
                             prepare, iters=iters, warmup=warmup, seed=seed, rotate=rotate,
-                            keep_output=keep_output, guard=guard)
+                            keep_output=keep_output, guard=guard, b_layout=b_layout)
         geometry = kernel.launch_geometry(*record.padded, device.sm_count)
         record.grid, record.block, record.registers = list(geometry.grid), list(geometry.block), fn.num_regs
         record.smem_bytes = geometry.smem_bytes + fn.static_smem
@@ -488,19 +525,24 @@ def run_matmul(device, kernel, hp: HostProblem, *, iters=20, warmup=3, seed=0, c
     return (record, c) if keep_output else record
 
 
-def run_cublas(device, cublas, precision, hp, *, iters=20, warmup=3, seed=0, rotate=False):
-    """cuBLAS on the same problem through the same measure(): its time and its own check."""
+def run_cublas(device, cublas, precision, hp, *, iters=20, warmup=3, seed=0, rotate=False, b_layout="row"):
+    """cuBLAS on the same problem through the same measure(): its time and its own check, with B
+    stored as ``b_layout`` says."""
+    if b_layout not in B_LAYOUTS:
+        raise UsageError(f"B's layout is 'row' (K×N) or 'col' (N×K, K-major), not {b_layout!r}")
     record, _ = measure(
         device, "cublas", precision, hp, (hp.m, hp.n, hp.k),
-        lambda d_a, d_b, d_c, m, n, k: cublas.gemm_launcher(precision.key, d_a.ptr, d_b.ptr, d_c.ptr, m, n, k),
-        iters=iters, warmup=warmup, seed=seed, rotate=rotate)
+        lambda d_a, d_b, d_c, m, n, k: cublas.gemm_launcher(precision.key, d_a.ptr, d_b.ptr, d_c.ptr, m, n, k,
+                                                            b_layout=b_layout),
+        iters=iters, warmup=warmup, seed=seed, rotate=rotate, b_layout=b_layout)
     return record
 
 
-def device_reference(device, precision, a, b, mode, cubin_dir=None):
+def device_reference(device, precision, a, b, sa, sb, mode, cubin_dir=None):
     """A HostProblem whose reference (and |A||B|) comes from 00_reference_fp64.cu on the GPU:
-    fp64 dot products of exactly the stored inputs, for sizes the CPU would take minutes on.
-    ``cubin_dir``: its prebuilt cubin (`tcraw compile --out` writes it beside the kernels')."""
+    fp64 dot products of exactly the stored inputs, for sizes the CPU would take minutes on,
+    times the inputs' scales ``sa``·``sb`` (FP8; 1 otherwise). ``cubin_dir``: its prebuilt cubin
+    (`tcraw compile --out` writes it beside the kernels')."""
     from .kernels import REFERENCE, REFERENCE_ENTRIES
     m, k = a.shape
     n = b.shape[1]
@@ -517,4 +559,7 @@ def device_reference(device, precision, a, b, mode, cubin_dir=None):
         launcher(fn, REFERENCE.geometry(m, n, k), args)()
         d_r.copy_to_host(ref)
         d_abs.copy_to_host(abs_ref)
-    return HostProblem(precision, mode, a, b, ref, abs_ref, reference="device")
+    if sa * sb != 1.0:
+        ref *= sa * sb
+        abs_ref *= sa * sb
+    return HostProblem(precision, mode, a, b, ref, abs_ref, reference="device", scale_a=sa, scale_b=sb)

@@ -60,6 +60,73 @@ def as_f64(x):
     return np.asarray(x, dtype=np.float64)
 
 
+# -- FP8: 8-bit codes (numpy has no fp8), decoded by table -----------------------------------------
+
+def _fp8_table(exp_bits, man_bits, bias, ieee_specials):
+    """The float64 value of each of the 256 codes of an FP8 format (sign, exponent, mantissa):
+    E4M3 ("fn": no infinities, S.1111.111 the only NaN) or E5M2 (IEEE-like: infinities, NaNs)."""
+    values = np.empty(256)
+    for code in range(256):
+        sign = -1.0 if code & 0x80 else 1.0
+        e, f = (code >> man_bits) & ((1 << exp_bits) - 1), code & ((1 << man_bits) - 1)
+        if ieee_specials and e == (1 << exp_bits) - 1:
+            values[code] = sign * math.inf if f == 0 else math.nan
+        elif not ieee_specials and code & 0x7F == 0x7F:
+            values[code] = math.nan
+        elif e == 0:
+            values[code] = sign * f / (1 << man_bits) * 2.0 ** (1 - bias)   # subnormal
+        else:
+            values[code] = sign * (1 + f / (1 << man_bits)) * 2.0 ** (e - bias)
+    return values
+
+
+E4M3_VALUES = _fp8_table(4, 3, 7, ieee_specials=False)    # largest finite 448
+E5M2_VALUES = _fp8_table(5, 2, 15, ieee_specials=True)    # largest finite 57344
+
+
+def _fp8_quantizer(values):
+    """float64 -> FP8 codes as uint8: round to nearest, ties to the even code (mantissa LSB 0),
+    saturating at the largest finite value (what cvt.rn.satfinite does); NaN stays NaN."""
+    positive = values[:128]
+    finite = np.flatnonzero(np.isfinite(positive))   # codes in value order: 0 .. largest finite
+    grid, top = positive[finite], int(finite[-1])
+    nan_code = int(np.flatnonzero(np.isnan(positive))[0])
+
+    def quantize(x):
+        x = np.asarray(x, dtype=np.float64)
+        mag = np.minimum(np.abs(x), grid[-1])
+        hi = np.clip(np.searchsorted(grid, mag, side="left"), 0, len(grid) - 1)
+        lo = np.maximum(hi - 1, 0)
+        d_lo, d_hi = mag - grid[lo], grid[hi] - mag
+        pick = np.where((d_hi < d_lo) | ((d_hi == d_lo) & (hi % 2 == 0)), hi, lo)
+        codes = finite[pick].astype(np.uint8)
+        codes = np.where(np.signbit(x) & (codes != 0), codes | 0x80, codes).astype(np.uint8)
+        codes[np.isnan(x)] = nan_code
+        return codes
+    quantize.largest = float(grid[-1])
+    quantize.top_code = top
+    return quantize
+
+
+to_e4m3 = _fp8_quantizer(E4M3_VALUES)
+to_e5m2 = _fp8_quantizer(E5M2_VALUES)
+
+
+def e4m3_to_f64(codes):
+    return E4M3_VALUES[np.asarray(codes, dtype=np.uint8)]
+
+
+def e5m2_to_f64(codes):
+    return E5M2_VALUES[np.asarray(codes, dtype=np.uint8)]
+
+
+def amax_scale(x, largest):
+    """The per-tensor scale that maps |x|'s largest value onto the format's largest finite value
+    (float32, as the kernel and cuBLASLt read it); 1 for an all-zero tensor."""
+    amax = float(np.max(np.abs(x), initial=0.0))
+    return float(np.float32(amax / largest)) if amax > 0 and math.isfinite(amax) else 1.0
+
+
 @dataclass(frozen=True)
 class Precision:
     """One input/accumulate combination and what it takes to check it.
@@ -84,6 +151,11 @@ class Precision:
     acc_exact_bits: int      # integers below 2^bits are exact in the accumulator
     tensor_core: bool = True
     normal_scale: float = 1.0  # int8 draws normal values ×32 so they use the int8 range
+    # FP8: A and B are stored as codes of x / scale, one amax-based scale per tensor (1 for the
+    # integer inputs, which the formats hold exactly); the kernel multiplies C by both scales.
+    scaled: bool = False
+    out_to_f64: Callable = as_f64   # storage of C -> float64 (bf16 outputs are uint16 bits)
+    out_unit: float = 0.0           # rounding unit of storing C (bf16: 2^-8), added to the bound
     # dense FLOP (or int op) per clock per SM, by compute capability (docs/facts.md); None: unknown
     flops_per_clk_sm: dict = field(default_factory=dict)
 
@@ -92,7 +164,7 @@ class Precision:
         if integer_inputs and abs_ref_max < 2.0 ** self.acc_exact_bits:
             return 0.0
         steps = math.ceil(k / self.block) + 1
-        return 2.0 * steps * self.acc_unit
+        return 2.0 * steps * self.acc_unit + self.out_unit
 
 
 PRECISIONS = {p.key: p for p in [
@@ -113,8 +185,21 @@ PRECISIONS = {p.key: p for p in [
               flops_per_clk_sm={80: 4096, 90: 8192}),
     Precision("fp64", "fp64", "fp64→fp64", np.dtype(np.float64), np.dtype(np.float64),
               as_f64, as_f64, 2.0 ** -53, 1, 53, flops_per_clk_sm={80: 128, 90: 256}),
+    # FP8 (sm_89+, wgmma on sm_90). Products of two FP8 values are exact; the accumulator is
+    # not fp32: DeepSeek-V3 (2024) found Hopper's FP8 MMA keeps about 14 bits while it adds a
+    # k32 step's products, so the bound assumes a 2^-13 rounding every 32 products and integer
+    # sums exact below 2^14 — until tcraw's own accumulator study measures it on the H200.
+    Precision("fp8e4m3", "fp8", "e4m3→fp32", np.dtype(np.uint8), np.dtype(np.float32),
+              to_e4m3, e4m3_to_f64, 2.0 ** -13, 32, 14, scaled=True, flops_per_clk_sm={89: 4096, 90: 8192}),
+    Precision("fp8e5m2", "fp8", "e5m2→fp32", np.dtype(np.uint8), np.dtype(np.float32),
+              to_e5m2, e5m2_to_f64, 2.0 ** -13, 32, 14, scaled=True, flops_per_clk_sm={89: 4096, 90: 8192}),
+    Precision("fp8e4m3bf16", "fp8", "e4m3→bf16", np.dtype(np.uint8), np.dtype(np.uint16),
+              to_e4m3, e4m3_to_f64, 2.0 ** -13, 32, 8, scaled=True, out_to_f64=bf16_bits_to_f64,
+              out_unit=2.0 ** -8, flops_per_clk_sm={89: 4096, 90: 8192}),
 ]}
 
+# What --precision selects. FP8 joins once a kernel of the registry computes it (issue 18): until
+# then its precisions serve Python callers and user kernels (Kernel(precision="fp8e4m3")).
 FAMILIES = ("fp32", "fp16", "bf16", "tf32", "int8", "fp64")
 
 
@@ -143,6 +228,8 @@ class HostProblem:
     ref: np.ndarray       # A64 @ B64 in float64
     abs_ref: np.ndarray   # |A64| @ |B64|: the scale each element's error is measured against
     reference: str = "cpu"   # where ref was computed: "cpu" (numpy) or "device" (00_reference_fp64.cu)
+    scale_a: float = 1.0     # FP8: A's values are its codes' × scale_a (precision.scaled)
+    scale_b: float = 1.0
 
     @property
     def m(self): return self.a.shape[0]
@@ -156,16 +243,21 @@ class HostProblem:
 
 
 def quantized_inputs(precision, base_a, base_b, mode):
-    """A and B as the kernel stores them (normal inputs scaled for int8's range)."""
+    """A and B as the kernel stores them (normal inputs scaled for int8's range), and the
+    per-tensor scales their values are multiplied by (FP8: amax-based for normal inputs; 1 else)."""
     scale = 1.0 if mode == "int" else precision.normal_scale
-    return precision.quantize(base_a * scale), precision.quantize(base_b * scale)
+    x, y = base_a * scale, base_b * scale
+    sa = sb = 1.0
+    if precision.scaled and mode != "int":
+        sa, sb = (amax_scale(v, precision.quantize.largest) for v in (x, y))
+    return precision.quantize(x / sa), precision.quantize(y / sb), sa, sb
 
 
 def host_problem(precision, base_a, base_b, mode):
     """The problem with its float64 reference computed on the CPU."""
-    a, b = quantized_inputs(precision, base_a, base_b, mode)
-    a64, b64 = precision.to_f64(a), precision.to_f64(b)
-    return HostProblem(precision, mode, a, b, a64 @ b64, np.abs(a64) @ np.abs(b64))
+    a, b, sa, sb = quantized_inputs(precision, base_a, base_b, mode)
+    a64, b64 = precision.to_f64(a) * sa, precision.to_f64(b) * sb
+    return HostProblem(precision, mode, a, b, a64 @ b64, np.abs(a64) @ np.abs(b64), scale_a=sa, scale_b=sb)
 
 
 # -- verification ---------------------------------------------------------------------------------
@@ -199,12 +291,12 @@ def verify(c_padded, hp: HostProblem, padding_must_be_zero=True):
     for r0 in range(0, m, rows):
         c = c_padded[r0:min(m, r0 + rows), :n]
         ref, abs_ref = hp.ref[r0:r0 + rows], hp.abs_ref[r0:r0 + rows]
-        if np.issubdtype(c.dtype, np.integer):
+        if c.dtype == np.int32:
             unwritten_mask = c == INT32_POISON
         else:
             # NaN is the poison; a NaN where the reference is finite is never right either way.
-            unwritten_mask = np.isnan(c.astype(np.float64)) & np.isfinite(ref)
-        c64 = c.astype(np.float64)
+            unwritten_mask = np.isnan(hp.precision.out_to_f64(c)) & np.isfinite(ref)
+        c64 = hp.precision.out_to_f64(c)
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             # Equal values (the same infinity, or NaN where the reference is NaN: inputs' NaN and
             # Inf must propagate) count as exact; anything else is measured against the bound.
@@ -237,10 +329,10 @@ def _dirty_padding(c_padded, hp):
     m, n = hp.ref.shape
     pad = np.ones(c_padded.shape, dtype=bool)
     pad[:m, :n] = False
-    values = c_padded.astype(np.float64)
+    values = hp.precision.out_to_f64(c_padded)
     allowed_nan = np.zeros(c_padded.shape, dtype=bool)
     if not np.isfinite(hp.ref).all():
-        b_cols = ~np.isfinite(hp.precision.to_f64(hp.b)).all(axis=0)   # length n
+        b_cols = ~np.isfinite(hp.precision.to_f64(hp.b)).all(axis=0)   # length n (codes' values: scales are finite)
         a_rows = ~np.isfinite(hp.precision.to_f64(hp.a)).all(axis=1)   # length m
         allowed_nan[m:, :n] = b_cols[None, :]
         allowed_nan[:m, n:] = a_rows[:, None]

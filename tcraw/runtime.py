@@ -108,6 +108,7 @@ POISON = {
     np.dtype(np.float16): (16, 0x7E00),
     np.dtype(np.float64): (32, 0x7FF80000),  # both halves: 0x7FF800007FF80000 is a NaN
     np.dtype(np.int32): (32, 0x80000000),
+    np.dtype(np.uint16): (16, 0x7FC0),       # a bf16 output (stored as its bits): NaN
 }
 
 

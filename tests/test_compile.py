@@ -221,3 +221,20 @@ def test_06_picks_a_configuration_per_problem_and_takes_overrides():
         k06.configured(64, 64, 64, 132, {"BOGUS": 1})
     with pytest.raises(UsageError, match="one configuration"):
         kernels.KERNELS["naive_fp32"].configured(64, 64, 64, 132, {"BN": 1})
+
+def test_b_layout_is_checked_against_what_the_kernel_reads():
+    """B stored K-major ("col") is a problem's choice; a kernel that reads only row-major B
+    refuses it with the fix, and a layout that is neither is refused as such."""
+    from dataclasses import replace
+    from tcraw.matmul import Pitched, check_layout
+    k06 = kernels.KERNELS["wgmma_tma_fp16"]
+    check_layout(k06, "row")
+    with pytest.raises(UsageError, match="reads B row-major, not col-major.*b_layout='row'"):
+        check_layout(k06, "col")
+    with pytest.raises(UsageError, match="'row' .* or 'col'"):
+        check_layout(k06, "diagonal")
+    kmajor = replace(k06, b_layouts=("col",))
+    check_layout(kmajor, "col")
+    # K-major B of 8 × 12 (K = 12 halves: 24-byte rows) needs a pitched copy; row-major (N = 8) none
+    assert Pitched.bytes_needed(k06, 16, 8, 12, "col") == 32 * 8 + 32 * 16
+    assert Pitched.bytes_needed(k06, 16, 8, 16, "row") == 0

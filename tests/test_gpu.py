@@ -100,14 +100,14 @@ def test_backends_agree_bit_for_bit(device, host_problems):
             assert c1.tobytes() == c2.tobytes(), kernel.name
 
 
-@pytest.mark.parametrize("key", ["fp32", "fp16", "bf16", "int8", "fp64"])
+@pytest.mark.parametrize("key", ["fp32", "fp16", "bf16", "int8", "fp64", "fp8e4m3", "fp8e5m2"])
 def test_device_reference_matches_the_cpu(device, key):
     from tcraw.matmul import device_reference
     from tcraw.precision import PRECISIONS, base_matrices, host_problem
     p = PRECISIONS[key]
     a, b = base_matrices(61, 67, 129, "normal", 11)
     cpu = host_problem(p, a, b, "normal")
-    gpu = device_reference(device, p, cpu.a, cpu.b, "normal")
+    gpu = device_reference(device, p, cpu.a, cpu.b, cpu.scale_a, cpu.scale_b, "normal")
     np.testing.assert_allclose(gpu.ref, cpu.ref, rtol=1e-12, atol=1e-12 * np.abs(cpu.abs_ref).max())
     np.testing.assert_allclose(gpu.abs_ref, cpu.abs_ref, rtol=1e-12)
 

@@ -174,3 +174,69 @@ def test_a_record_names_the_kernels_source_and_configuration():
     rec = failed_record(kernels.KERNELS["wgmma_tma_fp16"], 64, 64, 64, None, "why")
     assert rec.source == "06_wgmma_tma_hopper.cu" and "STAGES=4" in rec.config and "CLUSTER=2" in rec.config
     assert rec.as_dict()["passed"] is False and rec.error == "why"
+
+
+# -- FP8 -------------------------------------------------------------------------------------------
+
+def test_fp8_tables_have_the_formats_landmarks():
+    from tcraw.precision import E4M3_VALUES, E5M2_VALUES
+    assert E4M3_VALUES[0x7E] == 448 and np.isnan(E4M3_VALUES[0x7F]) and E4M3_VALUES[0x01] == 2.0 ** -9
+    assert E4M3_VALUES[0x38] == 1.0 and E4M3_VALUES[0xB8] == -1.0 and E4M3_VALUES[0x08] == 2.0 ** -6
+    assert E5M2_VALUES[0x7B] == 57344 and E5M2_VALUES[0x7C] == np.inf and np.isnan(E5M2_VALUES[0x7D])
+    assert E5M2_VALUES[0x3C] == 1.0 and E5M2_VALUES[0x01] == 2.0 ** -16
+    assert np.count_nonzero(np.isnan(E4M3_VALUES)) == 2 and np.count_nonzero(np.isnan(E5M2_VALUES)) == 6
+
+
+@pytest.mark.parametrize("fmt", ["e4m3", "e5m2"])
+def test_fp8_rounds_to_nearest_even_and_saturates(fmt):
+    from tcraw import precision as P
+    quantize, values = getattr(P, f"to_{fmt}"), getattr(P, f"{fmt.upper()}_VALUES")
+    finite = values[np.isfinite(values)]
+    grid = np.unique(finite)
+    # every representable value comes back as itself
+    assert np.array_equal(values[quantize(finite)], finite)
+    # midpoints between neighbours go to the neighbour whose code is even
+    pos = np.unique(finite[finite >= 0])
+    mids = (pos[:-1] + pos[1:]) / 2
+    got = quantize(mids)
+    assert all(c % 2 == 0 for c in got) and np.all(np.isin(values[got], pos))
+    # just off a midpoint rounds to the nearer; beyond the largest saturates; NaN stays NaN
+    assert np.array_equal(values[quantize(mids * (1 + 1e-9))], pos[1:])
+    top = grid.max()
+    assert values[quantize(np.array([top * 4, -top * 4, 1e300]))].tolist() == [top, -top, top]
+    assert np.isnan(values[quantize(np.array([np.nan]))]).all()
+
+
+def test_fp8_problems_carry_amax_scales_and_integers_exactly():
+    from tcraw.precision import PRECISIONS, base_matrices, host_problem
+    a, b = base_matrices(33, 17, 65, "normal", 3)
+    for key in ("fp8e4m3", "fp8e5m2"):
+        p = PRECISIONS[key]
+        hp = host_problem(p, a, b, "normal")
+        assert hp.a.dtype == np.uint8 and hp.scale_a > 0 and hp.scale_b > 0
+        assert np.abs(p.to_f64(hp.a)).max() == p.quantize.largest   # amax lands on the largest value
+        ref = (p.to_f64(hp.a) * hp.scale_a) @ (p.to_f64(hp.b) * hp.scale_b)
+        np.testing.assert_allclose(hp.ref, ref, rtol=1e-15)
+        # the scaled values stay close to the inputs: relative error of the format's half ulp
+        err = np.abs(p.to_f64(hp.a) * hp.scale_a - a) / np.abs(a).max()
+        assert err.max() <= 2.0 ** -(4 if key == "fp8e4m3" else 3)
+    ai, bi = base_matrices(33, 17, 65, "int", 3)
+    hp = host_problem(PRECISIONS["fp8e4m3"], ai, bi, "int")
+    assert hp.scale_a == hp.scale_b == 1.0 and np.array_equal(hp.ref, ai @ bi)
+    assert hp.tolerance() == 0.0                                # small integer sums: exact
+
+
+def test_bf16_outputs_are_verified_as_bf16():
+    from tcraw.precision import PRECISIONS, base_matrices, host_problem, to_bf16_bits, verify
+    p = PRECISIONS["fp8e4m3bf16"]
+    a, b = base_matrices(20, 30, 64, "normal", 5)
+    hp = host_problem(p, a, b, "normal")
+    good = to_bf16_bits(hp.ref.astype(np.float32))
+    assert verify(good, hp).passed                             # bf16 rounding of the exact result
+    bad = good.copy()
+    bad[3, 4] = to_bf16_bits(np.float32(hp.ref[3, 4] + 0.05 * hp.abs_ref[3, 4]))   # 5 % of |A||B| off
+    v = verify(bad, hp)
+    assert not v.passed and v.bad == 1
+    nan = good.copy()
+    nan[0, 0] = 0x7FC0                                         # the poison: unwritten
+    assert verify(nan, hp).unwritten == 1

@@ -18,7 +18,7 @@ R_32F, R_64F, R_16F, R_8I, R_32I, R_16BF = 0, 1, 2, 3, 10, 14
 # cublasComputeType_t
 COMPUTE_16F, COMPUTE_32F, COMPUTE_32F_PEDANTIC, COMPUTE_64F, COMPUTE_32I, COMPUTE_32F_FAST_TF32 = 64, 68, 69, 70, 72, 77
 GEMM_DEFAULT = -1
-OP_N = 0
+OP_N, OP_T = 0, 1
 
 # precision key -> (A/B type, C type, compute type, alpha/beta C type)
 GEMM_TYPES = {
@@ -75,13 +75,16 @@ class Cublas:
                                        15: "NOT_SUPPORTED"}.get(status, str(status))
             raise CudaError(call, name, status)
 
-    def gemm_launcher(self, precision_key, d_a, d_b, d_c, m, n, k):
-        """Row-major C[m×n] = A[m×k]·B[k×n] on device pointers, as one cublasGemmEx call."""
+    def gemm_launcher(self, precision_key, d_a, d_b, d_c, m, n, k, b_layout="row"):
+        """Row-major C[m×n] = A[m×k]·B[k×n] on device pointers, as one cublasGemmEx call. With
+        ``b_layout`` "col", B is stored N×K (K-major): column-major, that memory is B itself (k×n,
+        ld k), and cuBLAS is asked for Cᵀ = op(B)·Aᵀ with op = transpose."""
         ab_type, c_type, compute, scalar = GEMM_TYPES[precision_key]
         one, zero = (scalar(FP16_ONE), scalar(FP16_ZERO)) if precision_key == "fp16acc16" else (scalar(1), scalar(0))
         gemm, handle = self.lib.cublasGemmEx, self.handle
-        args = (handle, c_int(OP_N), c_int(OP_N), c_int(n), c_int(m), c_int(k), byref(one),
-                c_void_p(d_b), c_int(ab_type), c_int(n), c_void_p(d_a), c_int(ab_type), c_int(k),
+        op_b, ld_b = (OP_T, k) if b_layout == "col" else (OP_N, n)
+        args = (handle, c_int(op_b), c_int(OP_N), c_int(n), c_int(m), c_int(k), byref(one),
+                c_void_p(d_b), c_int(ab_type), c_int(ld_b), c_void_p(d_a), c_int(ab_type), c_int(k),
                 byref(zero), c_void_p(d_c), c_int(c_type), c_int(n), c_int(compute), c_int(GEMM_DEFAULT))
         keep = (one, zero)
 
