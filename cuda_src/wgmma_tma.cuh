@@ -1,0 +1,530 @@
+// wgmma_tma.cuh — the machinery of 06 and 07: TMA copies into a swizzled shared-memory ring,
+// warpgroup MMAs (wgmma) from it, producer/consumer warpgroups, a persistent grid walking tiles
+// in clusters that multicast B, stream-K and split-K, C out through shared memory and TMA stores.
+// 06_wgmma_tma_hopper.cu explains each part; this header is that code, parametrised by what the
+// element type changes (set before including it):
+//   WG_ELEM_BYTES  bytes per input element: 2 (fp16, bf16), 1 (fp8, int8), 4 (tf32). A slice is
+//                  always 128 bytes of K (one swizzle row), so BK = 128 / WG_ELEM_BYTES elements and
+//                  every wgmma k-step reads 32 bytes of each row: k16, k32 or k8.
+//   WG_K, WG_TYPES the instruction's k and type suffix ("16", "f32.f16.f16"; "32", "s32.s8.s8" ...)
+//   WG_IMM         its trailing immediates: scale-d, then imm-scale-a/b (floating types), then
+//                  imm-trans-a/b (16-bit types only)
+//   WG_B_KMAJOR    1: B is stored N×K (K-major), the only way wgmma takes fp8, int8 and tf32;
+//                  0: B is K×N (MN-major), read transposed (16-bit types)
+//   WG_INT_ACC     1: s32 accumulators (int8); 0: fp32
+//   WG_SCALED      1: C is multiplied by scale_a · scale_b before it is stored (fp8)
+// and the tile macros (CONSUMERS, BN, STAGES, CLUSTER, ...) as 06 documents them.
+
+#ifndef CONSUMERS
+#define CONSUMERS 2   // consumer warpgroups; each owns 64 rows of the block tile
+#endif
+#ifndef STAGES
+#define STAGES 4
+#endif
+#ifndef CLUSTER
+#define CLUSTER 2     // blocks per cluster sharing (multicasting) one B tile: 1 or 2
+#endif
+#ifndef GROUP_M
+#define GROUP_M 8     // block tiles walk M first within a band of GROUP_M rows: B tiles stay in L2
+#endif
+#ifndef STREAM_K
+#define STREAM_K 1    // split the last partial round of tiles along K over every cluster (0: don't)
+#endif
+#ifndef SPLIT_MIN_SAVED
+#define SPLIT_MIN_SAVED 16   // ... when that saves at least this many k-slices (see stream_k_share)
+#endif
+#ifndef BN
+#define BN 256        // the block tile's columns = the wgmma's N: 256, 128 or 64
+#endif
+#ifndef SPLIT_K
+#define SPLIT_K 1     // when tiles are at most half the clusters, cut each tile's K (0: don't)
+#endif
+#ifndef SPLIT_MIN_SLICES
+#define SPLIT_MIN_SLICES 4   // ... into pieces of at least this many k-slices
+#endif
+#ifndef SPLIT_MAX
+#define SPLIT_MAX 16  // ... and at most this many pieces (the last one reads all the others)
+#endif
+
+// Every operand row in shared memory is one 128-byte swizzle row: BK elements of WG_ELEM_BYTES.
+constexpr int BM = 64 * CONSUMERS, BK = 128 / WG_ELEM_BYTES;
+constexpr int K_STEPS = 128 / 32;   // wgmma k-steps per slice: each reads 32 bytes of every row
+constexpr int THREADS = 128 * (CONSUMERS + 1);
+constexpr int A_BYTES = BM * 128, B_BOX_BYTES = 64 * 128, B_BYTES = BN / 64 * B_BOX_BYTES;
+constexpr int B_BOXES = BN / 64 / CLUSTER;   // the 64-column (of N) B boxes each block of a cluster copies
+constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
+// C leaves through shared memory in 64-row × 32-column fp32 boxes (one 128-byte swizzle row
+// each), two buffers per consumer so one can fill while the copy engine reads the other.
+constexpr int C_BOX_COLS = 32, C_BOX_BYTES = 64 * C_BOX_COLS * 4, C_BUFFER_BYTES = 2 * C_BOX_BYTES;
+// Dynamic shared memory (the registry's geometry must agree): 1 KiB of slack to align the
+// stages to the 1024-byte swizzle atom, the stages, the C buffers, then the 2×STAGES mbarriers.
+constexpr int SMEM_BYTES = 1024 + STAGES * STAGE_BYTES + CONSUMERS * C_BUFFER_BYTES + 2 * STAGES * 8;
+static_assert(SMEM_BYTES <= 227 * 1024, "more shared memory than an sm_90 block can have");
+static_assert(BN % 64 == 0 && BN / 64 % CLUSTER == 0, "B's 64-column boxes split evenly over the cluster");
+// Split-K partial sums: each consumer thread's BN/2 accumulators as float4s, thread-interleaved
+// (float4 j of thread t at j·(consumer threads) + t): coalesced writes and reads, no layout change.
+constexpr int CONSUMER_THREADS = 128 * CONSUMERS, PARTIAL_FLOATS = BM * BN;
+
+// The accumulators: fp32, or s32 for integer inputs (WG_INT_ACC); acc4 is four of them.
+#if WG_INT_ACC
+typedef int acc_t;
+typedef int4 acc4;
+__device__ __forceinline__ acc4 make_acc4(int x, int y, int z, int w) { return make_int4(x, y, z, w); }
+#define ACC "+r"
+#else
+typedef float acc_t;
+typedef float4 acc4;
+__device__ __forceinline__ acc4 make_acc4(float x, float y, float z, float w) { return make_float4(x, y, z, w); }
+#define ACC "+f"
+#endif
+// Two accumulators into shared memory as C stores them — times scale_a · scale_b first for FP8
+// (WG_SCALED).
+__device__ __forceinline__ void st_pair(unsigned at, float x, float y, float scale) {
+    if (WG_SCALED) x *= scale, y *= scale;
+    asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(at), "f"(x), "f"(y));
+}
+__device__ __forceinline__ void st_pair(unsigned at, int x, int y, float) {
+    asm volatile("st.shared.v2.s32 [%0], {%1, %2};" ::"r"(at), "r"(x), "r"(y));
+}
+
+struct alignas(64) TensorMap { unsigned long long opaque[16]; };   // CUtensorMap, 128 bytes
+
+// -- mbarrier and TMA -------------------------------------------------------------------------
+
+__device__ __forceinline__ void mbar_init(unsigned bar, unsigned count) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count));
+}
+__device__ __forceinline__ void mbar_expect_tx(unsigned bar, unsigned bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+}
+// Spin until the barrier's phase with this parity has completed. A fresh barrier counts its
+// (never run) previous phase as complete, so waiting on parity 1 passes at once: that is how
+// the producer's first lap finds every stage free.
+__device__ __forceinline__ void mbar_wait(unsigned bar, unsigned parity) {
+    unsigned done = 0;
+    while (!done)
+        asm volatile(
+            "{\n .reg .pred p;\n"
+            " mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+            " selp.u32 %0, 1, 0, p;\n}" : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+}
+__device__ __forceinline__ void tma_load_2d(unsigned dst, const TensorMap* map, int c0, int c1, unsigned bar) {
+    // c0 is the innermost (contiguous) coordinate, in elements; completion is counted in bytes on bar.
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
+        ::"r"(dst), "l"(map), "r"(c0), "r"(c1), "r"(bar) : "memory");
+}
+// The same box written to every block of the cluster in `mask`, at the same shared-memory
+// offsets, each block's barrier at `bar` counting the bytes it received.
+__device__ __forceinline__ void tma_load_2d_multicast(unsigned dst, const TensorMap* map, int c0, int c1,
+                                                      unsigned bar, unsigned mask) {
+#if CLUSTER > 1
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+        " [%0], [%1, {%2, %3}], [%4], %5;"
+        ::"r"(dst), "l"(map), "r"(c0), "r"(c1), "r"(bar), "h"((unsigned short)mask) : "memory");
+#else
+    tma_load_2d(dst, map, c0, c1, bar);
+#endif
+}
+// Arrive on the barrier at the same offset in block `rank` of the cluster (this block included).
+__device__ __forceinline__ void mbar_arrive_cluster(unsigned bar, unsigned rank) {
+    asm volatile(
+        "{\n .reg .b32 remote;\n"
+        " mapa.shared::cluster.u32 remote, %0, %1;\n"
+        " mbarrier.arrive.shared::cluster.b64 _, [remote];\n}" ::"r"(bar), "r"(rank) : "memory");
+}
+__device__ __forceinline__ unsigned cluster_rank() {
+    unsigned r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+    return r;
+}
+// Shared memory → global through the copy engine: the box at `src` lands at (c0, c1) of the
+// map's matrix — stored, or added to what is there (an fp32 add done at L2). The thread that
+// issues them commits them as a group and later waits for its groups — `.read`: until at most
+// N of them are still reading shared memory.
+__device__ __forceinline__ void tma_store_2d(const TensorMap* map, unsigned src, int c0, int c1) {
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];"
+                 ::"l"(map), "r"(c0), "r"(c1), "r"(src) : "memory");
+}
+__device__ __forceinline__ void tma_add_2d(const TensorMap* map, unsigned src, int c0, int c1) {
+    asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];"
+                 ::"l"(map), "r"(c0), "r"(c1), "r"(src) : "memory");
+}
+__device__ __forceinline__ void bulk_commit() { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
+template <int N> __device__ __forceinline__ void bulk_wait_read() {
+    asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory");
+}
+template <int N> __device__ __forceinline__ void bulk_wait() {
+    asm volatile("cp.async.bulk.wait_group %0;" ::"n"(N) : "memory");
+}
+// Plain st.shared writes become visible to the copy engine (the async proxy) only after this.
+__device__ __forceinline__ void fence_proxy_async() {
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
+// Every thread of every block in the cluster (a plain __syncthreads when CLUSTER is 1).
+__device__ __forceinline__ void cluster_sync() {
+    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
+// -- wgmma ------------------------------------------------------------------------------------
+
+// Shared-memory matrix descriptor: start address, leading- and stride-dimension byte offsets
+// (all >> 4) and the swizzle mode (1 = 128-byte) in bits 62-63.
+__device__ __forceinline__ unsigned long long smem_desc(unsigned addr, unsigned lbo, unsigned sbo) {
+    return (unsigned long long)((addr & 0x3FFFF) >> 4) | (unsigned long long)(lbo >> 4) << 16 |
+           (unsigned long long)(sbo >> 4) << 32 | 1ull << 62;
+}
+
+#define D8(i) ACC(d[i]), ACC(d[i + 1]), ACC(d[i + 2]), ACC(d[i + 3]), \
+              ACC(d[i + 4]), ACC(d[i + 5]), ACC(d[i + 6]), ACC(d[i + 7])
+
+// d += A(64×WG_K, K-major) · B(WG_K×BN): m64nBNkWG_K of the types WG_TYPES, BN/2 accumulators per
+// thread, the trailing immediates WG_IMM (scale-d 1 = accumulate, then the type's own). Inline
+// asm cannot loop over operands, so each width's registers are spelled out.
+__device__ __forceinline__ void wgmma_step(acc_t (&d)[BN / 2], unsigned long long a, unsigned long long b) {
+#if BN == 256
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n256k" WG_K "." WG_TYPES " {"
+        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
+        "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
+        "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95,"
+        "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111,"
+        "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+        "}, %128, %129, " WG_IMM ";"
+        : D8(0), D8(8), D8(16), D8(24), D8(32), D8(40), D8(48), D8(56),
+          D8(64), D8(72), D8(80), D8(88), D8(96), D8(104), D8(112), D8(120)
+        : "l"(a), "l"(b));
+#elif BN == 128
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n128k" WG_K "." WG_TYPES " {"
+        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+        "}, %64, %65, " WG_IMM ";"
+        : D8(0), D8(8), D8(16), D8(24), D8(32), D8(40), D8(48), D8(56)
+        : "l"(a), "l"(b));
+#elif BN == 64
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n64k" WG_K "." WG_TYPES " {"
+        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+        "}, %32, %33, " WG_IMM ";"
+        : D8(0), D8(8), D8(16), D8(24)
+        : "l"(a), "l"(b));
+#else
+#error "BN must be 64, 128 or 256"
+#endif
+}
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+template <int N> __device__ __forceinline__ void wgmma_wait() {
+    asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory");
+}
+
+// -- the kernel -------------------------------------------------------------------------------
+
+// Tile number → (tile row, tile column), walking M first inside bands of GROUP_M tile rows, so
+// the blocks running at once share B tiles (and a few A tiles) in L2.
+__device__ __forceinline__ void tile_coords(int tile, int tiles_m, int tiles_n, int& tile_m, int& tile_n) {
+    const int band = GROUP_M * tiles_n, first_m = tile / band * GROUP_M;
+    const int rows = min(tiles_m - first_m, GROUP_M), in_band = tile % band;
+    tile_m = first_m + in_band % rows;
+    tile_n = in_band / rows;
+}
+
+// Stream-K's share: the k-slices each cluster takes of the last `rem` tiles, or 0 to run them
+// whole. Split evenly, the partial round ends after rem·KT/clusters slices instead of KT. But
+// a split costs each cluster a second epilogue, a wait and an add of 128 KiB into C at L2: on
+// the H200 it lost 2.6 % at 4096³ (7 of 64 slices saved) and won 2–4 % at 8192³ (62 of 128),
+// so it is taken only when it saves SPLIT_MIN_SAVED slices or more; and a tile is cut at most
+// in three (the share is at least half a tile).
+__device__ __forceinline__ int stream_k_share(int rem, int KT, int clusters) {
+    if (!STREAM_K || rem == 0) return 0;
+    const int share = max((rem * KT + clusters - 1) / clusters, (KT + 1) / 2);
+    return KT - share >= SPLIT_MIN_SAVED ? share : 0;
+}
+
+// Split-K's pieces per tile, or 1: when the tiles fill at most half the clusters (small M or N,
+// long K), a tile's KT slices are cut in p even pieces, one per cluster, so that p·tiles clusters
+// work instead of `tiles` — each piece at least SPLIT_MIN_SLICES long, at most SPLIT_MAX of them.
+__device__ __forceinline__ int split_pieces(int tiles, int KT, int clusters) {
+    if (!SPLIT_K) return 1;
+    return max(1, min(min(clusters / tiles, KT / SPLIT_MIN_SLICES), SPLIT_MAX));
+}
+
+// The cluster's work, in order, as units (tile, first k-slice, end k-slice). Split-K (few tiles):
+// at most one unit, piece cluster / tiles of tile cluster % tiles — neighbouring clusters take
+// neighbouring tiles of one piece, so the blocks running side by side read the same rows of B
+// (and of A) at about the same time: long runs of DRAM, not `tiles` scattered row strips.
+// Otherwise whole tiles in
+// rounds (tile = cluster, + clusters, ...) while every cluster has one, then — the last round
+// being partial — its stretch [cluster·share, +share) of the remaining tiles' k-slices laid end
+// to end. A stretch begins with the tail of one tile and ends with the head of another, so a
+// tile's pieces finish in order from its tail (its cluster's first unit) to its head (a
+// cluster's last): the tail stores C, each earlier piece adds itself once the piece after it
+// is in (a flag per block), in that fixed order — the same bits every run. Producer and
+// consumers call this with their own body.
+template <class Body>
+__device__ __forceinline__ void for_each_unit(int tiles, int KT, int cluster, int clusters, Body&& body) {
+    if (const int p = split_pieces(tiles, KT, clusters); p > 1) {
+        const int piece = cluster / tiles;
+        if (piece < p) body(cluster % tiles, piece * KT / p, (piece + 1) * KT / p);
+        return;
+    }
+    const int share = stream_k_share(tiles % clusters, KT, clusters);
+    const int whole = share ? tiles - tiles % clusters : tiles;
+    for (int tile = cluster; tile < whole; tile += clusters) body(tile, 0, KT);
+    const int end = min((cluster + 1) * share, (tiles - whole) * KT);
+    for (int i = cluster * share; i < end;) {
+        const int k0 = i % KT, k1 = min(KT, k0 + end - i);
+        body(whole + i / KT, k0, k1);
+        i += k1 - k0;
+    }
+}
+
+// The 2 × 128 consumer threads only (named barrier 1; the producer never joins), and the 128
+// threads of consumer c alone (barrier 2 + c).
+__device__ __forceinline__ void consumers_sync() {
+    asm volatile("bar.sync 1, %0;" ::"n"(CONSUMERS * 128) : "memory");
+}
+__device__ __forceinline__ void warpgroup_sync(int c) {
+    asm volatile("bar.sync %0, 128;" ::"r"(2 + c) : "memory");
+}
+
+// Consumer c's 64 × BN slice of C: accumulators → a swizzled shared-memory box → the copy
+// engine → global, 32 columns at a time, stored or (`add`) added. Written straight from
+// registers, each warp store touches 8 rows (8 cache lines) for 256 bytes, and 128 KiB per
+// block took ~10 % of the run (H200: 777 vs 713 TFLOP/s at 4096³ without and with them).
+// Through shared memory it costs conflict-free st.shared (the row's 16-byte chunk ^ row % 8
+// puts a warp's 8 rows on distinct banks) and one TMA store per box, which proceeds while the
+// next tile's MMAs run. Thread 0 of the consumer issues them. Accumulator layout of m64nNk16:
+// warp w of the group holds rows 16w..16w+15; lane l holds row l/4 (+8) and columns 2(l%4), +1
+// of every 8-column group: d[4j..4j+3] = that pair in row r, then in row r + 8, for group j.
+__device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)[BN / 2], unsigned staging,
+                                        int c, int t, int col, int row, bool add, float scale) {
+    const int w = t % 128 / 32, lane = t % 32, r = w * 16 + lane / 4;   // r, r + 8: this thread's rows
+#pragma unroll
+    for (int q = 0; q < BN / C_BOX_COLS; ++q) {
+        const unsigned buf = staging + (q % 2) * C_BOX_BYTES;
+        if (t % 128 == 0) bulk_wait_read<1>();   // the store issued from buf two boxes ago has read it
+        warpgroup_sync(c);
+#pragma unroll
+        for (int jj = 0; jj < C_BOX_COLS / 8; ++jj) {
+            const int j = q * C_BOX_COLS / 8 + jj;   // column group: d[4j..4j+3] (the layout above)
+            const unsigned chunk = 2 * jj + (lane % 4) / 2, at = ((chunk ^ (r % 8)) * 16) + 8 * (lane % 2);
+            st_pair(buf + r * 128 + at, d[4 * j], d[4 * j + 1], scale);
+            st_pair(buf + (r + 8) * 128 + at, d[4 * j + 2], d[4 * j + 3], scale);
+        }
+        fence_proxy_async();
+        warpgroup_sync(c);
+        if (t % 128 == 0) {
+            if (add) tma_add_2d(map_c, buf, col + q * C_BOX_COLS, row);
+            else tma_store_2d(map_c, buf, col + q * C_BOX_COLS, row);
+            bulk_commit();
+        }
+    }
+}
+
+// Split-K, after the MMAs of piece `piece` of p of a tile: true when this block holds the tile's
+// full sum in d and must store it. Every piece writes its partial sums to the workspace, then
+// counts itself in on the tile's counter; the piece that counts last adds all p partials — in
+// piece order, its own read back like the others — so the bits never depend on which piece
+// finished last. No piece waits for another (no block needs another to be resident), and the
+// last one resets the counter for the next launch. The sum runs piece by piece with every
+// column group's load of a piece issued together: p dependent rounds of BN/8 loads in flight
+// (summing column group by column group instead put each load's L2 latency in series: 13 µs of
+// a 32 µs run at 512×4096×4096, H200).
+__device__ __forceinline__ bool split_epilogue(acc_t (&d)[BN / 2], acc_t* partials, unsigned* counter,
+                                               int piece, int p, int t) {
+    acc4* mine = reinterpret_cast<acc4*>(partials + piece * PARTIAL_FLOATS) + t;
+#pragma unroll
+    for (int j = 0; j < BN / 8; ++j)
+        __stcg(mine + j * CONSUMER_THREADS, make_acc4(d[4 * j], d[4 * j + 1], d[4 * j + 2], d[4 * j + 3]));
+    __threadfence();   // this thread's partials are visible GPU-wide before the count says so
+    __shared__ unsigned last;
+    consumers_sync();
+    if (t == 0) {
+        unsigned before;
+        asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;" : "=r"(before) : "l"(counter) : "memory");
+        last = before == p - 1;
+        if (last) *counter = 0;   // every piece has counted: nothing else touches it this launch
+    }
+    consumers_sync();
+    if (!last) return false;
+    __threadfence();
+#pragma unroll
+    for (int i = 0; i < BN / 2; ++i) d[i] = 0;
+    for (int q = 0; q < p; ++q) {
+        const acc4* theirs = reinterpret_cast<const acc4*>(partials + q * PARTIAL_FLOATS) + t;
+#pragma unroll
+        for (int j = 0; j < BN / 8; ++j) {
+            const acc4 v = __ldcg(theirs + j * CONSUMER_THREADS);
+            d[4 * j] += v.x; d[4 * j + 1] += v.y; d[4 * j + 2] += v.z; d[4 * j + 3] += v.w;
+        }
+    }
+    return true;
+}
+
+__device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, const TensorMap* map_a,
+                                          const TensorMap* map_b, const TensorMap* map_c, float scale) {
+    extern __shared__ unsigned char smem_raw[];
+    // Stages start on a 1024-byte boundary: the 128-byte swizzle pattern repeats every 8 rows
+    // (1024 bytes) and both the copy engine and the descriptors assume atoms start there.
+    const unsigned raw = static_cast<unsigned>(__cvta_generic_to_shared(smem_raw));
+    const unsigned stages = (raw + 1023) & ~1023u;
+    const unsigned c_buffers = stages + STAGES * STAGE_BYTES;
+    const unsigned full = c_buffers + CONSUMERS * C_BUFFER_BYTES, empty = full + STAGES * 8;
+
+    // The cluster's CLUSTER blocks take CLUSTER vertically adjacent tiles of one tile column, so
+    // they all need the same B tile: each loads 1/CLUSTER of it and the copy engine multicasts
+    // that part into every block's shared memory (same offsets), halving B's L2 traffic at 2.
+    const unsigned rank = cluster_rank();
+    const int tiles_m = (M + BM * CLUSTER - 1) / (BM * CLUSTER), tiles_n = (N + BN - 1) / BN;
+    const int tiles = tiles_m * tiles_n, KT = (K + BK - 1) / BK;
+    const int warpgroup = threadIdx.x / 128;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; ++s) {
+            mbar_init(full + 8 * s, 1);                       // own expect_tx arrival (+ the bytes)
+            mbar_init(empty + 8 * s, CONSUMERS * CLUSTER);    // every consumer of every block
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");  // visible to the copy engine
+    }
+    cluster_sync();   // no block may multicast into, or arrive on, a peer's barrier before its init
+
+    // Persistent: each cluster walks its units (for_each_unit). Producer and consumers walk the
+    // same units and count the same k-slices (`slice`, over all the block's units), so a slice's
+    // stage is slice % STAGES and its lap's barrier parity (slice / STAGES) & 1. While the
+    // consumers store one tile's C, the producer is already filling the next unit's stages: the
+    // pipeline never drains between tiles.
+    const int cluster = blockIdx.x / CLUSTER, clusters = gridDim.x / CLUSTER;
+    if (warpgroup == 0) {
+        // Producer: 40 registers are plenty for a loop of copies; the rest go to the consumers.
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+        if (threadIdx.x == 0) {
+            int slice = 0;
+            for_each_unit(tiles, KT, cluster, clusters, [&](int tile, int k0, int k1) {
+                int tile_m, tile_n;
+                tile_coords(tile, tiles_m, tiles_n, tile_m, tile_n);
+                tile_m = tile_m * CLUSTER + rank;
+                for (int kt = k0; kt < k1; ++kt, ++slice) {
+                    const int s = slice % STAGES;
+                    mbar_wait(empty + 8 * s, (slice / STAGES + 1) & 1);   // every consumer is done with s
+                    const unsigned a_dst = stages + s * STAGE_BYTES, b_dst = a_dst + A_BYTES;
+                    mbar_expect_tx(full + 8 * s, STAGE_BYTES);   // own A + all of B, whoever sends it
+                    tma_load_2d(a_dst, map_a, kt * BK, tile_m * BM, full + 8 * s);   // BK × BM box of A
+#pragma unroll
+                    for (int j = rank * B_BOXES; j < (rank + 1) * B_BOXES; ++j)   // this block's share of B
+#if WG_B_KMAJOR   // 64 rows (of N) × BK box of the N×K matrix
+                        tma_load_2d_multicast(b_dst + j * B_BOX_BYTES, map_b, kt * BK, tile_n * BN + j * 64,
+                                              full + 8 * s, (1u << CLUSTER) - 1);
+#else             // BK × 64 columns (of N) box of the K×N matrix
+                        tma_load_2d_multicast(b_dst + j * B_BOX_BYTES, map_b, tile_n * BN + j * 64,
+                                              kt * BK, full + 8 * s, (1u << CLUSTER) - 1);
+#endif
+                }
+            });
+            // Stay until every consumer in the cluster has released every stage: peers arrive
+            // on this block's `empty` barriers, which must outlive their last arrival.
+            for (int i = 0; i < STAGES; ++i, ++slice)
+                mbar_wait(empty + 8 * (slice % STAGES), (slice / STAGES + 1) & 1);
+        }
+    } else {
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+        const int c = warpgroup - 1;   // this consumer's 64 rows of the block tile
+        const int t = threadIdx.x - 128;
+        // Stream-K: block b's flag says its piece of a split tile is in C. Split-K: a counter
+        // per block tile, then the partial sums (the workspace's layout, above).
+        unsigned* flags = work;
+        const int share = stream_k_share(tiles % clusters, KT, clusters), p = split_pieces(tiles, KT, clusters);
+        unsigned* counters = work + gridDim.x;
+        acc_t* partials = reinterpret_cast<acc_t*>(work + (2 * gridDim.x + 3) / 4 * 4);   // 16-byte aligned
+        // A piece that an earlier piece waits for raises this block's flag once its boxes are in
+        // C — not right after issuing them (waiting for the writes would stall the MMAs), but at
+        // the next epilogue or at the end, when they have long landed.
+        bool owed = false;
+        auto raise_flag = [&] {
+            if (t % 128 == 0) {
+                bulk_wait<0>();
+                asm volatile("fence.proxy.async.global;" ::: "memory");
+            }
+            consumers_sync();
+            if (t == 0) asm volatile("st.release.gpu.global.u32 [%0], 1;" ::"l"(flags + blockIdx.x) : "memory");
+            owed = false;
+        };
+        int slice = 0;
+        for_each_unit(tiles, KT, cluster, clusters, [&](int tile, int k0, int k1) {
+            int tile_m, tile_n;
+            tile_coords(tile, tiles_m, tiles_n, tile_m, tile_n);
+            tile_m = tile_m * CLUSTER + rank;
+            acc_t d[BN / 2];
+#pragma unroll
+            for (int i = 0; i < BN / 2; ++i) d[i] = 0;
+
+            for (int kt = k0; kt < k1; ++kt, ++slice) {
+                const int s = slice % STAGES;
+                mbar_wait(full + 8 * s, (slice / STAGES) & 1);
+                const unsigned a_tile = stages + s * STAGE_BYTES + c * 64 * 128;
+                const unsigned b_tile = stages + s * STAGE_BYTES + A_BYTES;
+                wgmma_fence();
+#pragma unroll
+                for (int kk = 0; kk < K_STEPS; ++kk) {
+                    // A (K-major): rows 128 bytes apart, 8-row atoms 1024 apart (SBO); a k-step
+                    // moves 32 bytes along the swizzled row. B K-major: the same. B MN-major
+                    // (16-bit types): 64-column boxes B_BOX_BYTES apart (LBO), 8-row k groups
+                    // 1024 apart (SBO); a k-step of 16 is two atoms.
+#if WG_B_KMAJOR
+                    wgmma_step(d, smem_desc(a_tile + kk * 32, 16, 1024), smem_desc(b_tile + kk * 32, 16, 1024));
+#else
+                    wgmma_step(d, smem_desc(a_tile + kk * 32, 16, 1024),
+                               smem_desc(b_tile + kk * 2048, B_BOX_BYTES, 1024));
+#endif
+                }
+                wgmma_commit();
+                // The stage may be refilled only once the MMAs reading it are done — in every
+                // block of the cluster, since each one's B copy lands in all of them. (Waiting
+                // for one group less and releasing the previous stage measured no faster: the
+                // other consumer's MMAs keep the tensor cores busy meanwhile.)
+                wgmma_wait<0>();
+                if (t % 128 == 0)
+                    for (int r = 0; r < CLUSTER; ++r) mbar_arrive_cluster(empty + 8 * s, r);
+            }
+
+            if (p > 1) {   // split-K: only the tile's last piece to finish stores it, the sum of all
+                const int block_tile = tile * CLUSTER + rank;
+                if (split_epilogue(d, partials + block_tile * p * PARTIAL_FLOATS, counters + block_tile,
+                                   cluster / tiles, p, t))
+                    store_c(map_c, d, c_buffers + c * C_BUFFER_BYTES, c, t, tile_n * BN, tile_m * BM + c * 64, false,
+                            scale);
+                return;
+            }
+            // A piece that is not a tile's tail adds itself after the piece that follows it: the
+            // first unit of the cluster whose stretch starts at this piece's end. Thread 0 waits
+            // for that block's flag (acquire) and clears it for the next launch. (Own flag first:
+            // the waits then only ever point to later clusters, which never wait back.)
+            if (owed) raise_flag();
+            const bool add = k1 < KT;
+            if (add) {
+                const int at = (tile - (tiles - tiles % clusters)) * KT + k1;   // place in the stretches
+                const unsigned* flag = flags + at / share * CLUSTER + rank;
+                if (t == 0) {
+                    unsigned ready = 0;
+                    while (!ready)
+                        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(ready) : "l"(flag) : "memory");
+                    *const_cast<unsigned*>(flag) = 0;
+                }
+                consumers_sync();
+                asm volatile("fence.proxy.async.global;" ::: "memory");   // the adds come after the acquire
+            }
+            store_c(map_c, d, c_buffers + c * C_BUFFER_BYTES, c, t, tile_n * BN, tile_m * BM + c * 64, add, scale);
+            owed = k0 > 0;
+        });
+        if (owed) raise_flag();
+        if (t % 128 == 0) bulk_wait<0>();   // C's last boxes are written before the block's smem goes
+    }
+}
