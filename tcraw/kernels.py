@@ -8,7 +8,7 @@ Every kernel takes (A, B, C, M, N, K) with row-major A (M×K), B (K×N), C (M×N
 from dataclasses import dataclass
 from typing import Callable
 
-from .driver.constants import TMA_BF16, TMA_FP16
+from .driver.constants import TMA_BF16, TMA_FP16, TMA_FP32, TMA_UINT8
 from .errors import UsageError
 from .precision import FAMILIES, PRECISIONS, Precision
 
@@ -278,7 +278,7 @@ def mma_sync_kernel(key, tile=MMA_TILE, name=None):
 
 WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8, "STREAM_K": 1,
               "SPLIT_MIN_SAVED": 16, "SPLIT_K": 1, "SPLIT_MIN_SLICES": 4, "SPLIT_MAX": 16}
-WGMMA_BK = 64                  # fixed by the .cu: a 128-byte swizzle row of halves
+WGMMA_ROW_BYTES = 128          # a slice of K: one 128-byte swizzle row per operand row (64 halves)
 WGMMA_C_BOX_COLS = 32          # C leaves in 64 × 32 fp32 boxes (one 128-byte swizzle row)
 SM90_SMEM_BYTES = 227 * 1024   # dynamic + static shared memory one sm_90 block can have
 
@@ -286,7 +286,7 @@ SM90_SMEM_BYTES = 227 * 1024   # dynamic + static shared memory one sm_90 block 
 def wgmma_smem_bytes(consumers, bn, stages):
     """06's dynamic shared memory: alignment slack, the stages (A and B slices), two C boxes per
     consumer, two mbarriers per stage (the .cu's SMEM_BYTES)."""
-    stage_bytes = (64 * consumers + bn) * WGMMA_BK * 2
+    stage_bytes = (64 * consumers + bn) * WGMMA_ROW_BYTES
     return 1024 + stages * stage_bytes + consumers * 2 * 64 * WGMMA_C_BOX_COLS * 4 + 2 * stages * 8
 
 
@@ -309,26 +309,42 @@ def wgmma_workspace(tile):
     return lambda blocks: 4 * ((2 * blocks + 3) // 4 * 4) + blocks * partial
 
 
+# precision -> (source, entry, its -D, the tensor maps' element type of A and B, B's layout). 07
+# is 06's machinery for the types wgmma reads only K-major: B stored N×K ("col").
+WGMMA_FORMS = {
+    "fp16": ("06_wgmma_tma_hopper.cu", "wgmma_tma_fp16", "TCRAW_WGMMA_FP16", TMA_FP16, "row"),
+    "bf16": ("06_wgmma_tma_hopper.cu", "wgmma_tma_bf16", "TCRAW_WGMMA_BF16", TMA_BF16, "row"),
+    "fp8e4m3": ("07_wgmma_kmajor_fp8_int8_tf32.cu", "wgmma_kmajor_fp8e4m3", "TCRAW_WG07_E4M3", TMA_UINT8, "col"),
+    "fp8e5m2": ("07_wgmma_kmajor_fp8_int8_tf32.cu", "wgmma_kmajor_fp8e5m2", "TCRAW_WG07_E5M2", TMA_UINT8, "col"),
+    "int8": ("07_wgmma_kmajor_fp8_int8_tf32.cu", "wgmma_kmajor_int8", "TCRAW_WG07_INT8", TMA_UINT8, "col"),
+    "tf32": ("07_wgmma_kmajor_fp8_int8_tf32.cu", "wgmma_kmajor_tf32", "TCRAW_WG07_TF32", TMA_FP32, "col"),
+}
+
+
 def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
-    """The 06 kernel for fp16 or bf16 with the macros ``tile`` (scripts/tune_ladder.py overrides
-    them). It takes any M, N, K; an operand whose rows are not a multiple of 16 bytes (the tensor
-    maps' stride) is copied to a pitched buffer on the device, inside the timed launch. With
-    ``choose``, each problem gets the configuration wgmma_config picks for it (Kernel.configured),
-    ``tile`` over the registry's macros."""
+    """The 06 kernel (fp16, bf16) or 07 (fp8e4m3, fp8e5m2, int8, tf32: B K-major) with the macros
+    ``tile`` (scripts/tune_ladder.py overrides them). It takes any M, N, K; an operand whose rows
+    are not a multiple of 16 bytes (the tensor maps' stride) is copied to a pitched buffer on the
+    device, inside the timed launch. With ``choose``, each problem gets the configuration
+    wgmma_config picks for it (Kernel.configured), ``tile`` over the registry's macros."""
+    source, entry, macro, element, b_layout = WGMMA_FORMS[key]
     tile = {**WGMMA_TILE, **tile}
     bm, bn, cluster = 64 * tile["CONSUMERS"], tile["BN"], tile["CLUSTER"]
+    elem = PRECISIONS[key].in_dtype.itemsize
+    bk = WGMMA_ROW_BYTES // elem   # a slice is one 128-byte swizzle row of K
     variant = "" if choose else "+".join(f"{k}={v}" for k, v in tile.items() if v != WGMMA_TILE[k])
+    b_box = (bk, 64) if b_layout == "row" else (64, bk)
     return Kernel(
-        name=name or f"wgmma_tma_{key}", source="06_wgmma_tma_hopper.cu", entry=f"wgmma_tma_{key}",
+        name=name or entry, source=source, entry=entry,
         precision=PRECISIONS[key], min_arch=90, arch_specific=True, cluster=cluster, tile=(1, 1, 1), pitch=16,
-        geometry=wgmma_geometry(tile), defines=_defines(tile) + (f"TCRAW_WGMMA_{key.upper()}",),
-        align=16, tma_boxes=((bm, WGMMA_BK), (WGMMA_BK, 64), (64, WGMMA_C_BOX_COLS)), persistent=True,
-        workspace=wgmma_workspace(tile),
-        tma_element={"fp16": TMA_FP16, "bf16": TMA_BF16}[key],
+        geometry=wgmma_geometry(tile), defines=_defines(tile) + (macro,),
+        align=16, tma_boxes=((bm, bk), b_box, (64, WGMMA_C_BOX_COLS)), persistent=True,
+        workspace=wgmma_workspace(tile), tma_element=element, b_layouts=(b_layout,),
         tunables=tuple(WGMMA_TILE), variant=variant, configs=WGMMA_CONFIGS if choose else (),
         configure=(lambda macros: wgmma_kernel(key, {**tile, **macros}, name, choose=False)) if choose else None,
-        pick=wgmma_config if choose else None,
-        summary=f"wgmma 64×{bn}×16 from TMA-filled smem, {bm}×{bn}×{WGMMA_BK} tiles, "
+        pick=(lambda m, n, k, sms: wgmma_config(m, n, k, sms, elem)) if choose else None,
+        summary=f"wgmma 64×{bn}×{32 // elem * 2 if elem != 2 else 16} from TMA-filled smem, {bm}×{bn}×{bk} "
+                f"tiles{', B K-major' if b_layout == 'col' else ''}, "
                 f"{tile['STAGES']}-stage mbarrier ring, producer + {tile['CONSUMERS']} consumer warpgroups, "
                 f"persistent, clusters of {cluster} multicasting B, stream-K last round, split-K for few "
                 "tiles, any shape")
@@ -366,15 +382,17 @@ def split_pieces(tiles, kt, clusters, tile):
     return max(1, min(clusters // tiles, kt // tile["SPLIT_MIN_SLICES"], tile["SPLIT_MAX"]))
 
 
-def wgmma_model_us(m, n, k, sms, tile):
+def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2):
     """Modelled µs of 06 with ``tile`` on (m, n, k): the busiest cluster's k-slices at the tile's
     rate (the schedule the kernel itself computes: rounds, stream-K, split-K) plus split-K's
     final sum, or the time to stream A, B and C through HBM when that is longer. Returns
     (that time, the tensor-core part alone)."""
     consumers, bn, cluster = tile["CONSUMERS"], tile["BN"], tile["CLUSTER"]
     bm = 64 * consumers
-    tiles, kt, clusters = cdiv(m, bm * cluster) * cdiv(n, bn), cdiv(k, WGMMA_BK), sms // cluster
-    slice_us = 2 * bm * bn * WGMMA_BK / (WGMMA_SM_TFLOPS[consumers, bn] * 1e6)
+    # a slice is 128 bytes of K whatever the type: its MMA time is the same (FP8's rate is twice
+    # fp16's, TF32's half), only the number of slices changes
+    tiles, kt, clusters = cdiv(m, bm * cluster) * cdiv(n, bn), cdiv(k, WGMMA_ROW_BYTES // elem_bytes), sms // cluster
+    slice_us = 2 * bm * bn * 64 / (WGMMA_SM_TFLOPS[consumers, bn] * 1e6)   # rates in fp16 FLOP: 64 K a slice
     p, fixup_us = split_pieces(tiles, kt, clusters, tile), 0.0
     if p > 1:
         slices, active = cdiv(kt, p), tiles * p * cluster
@@ -385,7 +403,7 @@ def wgmma_model_us(m, n, k, sms, tile):
         slices = tiles // clusters * kt + share if share else cdiv(tiles, clusters) * kt
         fixup_us = STREAM_K_US if share else 0.0
     # HBM at full speed needs every SM reading; fewer get their share of it
-    memory_us = (2 * (m * k + k * n) + 4 * m * n) / (HBM_BYTES_PER_US * min(1.0, active / sms))
+    memory_us = (elem_bytes * (m * k + k * n) + 4 * m * n) / (HBM_BYTES_PER_US * min(1.0, active / sms))
     return max(slices * slice_us, memory_us) + fixup_us + LAUNCH_US, slices * slice_us
 
 
@@ -408,7 +426,7 @@ def _wgmma_candidates():
 WGMMA_CONFIGS = _wgmma_candidates()
 
 
-def wgmma_config(m, n, k, sms):
+def wgmma_config(m, n, k, sms, elem_bytes=2):
     """The 06 configuration for (m, n, k) on ``sms`` SMs — block rows (CONSUMERS), columns (BN),
     cluster and the stages that fit — with the least modelled time (wgmma_model_us). Big problems
     get 128×256 tiles in clusters of 2; small M one consumer; few tiles narrower ones and split-K."""
@@ -420,7 +438,7 @@ def wgmma_config(m, n, k, sms):
         if (m <= 64 and config["CONSUMERS"] > 1) or (config["CLUSTER"] > 1 and cdiv(m, rows) < 2) or \
                 (config["BN"] > 64 and n <= config["BN"] // 2):
             continue   # a second consumer's, a second block's, or half the tile's columns would be all padding
-        total, tensor = wgmma_model_us(m, n, k, sms, {**WGMMA_TILE, **config})
+        total, tensor = wgmma_model_us(m, n, k, sms, {**WGMMA_TILE, **config}, elem_bytes)
         ranked.append((total, tensor, order, config))
     # within 2 % of the best counts as a tie, broken by less tensor-core work, then biggest tile
     best = min(r[0] for r in ranked)

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from . import compiler
-from .driver.constants import TMA_FP32
+from .driver.constants import TMA_FP32, TMA_INT32
 from . import validate
 from .errors import STICKY, CudaError, KernelFault, OutOfMemory, UsageError
 from .nvml import ClockSampler
@@ -222,7 +222,7 @@ def operand_tensor_maps(kernel, d_a, d_b, d_c, m, n, k, pitches=None, b_layout="
     pitches = pitches or {}
     b_rows, b_cols = (n, k) if b_layout == "col" else (k, n)
     operands = [("A", d_a, kernel.tma_element, m, k), ("B", d_b, kernel.tma_element, b_rows, b_cols),
-                ("C", d_c, TMA_FP32, m, n)]
+                ("C", d_c, TMA_INT32 if kernel.precision.out_dtype == np.int32 else TMA_FP32, m, n)]
     return [TensorMap(buf, element, rows, cols, *box, pitch=pitches.get(name))
             for (name, buf, element, rows, cols), box in zip(operands, kernel.tma_boxes)]
 

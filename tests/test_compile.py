@@ -238,3 +238,24 @@ def test_b_layout_is_checked_against_what_the_kernel_reads():
     # K-major B of 8 × 12 (K = 12 halves: 24-byte rows) needs a pitched copy; row-major (N = 8) none
     assert Pitched.bytes_needed(k06, 16, 8, 12, "col") == 32 * 8 + 32 * 16
     assert Pitched.bytes_needed(k06, 16, 8, 16, "row") == 0
+
+
+@pytest.mark.parametrize("key,op", [("fp8e4m3", "QGMMA.64x256x32.F32.E4M3.E4M3"), ("fp8e5m2", "QGMMA.64x256x32.F32.E5M2.E5M2"),
+                                    ("int8", "IGMMA.64x256x32.S8.S8"), ("tf32", "HGMMA.64x256x8.F32.TF32")])
+def test_07_builds_the_k_major_wgmma_forms(key, op):
+    """07 is 06's machinery for FP8, INT8 and TF32 with B K-major: every configuration builds
+    without spills, states its launch (TMA boxes of K-major B), and its SASS holds the type's
+    own warpgroup MMA."""
+    k07 = kernels.wgmma_kernel(key)
+    assert k07.b_layouts == ("col",) and k07.source.startswith("07_") and k07.precision.key == key
+    assert k07.tma_boxes[1] == (64, 128 // k07.precision.in_dtype.itemsize)   # 64 rows of N × 128 bytes of K
+    for config in k07.configurations()[:3]:
+        assert compiler.compile_cubin(config, "sm_90").spill_bytes == 0, config.file_stem
+    if sass.find_cuobjdump():
+        import subprocess
+        import tempfile
+        with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
+            f.write(compiler.compile_cubin(k07, "sm_90").image)
+            f.flush()
+            dump = subprocess.run([sass.find_cuobjdump(), "--dump-sass", f.name], capture_output=True, text=True).stdout
+        assert op in dump

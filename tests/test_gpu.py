@@ -234,6 +234,38 @@ def test_every_06_configuration_is_correct_at_the_edges(device, host_problems, c
             assert rec.passed and rec.unwritten == 0, (shape, mode, rec.config, rec.max_rel_err, rec.bad)
 
 
+@pytest.mark.parametrize("key", ["fp8e4m3", "fp8e5m2", "int8", "tf32"])
+def test_07_k_major_forms_are_correct_at_the_edges(device, host_problems, key):
+    """07 (FP8, INT8, TF32 with B stored N×K) on partial tiles, split-K and pitched rows, both
+    input modes, verified against the float64 reference of the stored (FP8: scaled) values;
+    integer inputs bit-exact where the precision's accumulator allows."""
+    kernel = kernels.wgmma_kernel(key)
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    for shape in [(130, 300, 1000), (65, 129, 4105), (1, 4096, 4096), (700, 1000, 70), (1000, 1003, 997)]:
+        for mode in ("normal", "int"):
+            hp = host_problems(key, *shape, mode)
+            rec = run_matmul(device, kernel, hp, iters=1, warmup=0)
+            assert rec.b_layout == "col" and rec.unwritten == 0, (shape, mode, rec.config)
+            assert rec.passed, (shape, mode, rec.config, rec.max_rel_err, rec.tolerance, rec.bad)
+            if mode == "int" and hp.tolerance() == 0.0:
+                assert rec.max_abs_err == 0.0, (shape, rec.config)
+
+
+def test_cublas_reads_a_k_major_b(device, host_problems):
+    """The yardstick takes B stored N×K (op = transpose) and passes the same check."""
+    from tcraw.driver.cublas import Cublas
+    from tcraw.matmul import run_cublas
+    cublas = Cublas()
+    try:
+        for key in ("fp16", "tf32", "int8"):
+            hp = host_problems(key, 96, 160, 256, "int")
+            rec = run_cublas(device, cublas, hp.precision, hp, iters=1, warmup=0, b_layout="col")
+            assert rec.passed and rec.b_layout == "col" and rec.max_abs_err == 0.0, key
+    finally:
+        cublas.close()
+
+
 def test_the_pci_bus_id_names_this_gpu_to_nvml(device):
     """cuDeviceGetPCIBusId through the seam, both backends; with nvidia-ml-py the run records'
     clocks and power come from the GPU that bus id names."""
