@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tcraw import kernels, report            # noqa: E402
-from tcraw.bench import run_bench            # noqa: E402
+from tcraw.bench import LT_YARDSTICK, run_bench   # noqa: E402
 from tcraw.driver.cublas import Cublas       # noqa: E402
 from tcraw.errors import UsageError, run_main  # noqa: E402
 from tcraw.runtime import Device             # noqa: E402
@@ -31,6 +31,9 @@ FAMILIES = {
     # a wgmma variant is one fixed configuration, not the per-problem choice the registry's 06 makes
     "wgmma": (lambda key, tile, name: kernels.wgmma_kernel(key, tile, name, choose=False), kernels.WGMMA_TILE,
               ("fp16", "bf16")),
+    # 07: the same machinery for FP8, INT8 and TF32, B K-major (yardstick: cuBLASLt for FP8/INT8)
+    "kmajor": (lambda key, tile, name: kernels.wgmma_kernel(key, tile, name, choose=False), kernels.WGMMA_TILE,
+               ("fp8e4m3", "fp8e5m2", "int8", "tf32")),
 }
 
 
@@ -72,12 +75,17 @@ def main():
     # every variant is read (and a bad one refused) before the GPU is opened
     rungs = {key: [variant(args.family, key, v) for v in args.variants]}
     with Device(0) as dev:
-        cublas = Cublas()
+        cublas, lt = Cublas(), None
         try:
+            if key in LT_YARDSTICK:
+                from tcraw.driver.cublaslt import CublasLt
+                lt = CublasLt()
             rows = run_bench(dev, cublas, [key], sizes, iters=args.iters, warmup=5, seed=args.seed,
-                             note=lambda *_: None, rungs=rungs)
+                             note=lambda *_: None, rungs=rungs, lt=lt)
         finally:
             cublas.close()
+            if lt:
+                lt.close()
         print(report.render([{**r, "shape": f"{r['m']}×{r['n']}×{r['k']}"} for r in rows], "table", report.BENCH_COLUMNS))
         if args.shapes:
             from tcraw.bench import suite_summary

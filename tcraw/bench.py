@@ -8,7 +8,7 @@ verified at every size it is timed at, and reported as a ratio to cuBLAS's media
 
 from .errors import TcrawError
 from .kernels import KERNELS
-from .matmul import failed_record, make_problem, run_cublas, run_matmul
+from .matmul import failed_record, make_problem, run_cublas, run_cublaslt, run_matmul
 from .precision import PRECISIONS, base_matrices
 
 # Precision -> the ladder's rungs, slowest first.
@@ -68,11 +68,23 @@ def parse_shapes(spec):
     return out
 
 
-def run_bench(device, cublas, keys, shapes, *, iters, warmup, seed, note=print, rungs=None):
-    """Rows for cuBLAS and each rung per shape and precision. ``shapes``: sizes (M = N = K),
-    (m, n, k) triples, or (suite, (m, n, k)) pairs, whose suite each row carries. ``rungs``
-    (precision key -> Kernel list) replaces the registry's ladder, e.g. with tuning variants
-    (scripts/tune_ladder.py) or a user's kernels beside it."""
+# The yardstick of each precision: cuBLAS (cublasGemmEx, B as tcraw's ladder stores it), or
+# cuBLASLt where cublasGemmEx has no such type (FP8) or is slow unless B is K-major (INT8).
+LT_YARDSTICK = ("fp8e4m3", "fp8e5m2", "fp8e4m3bf16", "int8")
+
+
+def yardstick(device, cublas, key, hp, *, lt=None, **timing):
+    """The yardstick's record for ``key`` on ``hp``: cuBLASLt's (``lt``) for LT_YARDSTICK, else cuBLAS's."""
+    if key in LT_YARDSTICK and lt is not None:
+        return run_cublaslt(device, lt, PRECISIONS[key], hp, **timing)
+    return run_cublas(device, cublas, PRECISIONS[key], hp, **timing)
+
+
+def run_bench(device, cublas, keys, shapes, *, iters, warmup, seed, note=print, rungs=None, lt=None):
+    """Rows for the yardstick (cuBLAS, or cuBLASLt ``lt`` for FP8 and INT8) and each rung per shape
+    and precision. ``shapes``: sizes (M = N = K), (m, n, k) triples, or (suite, (m, n, k)) pairs,
+    whose suite each row carries. ``rungs`` (precision key -> Kernel list) replaces the registry's
+    ladder, e.g. with tuning variants (scripts/tune_ladder.py) or a user's kernels beside it."""
     rungs = rungs or {key: [KERNELS[name] for name in LADDER[key]] for key in keys}
     rows, refused = [], set()
     for item in shapes:
@@ -85,10 +97,10 @@ def run_bench(device, cublas, keys, shapes, *, iters, warmup, seed, note=print, 
             hp = make_problem(device, p, base_a, base_b, "normal")
             base = None
             try:
-                base = run_cublas(device, cublas, p, hp, iters=iters, warmup=warmup, seed=seed, rotate=True)
+                base = yardstick(device, cublas, key, hp, lt=lt, iters=iters, warmup=warmup, seed=seed, rotate=True)
                 rows.append({**base.as_dict(), "suite": suite})
             except TcrawError as exc:
-                note(f"cublas {key} {label}: {exc}")
+                note(f"{'cublaslt' if key in LT_YARDSTICK and lt else 'cublas'} {key} {label}: {exc}")
             for kernel in rungs[key]:
                 if (refusal := kernel.device_refusal(device)):
                     if kernel.name not in refused:

@@ -538,6 +538,24 @@ def run_cublas(device, cublas, precision, hp, *, iters=20, warmup=3, seed=0, rot
     return record
 
 
+def run_cublaslt(device, lt, precision, hp, *, iters=20, warmup=3, seed=0, rotate=False):
+    """cuBLASLt (FP8 with its scales, INT8; B K-major, "TN") on the same problem through the same
+    measure(): its time and its own check. ``lt`` is a driver.cublaslt.CublasLt."""
+    from .driver.cublaslt import WORKSPACE_BYTES
+    with ExitStack() as stack:
+        work = stack.enter_context(DeviceBuffer(device, WORKSPACE_BYTES))
+        scales = None
+        if precision.scaled:
+            scales = stack.enter_context(DeviceBuffer.from_array(
+                device, np.array([hp.scale_a, hp.scale_b], dtype=np.float32)))
+        record, _ = measure(
+            device, "cublaslt", precision, hp, (hp.m, hp.n, hp.k),
+            lambda d_a, d_b, d_c, m, n, k: lt.matmul_launcher(precision.key, d_a.ptr, d_b.ptr, d_c.ptr, m, n, k,
+                                                              workspace=work, scales=scales and scales.ptr),
+            iters=iters, warmup=warmup, seed=seed, rotate=rotate, b_layout="col")
+    return record
+
+
 def device_reference(device, precision, a, b, sa, sb, mode, cubin_dir=None):
     """A HostProblem whose reference (and |A||B|) comes from 00_reference_fp64.cu on the GPU:
     fp64 dot products of exactly the stored inputs, for sizes the CPU would take minutes on,

@@ -266,6 +266,22 @@ def test_cublas_reads_a_k_major_b(device, host_problems):
         cublas.close()
 
 
+@pytest.mark.parametrize("key", ["fp8e4m3", "fp8e5m2", "int8"])
+def test_cublaslt_on_our_buffers_passes_our_check(device, host_problems, key):
+    """The FP8/INT8 yardstick ("TN", FP8 scales by device pointer) on tcraw's buffers, checked
+    like any kernel; integer inputs exact."""
+    from tcraw.driver.cublaslt import CublasLt
+    from tcraw.matmul import run_cublaslt
+    lt = CublasLt()
+    try:
+        for mode in ("normal", "int"):
+            hp = host_problems(key, 256, 512, 1024, mode)
+            rec = run_cublaslt(device, lt, hp.precision, hp, iters=1, warmup=0)
+            assert rec.passed and rec.b_layout == "col", (mode, rec.max_rel_err, rec.tolerance, rec.bad)
+    finally:
+        lt.close()
+
+
 def test_the_pci_bus_id_names_this_gpu_to_nvml(device):
     """cuDeviceGetPCIBusId through the seam, both backends; with nvidia-ml-py the run records'
     clocks and power come from the GPU that bus id names."""

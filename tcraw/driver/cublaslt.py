@@ -1,0 +1,144 @@
+"""cuBLASLt through ctypes: the yardstick for FP8 and INT8, called on tcraw's own device buffers.
+
+cuBLAS's cublasGemmEx has no FP8 and no per-tensor scales; cuBLASLt has both, and wants FP8 (and
+is fastest for INT8) as "TN": both operands K-contiguous. tcraw's A is row-major M×K and a K-major
+B is stored N×K, so in cuBLASLt's column-major terms C = A·B is asked for as Cᵀ = op(B)·Aᵀ with
+op = transpose: the same memory, nothing copied. The scales are device pointers (A's and B's, as
+tcraw's FP8 kernels read them); D = scale_a·scale_b·(A·B). Found like cuBLAS (cuda-pathfinder,
+then CUDA_HOME / CUDA_PATH / /usr/local/cuda, then the system's search path). The descriptors
+and the algorithm are made once per shape; ``matmul_launcher`` returns a zero-argument callable,
+so cuBLASLt is timed by the same loop as every kernel.
+"""
+
+import ctypes
+import glob
+import os
+from ctypes import byref, c_float, c_int, c_int32, c_int64, c_size_t, c_uint64, c_void_p
+
+from ..errors import CudaError, NoDeviceError, UsageError
+
+# cudaDataType_t, cublasComputeType_t (library_types.h, cublas_api.h)
+R_32F, R_8I, R_32I, R_16BF, R_8F_E4M3, R_8F_E5M2 = 0, 3, 10, 14, 28, 29
+COMPUTE_32F, COMPUTE_32I = 68, 72
+OP_N, OP_T = 0, 1
+# cublasLtMatmulDescAttributes_t, cublasLtMatmulPreferenceAttributes_t (cublasLt.h)
+DESC_TRANSA, DESC_TRANSB, DESC_A_SCALE_POINTER, DESC_B_SCALE_POINTER = 3, 4, 17, 18
+PREF_MAX_WORKSPACE_BYTES = 1
+WORKSPACE_BYTES = 32 << 20   # what the heuristic may ask for (cuBLAS's own default on Hopper)
+
+# precision key -> (A/B type, C/D type, compute type, scale type, its ctypes scalar, takes scales)
+LT_TYPES = {
+    "fp8e4m3": (R_8F_E4M3, R_32F, COMPUTE_32F, R_32F, c_float, True),
+    "fp8e5m2": (R_8F_E5M2, R_32F, COMPUTE_32F, R_32F, c_float, True),
+    "fp8e4m3bf16": (R_8F_E4M3, R_16BF, COMPUTE_32F, R_32F, c_float, True),
+    "int8": (R_8I, R_32I, COMPUTE_32I, R_32I, c_int32, False),
+}
+
+
+class HeuristicResult(ctypes.Structure):
+    """cublasLtMatmulHeuristicResult_t: the algorithm (64 opaque bytes) and what it needs."""
+    _fields_ = [("algo", c_uint64 * 8), ("workspaceSize", c_size_t), ("state", c_int),
+                ("wavesCount", c_float), ("reserved", c_int * 4)]
+
+
+def find_cublaslt():
+    try:
+        from cuda.pathfinder import load_nvidia_dynamic_lib
+        return load_nvidia_dynamic_lib("cublasLt").abs_path
+    except Exception:  # no pathfinder, or no wheel: look where a toolkit would be
+        pass
+    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+        if root:
+            hits = sorted(glob.glob(os.path.join(root, "lib64", "libcublasLt.so*")))
+            if hits:
+                return hits[0]
+    import ctypes.util
+    return ctypes.util.find_library("cublasLt")
+
+
+class CublasLt:
+    """A cuBLASLt handle on the current context."""
+
+    def __init__(self):
+        path = find_cublaslt()
+        try:
+            if not path:
+                raise OSError("libcublasLt not found")
+            self.lib = ctypes.CDLL(path)
+        except OSError as exc:
+            raise NoDeviceError(f"cuBLASLt is not available ({exc}); install it with "
+                                "`pip install nvidia-cublas` or point CUDA_HOME at a toolkit") from None
+        self.path, self.handle, self._made = path, c_void_p(), []
+        self._check("cublasLtCreate", self.lib.cublasLtCreate(byref(self.handle)))
+        self.version = int(self.lib.cublasLtGetVersion()) if hasattr(self.lib, "cublasLtGetVersion") else None
+
+    def _check(self, call, status):
+        if status != 0:
+            name = "CUBLAS_STATUS_" + {1: "NOT_INITIALIZED", 3: "ALLOC_FAILED", 7: "INVALID_VALUE",
+                                       8: "ARCH_MISMATCH", 13: "EXECUTION_FAILED", 14: "INTERNAL_ERROR",
+                                       15: "NOT_SUPPORTED"}.get(status, str(status))
+            raise CudaError(call, name, status)
+
+    def _make(self, create, destroy, *args):
+        handle = c_void_p()
+        self._check(create, getattr(self.lib, create)(byref(handle), *args))
+        self._made.append((destroy, handle))
+        return handle
+
+    def _set(self, call, obj, attr, value):
+        self._check(call, getattr(self.lib, call)(obj, c_int(attr), byref(value), c_size_t(ctypes.sizeof(value))))
+
+    def matmul_launcher(self, precision_key, d_a, d_b, d_c, m, n, k, *, workspace, scales=None):
+        """Row-major C[m×n] = A[m×k]·B[k×n] with B stored N×K (K-major), as one cublasLtMatmul:
+        ``scales`` (FP8) is the device address of two float32, A's and B's; ``workspace`` a device
+        buffer of at least WORKSPACE_BYTES. The algorithm is cuBLASLt's own heuristic's first."""
+        if precision_key not in LT_TYPES:
+            raise UsageError(f"the cuBLASLt yardstick covers {', '.join(LT_TYPES)}, not {precision_key}")
+        ab, cd, compute, scale_type, scalar, scaled = LT_TYPES[precision_key]
+        if scaled and not scales:
+            raise UsageError(f"cuBLASLt {precision_key} needs the scales' device address")
+        desc = self._make("cublasLtMatmulDescCreate", "cublasLtMatmulDescDestroy", c_int(compute), c_int(scale_type))
+        self._set("cublasLtMatmulDescSetAttribute", desc, DESC_TRANSA, c_int32(OP_T))
+        self._set("cublasLtMatmulDescSetAttribute", desc, DESC_TRANSB, c_int32(OP_N))
+        if scaled:
+            self._set("cublasLtMatmulDescSetAttribute", desc, DESC_A_SCALE_POINTER, c_void_p(scales + 4))  # Lt's A: our B
+            self._set("cublasLtMatmulDescSetAttribute", desc, DESC_B_SCALE_POINTER, c_void_p(scales))      # Lt's B: our A
+
+        def layout(dtype, rows, cols, ld):
+            return self._make("cublasLtMatrixLayoutCreate", "cublasLtMatrixLayoutDestroy", c_int(dtype),
+                              c_uint64(rows), c_uint64(cols), c_int64(ld))
+        # column-major: Lt's A = our B (k×n, ld k, transposed), Lt's B = our A (k×m, ld k), D = Cᵀ (n×m)
+        lay_a, lay_b, lay_d = layout(ab, k, n, k), layout(ab, k, m, k), layout(cd, n, m, n)
+        pref = self._make("cublasLtMatmulPreferenceCreate", "cublasLtMatmulPreferenceDestroy")
+        self._set("cublasLtMatmulPreferenceSetAttribute", pref, PREF_MAX_WORKSPACE_BYTES, c_uint64(WORKSPACE_BYTES))
+        found, count = HeuristicResult(), c_int(0)
+        self._check("cublasLtMatmulAlgoGetHeuristic", self.lib.cublasLtMatmulAlgoGetHeuristic(
+            self.handle, desc, lay_a, lay_b, lay_d, lay_d, pref, c_int(1), byref(found), byref(count)))
+        if count.value < 1:
+            raise CudaError("cublasLtMatmulAlgoGetHeuristic", "no algorithm for this problem", 15)
+        if workspace.nbytes < found.workspaceSize:
+            raise UsageError(f"cuBLASLt wants a {found.workspaceSize}-byte workspace, got {workspace.nbytes}")
+        one, zero = scalar(1), scalar(0)
+        matmul, args = self.lib.cublasLtMatmul, (
+            self.handle, desc, byref(one), c_void_p(d_b), lay_a, c_void_p(d_a), lay_b, byref(zero),
+            c_void_p(d_c), lay_d, c_void_p(d_c), lay_d, byref(found, HeuristicResult.algo.offset),
+            c_void_p(workspace.ptr), c_size_t(workspace.nbytes), c_void_p(0))
+        keep = (one, zero, found)
+
+        def go():
+            status = matmul(*args)
+            if status:
+                self._check("cublasLtMatmul", status)
+            return keep  # holds alpha/beta and the algorithm alive as long as the launcher
+        return go
+
+    def close(self):
+        for destroy, handle in reversed(self._made):
+            getattr(self.lib, destroy)(handle)
+        self._made = []
+        if self.handle:
+            self.lib.cublasLtDestroy(self.handle)
+            self.handle = None
+
+
+__all__ = ["CublasLt", "LT_TYPES", "WORKSPACE_BYTES", "find_cublaslt"]
