@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 18's first device call: the tests that wait for a GPU (07's FP8/INT8/TF32 forms at the
-# edges, cuBLASLt's FP8/INT8 yardstick, cuBLAS on a K-major B, the FP8 device reference), then each
-# 07 form against its yardstick at 4096³ and 8192³ (scripts/tune_ladder.py --family kmajor).
+# edges, 08's DMMA, cuBLASLt's FP8/INT8 yardstick, cuBLAS on a K-major B, the FP8 device reference),
+# then each 07 form and 08 against its yardstick at 4096³ and 8192³ (scripts/tune_ladder.py).
 # Logs under $OUT.   OUT=out bash scripts/gpu_issue18_session.sh
 source "$(dirname "$0")/gpu_env.sh"
 {
@@ -10,10 +10,11 @@ source "$(dirname "$0")/gpu_env.sh"
   $PY -c "import sys, numpy, importlib.metadata as m; print('python', sys.version.split()[0]); print('numpy', numpy.__version__); [print(p, m.version(p)) for p in ('cuda-bindings','tabulate','pytest')]"
 } > "$OUT/env.txt" 2>&1
 timeout ${PYTEST_S:-200} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py \
-  -k "07 or k_major or cublaslt or device_reference" > "$OUT/pytest_18.txt" 2>&1
+  -k "07 or 08 or k_major or cublaslt or device_reference" > "$OUT/pytest_18.txt" 2>&1
 echo "pytest exit $?: $(tail -1 "$OUT/pytest_18.txt")"
-for key in fp8e4m3 int8 tf32 fp8e5m2; do
-  timeout ${BENCH_S:-90} $PY scripts/tune_ladder.py --family kmajor --precision $key --sizes 4096,8192 --iters 20 \
-    --seed 7 --variants "" >> "$OUT/bench_07.txt" 2>&1
-  echo "$key exit $?"; grep -E "^(cublas|kmajor)" "$OUT/bench_07.txt" | tail -4
+for key in fp8e4m3 int8 tf32 fp8e5m2 fp64; do
+  family=kmajor; [ $key = fp64 ] && family=dmma
+  timeout ${BENCH_S:-90} $PY scripts/tune_ladder.py --family $family --precision $key --sizes 4096,8192 --iters 20 \
+    --seed 7 --variants "" >> "$OUT/bench_07_08.txt" 2>&1
+  echo "$key exit $?"; grep -E "^(cublas|kmajor|dmma)" "$OUT/bench_07_08.txt" | tail -4
 done

@@ -445,6 +445,31 @@ def wgmma_config(m, n, k, sms, elem_bytes=2):
     return dict(min((r for r in ranked if r[0] <= best * 1.02), key=lambda r: (r[1], r[2]))[3])
 
 
+# -- 08: fp64 on the tensor cores — mma.sync m8n8k4 (DMMA) from padded smem, cp.async pipeline ----
+
+DMMA_TILE = {"BM": 128, "BN": 128, "BK": 16, "WARPS_M": 2, "WARPS_N": 4, "STAGES": 3}
+
+
+def dmma_geometry(tile):
+    stage = (tile["BM"] * (tile["BK"] + 4) + tile["BK"] * (tile["BN"] + 8)) * 8   # padded rows (see the .cu)
+
+    def geometry(m, n, k):
+        return Geometry(grid=(cdiv(n, tile["BN"]), cdiv(m, tile["BM"]), 1),
+                        block=(32 * tile["WARPS_M"] * tile["WARPS_N"], 1, 1), smem_bytes=tile["STAGES"] * stage)
+    return geometry
+
+
+def dmma_kernel(tile=DMMA_TILE, name=None):
+    """The 08 kernel (fp64 DMMA); ``tile`` overrides its macros (scripts/tune_ladder.py)."""
+    tile = {**DMMA_TILE, **tile}
+    return Kernel(
+        name=name or "dmma_fp64", source="08_dmma_fp64.cu", entry="dmma_fp64", precision=PRECISIONS["fp64"],
+        min_arch=80, tile=(tile["BM"], tile["BN"], tile["BK"]), geometry=dmma_geometry(tile),
+        defines=_defines(tile), align=16,
+        summary=f"mma.sync m8n8k4 fp64 (DMMA), {tile['BM']}×{tile['BN']}×{tile['BK']} tiles in padded smem, "
+                f"{tile['STAGES']}-stage cp.async pipeline")
+
+
 def _defines(tile):
     return tuple(f"{k}={v}" for k, v in tile.items())
 

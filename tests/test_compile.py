@@ -259,3 +259,14 @@ def test_07_builds_the_k_major_wgmma_forms(key, op):
             f.flush()
             dump = subprocess.run([sass.find_cuobjdump(), "--dump-sass", f.name], capture_output=True, text=True).stdout
         assert op in dump
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_08_builds_dmma_without_spills(arch):
+    """08: fp64 through mma.sync m8n8k4 — DMMA in the SASS, the launch it states agrees with the
+    registration (compile_cubin checks), no spills at 196-odd registers."""
+    k08 = kernels.dmma_kernel()
+    cubin = compiler.compile_cubin(k08, arch)
+    assert cubin.spill_bytes == 0 and k08.precision.key == "fp64" and k08.tile == (128, 128, 16)
+    if sass.find_cuobjdump():
+        assert sass.tensor_op_counts(cubin.image).get("DMMA", 0) > 0

@@ -282,6 +282,20 @@ def test_cublaslt_on_our_buffers_passes_our_check(device, host_problems, key):
         lt.close()
 
 
+def test_08_dmma_fp64_is_correct(device, host_problems):
+    """08 on shapes its tile does not divide (tcraw pads), both input modes; fp64 accumulate, so
+    integer inputs are exact and normal ones within fp64's bound."""
+    kernel = kernels.dmma_kernel()
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    for shape in [(1, 1, 1), (130, 300, 100), (257, 129, 33), (1000, 1003, 997)]:
+        for mode in ("normal", "int"):
+            rec = run_matmul(device, kernel, host_problems("fp64", *shape, mode), iters=1, warmup=0)
+            assert rec.passed and rec.unwritten == 0 and rec.padding_dirty == 0, (shape, mode, rec.max_rel_err)
+            if mode == "int":
+                assert rec.max_abs_err == 0.0
+
+
 def test_the_pci_bus_id_names_this_gpu_to_nvml(device):
     """cuDeviceGetPCIBusId through the seam, both backends; with nvidia-ml-py the run records'
     clocks and power come from the GPU that bus id names."""
