@@ -13,6 +13,8 @@
 //                  0: B is K×N (MN-major), read transposed (16-bit types)
 //   WG_INT_ACC     1: s32 accumulators (int8); 0: fp32
 //   WG_SCALED      1: C is multiplied by scale_a · scale_b before it is stored (fp8)
+//   PROMOTE        N > 0: the MMAs accumulate N slices at a time, each batch then added into fp32
+//                  registers (an accumulator study of FP8; default 0, none)
 // and the tile macros (CONSUMERS, BN, STAGES, CLUSTER, ...) as 06 documents them.
 
 #ifndef CONSUMERS
@@ -47,6 +49,10 @@
 #endif
 
 // Every operand row in shared memory is one 128-byte swizzle row: BK elements of WG_ELEM_BYTES.
+#ifndef PROMOTE
+#define PROMOTE 0
+#endif
+static_assert(!PROMOTE || BN <= 128, "promotion doubles the accumulators: BN of at most 128");
 constexpr int BM = 64 * CONSUMERS, BK = 128 / WG_ELEM_BYTES;
 constexpr int K_STEPS = 128 / 32;   // wgmma k-steps per slice: each reads 32 bytes of every row
 constexpr int THREADS = 128 * (CONSUMERS + 1);
@@ -465,6 +471,16 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
             acc_t d[BN / 2];
 #pragma unroll
             for (int i = 0; i < BN / 2; ++i) d[i] = 0;
+#if PROMOTE
+            // The MMAs accumulate into `part`; every PROMOTE slices it is added into d by
+            // ordinary fp32 adds and restarted (FP8: the tensor core's own accumulator is narrower
+            // than fp32 — DeepGEMM's "promotion"). Twice the accumulator registers: BN ≤ 128.
+            acc_t part[BN / 2];
+#pragma unroll
+            for (int i = 0; i < BN / 2; ++i) part[i] = 0;
+#else
+            acc_t (&part)[BN / 2] = d;
+#endif
 
             for (int kt = k0; kt < k1; ++kt, ++slice) {
                 const int s = slice % STAGES;
@@ -479,9 +495,9 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                     // (16-bit types): 64-column boxes B_BOX_BYTES apart (LBO), 8-row k groups
                     // 1024 apart (SBO); a k-step of 16 is two atoms.
 #if WG_B_KMAJOR
-                    wgmma_step(d, smem_desc(a_tile + kk * 32, 16, 1024), smem_desc(b_tile + kk * 32, 16, 1024));
+                    wgmma_step(part, smem_desc(a_tile + kk * 32, 16, 1024), smem_desc(b_tile + kk * 32, 16, 1024));
 #else
-                    wgmma_step(d, smem_desc(a_tile + kk * 32, 16, 1024),
+                    wgmma_step(part, smem_desc(a_tile + kk * 32, 16, 1024),
                                smem_desc(b_tile + kk * 2048, B_BOX_BYTES, 1024));
 #endif
                 }
@@ -493,6 +509,12 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                 wgmma_wait<0>();
                 if (t % 128 == 0)
                     for (int r = 0; r < CLUSTER; ++r) mbar_arrive_cluster(empty + 8 * s, r);
+#if PROMOTE
+                if ((kt - k0 + 1) % PROMOTE == 0 || kt + 1 == k1) {
+#pragma unroll
+                    for (int i = 0; i < BN / 2; ++i) d[i] += part[i], part[i] = 0;
+                }
+#endif
             }
 
             if (p > 1) {   // split-K: only the tile's last piece to finish stores it, the sum of all

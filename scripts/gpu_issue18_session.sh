@@ -18,3 +18,5 @@ for key in fp8e4m3 int8 tf32 fp8e5m2 fp64; do
     --seed 7 --variants "" >> "$OUT/bench_07_08.txt" 2>&1
   echo "$key exit $?"; grep -E "^(cublas|kmajor|dmma)" "$OUT/bench_07_08.txt" | tail -4
 done
+timeout ${STUDY_S:-120} $PY scripts/fp8_accumulator_study.py --seed 7 > "$OUT/fp8_accumulator_study.txt" 2>&1
+echo "fp8 accumulator study exit $?"; tail -3 "$OUT/fp8_accumulator_study.txt"

@@ -277,7 +277,8 @@ def mma_sync_kernel(key, tile=MMA_TILE, name=None):
 # -- 06: Hopper — TMA copies, wgmma from shared memory, producer/consumer warpgroups ---------------
 
 WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8, "STREAM_K": 1,
-              "SPLIT_MIN_SAVED": 16, "SPLIT_K": 1, "SPLIT_MIN_SLICES": 4, "SPLIT_MAX": 16}
+              "SPLIT_MIN_SAVED": 16, "SPLIT_K": 1, "SPLIT_MIN_SLICES": 4, "SPLIT_MAX": 16,
+              "PROMOTE": 0}   # PROMOTE=N: MMAs accumulate N slices, then fp32 adds (FP8's accumulator study)
 WGMMA_ROW_BYTES = 128          # a slice of K: one 128-byte swizzle row per operand row (64 halves)
 WGMMA_C_BOX_COLS = 32          # C leaves in 64 × 32 fp32 boxes (one 128-byte swizzle row)
 SM90_SMEM_BYTES = 227 * 1024   # dynamic + static shared memory one sm_90 block can have

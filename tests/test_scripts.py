@@ -102,6 +102,8 @@ def script(name, *argv):
     ("tune_ladder", ["--iters", "0"]),
     ("accumulator_study", ["--mn", "0"]),
     ("accumulator_study", ["--mn", "x"]),
+    ("fp8_accumulator_study", ["--mn", "0"]),
+    ("fp8_accumulator_study", ["--seed", "-2"]),
     ("hmma_peak", ["--iters", "0"]),
     ("hmma_peak", ["--blocks-per-sm", "-1"]),
     ("hmma_peak", ["--launches", "0"]),
@@ -123,7 +125,7 @@ def test_tune_ladder_refuses_a_bad_variant_or_precision_in_one_line(argv, words)
     assert len(p.stderr.splitlines()) == 1 and "Traceback" not in p.stderr
 
 
-@pytest.mark.parametrize("name", ["tune_ladder", "accumulator_study", "hmma_peak"])
+@pytest.mark.parametrize("name", ["tune_ladder", "accumulator_study", "fp8_accumulator_study", "hmma_peak"])
 def test_gpu_scripts_without_a_gpu_say_so_and_exit_3(name):
     if gpu_present():
         pytest.skip("a CUDA driver and GPU are present: the no-GPU path cannot be exercised here")
