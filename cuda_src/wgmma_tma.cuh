@@ -48,11 +48,12 @@
 #define SPLIT_MAX 16  // ... and at most this many pieces (the last one reads all the others)
 #endif
 
-// Every operand row in shared memory is one 128-byte swizzle row: BK elements of WG_ELEM_BYTES.
 #ifndef PROMOTE
-#define PROMOTE 0
+#define PROMOTE 0     // N > 0: the MMAs accumulate N slices, then fp32 adds (see the top)
 #endif
 static_assert(!PROMOTE || BN <= 128, "promotion doubles the accumulators: BN of at most 128");
+
+// Every operand row in shared memory is one 128-byte swizzle row: BK elements of WG_ELEM_BYTES.
 constexpr int BM = 64 * CONSUMERS, BK = 128 / WG_ELEM_BYTES;
 constexpr int K_STEPS = 128 / 32;   // wgmma k-steps per slice: each reads 32 bytes of every row
 constexpr int THREADS = 128 * (CONSUMERS + 1);
@@ -294,7 +295,7 @@ __device__ __forceinline__ void for_each_unit(int tiles, int KT, int cluster, in
     }
 }
 
-// The 2 × 128 consumer threads only (named barrier 1; the producer never joins), and the 128
+// The CONSUMERS × 128 consumer threads only (named barrier 1; the producer never joins), and the 128
 // threads of consumer c alone (barrier 2 + c).
 __device__ __forceinline__ void consumers_sync() {
     asm volatile("bar.sync 1, %0;" ::"n"(CONSUMERS * 128) : "memory");

@@ -33,8 +33,9 @@ def read_tables(paths):
             name, shape = fields[0], fields[2]
             dims = tuple(int(v) for v in shape.replace("³", "").split("×"))
             shape = dims * 3 if len(dims) == 1 else dims
-            config = {key: int(value) for key, value in
-                      (item.split("=") for item in name[name.index("[") + 1:-1].split("+"))}
+            macros = name[name.index("[") + 1:-1]   # "default": the registry's own configuration
+            config = {} if macros == "default" else {key: int(value) for key, value in
+                                                     (item.split("=") for item in macros.split("+"))}
             try:
                 rows.append((shape, config, float(fields[3]) * 1000))
             except ValueError:   # a failed row has no time

@@ -75,8 +75,13 @@ LT_YARDSTICK = ("fp8e4m3", "fp8e5m2", "fp8e4m3bf16", "int8")
 
 def yardstick(device, cublas, key, hp, *, lt=None, **timing):
     """The yardstick's record for ``key`` on ``hp``: cuBLASLt's (``lt``) for LT_YARDSTICK, else cuBLAS's."""
+    from .driver.cublas import GEMM_TYPES
+    from .errors import UsageError
     if key in LT_YARDSTICK and lt is not None:
         return run_cublaslt(device, lt, PRECISIONS[key], hp, **timing)
+    if key not in GEMM_TYPES:
+        raise UsageError(f"{key} has no cuBLAS yardstick (cublasGemmEx has no such type): pass lt, a "
+                         "tcraw.driver.cublaslt.CublasLt")
     return run_cublas(device, cublas, PRECISIONS[key], hp, **timing)
 
 

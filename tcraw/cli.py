@@ -293,7 +293,8 @@ def cmd_run(args):
     try:
         rows = run_problem(args.device, chosen, shape, explicit=explicit, inputs=args.inputs, seed=seed,
                            iters=args.iters, warmup=args.warmup, cubin_dir=args.cubin_dir, isolate=args.isolate,
-                           backend=args.backend, save=args.save, note=note, open_device=_open_device)
+                           backend=args.backend, save=args.save, note=note, open_device=_open_device,
+                           b_layout=args.b_layout)
     except UsageError as exc:
         if getattr(exc, "rows", None):   # measured, then not saved: the rows still come out
             _print_rows(exc.rows, args.format)
@@ -597,6 +598,9 @@ def build_parser():
     s.add_argument("--seed", type=int, help="input seed (default: fresh each run, printed)")
     s.add_argument("--inputs", choices=("normal", "int"), default="normal",
                    help="random normal, or integers in [-4,4] (exact results)")
+    s.add_argument("--b-layout", choices=("row", "col"),
+                   help="B stored row-major K×N or K-major N×K (col) for every kernel (default: each "
+                        "kernel's own; the built-in ones read row)")
     s.add_argument("--device", type=int, default=0)
     s.add_argument("--save", help="directory for A, B, C (.npy) and the records (JSON)")
     s.add_argument("--cubin-dir", help="run prebuilt cubins from here (no NVRTC needed)")

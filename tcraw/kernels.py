@@ -71,8 +71,8 @@ class Kernel:
     # stored N×K, what wgmma's FP8/INT8/TF32 forms and cuBLASLt's FP8 "TN" take).
     b_layouts: tuple = ("row",)
     # A kernel with several configurations (06): the macros a caller may override (tunables),
-    # configure(macros) -> that configuration as a Kernel, pick(m, n, k, sm_count) -> the macros
-    # for a problem, and configs, every macro set pick can return (what `compile --out` builds).
+    # configure(picked, overrides) -> that configuration as a Kernel, pick(m, n, k, sm_count) ->
+    # the macros for a problem, and configs, every macro set pick can return (`compile --out`).
     # A configured Kernel's ``variant`` names its macros apart from the registry's (file names).
     tunables: tuple = ()
     configure: Callable | None = None
@@ -106,21 +106,21 @@ class Kernel:
 
     def configured(self, m, n, k, sm_count, overrides=None):
         """This kernel as it runs on (m, n, k) with ``sm_count`` SMs: its own configuration, or
-        the one its ``choose`` picks, with ``overrides`` (macro -> value, e.g. {"BN": 128}) over
+        the one its ``pick`` chooses, with ``overrides`` (macro -> value, e.g. {"BN": 128}) over
         it. The record's ``config`` says which was run."""
         overrides = dict(overrides or {})
         unknown = [name for name in overrides if name not in self.tunables]
-        if unknown:
-            raise UsageError(f"kernel {self.name} has no configuration macro {unknown[0]}" + (
-                f"; its macros: {', '.join(self.tunables)}" if self.tunables else
-                " (it has one configuration: its --define are fixed at declaration)"))
+        if unknown or (overrides and not self.configure):
+            raise UsageError(f"kernel {self.name} has no configuration macro {(unknown or list(overrides))[0]} "
+                             "to override" + (f"; its macros: {', '.join(self.tunables)}" if self.configure else
+                                              " (it has one configuration, fixed when it was declared)"))
         if not self.configure:
             return self
-        return self.configure({**self.pick(m, n, k, sm_count), **overrides})
+        return self.configure(self.pick(m, n, k, sm_count), overrides)
 
     def configurations(self):
         """Every configuration ``pick`` can choose (itself, for a kernel with one)."""
-        return [self.configure(c) for c in self.configs] if self.configure else [self]
+        return [self.configure(c, {}) for c in self.configs] if self.configure else [self]
 
     @property
     def file_stem(self):
@@ -291,6 +291,30 @@ def wgmma_smem_bytes(consumers, bn, stages):
     return 1024 + stages * stage_bytes + consumers * 2 * 64 * WGMMA_C_BOX_COLS * 4 + 2 * stages * 8
 
 
+def wgmma_max_stages(consumers, bn, most=8):
+    """The most stages (up to ``most``) whose shared memory fits an sm_90 block (16 bytes spare
+    for the kernel's static shared memory)."""
+    stages = most
+    while stages > 1 and wgmma_smem_bytes(consumers, bn, stages) + 16 > SM90_SMEM_BYTES:
+        stages -= 1
+    return stages
+
+
+def wgmma_checked(tile):
+    """``tile`` if 06/07 can be built with it; else a UsageError saying which macro and what fits."""
+    consumers, bn, cluster, stages = tile["CONSUMERS"], tile["BN"], tile["CLUSTER"], tile["STAGES"]
+    if consumers not in (1, 2) or bn not in (64, 128, 256) or cluster not in (1, 2) or bn // 64 % cluster:
+        raise UsageError(f"06/07 cannot be built with CONSUMERS={consumers}, BN={bn}, CLUSTER={cluster}: CONSUMERS "
+                         "is 1 or 2, BN 64, 128 or 256, and CLUSTER 1 or 2 with BN/64 a multiple of it")
+    if tile["PROMOTE"] and bn > 128:
+        raise UsageError(f"PROMOTE={tile['PROMOTE']} doubles the accumulators: it needs BN of 128 or 64, not {bn}")
+    if not 1 <= stages <= wgmma_max_stages(consumers, bn, max(stages, 1)):
+        raise UsageError(f"STAGES={stages} with CONSUMERS={consumers}, BN={bn} needs "
+                         f"{wgmma_smem_bytes(consumers, bn, max(stages, 1))} bytes of shared memory; an sm_90 block "
+                         f"has {SM90_SMEM_BYTES}: at most STAGES={wgmma_max_stages(consumers, bn)}")
+    return tile
+
+
 def wgmma_geometry(tile):
     consumers, bn = tile["CONSUMERS"], tile["BN"]
     smem = wgmma_smem_bytes(consumers, bn, tile["STAGES"])
@@ -329,7 +353,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
     device, inside the timed launch. With ``choose``, each problem gets the configuration
     wgmma_config picks for it (Kernel.configured), ``tile`` over the registry's macros."""
     source, entry, macro, element, b_layout = WGMMA_FORMS[key]
-    tile = {**WGMMA_TILE, **tile}
+    tile = wgmma_checked({**WGMMA_TILE, **tile})
     bm, bn, cluster = 64 * tile["CONSUMERS"], tile["BN"], tile["CLUSTER"]
     elem = PRECISIONS[key].in_dtype.itemsize
     bk = WGMMA_ROW_BYTES // elem   # a slice is one 128-byte swizzle row of K
@@ -341,10 +365,11 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         geometry=wgmma_geometry(tile), defines=_defines(tile) + (macro,),
         align=16, tma_boxes=((bm, bk), b_box, (64, WGMMA_C_BOX_COLS)), persistent=True,
         workspace=wgmma_workspace(tile), tma_element=element, b_layouts=(b_layout,),
-        tunables=tuple(WGMMA_TILE), variant=variant, configs=WGMMA_CONFIGS if choose else (),
-        configure=(lambda macros: wgmma_kernel(key, {**tile, **macros}, name, choose=False)) if choose else None,
+        tunables=tuple(WGMMA_TILE) if choose else (), variant=variant, configs=WGMMA_CONFIGS if choose else (),
+        configure=(lambda picked, over: wgmma_kernel(key, _with_stages(tile, picked, over), name, choose=False))
+        if choose else None,
         pick=(lambda m, n, k, sms: wgmma_config(m, n, k, sms, elem)) if choose else None,
-        summary=f"wgmma 64×{bn}×{32 // elem * 2 if elem != 2 else 16} from TMA-filled smem, {bm}×{bn}×{bk} "
+        summary=f"wgmma 64×{bn}×{32 // elem} from TMA-filled smem, {bm}×{bn}×{bk} "
                 f"tiles{', B K-major' if b_layout == 'col' else ''}, "
                 f"{tile['STAGES']}-stage mbarrier ring, producer + {tile['CONSUMERS']} consumer warpgroups, "
                 f"persistent, clusters of {cluster} multicasting B, stream-K last round, split-K for few "
@@ -408,6 +433,15 @@ def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2):
     return max(slices * slice_us, memory_us) + fixup_us + LAUNCH_US, slices * slice_us
 
 
+def _with_stages(tile, picked, overrides):
+    """The macros of a picked configuration with a caller's overrides: the most stages that fit
+    the resulting tile, unless STAGES itself is overridden."""
+    macros = {**tile, **picked, **overrides}
+    if "STAGES" not in overrides:
+        macros["STAGES"] = wgmma_max_stages(macros["CONSUMERS"], macros["BN"])
+    return macros
+
+
 def _wgmma_candidates():
     """06's configurations: block rows (1 or 2 consumers of 64), columns (BN), clusters of 1 or 2,
     and the most stages (up to 8) that fit in shared memory — biggest tile first."""
@@ -417,10 +451,8 @@ def _wgmma_candidates():
             for cluster in (2, 1):
                 if bn // 64 % cluster:
                     continue
-                stages = 8
-                while wgmma_smem_bytes(consumers, bn, stages) + 16 > SM90_SMEM_BYTES:
-                    stages -= 1
-                out.append({"CONSUMERS": consumers, "BN": bn, "CLUSTER": cluster, "STAGES": stages})
+                out.append({"CONSUMERS": consumers, "BN": bn, "CLUSTER": cluster,
+                            "STAGES": wgmma_max_stages(consumers, bn)})
     return tuple(out)
 
 

@@ -117,13 +117,16 @@ def make_problem(device, precision, base_a, base_b, mode, reference=None, cubin_
                             cubin_dir=cubin_dir)
 
 
-def device_bytes(kernel, m, n, k):
-    """Device memory one run of ``kernel`` on (m, n, k) takes: padded A, B and C, or the device
-    reference's A, B and two float64 outputs when that is larger (the two never coexist)."""
+def device_bytes(kernel, m, n, k, sm_count=132):
+    """Device memory one run of ``kernel`` on (m, n, k) takes: padded A, B and C, pitched copies
+    and the workspace (06: up to a BM×BN partial tile per block), or the device reference's A, B
+    and two float64 outputs when that is larger (the two never coexist)."""
     mp, np_, kp = kernel.padded(m, n, k)
     p = kernel.precision
     run = (mp * kp + kp * np_) * p.in_dtype.itemsize + mp * np_ * p.out_dtype.itemsize
-    run += Pitched.bytes_needed(kernel, m, n, k)
+    run += max(Pitched.bytes_needed(kernel, m, n, k, layout) for layout in kernel.b_layouts)
+    if kernel.workspace:
+        run += kernel.workspace(sm_count)
     ref = (m * k + k * n) * p.in_dtype.itemsize + 16 * m * n if reference_kind(m, n, k) == "device" else 0
     return max(run, ref)
 
@@ -162,7 +165,7 @@ def check_host_fits(m, n, k):
 
 def check_fits(device, chosen, m, n, k):
     """Refuse, before building any host array, a problem the GPU or the host cannot hold."""
-    need = max(device_bytes(kern, m, n, k) for kern in chosen)
+    need = max(device_bytes(kern, m, n, k, device.sm_count) for kern in chosen)
     free, total = device.mem_info()
     if need > free:
         raise OutOfMemory(f"{m}×{n}×{k} needs {need / 2**30:.2f} GiB on {device.name}; "
@@ -190,7 +193,8 @@ def check_operands(kernel, d_a, d_b, d_c, m, n, k, b_layout="row"):
             f"{kernel.name} reads whole {tm}×{tn}×{tk} tiles: M, N, K = {m}, {n}, {k} must be "
             f"multiples, which also gives the leading dimensions (K for A, N for B and C) the "
             f"alignment its vector and fragment loads need; zero-pad the matrices (tcraw run does)")
-    for name, buf, dtype, rows, cols in (("A", d_a, p.in_dtype, m, k), ("B", d_b, p.in_dtype, k, n),
+    b_rows, b_cols = (n, k) if b_layout == "col" else (k, n)
+    for name, buf, dtype, rows, cols in (("A", d_a, p.in_dtype, m, k), ("B", d_b, p.in_dtype, b_rows, b_cols),
                                          ("C", d_c, p.out_dtype, m, n)):
         if buf.dtype is not None and buf.dtype != dtype:
             raise UsageError(f"{name} holds {buf.dtype}; {kernel.name} ({p.label}) needs {dtype}")
@@ -206,10 +210,14 @@ def check_operands(kernel, d_a, d_b, d_c, m, n, k, b_layout="row"):
 B_LAYOUTS = ("row", "col")
 
 
-def check_layout(kernel, b_layout):
-    """Refuse a layout of B that is not one, or that ``kernel`` does not read."""
+def check_layout_name(b_layout):
     if b_layout not in B_LAYOUTS:
         raise UsageError(f"B's layout is 'row' (K×N) or 'col' (N×K, K-major), not {b_layout!r}")
+
+
+def check_layout(kernel, b_layout):
+    """Refuse a layout of B that is not one, or that ``kernel`` does not read."""
+    check_layout_name(b_layout)
     if b_layout not in kernel.b_layouts:
         raise UsageError(f"{kernel.name} reads B {' or '.join(kernel.b_layouts)}-major, not {b_layout}-major: "
                          f"give b_layout={kernel.b_layouts[0]!r} (--b-layout {kernel.b_layouts[0]})")
@@ -528,8 +536,7 @@ def run_matmul(device, kernel, hp: HostProblem, *, iters=20, warmup=3, seed=0, c
 def run_cublas(device, cublas, precision, hp, *, iters=20, warmup=3, seed=0, rotate=False, b_layout="row"):
     """cuBLAS on the same problem through the same measure(): its time and its own check, with B
     stored as ``b_layout`` says."""
-    if b_layout not in B_LAYOUTS:
-        raise UsageError(f"B's layout is 'row' (K×N) or 'col' (N×K, K-major), not {b_layout!r}")
+    check_layout_name(b_layout)
     record, _ = measure(
         device, "cublas", precision, hp, (hp.m, hp.n, hp.k),
         lambda d_a, d_b, d_c, m, n, k: cublas.gemm_launcher(precision.key, d_a.ptr, d_b.ptr, d_c.ptr, m, n, k,

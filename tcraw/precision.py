@@ -89,7 +89,7 @@ def _fp8_quantizer(values):
     saturating at the largest finite value (what cvt.rn.satfinite does); NaN stays NaN."""
     positive = values[:128]
     finite = np.flatnonzero(np.isfinite(positive))   # codes in value order: 0 .. largest finite
-    grid, top = positive[finite], int(finite[-1])
+    grid = positive[finite]
     nan_code = int(np.flatnonzero(np.isnan(positive))[0])
 
     def quantize(x):
@@ -104,7 +104,6 @@ def _fp8_quantizer(values):
         codes[np.isnan(x)] = nan_code
         return codes
     quantize.largest = float(grid[-1])
-    quantize.top_code = top
     return quantize
 
 

@@ -18,13 +18,14 @@ from .precision import base_matrices
 
 
 def run_kernels(device, chosen, shape, *, inputs, seed, iters, warmup, cubin_dir=None, note=print,
-                save=None, strict=True):
+                save=None, strict=True, b_layout=None):
     """Records (dicts) for each kernel on one (m, n, k) problem on ``device``. The reference is
     the CPU's or, for big problems, the GPU's (matmul.reference_kind), one precision at a time
     so that host memory holds one reference whatever the kernel list. ``save`` (a dict) gets
     each precision's stored A and B and each kernel's output. ``strict``: a UsageError (the
     request is wrong, e.g. no cubin for this GPU) ends the run; otherwise it is a failed row,
-    as a sweep wants, so that rows already measured are never lost."""
+    as a sweep wants, so that rows already measured are never lost. ``b_layout``: B stored "row"
+    or "col" (K-major) for every kernel; None: each kernel's own."""
     m, n, k = shape
     base_a, base_b = base_matrices(m, n, k, inputs, seed)
     hp, rows = None, []
@@ -37,7 +38,7 @@ def run_kernels(device, chosen, shape, *, inputs, seed, iters, warmup, cubin_dir
                 if save is not None:
                     save.setdefault("problems", {})[p.key] = (hp.a, hp.b)
             rec, c = run_matmul(device, kern, hp, iters=iters, warmup=warmup, seed=seed,
-                                cubin_dir=cubin_dir, keep_output=True)
+                                cubin_dir=cubin_dir, keep_output=True, b_layout=b_layout)
             if save is not None:
                 save.setdefault("outputs", {})[kern.name] = c
         except TcrawError as exc:
@@ -76,7 +77,7 @@ def child_rows(cmd, timeout, hang="no answer within {timeout} s"):
 
 
 def run_isolated(device_index, kern, shape, *, inputs, seed, iters, warmup, cubin_dir=None,
-                 backend=None, timeout=600):
+                 backend=None, timeout=600, b_layout=None):
     """One kernel on one problem in a child process; its rows, or one failed row saying why (the
     child's own message: a fault, a refusal, a timeout), so that no other row is lost."""
     m, n, k = shape
@@ -87,6 +88,8 @@ def run_isolated(device_index, kern, shape, *, inputs, seed, iters, warmup, cubi
         cmd += ["--cubin-dir", str(cubin_dir)]
     if backend:
         cmd += ["--backend", backend]
+    if b_layout:
+        cmd += ["--b-layout", b_layout]
     rows, why = child_rows(cmd, timeout)
     if rows is not None:
         return rows
@@ -95,11 +98,16 @@ def run_isolated(device_index, kern, shape, *, inputs, seed, iters, warmup, cubi
                           seed=seed).as_dict()]
 
 
-def check_request(chosen, iters, warmup, seed, isolate):
-    """What run and sweep check of a request before any GPU: the timing, the seed, and — isolated
-    — that a child process can declare every kernel (one built in Python it cannot)."""
+def check_request(chosen, iters, warmup, seed, isolate, b_layout=None):
+    """What run and sweep check of a request before any GPU: the timing, the seed, B's layout
+    (every kernel must read it: a request is never half-ignored), and — isolated — that a child
+    process can declare every kernel (one built in Python it cannot)."""
+    from .matmul import check_layout
     validate.timing(iters, warmup)
     validate.seed(seed)
+    if b_layout is not None:
+        for k in chosen:
+            check_layout(k, b_layout)
     if isolate:
         for k in chosen:
             kernels.child_args(k)
@@ -160,16 +168,17 @@ def run_sweep(device_indices, chosen, sizes, *, explicit, inputs, seed, iters, w
 
 def run_problem(device_index, chosen, shape, *, explicit=True, inputs="normal", seed=None, iters=20,
                 warmup=3, cubin_dir=None, isolate=False, backend=None, save=None, note=print,
-                open_device=None):
+                open_device=None, b_layout=None):
     """What `tcraw run` does: each kernel of ``chosen`` on one (m, n, k) problem on one GPU →
     rows (dicts, the JSON records), with speedups over the naive FP32 baseline. ``isolate`` runs
     each kernel in a child process; ``save`` (a directory) gets A, B (per precision, as stored)
-    and each C as .npy, and the records, so anyone can re-check a result. Everything is checked
-    before the GPU is touched; a problem the GPU or the host cannot hold is refused up front."""
+    and each C as .npy, and the records, so anyone can re-check a result. ``b_layout``: B stored
+    "row" (K×N) or "col" (N×K, K-major) for every kernel (None: each kernel's own). Everything is
+    checked before the GPU is touched; a problem the GPU or the host cannot hold is refused up front."""
     from .matmul import check_fits, check_host_fits
     from .runtime import Device
     validate.problem(*shape)
-    check_request(chosen, iters, warmup, seed, isolate)
+    check_request(chosen, iters, warmup, seed, isolate, b_layout)
     device_index = validate.device_index(device_index)
     if save is not None and isolate:
         raise UsageError("--save (save=) keeps the outputs of kernels run in this process; drop --isolate "
@@ -186,10 +195,10 @@ def run_problem(device_index, chosen, shape, *, explicit=True, inputs="normal", 
             dev.close()  # the children hold the GPU; this process only collects their rows
             rows = add_speedups([r for kern in kerns for r in run_isolated(
                 device_index, kern, shape, inputs=inputs, seed=seed, iters=iters, warmup=warmup,
-                cubin_dir=cubin_dir, backend=backend)])
+                cubin_dir=cubin_dir, backend=backend, b_layout=b_layout)])
         else:
             rows = run_kernels(dev, kerns, shape, inputs=inputs, seed=seed, iters=iters, warmup=warmup,
-                               cubin_dir=cubin_dir, note=note, save=saved)
+                               cubin_dir=cubin_dir, note=note, save=saved, b_layout=b_layout)
     if saved is not None:
         try:
             save_outputs(save_dir, saved.get("problems", {}), saved.get("outputs", {}), rows, note)

@@ -102,6 +102,7 @@ def compiler_arch(text):
     (["bench", "--device", "all"], "one GPU at a time"),
     (["run", "--precision", ","], "empty list"),
     (["run", "--precision", "all,fp8"], "unknown precision 'fp8'"),
+    (["run", "--b-layout", "col"], "reads B row-major, not col-major"),
     (["run", "--kernel", "naive_fp32", "--precision", "fp16"], "leaves out"),
     (["run", "-m", str(2**31)], "below 2^31"),
     (["run", "--cubin-dir", "/nonexistent/cubins"], "not a directory"),
@@ -227,7 +228,7 @@ def test_rows_are_printed_even_when_writing_them_fails(tmp_path, monkeypatch, ca
         def __exit__(self, *exc): return None
         def mem_info(self): return 2**40, 2**40
     monkeypatch.setattr(cli, "_open_device", lambda i: FakeDevice(name="GPU", arch="sm_90", cc=90,
-                                                                   max_smem_optin=232448))
+                                                                   max_smem_optin=232448, sm_count=132))
     monkeypatch.setattr(sweep, "run_isolated", lambda index, kern, shape, **kw: [
         {"kernel": kern.name, "m": shape[0], "n": shape[1], "k": shape[2], "passed": True,
          "time_ms": 1.0, "device_index": index, "device": "GPU", "arch": "sm_90"}])
@@ -254,7 +255,7 @@ def test_sweep_over_every_gpu_runs_one_worker_per_gpu_at_once(monkeypatch, capsy
         def __exit__(self, *exc): return None
         def mem_info(self): return 2**40, 2**40
     monkeypatch.setattr(cli, "_open_device", lambda i: FakeDevice(name=f"GPU{i}", arch="sm_90", cc=90,
-                                                                   max_smem_optin=232448))
+                                                                   max_smem_optin=232448, sm_count=132))
     monkeypatch.setattr(cli, "_device_indices", lambda spec: [0, 1])
     barrier = threading.Barrier(2, timeout=20)
 

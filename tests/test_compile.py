@@ -270,3 +270,23 @@ def test_08_builds_dmma_without_spills(arch):
     assert cubin.spill_bytes == 0 and k08.precision.key == "fp64" and k08.tile == (128, 128, 16)
     if sass.find_cuobjdump():
         assert sass.tensor_op_counts(cubin.image).get("DMMA", 0) > 0
+
+
+def test_06_overrides_refit_the_stages_and_refuse_what_cannot_build():
+    k06 = kernels.KERNELS["wgmma_tma_fp16"]
+    # the M = 1 pick is one consumer × 128 columns, 8 stages; a second consumer only fits 6
+    two = k06.configured(1, 4096, 4096, 132, {"CONSUMERS": 2})
+    assert "CONSUMERS=2" in two.defines and "STAGES=6" in two.defines
+    for bad, words in [({"BN": 64, "CLUSTER": 2}, "BN/64 a multiple"), ({"STAGES": 9}, "at most STAGES=4"),
+                       ({"PROMOTE": 1}, "BN of 128 or 64"), ({"BN": 96}, "BN 64, 128 or 256")]:
+        with pytest.raises(UsageError, match=words):
+            k06.configured(8192, 8192, 8192, 132, bad)
+    fixed = kernels.wgmma_kernel("fp16", {"STAGES": 3}, choose=False)   # a tune_ladder variant
+    with pytest.raises(UsageError, match="one configuration"):
+        fixed.configured(64, 64, 64, 132, {"BN": 64})
+
+
+def test_fp8_has_no_cublas_yardstick_without_cublaslt():
+    from tcraw.bench import yardstick
+    with pytest.raises(UsageError, match="no cuBLAS yardstick.*CublasLt"):
+        yardstick(None, None, "fp8e4m3", None, lt=None)

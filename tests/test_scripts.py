@@ -174,3 +174,14 @@ def test_plot_bench_refuses_json_that_is_not_bench_rows(tmp_path, content, words
 @pytest.mark.parametrize("out, words", [("missing_dir/b.png", "does not exist"), (".", "is a directory")])
 def test_plot_bench_refuses_an_output_it_cannot_write(tmp_path, out, words):
     assert_one_line_exit_2(plot_bench(str(RESULTS), "-o", str(tmp_path / out)), words)
+
+
+def test_fit_wgmma_model_reads_the_default_variant_and_fixed_ones(tmp_path):
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from fit_wgmma_model import read_tables
+    table = tmp_path / "t.txt"
+    table.write_text("wgmma_fp16[default]  fp16→fp32  4096³  0.1875  733\n"
+                     "wgmma_fp16[CONSUMERS=1+BN=64+CLUSTER=1+STAGES=8]  fp16→fp32  1×4096×14336  0.051  2.3\n"
+                     "cublas  fp16→fp32  4096³  0.18  740\n")
+    assert read_tables([table]) == [((4096, 4096, 4096), {}, 187.5),
+                                    ((1, 4096, 14336), {"CONSUMERS": 1, "BN": 64, "CLUSTER": 1, "STAGES": 8}, 51.0)]

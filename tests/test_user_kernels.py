@@ -186,3 +186,10 @@ def test_an_isolated_checks_extras_child_names_no_empty_shapes():
     args = build_parser().parse_args(cmd[3:])
     assert args.extras_only and args.shapes is None
     assert "--shapes" in child_command(kernels.KERNELS["naive_fp32"], 0, [(3, 4, 5)], 5, False)
+
+
+def test_no_sanitizer_run_without_shapes():
+    """An isolated check's extras are not sanitizer cases: with no shapes there is nothing to run
+    (and no child command that the CLI would refuse)."""
+    from tcraw.check import run_sanitizer
+    assert run_sanitizer(kernels.KERNELS["naive_fp32"], 0, [], 5) == []

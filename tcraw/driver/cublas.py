@@ -11,7 +11,7 @@ import glob
 import os
 from ctypes import byref, c_double, c_float, c_int, c_int32, c_void_p
 
-from ..errors import CudaError, NoDeviceError
+from ..errors import CudaError, NoDeviceError, UsageError
 
 # cudaDataType_t
 R_32F, R_64F, R_16F, R_8I, R_32I, R_16BF = 0, 1, 2, 3, 10, 14
@@ -31,6 +31,15 @@ GEMM_TYPES = {
     "fp64": (R_64F, R_64F, COMPUTE_64F, c_double),
 }
 FP16_ONE, FP16_ZERO = 0x3C00, 0x0000
+
+
+def check_status(call, status):
+    """A cublasStatus_t (cuBLAS and cuBLASLt share it) that is not success as a CudaError."""
+    if status != 0:
+        name = "CUBLAS_STATUS_" + {1: "NOT_INITIALIZED", 3: "ALLOC_FAILED", 7: "INVALID_VALUE",
+                                   8: "ARCH_MISMATCH", 13: "EXECUTION_FAILED", 14: "INTERNAL_ERROR",
+                                   15: "NOT_SUPPORTED"}.get(status, str(status))
+        raise CudaError(call, name, status)
 
 
 def find_cublas():
@@ -69,16 +78,14 @@ class Cublas:
         self.version = ver.value
 
     def _check(self, call, status):
-        if status != 0:
-            name = "CUBLAS_STATUS_" + {1: "NOT_INITIALIZED", 3: "ALLOC_FAILED", 7: "INVALID_VALUE",
-                                       8: "ARCH_MISMATCH", 13: "EXECUTION_FAILED", 14: "INTERNAL_ERROR",
-                                       15: "NOT_SUPPORTED"}.get(status, str(status))
-            raise CudaError(call, name, status)
+        check_status(call, status)
 
     def gemm_launcher(self, precision_key, d_a, d_b, d_c, m, n, k, b_layout="row"):
         """Row-major C[m×n] = A[m×k]·B[k×n] on device pointers, as one cublasGemmEx call. With
         ``b_layout`` "col", B is stored N×K (K-major): column-major, that memory is B itself (k×n,
         ld k), and cuBLAS is asked for Cᵀ = op(B)·Aᵀ with op = transpose."""
+        if precision_key not in GEMM_TYPES:
+            raise UsageError(f"cublasGemmEx takes {', '.join(GEMM_TYPES)}, not {precision_key} (FP8: cuBLASLt)")
         ab_type, c_type, compute, scalar = GEMM_TYPES[precision_key]
         one, zero = (scalar(FP16_ONE), scalar(FP16_ZERO)) if precision_key == "fp16acc16" else (scalar(1), scalar(0))
         gemm, handle = self.lib.cublasGemmEx, self.handle

@@ -16,6 +16,7 @@ import os
 from ctypes import byref, c_float, c_int, c_int32, c_int64, c_size_t, c_uint64, c_void_p
 
 from ..errors import CudaError, NoDeviceError, UsageError
+from .cublas import check_status
 
 # cudaDataType_t, cublasComputeType_t (library_types.h, cublas_api.h)
 R_32F, R_8I, R_32I, R_16BF, R_8F_E4M3, R_8F_E5M2 = 0, 3, 10, 14, 28, 29
@@ -68,16 +69,12 @@ class CublasLt:
         except OSError as exc:
             raise NoDeviceError(f"cuBLASLt is not available ({exc}); install it with "
                                 "`pip install nvidia-cublas` or point CUDA_HOME at a toolkit") from None
-        self.path, self.handle, self._made = path, c_void_p(), []
+        self.path, self.handle, self._made, self._plans = path, c_void_p(), [], {}
         self._check("cublasLtCreate", self.lib.cublasLtCreate(byref(self.handle)))
         self.version = int(self.lib.cublasLtGetVersion()) if hasattr(self.lib, "cublasLtGetVersion") else None
 
     def _check(self, call, status):
-        if status != 0:
-            name = "CUBLAS_STATUS_" + {1: "NOT_INITIALIZED", 3: "ALLOC_FAILED", 7: "INVALID_VALUE",
-                                       8: "ARCH_MISMATCH", 13: "EXECUTION_FAILED", 14: "INTERNAL_ERROR",
-                                       15: "NOT_SUPPORTED"}.get(status, str(status))
-            raise CudaError(call, name, status)
+        check_status(call, status)
 
     def _make(self, create, destroy, *args):
         handle = c_void_p()
@@ -94,9 +91,32 @@ class CublasLt:
         buffer of at least WORKSPACE_BYTES. The algorithm is cuBLASLt's own heuristic's first."""
         if precision_key not in LT_TYPES:
             raise UsageError(f"the cuBLASLt yardstick covers {', '.join(LT_TYPES)}, not {precision_key}")
-        ab, cd, compute, scale_type, scalar, scaled = LT_TYPES[precision_key]
+        *_, scalar, scaled = LT_TYPES[precision_key]
         if scaled and not scales:
             raise UsageError(f"cuBLASLt {precision_key} needs the scales' device address")
+        desc, lay_a, lay_b, lay_d, found = self._plan(precision_key, m, n, k, scales)
+        if workspace.nbytes < found.workspaceSize:
+            raise UsageError(f"cuBLASLt wants a {found.workspaceSize}-byte workspace, got {workspace.nbytes}")
+        one, zero = scalar(1), scalar(0)
+        matmul, args = self.lib.cublasLtMatmul, (
+            self.handle, desc, byref(one), c_void_p(d_b), lay_a, c_void_p(d_a), lay_b, byref(zero),
+            c_void_p(d_c), lay_d, c_void_p(d_c), lay_d, byref(found, HeuristicResult.algo.offset),
+            c_void_p(workspace.ptr), c_size_t(workspace.nbytes), c_void_p(0))
+        keep = (one, zero, found)
+
+        def go():
+            status = matmul(*args)
+            if status:
+                self._check("cublasLtMatmul", status)
+            return keep  # holds alpha/beta and the algorithm alive as long as the launcher
+        return go
+
+    def _plan(self, precision_key, m, n, k, scales):
+        """The descriptors, layouts and algorithm of one problem, made once (every input set of
+        a rotation, and every launch, shares them) and destroyed by close()."""
+        if (precision_key, m, n, k, scales) in self._plans:
+            return self._plans[precision_key, m, n, k, scales]
+        ab, cd, compute, scale_type, _, scaled = LT_TYPES[precision_key]
         desc = self._make("cublasLtMatmulDescCreate", "cublasLtMatmulDescDestroy", c_int(compute), c_int(scale_type))
         self._set("cublasLtMatmulDescSetAttribute", desc, DESC_TRANSA, c_int32(OP_T))
         self._set("cublasLtMatmulDescSetAttribute", desc, DESC_TRANSB, c_int32(OP_N))
@@ -116,26 +136,13 @@ class CublasLt:
             self.handle, desc, lay_a, lay_b, lay_d, lay_d, pref, c_int(1), byref(found), byref(count)))
         if count.value < 1:
             raise CudaError("cublasLtMatmulAlgoGetHeuristic", "no algorithm for this problem", 15)
-        if workspace.nbytes < found.workspaceSize:
-            raise UsageError(f"cuBLASLt wants a {found.workspaceSize}-byte workspace, got {workspace.nbytes}")
-        one, zero = scalar(1), scalar(0)
-        matmul, args = self.lib.cublasLtMatmul, (
-            self.handle, desc, byref(one), c_void_p(d_b), lay_a, c_void_p(d_a), lay_b, byref(zero),
-            c_void_p(d_c), lay_d, c_void_p(d_c), lay_d, byref(found, HeuristicResult.algo.offset),
-            c_void_p(workspace.ptr), c_size_t(workspace.nbytes), c_void_p(0))
-        keep = (one, zero, found)
-
-        def go():
-            status = matmul(*args)
-            if status:
-                self._check("cublasLtMatmul", status)
-            return keep  # holds alpha/beta and the algorithm alive as long as the launcher
-        return go
+        self._plans[precision_key, m, n, k, scales] = plan = (desc, lay_a, lay_b, lay_d, found)
+        return plan
 
     def close(self):
         for destroy, handle in reversed(self._made):
             getattr(self.lib, destroy)(handle)
-        self._made = []
+        self._made, self._plans = [], {}
         if self.handle:
             self.lib.cublasLtDestroy(self.handle)
             self.handle = None
