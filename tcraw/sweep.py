@@ -10,7 +10,7 @@ import json
 import subprocess
 import sys
 
-from . import compiler, kernels, validate
+from . import kernels, validate
 from .kernels import runnable
 from .errors import TcrawError, UsageError
 from .matmul import failed_record, make_problem, run_matmul

@@ -42,19 +42,25 @@ def check_status(call, status):
         raise CudaError(call, name, status)
 
 
-def find_cublas():
+def find_library(name):
+    """libNAME (cublas, cublasLt): cuda-pathfinder (the nvidia-cublas wheel), then CUDA_HOME /
+    CUDA_PATH / /usr/local/cuda, then the system's search path. A path, a soname, or None."""
     try:
         from cuda.pathfinder import load_nvidia_dynamic_lib
-        return load_nvidia_dynamic_lib("cublas").abs_path
+        return load_nvidia_dynamic_lib(name).abs_path
     except Exception:  # no pathfinder, or no wheel: look where a toolkit would be
         pass
     for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
         if root:
-            hits = sorted(glob.glob(os.path.join(root, "lib64", "libcublas.so*")))
+            hits = sorted(glob.glob(os.path.join(root, "lib64", f"lib{name}.so*")))
             if hits:
                 return hits[0]
     import ctypes.util
-    return ctypes.util.find_library("cublas")
+    return ctypes.util.find_library(name)
+
+
+def find_cublas():
+    return find_library("cublas")
 
 
 class Cublas:

@@ -11,12 +11,10 @@ so cuBLASLt is timed by the same loop as every kernel.
 """
 
 import ctypes
-import glob
-import os
 from ctypes import byref, c_float, c_int, c_int32, c_int64, c_size_t, c_uint64, c_void_p
 
 from ..errors import CudaError, NoDeviceError, UsageError
-from .cublas import check_status
+from .cublas import check_status, find_library
 
 # cudaDataType_t, cublasComputeType_t (library_types.h, cublas_api.h)
 R_32F, R_8I, R_32I, R_16BF, R_8F_E4M3, R_8F_E5M2 = 0, 3, 10, 14, 28, 29
@@ -43,18 +41,7 @@ class HeuristicResult(ctypes.Structure):
 
 
 def find_cublaslt():
-    try:
-        from cuda.pathfinder import load_nvidia_dynamic_lib
-        return load_nvidia_dynamic_lib("cublasLt").abs_path
-    except Exception:  # no pathfinder, or no wheel: look where a toolkit would be
-        pass
-    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
-        if root:
-            hits = sorted(glob.glob(os.path.join(root, "lib64", "libcublasLt.so*")))
-            if hits:
-                return hits[0]
-    import ctypes.util
-    return ctypes.util.find_library("cublasLt")
+    return find_library("cublasLt")
 
 
 class CublasLt:
