@@ -1,6 +1,7 @@
 // 07_wgmma_kmajor_fp8_int8_tf32.cu — 06 for the types wgmma takes only K-major: FP8 (e4m3, e5m2 →
 // fp32), INT8 (s8·s8 → s32) and TF32 (→ fp32). The machinery is 06's (wgmma_tma.cuh); what changes:
 //
+// (FP8 e4m3 → bf16 too: C rounded to nearest bf16 on its way out of the accumulators.)
 // Adds to 06: (1) B stored N×K ("K-major", tcraw's b_layout "col"), as wgmma requires for these
 // types (no imm-trans operand): the copy engine loads it in 64-row × 128-byte boxes exactly like
 // A's, and the same descriptor form reads both; (2) 1- and 4-byte elements: a slice stays 128
@@ -11,12 +12,16 @@
 // read from a device buffer of two floats (as cuBLASLt's scale pointers are).
 // Shapes, configurations, stream-K/split-K and the workspace are 06's.
 
-#if defined(TCRAW_WG07_E4M3) || defined(TCRAW_WG07_E5M2)
+#if defined(TCRAW_WG07_E4M3) || defined(TCRAW_WG07_E4M3_BF16) || defined(TCRAW_WG07_E5M2)
 #define WG_ELEM_BYTES 1
 #define WG_K "32"
 #if defined(TCRAW_WG07_E4M3)
 #define WG_TYPES "f32.e4m3.e4m3"
 #define WG07_ENTRY wgmma_kmajor_fp8e4m3
+#elif defined(TCRAW_WG07_E4M3_BF16)   // the same MMAs, C rounded to bf16 as it leaves
+#define WG_TYPES "f32.e4m3.e4m3"
+#define WG_OUT_BYTES 2
+#define WG07_ENTRY wgmma_kmajor_fp8e4m3bf16
 #else
 #define WG_TYPES "f32.e5m2.e5m2"
 #define WG07_ENTRY wgmma_kmajor_fp8e5m2
@@ -41,7 +46,7 @@
 #define WG_SCALED 0
 #define WG07_ENTRY wgmma_kmajor_tf32
 #else
-#error "define one of TCRAW_WG07_E4M3, TCRAW_WG07_E5M2, TCRAW_WG07_INT8, TCRAW_WG07_TF32"
+#error "define one of TCRAW_WG07_E4M3, TCRAW_WG07_E4M3_BF16, TCRAW_WG07_E5M2, TCRAW_WG07_INT8, TCRAW_WG07_TF32"
 #endif
 #define WG_B_KMAJOR 1
 #include "wgmma_tma.cuh"

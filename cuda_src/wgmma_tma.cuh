@@ -13,6 +13,8 @@
 //                  0: B is K×N (MN-major), read transposed (16-bit types)
 //   WG_INT_ACC     1: s32 accumulators (int8); 0: fp32
 //   WG_SCALED      1: C is multiplied by scale_a · scale_b before it is stored (fp8)
+//   WG_OUT_BYTES   4 (fp32 or s32 C; the default) or 2 (bf16 C: each pair of accumulators rounded
+//                  to nearest on the way out; stream-K is off — its adds would round in bf16 at L2)
 //   PROMOTE        N > 0: the MMAs accumulate N slices at a time, each batch then added into fp32
 //                  registers (an accumulator study of FP8; default 0, none)
 // and the tile macros (CONSUMERS, BN, STAGES, CLUSTER, ...) as 06 documents them.
@@ -62,7 +64,10 @@ constexpr int B_BOXES = BN / 64 / CLUSTER;   // the 64-column (of N) B boxes eac
 constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
 // C leaves through shared memory in 64-row × 32-column fp32 boxes (one 128-byte swizzle row
 // each), two buffers per consumer so one can fill while the copy engine reads the other.
-constexpr int C_BOX_COLS = 32, C_BOX_BYTES = 64 * C_BOX_COLS * 4, C_BUFFER_BYTES = 2 * C_BOX_BYTES;
+#ifndef WG_OUT_BYTES
+#define WG_OUT_BYTES 4
+#endif
+constexpr int C_BOX_COLS = 128 / WG_OUT_BYTES, C_BOX_BYTES = 64 * 128, C_BUFFER_BYTES = 2 * C_BOX_BYTES;
 // Dynamic shared memory (the registry's geometry must agree): 1 KiB of slack to align the
 // stages to the 1024-byte swizzle atom, the stages, the C buffers, then the 2×STAGES mbarriers.
 constexpr int SMEM_BYTES = 1024 + STAGES * STAGE_BYTES + CONSUMERS * C_BUFFER_BYTES + 2 * STAGES * 8;
@@ -88,7 +93,13 @@ __device__ __forceinline__ acc4 make_acc4(float x, float y, float z, float w) { 
 // (WG_SCALED).
 __device__ __forceinline__ void st_pair(unsigned at, float x, float y, float scale) {
     if (WG_SCALED) x *= scale, y *= scale;
+#if WG_OUT_BYTES == 2   // cvt packs its first source into the high half: y, x puts x first in memory
+    unsigned pair;
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(pair) : "f"(y), "f"(x));
+    asm volatile("st.shared.b32 [%0], %1;" ::"r"(at), "r"(pair));
+#else
     asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(at), "f"(x), "f"(y));
+#endif
 }
 __device__ __forceinline__ void st_pair(unsigned at, int x, int y, float) {
     asm volatile("st.shared.v2.s32 [%0], {%1, %2};" ::"r"(at), "r"(x), "r"(y));
@@ -252,7 +263,7 @@ __device__ __forceinline__ void tile_coords(int tile, int tiles_m, int tiles_n, 
 // so it is taken only when it saves SPLIT_MIN_SAVED slices or more; and a tile is cut at most
 // in three (the share is at least half a tile).
 __device__ __forceinline__ int stream_k_share(int rem, int KT, int clusters) {
-    if (!STREAM_K || rem == 0) return 0;
+    if (!STREAM_K || WG_OUT_BYTES != 4 || rem == 0) return 0;   // (bf16 C: see WG_OUT_BYTES)
     const int share = max((rem * KT + clusters - 1) / clusters, (KT + 1) / 2);
     return KT - share >= SPLIT_MIN_SAVED ? share : 0;
 }
@@ -324,7 +335,11 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
 #pragma unroll
         for (int jj = 0; jj < C_BOX_COLS / 8; ++jj) {
             const int j = q * C_BOX_COLS / 8 + jj;   // column group: d[4j..4j+3] (the layout above)
+#if WG_OUT_BYTES == 4   // a column group is 32 bytes: two chunks, a pair 8 bytes
             const unsigned chunk = 2 * jj + (lane % 4) / 2, at = ((chunk ^ (r % 8)) * 16) + 8 * (lane % 2);
+#else                  // bf16: a column group is one 16-byte chunk, a pair 4 bytes
+            const unsigned chunk = jj, at = ((chunk ^ (r % 8)) * 16) + 4 * (lane % 4);
+#endif
             st_pair(buf + r * 128 + at, d[4 * j], d[4 * j + 1], scale);
             st_pair(buf + (r + 8) * 128 + at, d[4 * j + 2], d[4 * j + 3], scale);
         }

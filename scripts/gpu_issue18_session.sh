@@ -12,7 +12,7 @@ source "$(dirname "$0")/gpu_env.sh"
 timeout ${PYTEST_S:-200} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py \
   -k "07 or 08 or k_major or cublaslt or device_reference" > "$OUT/pytest_18.txt" 2>&1
 echo "pytest exit $?: $(tail -1 "$OUT/pytest_18.txt")"
-for key in fp8e4m3 int8 tf32 fp8e5m2 fp64; do
+for key in fp8e4m3bf16 fp8e4m3 int8 tf32 fp8e5m2 fp64; do
   family=kmajor; [ $key = fp64 ] && family=dmma
   timeout ${BENCH_S:-90} $PY scripts/tune_ladder.py --family $family --precision $key --sizes 4096,8192 --iters 20 \
     --seed 7 --variants "" >> "$OUT/bench_07_08.txt" 2>&1

@@ -33,7 +33,7 @@ FAMILIES = {
               ("fp16", "bf16")),
     # 07: the same machinery for FP8, INT8 and TF32, B K-major (yardstick: cuBLASLt for FP8/INT8)
     "kmajor": (lambda key, tile, name: kernels.wgmma_kernel(key, tile, name, choose=False), kernels.WGMMA_TILE,
-               ("fp8e4m3", "fp8e5m2", "int8", "tf32")),
+               ("fp8e4m3", "fp8e4m3bf16", "fp8e5m2", "int8", "tf32")),
     "dmma": (lambda key, tile, name: kernels.dmma_kernel(tile, name), kernels.DMMA_TILE, ("fp64",)),
 }
 

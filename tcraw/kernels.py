@@ -280,7 +280,7 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
               "SPLIT_MIN_SAVED": 16, "SPLIT_K": 1, "SPLIT_MIN_SLICES": 4, "SPLIT_MAX": 16,
               "PROMOTE": 0}   # PROMOTE=N: MMAs accumulate N slices, then fp32 adds (FP8's accumulator study)
 WGMMA_ROW_BYTES = 128          # a slice of K: one 128-byte swizzle row per operand row (64 halves)
-WGMMA_C_BOX_COLS = 32          # C leaves in 64 × 32 fp32 boxes (one 128-byte swizzle row)
+WGMMA_C_BOX_COLS = 32          # C leaves in 64 × 32 fp32 boxes (one 128-byte swizzle row; 64 of bf16)
 SM90_SMEM_BYTES = 227 * 1024   # dynamic + static shared memory one sm_90 block can have
 
 
@@ -340,6 +340,8 @@ WGMMA_FORMS = {
     "fp16": ("06_wgmma_tma_hopper.cu", "wgmma_tma_fp16", "TCRAW_WGMMA_FP16", TMA_FP16, "row"),
     "bf16": ("06_wgmma_tma_hopper.cu", "wgmma_tma_bf16", "TCRAW_WGMMA_BF16", TMA_BF16, "row"),
     "fp8e4m3": ("07_wgmma_kmajor_fp8_int8_tf32.cu", "wgmma_kmajor_fp8e4m3", "TCRAW_WG07_E4M3", TMA_UINT8, "col"),
+    "fp8e4m3bf16": ("07_wgmma_kmajor_fp8_int8_tf32.cu", "wgmma_kmajor_fp8e4m3bf16", "TCRAW_WG07_E4M3_BF16", TMA_UINT8,
+                    "col"),
     "fp8e5m2": ("07_wgmma_kmajor_fp8_int8_tf32.cu", "wgmma_kmajor_fp8e5m2", "TCRAW_WG07_E5M2", TMA_UINT8, "col"),
     "int8": ("07_wgmma_kmajor_fp8_int8_tf32.cu", "wgmma_kmajor_int8", "TCRAW_WG07_INT8", TMA_UINT8, "col"),
     "tf32": ("07_wgmma_kmajor_fp8_int8_tf32.cu", "wgmma_kmajor_tf32", "TCRAW_WG07_TF32", TMA_FP32, "col"),
@@ -363,7 +365,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         name=name or entry, source=source, entry=entry,
         precision=PRECISIONS[key], min_arch=90, arch_specific=True, cluster=cluster, tile=(1, 1, 1), pitch=16,
         geometry=wgmma_geometry(tile), defines=_defines(tile) + (macro,),
-        align=16, tma_boxes=((bm, bk), b_box, (64, WGMMA_C_BOX_COLS)), persistent=True,
+        align=16, tma_boxes=((bm, bk), b_box, (64, 128 // PRECISIONS[key].out_dtype.itemsize)), persistent=True,
         workspace=wgmma_workspace(tile), tma_element=element, b_layouts=(b_layout,),
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant, configs=WGMMA_CONFIGS if choose else (),
         configure=(lambda picked, over: wgmma_kernel(key, _with_stages(tile, picked, over), name, choose=False))

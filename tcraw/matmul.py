@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from . import compiler
-from .driver.constants import TMA_FP32, TMA_INT32
+from .driver.constants import TMA_BF16, TMA_FP32, TMA_INT32
 from . import validate
 from .errors import STICKY, CudaError, KernelFault, OutOfMemory, UsageError
 from .nvml import ClockSampler
@@ -208,6 +208,16 @@ def check_operands(kernel, d_a, d_b, d_c, m, n, k, b_layout="row"):
 
 
 B_LAYOUTS = ("row", "col")
+C_ELEMENT = {"<f4": TMA_FP32, "<i4": TMA_INT32, "<u2": TMA_BF16}   # C's storage -> its tensor map's type
+
+
+def c_element(kernel):
+    """The tensor-map element type of ``kernel``'s C: fp32, s32, or bf16 (stored as uint16 bits)."""
+    try:
+        return C_ELEMENT[kernel.precision.out_dtype.str]
+    except KeyError:
+        raise UsageError(f"{kernel.name} writes C through a tensor map, which tcraw encodes for fp32, int32 and "
+                         f"bf16 outputs, not {kernel.precision.label}") from None
 
 
 def check_layout_name(b_layout):
@@ -230,7 +240,7 @@ def operand_tensor_maps(kernel, d_a, d_b, d_c, m, n, k, pitches=None, b_layout="
     pitches = pitches or {}
     b_rows, b_cols = (n, k) if b_layout == "col" else (k, n)
     operands = [("A", d_a, kernel.tma_element, m, k), ("B", d_b, kernel.tma_element, b_rows, b_cols),
-                ("C", d_c, TMA_INT32 if kernel.precision.out_dtype == np.int32 else TMA_FP32, m, n)]
+                ("C", d_c, c_element(kernel), m, n)]
     return [TensorMap(buf, element, rows, cols, *box, pitch=pitches.get(name))
             for (name, buf, element, rows, cols), box in zip(operands, kernel.tma_boxes)]
 

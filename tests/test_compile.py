@@ -241,6 +241,7 @@ def test_b_layout_is_checked_against_what_the_kernel_reads():
 
 
 @pytest.mark.parametrize("key,op", [("fp8e4m3", "QGMMA.64x256x32.F32.E4M3.E4M3"), ("fp8e5m2", "QGMMA.64x256x32.F32.E5M2.E5M2"),
+                                    ("fp8e4m3bf16", "QGMMA.64x256x32.F32.E4M3.E4M3"),
                                     ("int8", "IGMMA.64x256x32.S8.S8"), ("tf32", "HGMMA.64x256x8.F32.TF32")])
 def test_07_builds_the_k_major_wgmma_forms(key, op):
     """07 is 06's machinery for FP8, INT8 and TF32 with B K-major: every configuration builds

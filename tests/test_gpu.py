@@ -234,7 +234,7 @@ def test_every_06_configuration_is_correct_at_the_edges(device, host_problems, c
             assert rec.passed and rec.unwritten == 0, (shape, mode, rec.config, rec.max_rel_err, rec.bad)
 
 
-@pytest.mark.parametrize("key", ["fp8e4m3", "fp8e5m2", "int8", "tf32"])
+@pytest.mark.parametrize("key", ["fp8e4m3", "fp8e4m3bf16", "fp8e5m2", "int8", "tf32"])
 def test_07_k_major_forms_are_correct_at_the_edges(device, host_problems, key):
     """07 (FP8, INT8, TF32 with B stored N×K) on partial tiles, split-K and pitched rows, both
     input modes, verified against the float64 reference of the stored (FP8: scaled) values;
@@ -266,7 +266,7 @@ def test_cublas_reads_a_k_major_b(device, host_problems):
         cublas.close()
 
 
-@pytest.mark.parametrize("key", ["fp8e4m3", "fp8e5m2", "int8"])
+@pytest.mark.parametrize("key", ["fp8e4m3", "fp8e4m3bf16", "fp8e5m2", "int8"])
 def test_cublaslt_on_our_buffers_passes_our_check(device, host_problems, key):
     """The FP8/INT8 yardstick ("TN", FP8 scales by device pointer) on tcraw's buffers, checked
     like any kernel; integer inputs exact."""
