@@ -23,7 +23,7 @@
 //
 // Layouts: A is row-major M×K, so each A row is K-contiguous ("K-major", wgmma's default).
 // B is row-major K×N, i.e. N-contiguous ("MN-major"): wgmma reads it transposed (imm-trans-b = 1),
-// which fp16/bf16 allow and tf32 does not — hence no tf32 form of this kernel.
+// which fp16/bf16 allow and tf32, fp8 and int8 do not — their form is 07, with B stored K-major.
 // M, N, K are any sizes: tiles are counted rounding up, loads past an edge come back as zeros from
 // the copy engine and stores past it are clipped. Only the row pitch is constrained: a tensor map's
 // row stride is a multiple of 16 bytes (K of A and N of B multiples of 8 halves, N of C of 4
@@ -31,7 +31,7 @@
 // counts that copy in the time. Pointers A, B and C are unused beside the maps (C is written by TMA
 // stores too). The workspace (zeroed once by the host; every launch leaves its flags and counters
 // zeroed): a stream-K flag per block, a split-K counter per block, then the split-K partial sums,
-// BM × BN floats per block (work_bytes below).
+// BM × BN floats per block (tcraw.kernels.wgmma_workspace sizes it).
 
 // The machinery (cuda_src/wgmma_tma.cuh), for 16-bit inputs and a row-major (MN-major) B.
 #define WG_ELEM_BYTES 2

@@ -280,8 +280,8 @@ __device__ __forceinline__ int split_pieces(int tiles, int KT, int clusters) {
 // at most one unit, piece cluster / tiles of tile cluster % tiles — neighbouring clusters take
 // neighbouring tiles of one piece, so the blocks running side by side read the same rows of B
 // (and of A) at about the same time: long runs of DRAM, not `tiles` scattered row strips.
-// Otherwise whole tiles in
-// rounds (tile = cluster, + clusters, ...) while every cluster has one, then — the last round
+// Otherwise whole tiles in rounds (tile = cluster, + clusters, ...) while every cluster has one,
+// then — the last round
 // being partial — its stretch [cluster·share, +share) of the remaining tiles' k-slices laid end
 // to end. A stretch begins with the tail of one tile and ends with the head of another, so a
 // tile's pieces finish in order from its tail (its cluster's first unit) to its head (a

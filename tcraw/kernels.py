@@ -65,7 +65,7 @@ class Kernel:
     origin: tuple = ()
     # Bytes each operand's row pitch must be a multiple of (TMA kernels: 16, a tensor map's
     # stride); an operand whose rows are not is copied to a pitched buffer on the device inside
-    # the timed launch (matmul.pitched). 0: the tile padding already gives what the kernel needs.
+    # the timed launch (matmul.Pitched). 0: the tile padding already gives what the kernel needs.
     pitch: int = 0
     # How B may lie in memory: "row" (K×N, N contiguous — tcraw's default) and/or "col" (K-major:
     # stored N×K, what wgmma's FP8/INT8/TF32 forms and cuBLASLt's FP8 "TN" take).
