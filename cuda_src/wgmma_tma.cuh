@@ -17,6 +17,7 @@
 //                  to nearest on the way out; stream-K is off — its adds would round in bf16 at L2)
 //   PROMOTE        N > 0: the MMAs accumulate N slices at a time, each batch then added into fp32
 //                  registers (an accumulator study of FP8; default 0, none)
+//   WAIT_DEPTH     1: the consumers wait for the previous slice's MMAs, not this one's (default 0)
 // and the tile macros (CONSUMERS, BN, STAGES, CLUSTER, ...) as 06 documents them.
 
 #ifndef CONSUMERS
@@ -53,7 +54,12 @@
 #ifndef PROMOTE
 #define PROMOTE 0     // N > 0: the MMAs accumulate N slices, then fp32 adds (see the top)
 #endif
+#ifndef WAIT_DEPTH
+#define WAIT_DEPTH 0  // 1: a consumer keeps one slice's MMAs in flight while it issues the next
+#endif
 static_assert(!PROMOTE || BN <= 128, "promotion doubles the accumulators: BN of at most 128");
+static_assert(!(PROMOTE && WAIT_DEPTH), "promotion reads the MMAs' sums after every batch: WAIT_DEPTH 0");
+static_assert(WAIT_DEPTH == 0 || WAIT_DEPTH == 1, "WAIT_DEPTH is 0 or 1");
 
 // Every operand row in shared memory is one 128-byte swizzle row: BK elements of WG_ELEM_BYTES.
 constexpr int BM = 64 * CONSUMERS, BK = 128 / WG_ELEM_BYTES;
@@ -520,11 +526,18 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                 wgmma_commit();
                 // The stage may be refilled only once the MMAs reading it are done — in every
                 // block of the cluster, since each one's B copy lands in all of them. (Waiting
-                // for one group less and releasing the previous stage measured no faster: the
-                // other consumer's MMAs keep the tensor cores busy meanwhile.)
+                // for one group less and releasing the previous stage measured no faster for
+                // fp16: the other consumer's MMAs keep the tensor cores busy meanwhile. FP8's
+                // MMAs take half as long per slice: WAIT_DEPTH=1 keeps one group in flight.)
+#if WAIT_DEPTH
+                wgmma_wait<1>();
+                if (kt > k0 && t % 128 == 0)   // the previous slice's MMAs are done: free its stage
+                    for (int r = 0; r < CLUSTER; ++r) mbar_arrive_cluster(empty + 8 * ((slice - 1) % STAGES), r);
+#else
                 wgmma_wait<0>();
                 if (t % 128 == 0)
                     for (int r = 0; r < CLUSTER; ++r) mbar_arrive_cluster(empty + 8 * s, r);
+#endif
 #if PROMOTE
                 if ((kt - k0 + 1) % PROMOTE == 0 || kt + 1 == k1) {
 #pragma unroll
@@ -532,6 +545,11 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                 }
 #endif
             }
+#if WAIT_DEPTH
+            wgmma_wait<0>();   // the unit's last slice: its MMAs done, its stage freed
+            if (k1 > k0 && t % 128 == 0)
+                for (int r = 0; r < CLUSTER; ++r) mbar_arrive_cluster(empty + 8 * ((slice - 1) % STAGES), r);
+#endif
 
             if (p > 1) {   // split-K: only the tile's last piece to finish stores it, the sum of all
                 const int block_tile = tile * CLUSTER + rank;

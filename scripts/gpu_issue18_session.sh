@@ -10,12 +10,12 @@ source "$(dirname "$0")/gpu_env.sh"
   $PY -c "import sys, numpy, importlib.metadata as m; print('python', sys.version.split()[0]); print('numpy', numpy.__version__); [print(p, m.version(p)) for p in ('cuda-bindings','tabulate','pytest')]"
 } > "$OUT/env.txt" 2>&1
 timeout ${PYTEST_S:-200} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py \
-  -k "07 or 08 or k_major or cublaslt or device_reference" > "$OUT/pytest_18.txt" 2>&1
+  -k "07 or 08 or k_major or cublaslt or device_reference or in_flight" > "$OUT/pytest_18.txt" 2>&1
 echo "pytest exit $?: $(tail -1 "$OUT/pytest_18.txt")"
 for key in fp8e4m3bf16 fp8e4m3 int8 tf32 fp8e5m2 fp64; do
-  family=kmajor; [ $key = fp64 ] && family=dmma
-  timeout ${BENCH_S:-90} $PY scripts/tune_ladder.py --family $family --precision $key --sizes 4096,8192 --iters 20 \
-    --seed 7 --variants "" >> "$OUT/bench_07_08.txt" 2>&1
+  family=kmajor; variants='"" WAIT_DEPTH=1'; [ $key = fp64 ] && family=dmma && variants='""'
+  eval timeout ${BENCH_S:-90} $PY scripts/tune_ladder.py --family $family --precision $key --sizes 4096,8192 --iters 20 \
+    --seed 7 --variants $variants >> "$OUT/bench_07_08.txt" 2>&1
   echo "$key exit $?"; grep -E "^(cublas|kmajor|dmma)" "$OUT/bench_07_08.txt" | tail -4
 done
 timeout ${STUDY_S:-120} $PY scripts/fp8_accumulator_study.py --seed 7 > "$OUT/fp8_accumulator_study.txt" 2>&1

@@ -278,7 +278,8 @@ def mma_sync_kernel(key, tile=MMA_TILE, name=None):
 
 WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8, "STREAM_K": 1,
               "SPLIT_MIN_SAVED": 16, "SPLIT_K": 1, "SPLIT_MIN_SLICES": 4, "SPLIT_MAX": 16,
-              "PROMOTE": 0}   # PROMOTE=N: MMAs accumulate N slices, then fp32 adds (FP8's accumulator study)
+              "PROMOTE": 0,   # PROMOTE=N: MMAs accumulate N slices, then fp32 adds (FP8's accumulator study)
+              "WAIT_DEPTH": 0}   # 1: one slice's MMAs stay in flight while the next is issued
 WGMMA_ROW_BYTES = 128          # a slice of K: one 128-byte swizzle row per operand row (64 halves)
 WGMMA_C_BOX_COLS = 32          # C leaves in 64 × 32 fp32 boxes (one 128-byte swizzle row; 64 of bf16)
 SM90_SMEM_BYTES = 227 * 1024   # dynamic + static shared memory one sm_90 block can have
@@ -308,6 +309,9 @@ def wgmma_checked(tile):
                          "is 1 or 2, BN 64, 128 or 256, and CLUSTER 1 or 2 with BN/64 a multiple of it")
     if tile["PROMOTE"] and bn > 128:
         raise UsageError(f"PROMOTE={tile['PROMOTE']} doubles the accumulators: it needs BN of 128 or 64, not {bn}")
+    if tile["WAIT_DEPTH"] not in (0, 1) or (tile["WAIT_DEPTH"] and tile["PROMOTE"]):
+        raise UsageError(f"WAIT_DEPTH is 0 or 1, and 0 with PROMOTE (it reads the MMAs' sums after every "
+                         f"batch); got WAIT_DEPTH={tile['WAIT_DEPTH']}, PROMOTE={tile['PROMOTE']}")
     if not 1 <= stages <= wgmma_max_stages(consumers, bn, max(stages, 1)):
         raise UsageError(f"STAGES={stages} with CONSUMERS={consumers}, BN={bn} needs "
                          f"{wgmma_smem_bytes(consumers, bn, max(stages, 1))} bytes of shared memory; an sm_90 block "

@@ -296,6 +296,19 @@ def test_08_dmma_fp64_is_correct(device, host_problems):
                 assert rec.max_abs_err == 0.0
 
 
+@pytest.mark.parametrize("key", ["fp16", "fp8e4m3", "int8"])
+def test_one_slice_of_mmas_in_flight_is_correct(device, host_problems, key):
+    """WAIT_DEPTH=1 (a consumer frees a stage one slice later) on stream-K, split-K and edge
+    shapes: verified, integers exact."""
+    kernel = kernels.wgmma_kernel(key, {"WAIT_DEPTH": 1}, name=f"wait1_{key}", choose=False)
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    for shape in [(1000, 1003, 997), (512, 512, 8192), (3000, 3000, 1024)]:
+        for mode in ("normal", "int"):
+            rec = run_matmul(device, kernel, host_problems(key, *shape, mode), iters=1, warmup=0)
+            assert rec.passed and rec.unwritten == 0, (shape, mode, rec.max_rel_err, rec.bad)
+
+
 def test_the_pci_bus_id_names_this_gpu_to_nvml(device):
     """cuDeviceGetPCIBusId through the seam, both backends; with nvidia-ml-py the run records'
     clocks and power come from the GPU that bus id names."""
