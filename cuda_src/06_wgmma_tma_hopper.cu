@@ -50,7 +50,7 @@
 // The launch this file needs — threads per block, dynamic shared memory bytes, then the TMA
 // boxes (rows, cols) of A, B and C — stated once, here; tcraw reads it from the cubin and
 // refuses a declaration in kernels.py that differs.
-extern "C" __constant__ int tcraw_launch[8] = {THREADS, SMEM_BYTES, BM, BK, BK, 64, 64, C_BOX_COLS};
+extern "C" __constant__ int tcraw_launch[8] = {THREADS, SMEM_BYTES, A_LOAD_ROWS, BK, BK, 64, 64, C_BOX_COLS};
 
 // (THREADS, 1): setmaxnreg only takes effect when the kernel starts under a register cap.
 // __cluster_dims__ fixes the cluster shape at compile time, so a plain cuLaunchKernel launches

@@ -18,6 +18,7 @@
 //   PROMOTE        N > 0: the MMAs accumulate N slices at a time, each batch then added into fp32
 //                  registers (an accumulator study of FP8; default 0, none)
 //   WAIT_DEPTH     1: the consumers wait for the previous slice's MMAs, not this one's (default 0)
+//   A_ROWS         rows of A loaded a slice when M is tiny (default 0: all of the block's)
 // and the tile macros (CONSUMERS, BN, STAGES, CLUSTER, ...) as 06 documents them.
 
 #ifndef CONSUMERS
@@ -66,6 +67,14 @@ constexpr int BM = 64 * CONSUMERS, BK = 128 / WG_ELEM_BYTES;
 constexpr int K_STEPS = 128 / 32;   // wgmma k-steps per slice: each reads 32 bytes of every row
 constexpr int THREADS = 128 * (CONSUMERS + 1);
 constexpr int A_BYTES = BM * 128, B_BOX_BYTES = 64 * 128, B_BYTES = BN / 64 * B_BOX_BYTES;
+#ifndef A_ROWS
+#define A_ROWS 0      // rows of A the copy engine loads a slice (0: all BM) — see A_LOAD_ROWS
+#endif
+// With M far below BM (M ≤ 16 against a 64-row wgmma) the copy engine would fill BM - M rows of
+// zeros every slice; loading only A_ROWS leaves the rest of the A slot stale, which changes only
+// C's rows past A_ROWS — never stored, since they are past M too.
+constexpr int A_LOAD_ROWS = A_ROWS ? A_ROWS : BM;
+static_assert(A_LOAD_ROWS % 8 == 0 && A_LOAD_ROWS <= BM, "A_ROWS: whole 8-row swizzle atoms, at most BM");
 constexpr int B_BOXES = BN / 64 / CLUSTER;   // the 64-column (of N) B boxes each block of a cluster copies
 constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
 // C leaves through shared memory in 64-row × 32-column fp32 boxes (one 128-byte swizzle row
@@ -444,8 +453,8 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                     const int s = slice % STAGES;
                     mbar_wait(empty + 8 * s, (slice / STAGES + 1) & 1);   // every consumer is done with s
                     const unsigned a_dst = stages + s * STAGE_BYTES, b_dst = a_dst + A_BYTES;
-                    mbar_expect_tx(full + 8 * s, STAGE_BYTES);   // own A + all of B, whoever sends it
-                    tma_load_2d(a_dst, map_a, kt * BK, tile_m * BM, full + 8 * s);   // BK × BM box of A
+                    mbar_expect_tx(full + 8 * s, A_LOAD_ROWS * 128 + B_BYTES);   // own A + all of B, whoever sends it
+                    tma_load_2d(a_dst, map_a, kt * BK, tile_m * BM, full + 8 * s);   // BK × A_LOAD_ROWS box of A
 #pragma unroll
                     for (int j = rank * B_BOXES; j < (rank + 1) * B_BOXES; ++j)   // this block's share of B
 #if WG_B_KMAJOR   // 64 rows (of N) × BK box of the N×K matrix

@@ -70,6 +70,7 @@ class Kernel:
     # How B may lie in memory: "row" (K×N, N contiguous — tcraw's default) and/or "col" (K-major:
     # stored N×K, what wgmma's FP8/INT8/TF32 forms and cuBLASLt's FP8 "TN" take).
     b_layouts: tuple = ("row",)
+    max_m: int = 0            # the largest M the kernel is right for (0: any); 06 with A_ROWS loads only so many
     # A kernel with several configurations (06): the macros a caller may override (tunables),
     # configure(picked, overrides) -> that configuration as a Kernel, pick(m, n, k, sm_count) ->
     # the macros for a problem, and configs, every macro set pick can return (`compile --out`).
@@ -279,7 +280,8 @@ def mma_sync_kernel(key, tile=MMA_TILE, name=None):
 WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8, "STREAM_K": 1,
               "SPLIT_MIN_SAVED": 16, "SPLIT_K": 1, "SPLIT_MIN_SLICES": 4, "SPLIT_MAX": 16,
               "PROMOTE": 0,   # PROMOTE=N: MMAs accumulate N slices, then fp32 adds (FP8's accumulator study)
-              "WAIT_DEPTH": 0}   # 1: one slice's MMAs stay in flight while the next is issued
+              "WAIT_DEPTH": 0,   # 1: one slice's MMAs stay in flight while the next is issued
+              "A_ROWS": 0}       # rows of A loaded a slice (0: the block's all; 8/16 for tiny M)
 WGMMA_ROW_BYTES = 128          # a slice of K: one 128-byte swizzle row per operand row (64 halves)
 WGMMA_C_BOX_COLS = 32          # C leaves in 64 × 32 fp32 boxes (one 128-byte swizzle row; 64 of bf16)
 SM90_SMEM_BYTES = 227 * 1024   # dynamic + static shared memory one sm_90 block can have
@@ -309,6 +311,9 @@ def wgmma_checked(tile):
                          "is 1 or 2, BN 64, 128 or 256, and CLUSTER 1 or 2 with BN/64 a multiple of it")
     if tile["PROMOTE"] and bn > 128:
         raise UsageError(f"PROMOTE={tile['PROMOTE']} doubles the accumulators: it needs BN of 128 or 64, not {bn}")
+    if tile["A_ROWS"] % 8 or not 0 <= tile["A_ROWS"] <= 64 * consumers:
+        raise UsageError(f"A_ROWS={tile['A_ROWS']}: a multiple of 8 up to the block's {64 * consumers} rows "
+                         "(0: all of them)")
     if tile["WAIT_DEPTH"] not in (0, 1) or (tile["WAIT_DEPTH"] and tile["PROMOTE"]):
         raise UsageError(f"WAIT_DEPTH is 0 or 1, and 0 with PROMOTE (it reads the MMAs' sums after every "
                          f"batch); got WAIT_DEPTH={tile['WAIT_DEPTH']}, PROMOTE={tile['PROMOTE']}")
@@ -369,8 +374,8 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         name=name or entry, source=source, entry=entry,
         precision=PRECISIONS[key], min_arch=90, arch_specific=True, cluster=cluster, tile=(1, 1, 1), pitch=16,
         geometry=wgmma_geometry(tile), defines=_defines(tile) + (macro,),
-        align=16, tma_boxes=((bm, bk), b_box, (64, 128 // PRECISIONS[key].out_dtype.itemsize)), persistent=True,
-        workspace=wgmma_workspace(tile), tma_element=element, b_layouts=(b_layout,),
+        align=16, tma_boxes=((tile["A_ROWS"] or bm, bk), b_box, (64, 128 // PRECISIONS[key].out_dtype.itemsize)), persistent=True,
+        workspace=wgmma_workspace(tile), tma_element=element, b_layouts=(b_layout,), max_m=tile["A_ROWS"],
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant, configs=WGMMA_CONFIGS if choose else (),
         configure=(lambda picked, over: wgmma_kernel(key, _with_stages(tile, picked, over), name, choose=False))
         if choose else None,

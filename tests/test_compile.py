@@ -291,3 +291,19 @@ def test_fp8_has_no_cublas_yardstick_without_cublaslt():
     from tcraw.bench import yardstick
     with pytest.raises(UsageError, match="no cuBLAS yardstick.*CublasLt"):
         yardstick(None, None, "fp8e4m3", None, lt=None)
+
+
+def test_a_rows_limits_the_problems_a_configuration_takes():
+    """A_ROWS=16 loads 16 rows of A a slice: right only while M ≤ 16, refused beyond."""
+    from tcraw.matmul import check_operands
+    from tcraw.runtime import DeviceBuffer
+    k06 = kernels.KERNELS["wgmma_tma_fp16"]
+    small = k06.configured(8, 4096, 4096, 132, {"A_ROWS": 16})
+    assert small.max_m == 16 and small.tma_boxes[0] == (16, 64)
+    assert compiler.compile_cubin(small, "sm_90").spill_bytes == 0   # its stated launch agrees (A box 16 rows)
+    fake = DeviceBuffer.__new__(DeviceBuffer)
+    fake.dtype, fake.nbytes, fake.ptr = None, 1 << 30, 0
+    with pytest.raises(UsageError, match="M up to 16.*M is 17"):
+        check_operands(small, fake, fake, fake, 17, 4096, 4096)
+    with pytest.raises(UsageError, match="A_ROWS=12"):
+        k06.configured(8, 4096, 4096, 132, {"A_ROWS": 12})

@@ -309,6 +309,20 @@ def test_one_slice_of_mmas_in_flight_is_correct(device, host_problems, key):
             assert rec.passed and rec.unwritten == 0, (shape, mode, rec.max_rel_err, rec.bad)
 
 
+@pytest.mark.parametrize("a_rows", [8, 16])
+def test_06_loading_only_a_few_rows_of_a_is_correct_for_tiny_m(device, host_problems, a_rows):
+    """A_ROWS: the copy engine loads only that many rows of A; right for every M up to it
+    (split-K, pitched rows), both input modes."""
+    kernel = kernels.KERNELS["wgmma_tma_fp16"]
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    for shape in [(1, 4096, 4096), (a_rows, 1003, 997), (3, 11008, 4096)]:
+        for mode in ("normal", "int"):
+            rec = run_matmul(device, kernel, host_problems("fp16", *shape, mode), iters=1, warmup=0,
+                             config={"A_ROWS": a_rows})
+            assert rec.passed and rec.unwritten == 0, (shape, mode, rec.config, rec.max_rel_err, rec.bad)
+
+
 def test_the_pci_bus_id_names_this_gpu_to_nvml(device):
     """cuDeviceGetPCIBusId through the seam, both backends; with nvidia-ml-py the run records'
     clocks and power come from the GPU that bus id names."""
