@@ -1,27 +1,40 @@
 #!/usr/bin/env bash
-# Issue 18's first device call: the tests that wait for a GPU (07's FP8/INT8/TF32 forms at the
-# edges, 08's DMMA, cuBLASLt's FP8/INT8 yardstick, cuBLAS on a K-major B, the FP8 device reference),
-# then each 07 form and 08 against its yardstick at 4096³ and 8192³ (scripts/tune_ladder.py).
-# Last, for issue 14, 06 on M = 1 and 16 with and without A_ROWS / WAIT_DEPTH (tune_ladder).
-# Logs under $OUT.   OUT=out bash scripts/gpu_issue18_session.sh
+# Issue 18's device calls (and two of issue 14's), in parts so that each call ends well inside
+# the 10-minute limit:
+#   tests  the GPU tests that wait for a device: 07's FP8/INT8/TF32 forms at the edges, 08's DMMA,
+#          cuBLASLt's FP8/INT8 yardstick, cuBLAS on a K-major B, the FP8 device reference, one slice
+#          of MMAs in flight (WAIT_DEPTH=1), 06 loading only a few rows of A (A_ROWS)
+#   bench  each 07 form (with and without WAIT_DEPTH=1) and 08 against its yardstick, 4096³, 8192³
+#   study  the FP8 accumulator study; then 06 on M = 1 and 16 with and without A_ROWS / WAIT_DEPTH
+# Logs under $OUT.   OUT=out bash scripts/gpu_issue18_session.sh tests bench   (then: study)
 source "$(dirname "$0")/gpu_env.sh"
 {
   echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   nvidia-smi --query-gpu=index,name,driver_version,memory.total,clocks.max.sm --format=csv
   $PY -c "import sys, numpy, importlib.metadata as m; print('python', sys.version.split()[0]); print('numpy', numpy.__version__); [print(p, m.version(p)) for p in ('cuda-bindings','tabulate','pytest')]"
 } > "$OUT/env.txt" 2>&1
-timeout ${PYTEST_S:-200} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py \
-  -k "07 or 08 or k_major or cublaslt or device_reference or in_flight or few_rows" > "$OUT/pytest_18.txt" 2>&1
-echo "pytest exit $?: $(tail -1 "$OUT/pytest_18.txt")"
-for key in fp8e4m3bf16 fp8e4m3 int8 tf32 fp8e5m2 fp64; do
-  family=kmajor; variants='"" WAIT_DEPTH=1'; [ $key = fp64 ] && family=dmma && variants='""'
-  eval timeout ${BENCH_S:-90} $PY scripts/tune_ladder.py --family $family --precision $key --sizes 4096,8192 --iters 20 \
-    --seed 7 --variants $variants >> "$OUT/bench_07_08.txt" 2>&1
-  echo "$key exit $?"; grep -E "^(cublas|kmajor|dmma)" "$OUT/bench_07_08.txt" | tail -4
+parts=("$@")
+[ ${#parts[@]} -eq 0 ] && parts=(tests bench)
+for part in "${parts[@]}"; do
+  case $part in
+  tests)
+    timeout ${PYTEST_S:-240} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py \
+      -k "07 or 08 or k_major or cublaslt or device_reference or in_flight or few_rows" > "$OUT/pytest_18.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_18.txt")" ;;
+  bench)
+    for key in fp8e4m3bf16 fp8e4m3 int8 tf32 fp8e5m2 fp64; do
+      family=kmajor; variants='"" WAIT_DEPTH=1'; [ $key = fp64 ] && family=dmma && variants='""'
+      eval timeout ${BENCH_S:-50} $PY scripts/tune_ladder.py --family $family --precision $key --sizes 4096,8192 \
+        --iters 20 --seed 7 --variants $variants >> "$OUT/bench_07_08.txt" 2>&1
+      echo "$key exit $?"; grep -E "^(cublas|kmajor|dmma)" "$OUT/bench_07_08.txt" | tail -4
+    done ;;
+  study)
+    timeout ${STUDY_S:-150} $PY scripts/fp8_accumulator_study.py --seed 7 > "$OUT/fp8_accumulator_study.txt" 2>&1
+    echo "fp8 accumulator study exit $?"; tail -3 "$OUT/fp8_accumulator_study.txt"
+    timeout ${TINY_S:-150} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/tiny_m.txt --iters 20 \
+      --seed 7 --variants CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8 CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8,A_ROWS=16 \
+      CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8,WAIT_DEPTH=1 > "$OUT/tiny_m_06.txt" 2>&1
+    echo "tiny-M 06 exit $?"; tail -4 "$OUT/tiny_m_06.txt" ;;
+  *) echo "unknown part $part: tests, bench or study"; exit 2 ;;
+  esac
 done
-timeout ${STUDY_S:-120} $PY scripts/fp8_accumulator_study.py --seed 7 > "$OUT/fp8_accumulator_study.txt" 2>&1
-echo "fp8 accumulator study exit $?"; tail -3 "$OUT/fp8_accumulator_study.txt"
-timeout ${TINY_S:-120} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/tiny_m.txt --iters 20 --seed 7 \
-  --variants CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8 CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8,A_ROWS=16 \
-  CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8,WAIT_DEPTH=1 > "$OUT/tiny_m_06.txt" 2>&1
-echo "tiny-M 06 exit $?"; tail -4 "$OUT/tiny_m_06.txt"
