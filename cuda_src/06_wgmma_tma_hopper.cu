@@ -41,7 +41,11 @@
 #else
 #define WG_TYPES "f32.f16.f16"
 #endif
+#if defined(SWAP_AB) && SWAP_AB
+#define WG_IMM "1, 1, 1, 1, 0"   // Cᵀ = Bᵀ·Aᵀ: the A operand (B's columns) transposed, the B operand as is
+#else
 #define WG_IMM "1, 1, 1, 0, 1"   // scale-d 1 (accumulate), scale-a/b 1, A as is, B transposed
+#endif
 #define WG_B_KMAJOR 0
 #define WG_INT_ACC 0
 #define WG_SCALED 0
@@ -50,7 +54,11 @@
 // The launch this file needs — threads per block, dynamic shared memory bytes, then the TMA
 // boxes (rows, cols) of A, B and C — stated once, here; tcraw reads it from the cubin and
 // refuses a declaration in kernels.py that differs.
+#if SWAP_AB   // A in BN-row boxes, B in BK × 64 boxes, C in BN-row × 32-column boxes
+extern "C" __constant__ int tcraw_launch[8] = {THREADS, SMEM_BYTES, BN, BK, BK, 64, BN, C_BOX_COLS};
+#else
 extern "C" __constant__ int tcraw_launch[8] = {THREADS, SMEM_BYTES, A_LOAD_ROWS, BK, BK, 64, 64, C_BOX_COLS};
+#endif
 
 // (THREADS, 1): setmaxnreg only takes effect when the kernel starts under a register cap.
 // __cluster_dims__ fixes the cluster shape at compile time, so a plain cuLaunchKernel launches

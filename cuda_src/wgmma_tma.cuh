@@ -19,6 +19,8 @@
 //                  registers (an accumulator study of FP8; default 0, none)
 //   WAIT_DEPTH     1: the consumers wait for the previous slice's MMAs, not this one's (default 0)
 //   A_ROWS         rows of A loaded a slice when M is tiny (default 0: all of the block's)
+//   SWAP_AB        1: compute Cᵀ = Bᵀ·Aᵀ — N along the wgmma's 64 rows, M along its n (BN = 16,
+//                  32 or 64): for small M, no rows of zeros (16-bit types, clusters of 1)
 // and the tile macros (CONSUMERS, BN, STAGES, CLUSTER, ...) as 06 documents them.
 
 #ifndef CONSUMERS
@@ -61,12 +63,17 @@
 static_assert(!PROMOTE || BN <= 128, "promotion doubles the accumulators: BN of at most 128");
 static_assert(!(PROMOTE && WAIT_DEPTH), "promotion reads the MMAs' sums after every batch: WAIT_DEPTH 0");
 static_assert(WAIT_DEPTH == 0 || WAIT_DEPTH == 1, "WAIT_DEPTH is 0 or 1");
+#ifndef SWAP_AB
+#define SWAP_AB 0     // 1: C's transpose, Bᵀ·Aᵀ — N along the wgmma's 64 rows, M (≤ BN) along its n
+#endif
 
 // Every operand row in shared memory is one 128-byte swizzle row: BK elements of WG_ELEM_BYTES.
 constexpr int BM = 64 * CONSUMERS, BK = 128 / WG_ELEM_BYTES;
 constexpr int K_STEPS = 128 / 32;   // wgmma k-steps per slice: each reads 32 bytes of every row
 constexpr int THREADS = 128 * (CONSUMERS + 1);
-constexpr int A_BYTES = BM * 128, B_BOX_BYTES = 64 * 128, B_BYTES = BN / 64 * B_BOX_BYTES;
+// SWAP_AB: the "A" slot holds BM columns of B (one 64-column box per consumer) and the "B" slot BN
+// rows of A — the block tile is BM of N by BN of M.
+constexpr int A_BYTES = BM * 128, B_BOX_BYTES = 64 * 128, B_BYTES = SWAP_AB ? BN * 128 : BN / 64 * B_BOX_BYTES;
 #ifndef A_ROWS
 #define A_ROWS 0      // rows of A the copy engine loads a slice (0: all BM) — see A_LOAD_ROWS
 #endif
@@ -75,7 +82,7 @@ constexpr int A_BYTES = BM * 128, B_BOX_BYTES = 64 * 128, B_BYTES = BN / 64 * B_
 // C's rows past A_ROWS — never stored, since they are past M too.
 constexpr int A_LOAD_ROWS = A_ROWS ? A_ROWS : BM;
 static_assert(A_LOAD_ROWS % 8 == 0 && A_LOAD_ROWS <= BM, "A_ROWS: whole 8-row swizzle atoms, at most BM");
-constexpr int B_BOXES = BN / 64 / CLUSTER;   // the 64-column (of N) B boxes each block of a cluster copies
+constexpr int B_BOXES = SWAP_AB ? 1 : BN / 64 / CLUSTER;   // the 64-column (of N) B boxes a block of a cluster copies
 constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
 // C leaves through shared memory in 64-row × 32-column fp32 boxes (one 128-byte swizzle row
 // each), two buffers per consumer so one can fill while the copy engine reads the other.
@@ -87,7 +94,11 @@ constexpr int C_BOX_COLS = 128 / WG_OUT_BYTES, C_BOX_BYTES = 64 * 128, C_BUFFER_
 // stages to the 1024-byte swizzle atom, the stages, the C buffers, then the 2×STAGES mbarriers.
 constexpr int SMEM_BYTES = 1024 + STAGES * STAGE_BYTES + CONSUMERS * C_BUFFER_BYTES + 2 * STAGES * 8;
 static_assert(SMEM_BYTES <= 227 * 1024, "more shared memory than an sm_90 block can have");
-static_assert(BN % 64 == 0 && BN / 64 % CLUSTER == 0, "B's 64-column boxes split evenly over the cluster");
+static_assert(SWAP_AB || (BN % 64 == 0 && BN / 64 % CLUSTER == 0), "B's 64-column boxes split evenly over the cluster");
+static_assert(!SWAP_AB || (WG_ELEM_BYTES == 2 && !WG_B_KMAJOR && WG_OUT_BYTES == 4 && CLUSTER == 1 && !A_ROWS &&
+                           (BN == 16 || BN == 32 || BN == 64)),
+              "SWAP_AB: 16-bit inputs with B MN-major (wgmma transposes A' only for those), fp32 C, clusters of 1, "
+              "no A_ROWS, BN (M's tile) 16, 32 or 64");
 // Split-K partial sums: each consumer thread's BN/2 accumulators as float4s, thread-interleaved
 // (float4 j of thread t at j·(consumer threads) + t): coalesced writes and reads, no layout change.
 constexpr int CONSUMER_THREADS = 128 * CONSUMERS, PARTIAL_FLOATS = BM * BN;
@@ -250,8 +261,22 @@ __device__ __forceinline__ void wgmma_step(acc_t (&d)[BN / 2], unsigned long lon
         "}, %32, %33, " WG_IMM ";"
         : D8(0), D8(8), D8(16), D8(24)
         : "l"(a), "l"(b));
+#elif BN == 32
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n32k" WG_K "." WG_TYPES " {"
+        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
+        "}, %16, %17, " WG_IMM ";"
+        : D8(0), D8(8)
+        : "l"(a), "l"(b));
+#elif BN == 16
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n16k" WG_K "." WG_TYPES " {"
+        "%0, %1, %2, %3, %4, %5, %6, %7"
+        "}, %8, %9, " WG_IMM ";"
+        : D8(0)
+        : "l"(a), "l"(b));
 #else
-#error "BN must be 64, 128 or 256"
+#error "BN must be 16, 32 (SWAP_AB only), 64, 128 or 256"
 #endif
 }
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
@@ -341,6 +366,31 @@ __device__ __forceinline__ void warpgroup_sync(int c) {
 // of every 8-column group: d[4j..4j+3] = that pair in row r, then in row r + 8, for group j.
 __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)[BN / 2], unsigned staging,
                                         int c, int t, int col, int row, bool add, float scale) {
+#if SWAP_AB
+    // The accumulators hold Cᵀ: lane l of warp w has n = 16w + l/4 (+8) and m = 8j + 2(l%4) (+1).
+    // Each goes to row m, column n of C: scalar st.shared into two boxes of BN rows (m) × 32
+    // columns (n), one per half of this consumer's 64 columns, then two TMA stores.
+    const int w = t % 128 / 32, lane = t % 32;
+    if (t % 128 == 0) bulk_wait_read<0>();   // both buffers free: the last tile's stores have read them
+    warpgroup_sync(c);
+#pragma unroll
+    for (int j = 0; j < BN / 8; ++j)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            const int n = w * 16 + lane / 4 + 8 * (e / 2), m = 8 * j + 2 * (lane % 4) + e % 2, nn = n % 32;
+            const unsigned at = staging + (n / 32) * C_BOX_BYTES + m * 128 + (((nn / 4) ^ (m % 8)) * 16) + (nn % 4) * 4;
+            asm volatile("st.shared.f32 [%0], %1;" ::"r"(at), "f"(WG_SCALED ? d[4 * j + e] * scale : d[4 * j + e]));
+        }
+    fence_proxy_async();
+    warpgroup_sync(c);
+    if (t % 128 == 0) {
+        for (int q = 0; q < 2; ++q) {
+            if (add) tma_add_2d(map_c, staging + q * C_BOX_BYTES, col + q * 32, row);
+            else tma_store_2d(map_c, staging + q * C_BOX_BYTES, col + q * 32, row);
+        }
+        bulk_commit();
+    }
+#else
     const int w = t % 128 / 32, lane = t % 32, r = w * 16 + lane / 4;   // r, r + 8: this thread's rows
 #pragma unroll
     for (int q = 0; q < BN / C_BOX_COLS; ++q) {
@@ -366,6 +416,7 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
             bulk_commit();
         }
     }
+#endif
 }
 
 // Split-K, after the MMAs of piece `piece` of p of a tile: true when this block holds the tile's
@@ -422,7 +473,11 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
     // they all need the same B tile: each loads 1/CLUSTER of it and the copy engine multicasts
     // that part into every block's shared memory (same offsets), halving B's L2 traffic at 2.
     const unsigned rank = cluster_rank();
+#if SWAP_AB   // the tile's rows are N's, its columns M's
+    const int tiles_m = (N + BM - 1) / BM, tiles_n = (M + BN - 1) / BN;
+#else
     const int tiles_m = (M + BM * CLUSTER - 1) / (BM * CLUSTER), tiles_n = (N + BN - 1) / BN;
+#endif
     const int tiles = tiles_m * tiles_n, KT = (K + BK - 1) / BK;
     const int warpgroup = threadIdx.x / 128;
     if (threadIdx.x == 0) {
@@ -454,6 +509,12 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                     mbar_wait(empty + 8 * s, (slice / STAGES + 1) & 1);   // every consumer is done with s
                     const unsigned a_dst = stages + s * STAGE_BYTES, b_dst = a_dst + A_BYTES;
                     mbar_expect_tx(full + 8 * s, A_LOAD_ROWS * 128 + B_BYTES);   // own A + all of B, whoever sends it
+#if SWAP_AB   // the A slot: BM columns of B (64 a consumer, BK rows of k); the B slot: BN rows of A
+#pragma unroll
+                    for (int j = 0; j < CONSUMERS; ++j)
+                        tma_load_2d(a_dst + j * B_BOX_BYTES, map_b, tile_m * BM + j * 64, kt * BK, full + 8 * s);
+                    tma_load_2d(b_dst, map_a, kt * BK, tile_n * BN, full + 8 * s);
+#else
                     tma_load_2d(a_dst, map_a, kt * BK, tile_m * BM, full + 8 * s);   // BK × A_LOAD_ROWS box of A
 #pragma unroll
                     for (int j = rank * B_BOXES; j < (rank + 1) * B_BOXES; ++j)   // this block's share of B
@@ -464,6 +525,7 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                         tma_load_2d_multicast(b_dst + j * B_BOX_BYTES, map_b, tile_n * BN + j * 64,
                                               kt * BK, full + 8 * s, (1u << CLUSTER) - 1);
 #endif
+#endif   // SWAP_AB
                 }
             });
             // Stay until every consumer in the cluster has released every stage: peers arrive
@@ -495,6 +557,14 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
             owed = false;
         };
         int slice = 0;
+        // Where this consumer's part of a tile lands in C (SWAP_AB: rows are M's, columns N's).
+#if SWAP_AB
+#define C_COL (tile_m * BM + c * 64)
+#define C_ROW (tile_n * BN)
+#else
+#define C_COL (tile_n * BN)
+#define C_ROW (tile_m * BM + c * 64)
+#endif
         for_each_unit(tiles, KT, cluster, clusters, [&](int tile, int k0, int k1) {
             int tile_m, tile_n;
             tile_coords(tile, tiles_m, tiles_n, tile_m, tile_n);
@@ -525,7 +595,10 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                     // moves 32 bytes along the swizzled row. B K-major: the same. B MN-major
                     // (16-bit types): 64-column boxes B_BOX_BYTES apart (LBO), 8-row k groups
                     // 1024 apart (SBO); a k-step of 16 is two atoms.
-#if WG_B_KMAJOR
+#if SWAP_AB   // A': this consumer's 64 columns of B, MN-major like 06's B; B': BN rows of A, K-major
+                    wgmma_step(part, smem_desc(a_tile + kk * 2048, B_BOX_BYTES, 1024),
+                               smem_desc(b_tile + kk * 32, 16, 1024));
+#elif WG_B_KMAJOR
                     wgmma_step(part, smem_desc(a_tile + kk * 32, 16, 1024), smem_desc(b_tile + kk * 32, 16, 1024));
 #else
                     wgmma_step(part, smem_desc(a_tile + kk * 32, 16, 1024),
@@ -564,8 +637,7 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                 const int block_tile = tile * CLUSTER + rank;
                 if (split_epilogue(d, partials + block_tile * p * PARTIAL_FLOATS, counters + block_tile,
                                    cluster / tiles, p, t))
-                    store_c(map_c, d, c_buffers + c * C_BUFFER_BYTES, c, t, tile_n * BN, tile_m * BM + c * 64, false,
-                            scale);
+                    store_c(map_c, d, c_buffers + c * C_BUFFER_BYTES, c, t, C_COL, C_ROW, false, scale);
                 return;
             }
             // A piece that is not a tile's tail adds itself after the piece that follows it: the
@@ -586,7 +658,7 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                 consumers_sync();
                 asm volatile("fence.proxy.async.global;" ::: "memory");   // the adds come after the acquire
             }
-            store_c(map_c, d, c_buffers + c * C_BUFFER_BYTES, c, t, tile_n * BN, tile_m * BM + c * 64, add, scale);
+            store_c(map_c, d, c_buffers + c * C_BUFFER_BYTES, c, t, C_COL, C_ROW, add, scale);
             owed = k0 > 0;
         });
         if (owed) raise_flag();

@@ -281,7 +281,8 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
               "SPLIT_MIN_SAVED": 16, "SPLIT_K": 1, "SPLIT_MIN_SLICES": 4, "SPLIT_MAX": 16,
               "PROMOTE": 0,   # PROMOTE=N: MMAs accumulate N slices, then fp32 adds (FP8's accumulator study)
               "WAIT_DEPTH": 0,   # 1: one slice's MMAs stay in flight while the next is issued
-              "A_ROWS": 0}       # rows of A loaded a slice (0: the block's all; 8/16 for tiny M)
+              "A_ROWS": 0,       # rows of A loaded a slice (0: the block's all; 8/16 for tiny M)
+              "SWAP_AB": 0}      # 1: Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n (BN 16/32/64; fp16, bf16)
 WGMMA_ROW_BYTES = 128          # a slice of K: one 128-byte swizzle row per operand row (64 halves)
 WGMMA_C_BOX_COLS = 32          # C leaves in 64 × 32 fp32 boxes (one 128-byte swizzle row; 64 of bf16)
 SM90_SMEM_BYTES = 227 * 1024   # dynamic + static shared memory one sm_90 block can have
@@ -306,7 +307,11 @@ def wgmma_max_stages(consumers, bn, most=8):
 def wgmma_checked(tile):
     """``tile`` if 06/07 can be built with it; else a UsageError saying which macro and what fits."""
     consumers, bn, cluster, stages = tile["CONSUMERS"], tile["BN"], tile["CLUSTER"], tile["STAGES"]
-    if consumers not in (1, 2) or bn not in (64, 128, 256) or cluster not in (1, 2) or bn // 64 % cluster:
+    if tile["SWAP_AB"]:
+        if bn not in (16, 32, 64) or cluster != 1 or tile["A_ROWS"] or consumers not in (1, 2):
+            raise UsageError(f"SWAP_AB=1 takes BN (M's tile) of 16, 32 or 64, CLUSTER=1 and no A_ROWS; got BN={bn}, "
+                             f"CLUSTER={cluster}, A_ROWS={tile['A_ROWS']}")
+    elif consumers not in (1, 2) or bn not in (64, 128, 256) or cluster not in (1, 2) or bn // 64 % cluster:
         raise UsageError(f"06/07 cannot be built with CONSUMERS={consumers}, BN={bn}, CLUSTER={cluster}: CONSUMERS "
                          "is 1 or 2, BN 64, 128 or 256, and CLUSTER 1 or 2 with BN/64 a multiple of it")
     if tile["PROMOTE"] and bn > 128:
@@ -370,11 +375,15 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
     bk = WGMMA_ROW_BYTES // elem   # a slice is one 128-byte swizzle row of K
     variant = "" if choose else "+".join(f"{k}={v}" for k, v in tile.items() if v != WGMMA_TILE[k])
     b_box = (bk, 64) if b_layout == "row" else (64, bk)
+    if tile["SWAP_AB"] and (elem != 2 or b_layout != "row"):
+        raise UsageError(f"SWAP_AB=1 is for fp16 and bf16 (wgmma transposes only 16-bit operands), not {key}")
+    a_box = (bn, bk) if tile["SWAP_AB"] else (tile["A_ROWS"] or bm, bk)
+    c_box = (bn if tile["SWAP_AB"] else 64, 128 // PRECISIONS[key].out_dtype.itemsize)
     return Kernel(
         name=name or entry, source=source, entry=entry,
         precision=PRECISIONS[key], min_arch=90, arch_specific=True, cluster=cluster, tile=(1, 1, 1), pitch=16,
         geometry=wgmma_geometry(tile), defines=_defines(tile) + (macro,),
-        align=16, tma_boxes=((tile["A_ROWS"] or bm, bk), b_box, (64, 128 // PRECISIONS[key].out_dtype.itemsize)), persistent=True,
+        align=16, tma_boxes=(a_box, b_box, c_box), persistent=True,
         workspace=wgmma_workspace(tile), tma_element=element, b_layouts=(b_layout,), max_m=tile["A_ROWS"],
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant, configs=WGMMA_CONFIGS if choose else (),
         configure=(lambda picked, over: wgmma_kernel(key, _with_stages(tile, picked, over), name, choose=False))

@@ -307,3 +307,17 @@ def test_a_rows_limits_the_problems_a_configuration_takes():
         check_operands(small, fake, fake, fake, 17, 4096, 4096)
     with pytest.raises(UsageError, match="A_ROWS=12"):
         k06.configured(8, 4096, 4096, 132, {"A_ROWS": 12})
+
+
+@pytest.mark.parametrize("key", ["fp16", "bf16"])
+def test_06_swapped_operands_build_and_state_their_boxes(key):
+    """SWAP_AB: Cᵀ = Bᵀ·Aᵀ with M's tile (16, 32, 64) along the wgmma's n — A comes in BN-row
+    boxes, C leaves in BN-row × 32-column boxes (the launch it states, checked at compile)."""
+    for bn in (16, 32, 64):
+        k = kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": bn, "CLUSTER": 1}, choose=False)
+        assert k.tma_boxes == ((bn, 64), (64, 64), (bn, 32))
+        assert compiler.compile_cubin(k, "sm_90").spill_bytes == 0
+    with pytest.raises(UsageError, match="SWAP_AB=1 takes BN"):
+        kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": 128, "CLUSTER": 1}, choose=False)
+    with pytest.raises(UsageError, match="SWAP_AB=1 is for fp16 and bf16"):
+        kernels.wgmma_kernel("tf32", {"SWAP_AB": 1, "BN": 16, "CLUSTER": 1}, choose=False)

@@ -323,6 +323,28 @@ def test_06_loading_only_a_few_rows_of_a_is_correct_for_tiny_m(device, host_prob
             assert rec.passed and rec.unwritten == 0, (shape, mode, rec.config, rec.max_rel_err, rec.bad)
 
 
+@pytest.mark.parametrize("config", [{"SWAP_AB": 1, "BN": 16, "CLUSTER": 1, "CONSUMERS": 2},
+                                    {"SWAP_AB": 1, "BN": 32, "CLUSTER": 1, "CONSUMERS": 1},
+                                    {"SWAP_AB": 1, "BN": 64, "CLUSTER": 1, "CONSUMERS": 2}],
+                         ids=lambda c: f"BN{c['BN']}-C{c['CONSUMERS']}")
+@pytest.mark.parametrize("key", ["fp16", "bf16"])
+def test_06_swapped_operands_are_correct(device, host_problems, key, config):
+    """SWAP_AB (Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n): small and partial M, N not a multiple of 64,
+    split-K, stream-K, pitched rows; both input modes; the same bits on a rerun."""
+    kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    for shape in [(1, 4096, 4096), (16, 1003, 997), (13, 11008, 4096), (50, 300, 70), (64, 8192, 1024)]:
+        for mode in ("normal", "int"):
+            hp = host_problems(key, *shape, mode)
+            rec, c1 = run_matmul(device, kernel, hp, iters=1, warmup=0, config=config, keep_output=True)
+            assert rec.passed and rec.unwritten == 0, (shape, mode, rec.config, rec.max_rel_err, rec.bad)
+            if mode == "int":
+                assert rec.max_abs_err == 0.0
+    _, c2 = run_matmul(device, kernel, hp, iters=1, warmup=0, config=config, keep_output=True)
+    assert c1.tobytes() == c2.tobytes()
+
+
 def test_the_pci_bus_id_names_this_gpu_to_nvml(device):
     """cuDeviceGetPCIBusId through the seam, both backends; with nvidia-ml-py the run records'
     clocks and power come from the GPU that bus id names."""
