@@ -63,6 +63,7 @@
 static_assert(!PROMOTE || BN <= 128, "promotion doubles the accumulators: BN of at most 128");
 static_assert(!(PROMOTE && WAIT_DEPTH), "promotion reads the MMAs' sums after every batch: WAIT_DEPTH 0");
 static_assert(WAIT_DEPTH == 0 || WAIT_DEPTH == 1, "WAIT_DEPTH is 0 or 1");
+static_assert(!WAIT_DEPTH || STAGES >= 2, "WAIT_DEPTH 1 frees a stage one slice late: it needs two stages or more");
 #ifndef SWAP_AB
 #define SWAP_AB 0     // 1: C's transpose, Bᵀ·Aᵀ — N along the wgmma's 64 rows, M (≤ BN) along its n
 #endif
@@ -583,7 +584,15 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
             acc_t (&part)[BN / 2] = d;
 #endif
 
+#if WAIT_DEPTH
+            // Every unit has at least one slice, and the loop must say so: with a path that skips
+            // it, the compiler zeroes d where an MMA group may be in flight, and ptxas then
+            // serialises every MMA (warning C7515) — the opposite of keeping one group in flight.
+            int kt = k0;
+            do {
+#else
             for (int kt = k0; kt < k1; ++kt, ++slice) {
+#endif
                 const int s = slice % STAGES;
                 mbar_wait(full + 8 * s, (slice / STAGES) & 1);
                 const unsigned a_tile = stages + s * STAGE_BYTES + c * 64 * 128;
@@ -626,11 +635,13 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                     for (int i = 0; i < BN / 2; ++i) d[i] += part[i], part[i] = 0;
                 }
 #endif
-            }
 #if WAIT_DEPTH
+            } while (++slice, ++kt < k1);
             wgmma_wait<0>();   // the unit's last slice: its MMAs done, its stage freed
-            if (k1 > k0 && t % 128 == 0)
+            if (t % 128 == 0)
                 for (int r = 0; r < CLUSTER; ++r) mbar_arrive_cluster(empty + 8 * ((slice - 1) % STAGES), r);
+#else
+            }
 #endif
 
             if (p > 1) {   // split-K: only the tile's last piece to finish stores it, the sum of all
@@ -661,6 +672,8 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
             store_c(map_c, d, c_buffers + c * C_BUFFER_BYTES, c, t, C_COL, C_ROW, add, scale);
             owed = k0 > 0;
         });
+#undef C_COL
+#undef C_ROW
         if (owed) raise_flag();
         if (t % 128 == 0) bulk_wait<0>();   // C's last boxes are written before the block's smem goes
     }

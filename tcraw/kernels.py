@@ -319,9 +319,10 @@ def wgmma_checked(tile):
     if tile["A_ROWS"] % 8 or not 0 <= tile["A_ROWS"] <= 64 * consumers:
         raise UsageError(f"A_ROWS={tile['A_ROWS']}: a multiple of 8 up to the block's {64 * consumers} rows "
                          "(0: all of them)")
-    if tile["WAIT_DEPTH"] not in (0, 1) or (tile["WAIT_DEPTH"] and tile["PROMOTE"]):
+    if tile["WAIT_DEPTH"] not in (0, 1) or (tile["WAIT_DEPTH"] and (tile["PROMOTE"] or stages < 2)):
         raise UsageError(f"WAIT_DEPTH is 0 or 1, and 0 with PROMOTE (it reads the MMAs' sums after every "
-                         f"batch); got WAIT_DEPTH={tile['WAIT_DEPTH']}, PROMOTE={tile['PROMOTE']}")
+                         f"batch) or one stage (it frees a stage a slice late); got WAIT_DEPTH={tile['WAIT_DEPTH']}, "
+                         f"PROMOTE={tile['PROMOTE']}, STAGES={stages}")
     if not 1 <= stages <= wgmma_max_stages(consumers, bn, max(stages, 1)):
         raise UsageError(f"STAGES={stages} with CONSUMERS={consumers}, BN={bn} needs "
                          f"{wgmma_smem_bytes(consumers, bn, max(stages, 1))} bytes of shared memory; an sm_90 block "
@@ -388,7 +389,8 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant, configs=WGMMA_CONFIGS if choose else (),
         configure=(lambda picked, over: wgmma_kernel(key, _with_stages(tile, picked, over), name, choose=False))
         if choose else None,
-        pick=(lambda m, n, k, sms: wgmma_config(m, n, k, sms, elem)) if choose else None,
+        pick=(lambda m, n, k, sms: wgmma_config(m, n, k, sms, elem, stream_k=PRECISIONS[key].out_dtype.itemsize == 4))
+        if choose else None,
         summary=f"wgmma 64×{bn}×{32 // elem} from TMA-filled smem, {bm}×{bn}×{bk} "
                 f"tiles{', B K-major' if b_layout == 'col' else ''}, "
                 f"{tile['STAGES']}-stage mbarrier ring, producer + {tile['CONSUMERS']} consumer warpgroups, "
@@ -457,6 +459,8 @@ def _with_stages(tile, picked, overrides):
     """The macros of a picked configuration with a caller's overrides: the most stages that fit
     the resulting tile, unless STAGES itself is overridden."""
     macros = {**tile, **picked, **overrides}
+    if macros["SWAP_AB"] and "CLUSTER" not in overrides:
+        macros["CLUSTER"] = 1   # the swapped form shares nothing across a cluster
     if "STAGES" not in overrides:
         macros["STAGES"] = wgmma_max_stages(macros["CONSUMERS"], macros["BN"])
     return macros
@@ -479,9 +483,10 @@ def _wgmma_candidates():
 WGMMA_CONFIGS = _wgmma_candidates()
 
 
-def wgmma_config(m, n, k, sms, elem_bytes=2):
+def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     """The 06 configuration for (m, n, k) on ``sms`` SMs — block rows (CONSUMERS), columns (BN),
-    cluster and the stages that fit — with the least modelled time (wgmma_model_us). Big problems
+    cluster and the stages that fit — with the least modelled time (wgmma_model_us; ``stream_k``:
+    False for a 16-bit C, where the kernel turns stream-K off). Big problems
     get 128×256 tiles in clusters of 2; small M one consumer; few tiles narrower ones and split-K."""
     if m <= 16 and n > 64:
         return dict(STREAM_B_CONFIG)
@@ -491,7 +496,7 @@ def wgmma_config(m, n, k, sms, elem_bytes=2):
         if (m <= 64 and config["CONSUMERS"] > 1) or (config["CLUSTER"] > 1 and cdiv(m, rows) < 2) or \
                 (config["BN"] > 64 and n <= config["BN"] // 2):
             continue   # a second consumer's, a second block's, or half the tile's columns would be all padding
-        total, tensor = wgmma_model_us(m, n, k, sms, {**WGMMA_TILE, **config}, elem_bytes)
+        total, tensor = wgmma_model_us(m, n, k, sms, {**WGMMA_TILE, **config, "STREAM_K": int(stream_k)}, elem_bytes)
         ranked.append((total, tensor, order, config))
     # within 2 % of the best counts as a tie, broken by less tensor-core work, then biggest tile
     best = min(r[0] for r in ranked)

@@ -321,3 +321,16 @@ def test_06_swapped_operands_build_and_state_their_boxes(key):
         kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": 128, "CLUSTER": 1}, choose=False)
     with pytest.raises(UsageError, match="SWAP_AB=1 is for fp16 and bf16"):
         kernels.wgmma_kernel("tf32", {"SWAP_AB": 1, "BN": 16, "CLUSTER": 1}, choose=False)
+
+
+@pytest.mark.parametrize("key,tile", [("fp16", {}), ("fp16", {"WAIT_DEPTH": 1}), ("fp8e4m3", {"WAIT_DEPTH": 1}),
+                                      ("fp16", {"SWAP_AB": 1, "BN": 16, "CLUSTER": 1, "WAIT_DEPTH": 1}),
+                                      ("int8", {})])
+def test_wgmma_builds_keep_their_mmas_asynchronous(key, tile):
+    """ptxas serialises wgmma (warnings C7510–C7520, "Potential Performance Loss") when ordinary
+    instructions may touch accumulators a group still writes: a build that says so would time
+    something other than what its source says. A fresh compile (its ptxas log) must be free of it."""
+    cubin = compiler.compile_cubin(kernels.wgmma_kernel(key, tile, choose=False), "sm_90", cache=False)
+    if "Compiling entry function" not in (cubin.log or ""):
+        pytest.skip("NVRTC served the compile from its own cache: no ptxas log to read")
+    assert "Potential Performance Loss" not in cubin.log, cubin.log
