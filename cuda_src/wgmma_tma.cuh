@@ -38,6 +38,9 @@
 #ifndef STREAM_K
 #define STREAM_K 1    // split the last partial round of tiles along K over every cluster (0: don't)
 #endif
+#ifndef STREAM_K_DIV
+#define STREAM_K_DIV 2   // ... in shares of at least 1/STREAM_K_DIV of a tile (see stream_k_share)
+#endif
 #ifndef SPLIT_MIN_SAVED
 #define SPLIT_MIN_SAVED 16   // ... when that saves at least this many k-slices (see stream_k_share)
 #endif
@@ -302,10 +305,10 @@ __device__ __forceinline__ void tile_coords(int tile, int tiles_m, int tiles_n, 
 // a split costs each cluster a second epilogue, a wait and an add of 128 KiB into C at L2: on
 // the H200 it lost 2.6 % at 4096³ (7 of 64 slices saved) and won 2–4 % at 8192³ (62 of 128),
 // so it is taken only when it saves SPLIT_MIN_SAVED slices or more; and a tile is cut at most
-// in three (the share is at least half a tile).
+// in STREAM_K_DIV + 1 pieces (the share is at least 1/STREAM_K_DIV of a tile; 2 by default).
 __device__ __forceinline__ int stream_k_share(int rem, int KT, int clusters) {
     if (!STREAM_K || WG_OUT_BYTES != 4 || rem == 0) return 0;   // (bf16 C: see WG_OUT_BYTES)
-    const int share = max((rem * KT + clusters - 1) / clusters, (KT + 1) / 2);
+    const int share = max((rem * KT + clusters - 1) / clusters, (KT + STREAM_K_DIV - 1) / STREAM_K_DIV);
     return KT - share >= SPLIT_MIN_SAVED ? share : 0;
 }
 

@@ -3,10 +3,11 @@
 # the 10-minute limit:
 #   tests  the GPU tests that wait for a device: 07's FP8/INT8/TF32 forms at the edges, 08's DMMA,
 #          cuBLASLt's FP8/INT8 yardstick, cuBLAS on a K-major B, the FP8 device reference, one slice
-#          of MMAs in flight (WAIT_DEPTH=1), 06 loading only a few rows of A (A_ROWS), 06 swapped (SWAP_AB)
+#          of MMAs in flight (WAIT_DEPTH=1), 06 loading only a few rows of A (A_ROWS), 06 swapped (SWAP_AB),
+#          stream-K in finer pieces (STREAM_K_DIV=4)
 #   bench  each 07 form (with and without WAIT_DEPTH=1) and 08 against its yardstick, 4096³, 8192³
 #   study  the FP8 accumulator study; then 06 on M = 1 and 16 with and without A_ROWS / WAIT_DEPTH /
-#          SWAP_AB (Cᵀ = Bᵀ·Aᵀ)
+#          SWAP_AB (Cᵀ = Bᵀ·Aᵀ); then 2048³ and 3072³ with stream-K in finer pieces (STREAM_K_DIV)
 # Logs under $OUT.   OUT=out bash scripts/gpu_issue18_session.sh tests bench   (then: study)
 source "$(dirname "$0")/gpu_env.sh"
 {
@@ -20,7 +21,8 @@ for part in "${parts[@]}"; do
   case $part in
   tests)
     timeout ${PYTEST_S:-240} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py \
-      -k "07 or 08 or k_major or cublaslt or device_reference or in_flight or few_rows or swapped" > "$OUT/pytest_18.txt" 2>&1
+      -k "07 or 08 or k_major or cublaslt or device_reference or in_flight or few_rows or swapped or finer" \
+      > "$OUT/pytest_18.txt" 2>&1
     echo "pytest exit $?: $(tail -1 "$OUT/pytest_18.txt")" ;;
   bench)
     for key in fp8e4m3bf16 fp8e4m3 int8 tf32 fp8e5m2 fp64; do
@@ -36,7 +38,10 @@ for part in "${parts[@]}"; do
       --seed 7 --variants CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8 CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8,A_ROWS=16 \
       CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8,WAIT_DEPTH=1 SWAP_AB=1,BN=16,CLUSTER=1,STAGES=8 \
       SWAP_AB=1,BN=16,CLUSTER=1,CONSUMERS=1,STAGES=8 > "$OUT/tiny_m_06.txt" 2>&1
-    echo "tiny-M 06 exit $?"; tail -4 "$OUT/tiny_m_06.txt" ;;
+    echo "tiny-M 06 exit $?"; tail -4 "$OUT/tiny_m_06.txt"
+    timeout ${WAVE_S:-120} $PY scripts/tune_ladder.py --family wgmma --sizes 2048,3072 --iters 20 --seed 7 \
+      --variants "" STREAM_K_DIV=4 BN=128,STAGES=6 BN=128,STAGES=6,STREAM_K_DIV=4 > "$OUT/waves_06.txt" 2>&1
+    echo "2048³/3072³ stream-K exit $?"; tail -4 "$OUT/waves_06.txt" ;;
   *) echo "unknown part $part: tests, bench or study"; exit 2 ;;
   esac
 done

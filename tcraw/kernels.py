@@ -282,7 +282,8 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
               "PROMOTE": 0,   # PROMOTE=N: MMAs accumulate N slices, then fp32 adds (FP8's accumulator study)
               "WAIT_DEPTH": 0,   # 1: one slice's MMAs stay in flight while the next is issued
               "A_ROWS": 0,       # rows of A loaded a slice (0: the block's all; 8/16 for tiny M)
-              "SWAP_AB": 0}      # 1: Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n (BN 16/32/64; fp16, bf16)
+              "SWAP_AB": 0,      # 1: Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n (BN 16/32/64; fp16, bf16)
+              "STREAM_K_DIV": 2}  # stream-K's pieces are at least 1/STREAM_K_DIV of a tile
 WGMMA_ROW_BYTES = 128          # a slice of K: one 128-byte swizzle row per operand row (64 halves)
 WGMMA_C_BOX_COLS = 32          # C leaves in 64 × 32 fp32 boxes (one 128-byte swizzle row; 64 of bf16)
 SM90_SMEM_BYTES = 227 * 1024   # dynamic + static shared memory one sm_90 block can have
@@ -316,6 +317,9 @@ def wgmma_checked(tile):
                          "is 1 or 2, BN 64, 128 or 256, and CLUSTER 1 or 2 with BN/64 a multiple of it")
     if tile["PROMOTE"] and bn > 128:
         raise UsageError(f"PROMOTE={tile['PROMOTE']} doubles the accumulators: it needs BN of 128 or 64, not {bn}")
+    if tile["STREAM_K_DIV"] < 1:
+        raise UsageError(f"STREAM_K_DIV={tile['STREAM_K_DIV']}: stream-K's pieces are at least 1/STREAM_K_DIV of a "
+                         "tile, so it is a whole number ≥ 1")
     if tile["A_ROWS"] % 8 or not 0 <= tile["A_ROWS"] <= 64 * consumers:
         raise UsageError(f"A_ROWS={tile['A_ROWS']}: a multiple of 8 up to the block's {64 * consumers} rows "
                          "(0: all of them)")
@@ -419,7 +423,7 @@ def stream_k_share(rem, kt, clusters, tile):
     """06's stream_k_share: the k-slices each cluster takes of the last partial round, or 0."""
     if not tile["STREAM_K"] or rem == 0:
         return 0
-    share = max(cdiv(rem * kt, clusters), (kt + 1) // 2)
+    share = max(cdiv(rem * kt, clusters), cdiv(kt, tile["STREAM_K_DIV"]))
     return share if kt - share >= tile["SPLIT_MIN_SAVED"] else 0
 
 

@@ -345,6 +345,20 @@ def test_06_swapped_operands_are_correct(device, host_problems, key, config):
     assert c1.tobytes() == c2.tobytes()
 
 
+def test_06_stream_k_in_finer_pieces_is_correct_and_repeatable(device, host_problems):
+    """STREAM_K_DIV=4: the last round's tiles cut in up to five pieces, each adding itself after
+    the next one is in (a chain of flags); 3072³'s 12 leftover tiles are cut in four."""
+    kernel = kernels.wgmma_kernel("fp16", {"STREAM_K_DIV": 4}, name="wgmma_streamk4", choose=False)
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    for mode in ("normal", "int"):
+        hp = host_problems("fp16", 3072, 3072, 3072, mode)
+        rec, c1 = run_matmul(device, kernel, hp, iters=2, warmup=1, keep_output=True)
+        assert rec.passed and rec.unwritten == 0, (mode, rec.max_rel_err, rec.bad)
+        _, c2 = run_matmul(device, kernel, hp, iters=1, warmup=0, keep_output=True)
+        assert c1.tobytes() == c2.tobytes()
+
+
 def test_the_pci_bus_id_names_this_gpu_to_nvml(device):
     """cuDeviceGetPCIBusId through the seam, both backends; with nvidia-ml-py the run records'
     clocks and power come from the GPU that bus id names."""
