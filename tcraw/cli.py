@@ -228,7 +228,8 @@ def cmd_compile(args):
     if (store := compiler.default_cache()) is not None and store.problem:
         note(f"tcraw compile: {store.problem} (TCRAW_CACHE_DIR to point it elsewhere)")
     text_rows = rows if args.format != "table" else [
-        {**r, "detail": (r.get("detail") or "").split(";")[0][:60]} for r in rows]
+        {**r, "detail": (r.get("detail") or "").split(";")[0][:60],
+         "warnings": len(r.get("ptxas_warnings") or []) if r["status"] == "ok" else None} for r in rows]
     print(report.render(text_rows, args.format, report.COMPILE_COLUMNS))
     if any(r["status"] == "error" for r in rows):
         return 1

@@ -405,9 +405,17 @@ def load_prebuilt(kernel, device_arch, cubin_dir):
 
 # -- many kernels × archs (tcraw compile) ---------------------------------------------------------
 
+def ptxas_warnings(log):
+    """What ptxas warned of in a compile log: warnings, and its "Potential Performance Loss" notes
+    (C7510–C7520: wgmma serialised, which makes a kernel slower than its source says)."""
+    return [line.split(":", 1)[1].strip() for line in (log or "").splitlines()
+            if line.startswith("ptxas") and ("warning" in line or "Performance Loss" in line)]
+
+
 def compile_table(chosen, archs, *, out=None, note=print):
     """What `tcraw compile` does: each kernel for each arch → rows (kernel, arch, status, registers,
-    smem_bytes, spill_bytes, cubin_bytes, compile_ms, cached, and sass where cuobjdump is found).
+    smem_bytes, spill_bytes, cubin_bytes, compile_ms, cached, ptxas_warnings (each noted in full),
+    and sass where cuobjdump is found).
     A kernel an arch cannot take is a status row (below-min-arch, arch-specific, unsupported-by-
     nvrtc); a compile error is an "error" row with NVRTC's log noted in full. ``out`` (a
     directory) gets <kernel>.<arch>.cubin and manifest.json for cubin-only runs — for a kernel
@@ -440,7 +448,10 @@ def compile_table(chosen, archs, *, out=None, note=print):
             else:
                 row.update(arch=str(cubin.arch), registers=cubin.registers, smem_bytes=cubin.smem_bytes,
                            spill_bytes=cubin.spill_bytes, cubin_bytes=len(cubin.image),
-                           compile_ms=round(cubin.compile_ms, 1), cached=cubin.cached)
+                           compile_ms=round(cubin.compile_ms, 1), cached=cubin.cached,
+                           ptxas_warnings=ptxas_warnings(cubin.log))
+                for warning in row["ptxas_warnings"]:
+                    note(f"{kernel.file_stem} {cubin.arch}: ptxas: {warning}")
                 if cuobjdump:
                     row["sass"] = tensor_op_counts(cubin.image, cuobjdump)
                     if row["sass"] is None:   # CUDA 13's cuobjdump cannot read sm_50 … sm_72

@@ -334,3 +334,17 @@ def test_wgmma_builds_keep_their_mmas_asynchronous(key, tile):
     if "Compiling entry function" not in (cubin.log or ""):
         pytest.skip("NVRTC served the compile from its own cache: no ptxas log to read")
     assert "Potential Performance Loss" not in cubin.log, cubin.log
+
+
+def test_ptxas_warnings_are_read_from_the_log_and_shown():
+    from tcraw.compiler import ptxas_warnings
+    log = ("ptxas info    : Compiling entry function 'k' for 'sm_90a'\n"
+           "ptxas info    : (C7515) Potential Performance Loss: wgmma.mma_async instructions are serialized\n"
+           "ptxas warning : Registers are spilled to local memory in function 'k', 8 bytes spill stores\n"
+           "ptxas info    : Used 168 registers\n")
+    assert ptxas_warnings(log) == [
+        "(C7515) Potential Performance Loss: wgmma.mma_async instructions are serialized",
+        "Registers are spilled to local memory in function 'k', 8 bytes spill stores"]
+    assert ptxas_warnings("") == [] and ptxas_warnings(None) == []
+    rows = compiler.compile_table([kernels.KERNELS["naive_fp32"]], [compiler.Arch.parse("sm_90")], note=lambda *_: None)
+    assert rows[0]["ptxas_warnings"] == []
