@@ -63,20 +63,24 @@ def find_cublas():
     return find_library("cublas")
 
 
+def open_library(name, what):
+    """(path, CDLL) of libNAME, or NoDeviceError saying ``what`` is missing and how to install it."""
+    path = find_library(name)
+    try:
+        if not path:
+            raise OSError(f"lib{name} not found")
+        return path, ctypes.CDLL(path)
+    except OSError as exc:
+        raise NoDeviceError(f"{what} is not available ({exc}); install it with "
+                            "`pip install nvidia-cublas` or point CUDA_HOME at a toolkit") from None
+
+
 class Cublas:
     """A cuBLAS handle on the current context. ``gemm_launcher`` returns a zero-argument callable,
     like the seam's kernel launcher, so cuBLAS is timed by exactly the same loop."""
 
     def __init__(self):
-        path = find_cublas()
-        try:
-            if not path:
-                raise OSError("libcublas not found")
-            self.lib = ctypes.CDLL(path)
-        except OSError as exc:
-            raise NoDeviceError(f"cuBLAS is not available ({exc}); install it with "
-                                "`pip install nvidia-cublas` or point CUDA_HOME at a toolkit") from None
-        self.path = path
+        self.path, self.lib = open_library("cublas", "cuBLAS")
         self.handle = c_void_p()
         self._check("cublasCreate_v2", self.lib.cublasCreate_v2(byref(self.handle)))
         ver = c_int()

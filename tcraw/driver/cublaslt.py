@@ -13,8 +13,8 @@ so cuBLASLt is timed by the same loop as every kernel.
 import ctypes
 from ctypes import byref, c_float, c_int, c_int32, c_int64, c_size_t, c_uint64, c_void_p
 
-from ..errors import CudaError, NoDeviceError, UsageError
-from .cublas import check_status, find_library
+from ..errors import CudaError, UsageError
+from .cublas import check_status, find_library, open_library
 
 # cudaDataType_t, cublasComputeType_t (library_types.h, cublas_api.h)
 R_32F, R_8I, R_32I, R_16BF, R_8F_E4M3, R_8F_E5M2 = 0, 3, 10, 14, 28, 29
@@ -48,15 +48,8 @@ class CublasLt:
     """A cuBLASLt handle on the current context."""
 
     def __init__(self):
-        path = find_cublaslt()
-        try:
-            if not path:
-                raise OSError("libcublasLt not found")
-            self.lib = ctypes.CDLL(path)
-        except OSError as exc:
-            raise NoDeviceError(f"cuBLASLt is not available ({exc}); install it with "
-                                "`pip install nvidia-cublas` or point CUDA_HOME at a toolkit") from None
-        self.path, self.handle, self._made, self._plans = path, c_void_p(), [], {}
+        self.path, self.lib = open_library("cublasLt", "cuBLASLt")
+        self.handle, self._made, self._plans = c_void_p(), [], {}
         self._check("cublasLtCreate", self.lib.cublasLtCreate(byref(self.handle)))
         self.version = int(self.lib.cublasLtGetVersion()) if hasattr(self.lib, "cublasLtGetVersion") else None
 
