@@ -59,9 +59,6 @@ def find_library(name):
     return ctypes.util.find_library(name)
 
 
-def find_cublas():
-    return find_library("cublas")
-
 
 def open_library(name, what):
     """(path, CDLL) of libNAME, or NoDeviceError saying ``what`` is missing and how to install it."""

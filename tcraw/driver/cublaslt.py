@@ -14,7 +14,7 @@ import ctypes
 from ctypes import byref, c_float, c_int, c_int32, c_int64, c_size_t, c_uint64, c_void_p
 
 from ..errors import CudaError, UsageError
-from .cublas import check_status, find_library, open_library
+from .cublas import check_status, open_library
 
 # cudaDataType_t, cublasComputeType_t (library_types.h, cublas_api.h)
 R_32F, R_8I, R_32I, R_16BF, R_8F_E4M3, R_8F_E5M2 = 0, 3, 10, 14, 28, 29
@@ -39,9 +39,6 @@ class HeuristicResult(ctypes.Structure):
     _fields_ = [("algo", c_uint64 * 8), ("workspaceSize", c_size_t), ("state", c_int),
                 ("wavesCount", c_float), ("reserved", c_int * 4)]
 
-
-def find_cublaslt():
-    return find_library("cublasLt")
 
 
 class CublasLt:
@@ -128,4 +125,4 @@ class CublasLt:
             self.handle = None
 
 
-__all__ = ["CublasLt", "LT_TYPES", "WORKSPACE_BYTES", "find_cublaslt"]
+__all__ = ["CublasLt", "LT_TYPES", "WORKSPACE_BYTES"]
