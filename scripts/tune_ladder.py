@@ -23,17 +23,19 @@ from tcraw.driver.cublas import Cublas       # noqa: E402
 from tcraw.errors import UsageError, run_main  # noqa: E402
 from tcraw.runtime import Device             # noqa: E402
 
+def fixed_wgmma(key, tile, name):
+    """A wgmma variant: one fixed configuration, not the per-problem choice the registry's 06 makes."""
+    return kernels.wgmma_kernel(key, tile, name, choose=False)
+
+
 # family -> (kernel factory, its default macros, precisions it comes in)
 FAMILIES = {
     "simt": (kernels.tiled_simt_kernel, kernels.SIMT_TILE, ("fp32",)),
     "wmma": (kernels.wmma_pipelined_kernel, kernels.PIPE_TILE, ("fp16", "bf16")),
     "mma": (kernels.mma_sync_kernel, kernels.MMA_TILE, ("fp16", "bf16", "tf32")),
-    # a wgmma variant is one fixed configuration, not the per-problem choice the registry's 06 makes
-    "wgmma": (lambda key, tile, name: kernels.wgmma_kernel(key, tile, name, choose=False), kernels.WGMMA_TILE,
-              ("fp16", "bf16")),
+    "wgmma": (fixed_wgmma, kernels.WGMMA_TILE, ("fp16", "bf16")),
     # 07: the same machinery for FP8, INT8 and TF32, B K-major (yardstick: cuBLASLt for FP8/INT8)
-    "kmajor": (lambda key, tile, name: kernels.wgmma_kernel(key, tile, name, choose=False), kernels.WGMMA_TILE,
-               ("fp8e4m3", "fp8e4m3bf16", "fp8e5m2", "int8", "tf32")),
+    "kmajor": (fixed_wgmma, kernels.WGMMA_TILE, ("fp8e4m3", "fp8e4m3bf16", "fp8e5m2", "int8", "tf32")),
     "dmma": (lambda key, tile, name: kernels.dmma_kernel(tile, name), kernels.DMMA_TILE, ("fp64",)),
 }
 

@@ -9,6 +9,7 @@ verified at every size it is timed at, and reported as a ratio to cuBLAS's media
 from .errors import TcrawError
 from .kernels import KERNELS
 from .matmul import failed_record, make_problem, run_cublas, run_cublaslt, run_matmul
+from .driver.cublaslt import LT_TYPES
 from .precision import PRECISIONS, base_matrices
 
 # Precision -> the ladder's rungs, slowest first.
@@ -69,15 +70,23 @@ def parse_shapes(spec):
 
 
 # The yardstick of each precision: cuBLAS (cublasGemmEx, B as tcraw's ladder stores it), or
-# cuBLASLt where cublasGemmEx has no such type (FP8) or is slow unless B is K-major (INT8).
-LT_YARDSTICK = ("fp8e4m3", "fp8e5m2", "fp8e4m3bf16", "int8")
+# cuBLASLt for the types its ctypes binding covers: where cublasGemmEx has no such type (FP8) or
+# is slow unless B is K-major (INT8).
+LT_YARDSTICK = tuple(LT_TYPES)
+
+
+YARDSTICKS = ("cublas", "cublaslt")   # the names their rows carry (matmul.run_cublas, run_cublaslt)
+
+
+def yardstick_name(key, lt):
+    return YARDSTICKS[key in LT_YARDSTICK and lt is not None]
 
 
 def yardstick(device, cublas, key, hp, *, lt=None, **timing):
     """The yardstick's record for ``key`` on ``hp``: cuBLASLt's (``lt``) for LT_YARDSTICK, else cuBLAS's."""
     from .driver.cublas import GEMM_TYPES
     from .errors import UsageError
-    if key in LT_YARDSTICK and lt is not None:
+    if yardstick_name(key, lt) == "cublaslt":
         return run_cublaslt(device, lt, PRECISIONS[key], hp, **timing)
     if key not in GEMM_TYPES:
         raise UsageError(f"{key} has no cuBLAS yardstick (cublasGemmEx has no such type): pass lt, a "
@@ -105,7 +114,7 @@ def run_bench(device, cublas, keys, shapes, *, iters, warmup, seed, note=print, 
                 base = yardstick(device, cublas, key, hp, lt=lt, iters=iters, warmup=warmup, seed=seed, rotate=True)
                 rows.append({**base.as_dict(), "suite": suite})
             except TcrawError as exc:
-                note(f"{'cublaslt' if key in LT_YARDSTICK and lt else 'cublas'} {key} {label}: {exc}")
+                note(f"{yardstick_name(key, lt)} {key} {label}: {exc}")
             for kernel in rungs[key]:
                 if (refusal := kernel.device_refusal(device)):
                     if kernel.name not in refused:
@@ -128,11 +137,12 @@ def run_bench(device, cublas, keys, shapes, *, iters, warmup, seed, note=print, 
 
 def suite_summary(rows, floor=0.85):
     """Per suite, precision and kernel: the geometric mean of × cuBLAS, the worst shape, and how
-    many shapes fall below ``floor`` (a row without a ratio — failed — counts as below)."""
+    many shapes fall below ``floor`` (a row without a ratio — failed — counts as below). The
+    yardsticks' own rows (cuBLAS, cuBLASLt) are left out."""
     import math
     groups = {}
     for r in rows:
-        if r["kernel"] != "cublas" and r.get("suite"):
+        if r["kernel"] not in YARDSTICKS and r.get("suite"):
             groups.setdefault((r["suite"], r["precision"], r["kernel"]), []).append(r)
     out = []
     for (suite, precision, kernel), rs in groups.items():

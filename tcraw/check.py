@@ -178,7 +178,7 @@ def run_sanitizer(kernel, device_index, shapes, seed, *, timeout=600, backend=No
             ok, why = p.returncode in (0, 1), (errors[-1].strip("= ") if errors else f"exit {p.returncode}")
         except subprocess.TimeoutExpired:
             ok, why = False, f"no answer within {timeout} s"
-        row = failed_record(kernel, *(shapes[0] if shapes else (1, 1, 1)), None, None if ok else why).as_dict()
+        row = failed_record(kernel, *shapes[0], None, None if ok else why).as_dict()
         row.update(case=f"compute-sanitizer {tool} ({len(shapes)} shapes)", passed=ok)
         rows.append(row)
     return rows

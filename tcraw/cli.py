@@ -128,17 +128,13 @@ def _open_device(ordinal):
 # -- info -----------------------------------------------------------------------------------------
 
 def cmd_info(args):
-    import importlib.metadata as md
     from .sass import find_cuobjdump
     from .toolchain import choose
     validate.device_index(args.device)
     drv = driver.get_backend()
     info = {"backend": drv.name, "backend_chosen_by": driver.default_backend_name()[1]}
     info["toolchain"] = choose().as_dict()
-    try:
-        info["cuda_bindings"] = md.version("cuda-bindings")
-    except md.PackageNotFoundError:
-        info["cuda_bindings"] = None
+    info["cuda_bindings"] = info["toolchain"]["cuda_bindings"]   # kept at the top level too, as before
     try:
         major, minor = compiler.nvrtc_version()
         info["nvrtc"] = f"{major}.{minor}"
@@ -155,12 +151,12 @@ def cmd_info(args):
     try:
         from .precision import PRECISIONS
         with _open_device(args.device) as dev:
-            v = dev.drv.driver_version()
+            from .toolchain import cuda_version
             info["gpu"] = {
                 "index": dev.ordinal, "name": dev.name, "arch": str(dev.arch), "sms": dev.sm_count,
                 "sm_clock_mhz": dev.clock_khz / 1e3, "mem_clock_mhz": dev.mem_clock_khz / 1e3,
                 "memory_gib": round(dev.total_mem / 2**30, 1), "l2_mib": dev.l2_bytes / 2**20,
-                "driver_cuda": f"{v // 1000}.{v % 1000 // 10}",
+                "driver_cuda": "{}.{}".format(*cuda_version(dev.drv.driver_version())),
                 "peak_tflops": {p.key: round(t, 1) for p in PRECISIONS.values()
                                 if (t := dev.peak_tflops(p)) is not None},
             }
@@ -686,7 +682,7 @@ def main(argv=None):
     try:
         args = build_parser().parse_args(argv)
         driver.configure(args.backend, args.trace)
-        driver.get_backend()   # an unknown $TCRAW_BACKEND is refused here, before any work
+        driver.check_env()   # an unknown $TCRAW_BACKEND or a bad $TCRAW_TRACE is refused here, before any work
         validate.env_flag("TCRAW_DEBUG")
         return args.fn(args)
     except TcrawError as exc:

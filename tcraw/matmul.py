@@ -196,7 +196,7 @@ def check_operands(kernel, d_a, d_b, d_c, m, n, k, b_layout="row"):
             f"{kernel.name} reads whole {tm}×{tn}×{tk} tiles: M, N, K = {m}, {n}, {k} must be "
             f"multiples, which also gives the leading dimensions (K for A, N for B and C) the "
             f"alignment its vector and fragment loads need; zero-pad the matrices (tcraw run does)")
-    b_rows, b_cols = (n, k) if b_layout == "col" else (k, n)
+    b_rows, b_cols = b_shape(b_layout, n, k)
     for name, buf, dtype, rows, cols in (("A", d_a, p.in_dtype, m, k), ("B", d_b, p.in_dtype, b_rows, b_cols),
                                          ("C", d_c, p.out_dtype, m, n)):
         if buf.dtype is not None and buf.dtype != dtype:
@@ -223,6 +223,11 @@ def c_element(kernel):
                          f"bf16 outputs, not {kernel.precision.label}") from None
 
 
+def b_shape(b_layout, n, k):
+    """(rows, cols) of B as stored: K×N row-major, or N×K when K-major ("col")."""
+    return (n, k) if b_layout == "col" else (k, n)
+
+
 def check_layout_name(b_layout):
     if b_layout not in B_LAYOUTS:
         raise UsageError(f"B's layout is 'row' (K×N) or 'col' (N×K, K-major), not {b_layout!r}")
@@ -241,7 +246,7 @@ def operand_tensor_maps(kernel, d_a, d_b, d_c, m, n, k, pitches=None, b_layout="
     (M×N, fp32), through tensor maps encoded here, on the host, from the same device buffers: one
     per operand, with the kernel's box shapes (and ``pitches``: name -> row pitch in bytes)."""
     pitches = pitches or {}
-    b_rows, b_cols = (n, k) if b_layout == "col" else (k, n)
+    b_rows, b_cols = b_shape(b_layout, n, k)
     operands = [("A", d_a, kernel.tma_element, m, k), ("B", d_b, kernel.tma_element, b_rows, b_cols),
                 ("C", d_c, c_element(kernel), m, n)]
     return [TensorMap(buf, element, rows, cols, *box, pitch=pitches.get(name))
@@ -257,18 +262,12 @@ class Pitched:
     every operand's rows already fit (an aligned problem is not copied)."""
 
     def __init__(self, device, kernel, m, n, k, b_layout="row"):
-        p = kernel.precision
         self.copies = {}   # name -> (DeviceBuffer, pitch, row bytes, rows)
-        b_shape = (n, k) if b_layout == "col" else (k, n)
         try:
-            for name, rows, cols, dtype in (("A", m, k, p.in_dtype), ("B", *b_shape, p.in_dtype),
-                                            ("C", m, n, p.out_dtype)):
-                row = cols * dtype.itemsize
-                if kernel.pitch and row % kernel.pitch:
-                    pitch = -(-row // kernel.pitch) * kernel.pitch
-                    self.copies[name] = (DeviceBuffer(device, pitch * rows), pitch, row, rows)
+            for name, rows, row, pitch in self.plan(kernel, m, n, k, b_layout):
+                self.copies[name] = (DeviceBuffer(device, pitch * rows), pitch, row, rows)
             if "C" in self.copies:
-                self.copies["C"][0].poison(p.out_dtype)   # an element the kernel misses stays NaN
+                self.copies["C"][0].poison(kernel.precision.out_dtype)   # an element the kernel misses stays NaN
         except BaseException:
             self.free()
             raise
@@ -278,14 +277,18 @@ class Pitched:
         return list(self.copies)
 
     @staticmethod
+    def plan(kernel, m, n, k, b_layout="row"):
+        """(name, rows, row bytes, pitch) of each operand ``kernel`` needs copied to a pitch."""
+        p, align = kernel.precision, kernel.pitch
+        for name, (rows, cols), dtype in (("A", (m, k), p.in_dtype), ("B", b_shape(b_layout, n, k), p.in_dtype),
+                                          ("C", (m, n), p.out_dtype)):
+            row = cols * dtype.itemsize
+            if align and row % align:
+                yield name, rows, row, -(-row // align) * align
+
+    @staticmethod
     def bytes_needed(kernel, m, n, k, b_layout="row"):
-        p, pitch = kernel.precision, kernel.pitch
-        if not pitch:
-            return 0
-        b_shape = (n, k) if b_layout == "col" else (k, n)
-        return sum(-(-cols * dtype.itemsize // pitch) * pitch * rows
-                   for rows, cols, dtype in ((m, k, p.in_dtype), (*b_shape, p.in_dtype), (m, n, p.out_dtype))
-                   if cols * dtype.itemsize % pitch)
+        return sum(pitch * rows for _, rows, _, pitch in Pitched.plan(kernel, m, n, k, b_layout))
 
     def free(self):
         for buf, *_ in self.copies.values():
@@ -528,10 +531,7 @@ def run_matmul(device, kernel, hp: HostProblem, *, iters=20, warmup=3, seed=0, c
         if workspace:
             stack.enter_context(workspace)
         pitched = stack.enter_context(Pitched(device, kernel, hp.m, hp.n, hp.k, b_layout))
-        scales = None
-        if kernel.precision.scaled:   # FP8: A's and B's per-tensor scales, read by the kernel's epilogue
-            scales = stack.enter_context(DeviceBuffer.from_array(device, np.array([hp.scale_a, hp.scale_b],
-                                                                                  dtype=np.float32)))
+        scales = scales_buffer(stack, device, hp)
         prepare = lambda *ops: matmul_launcher(kernel, fn, *ops, workspace=workspace, pitched=pitched,  # noqa: E731
                                                b_layout=b_layout, scales=scales)
         record, c = measure(device, kernel.name, kernel.precision, hp, kernel.padded(hp.m, hp.n, hp.k),
@@ -558,16 +558,21 @@ def run_cublas(device, cublas, precision, hp, *, iters=20, warmup=3, seed=0, rot
     return record
 
 
+def scales_buffer(stack, device, hp):
+    """FP8: A's and B's per-tensor scales as the kernels' epilogue and cuBLASLt read them — two
+    float32 on the device, held by ``stack`` — or None for a precision without scales."""
+    if not hp.precision.scaled:
+        return None
+    return stack.enter_context(DeviceBuffer.from_array(device, np.array([hp.scale_a, hp.scale_b], dtype=np.float32)))
+
+
 def run_cublaslt(device, lt, precision, hp, *, iters=20, warmup=3, seed=0, rotate=False):
     """cuBLASLt (FP8 with its scales, INT8; B K-major, "TN") on the same problem through the same
     measure(): its time and its own check. ``lt`` is a driver.cublaslt.CublasLt."""
     from .driver.cublaslt import WORKSPACE_BYTES
     with ExitStack() as stack:
         work = stack.enter_context(DeviceBuffer(device, WORKSPACE_BYTES))
-        scales = None
-        if precision.scaled:
-            scales = stack.enter_context(DeviceBuffer.from_array(
-                device, np.array([hp.scale_a, hp.scale_b], dtype=np.float32)))
+        scales = scales_buffer(stack, device, hp)
         record, _ = measure(
             device, "cublaslt", precision, hp, (hp.m, hp.n, hp.k),
             lambda d_a, d_b, d_c, m, n, k: lt.matmul_launcher(precision.key, d_a.ptr, d_b.ptr, d_c.ptr, m, n, k,

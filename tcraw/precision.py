@@ -290,12 +290,12 @@ def verify(c_padded, hp: HostProblem, padding_must_be_zero=True):
     for r0 in range(0, m, rows):
         c = c_padded[r0:min(m, r0 + rows), :n]
         ref, abs_ref = hp.ref[r0:r0 + rows], hp.abs_ref[r0:r0 + rows]
+        c64 = hp.precision.out_to_f64(c)
         if c.dtype == np.int32:
             unwritten_mask = c == INT32_POISON
         else:
             # NaN is the poison; a NaN where the reference is finite is never right either way.
-            unwritten_mask = np.isnan(hp.precision.out_to_f64(c)) & np.isfinite(ref)
-        c64 = hp.precision.out_to_f64(c)
+            unwritten_mask = np.isnan(c64) & np.isfinite(ref)
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             # Equal values (the same infinity, or NaN where the reference is NaN: inputs' NaN and
             # Inf must propagate) count as exact; anything else is measured against the bound.

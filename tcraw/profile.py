@@ -435,13 +435,13 @@ def dram_bandwidth(mem_clock_khz, bus_width_bits):
     return 2.0 * mem_clock_khz * 1e3 * bus_width_bits / 8
 
 
-def device_facts(dev, *, bus_width_bits=None, dram_bytes_per_s=None):
+def device_facts(dev, *, dram_bytes_per_s=None):
     """What profile_record and roofline_png need of a tcraw Device: its name, max SM clock (MHz),
-    peak TFLOP/s per precision key, and DRAM bytes/s (from the memory clock and bus width — read
-    from the device when not given — or ``dram_bytes_per_s``)."""
+    peak TFLOP/s per precision key, and DRAM bytes/s (from the memory clock and the bus width the
+    device reports, or ``dram_bytes_per_s``)."""
     from .precision import PRECISIONS
     if dram_bytes_per_s is None:
-        bits = bus_width_bits or getattr(dev, "mem_bus_bits", None)
+        bits = getattr(dev, "mem_bus_bits", None)
         dram_bytes_per_s = dram_bandwidth(dev.mem_clock_khz, bits) if bits else None
     return {"name": dev.name, "sm_clock_mhz": dev.clock_khz / 1e3, "dram_bytes_per_s": dram_bytes_per_s,
             "peak_tflops": {p.key: t for p in PRECISIONS.values() if (t := dev.peak_tflops(p)) is not None}}

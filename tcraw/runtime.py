@@ -222,10 +222,9 @@ def check_driver_takes(device, image):
     """Refuse, before cuModuleLoadData, a cubin from a newer CUDA major than the driver supports
     (CUDA 13's need a 580+ driver): the driver would only say CUDA_ERROR_UNSUPPORTED_PTX_VERSION
     or NO_BINARY_FOR_GPU. Within a major a newer toolkit's cubin loads (seen: 13.5 on 13.0)."""
-    from .toolchain import MIN_DRIVER, cubin_cuda_version, install_hint
+    from .toolchain import MIN_DRIVER, cubin_cuda_version, cuda_version, install_hint
     built = cubin_cuda_version(image)
-    v = device.drv.driver_version()
-    driver = (v // 1000, v % 1000 // 10)
+    driver = cuda_version(device.drv.driver_version())
     if built and built[0] > driver[0]:
         raise ArchError(f"this cubin was built by CUDA {built[0]}{f'.{built[1]}' if built[1] is not None else ''}; "
                         f"the driver of {device.name} "

@@ -99,6 +99,11 @@ def driver_cuda_version():
         v = get_backend("ctypes", trace=False).driver_version()
     except (NoDeviceError, CudaError, OSError):
         return None
+    return cuda_version(v)
+
+
+def cuda_version(v):
+    """(major, minor) of a CUDA version as the driver API reports it (13000 → (13, 0))."""
     return v // 1000, v % 1000 // 10
 
 

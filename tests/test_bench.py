@@ -43,3 +43,11 @@ def test_the_summary_is_a_geomean_with_the_worst_shape_named():
 def test_sizes_and_shapes_together_are_refused(capsys):
     assert main(["bench", "--sizes", "1024", "--shapes", "square"]) == 2
     assert "not both" in capsys.readouterr().err
+
+
+def test_the_cublaslt_yardstick_is_no_kernel_of_the_summary():
+    rows = [{"kernel": "cublaslt", "suite": "square", "precision": "e4m3→fp32", "m": 64, "n": 64, "k": 64,
+             "passed": True, "padded": [64, 64, 64]},
+            {"kernel": "k", "suite": "square", "precision": "e4m3→fp32", "m": 64, "n": 64, "k": 64,
+             "vs_cublas": 1.0, "passed": True, "padded": [64, 64, 64]}]
+    assert [s["kernel"] for s in suite_summary(rows)] == ["k"]

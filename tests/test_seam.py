@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from tcraw.driver import SEAM_CALLS, Backend
-from tcraw.driver.trace import PREPARED, Traced
+from tcraw.driver import PREPARED, SEAM_CALLS, Backend
+from tcraw.driver.trace import Traced
 
 
 def public_methods(cls):

@@ -18,11 +18,13 @@ from ..errors import UsageError
 BACKENDS = ("bindings", "ctypes")
 
 
-def seam(call):
+def seam(call, prepared=False):
     """Mark a Backend method as a seam call standing for the driver/NVRTC function ``call``
-    (the name a learner looks up). The tracer wraps exactly the methods so marked."""
+    (the name a learner looks up). The tracer wraps exactly the methods so marked; ``prepared``
+    ones return a zero-argument callable that makes the call (a timed loop's launch or copy),
+    and the tracer prints each call that callable makes rather than its making."""
     def mark(method):
-        method.seam_call = call
+        method.seam_call, method.seam_prepared = call, prepared
         return method
     return mark
 
@@ -74,7 +76,7 @@ class Backend:
     def memcpy_htod(self, dst, src_addr, nbytes): raise NotImplementedError
     @seam("cuMemcpyDtoH")
     def memcpy_dtoh(self, dst_addr, src, nbytes): raise NotImplementedError
-    @seam("cuMemcpy2DAsync")
+    @seam("cuMemcpy2DAsync", prepared=True)
     def copier_2d(self, dst, dst_pitch, src, src_pitch, width_bytes, height):
         """A zero-argument callable copying ``height`` rows of ``width_bytes`` from device memory
         at ``src`` (rows ``src_pitch`` apart) to ``dst`` (``dst_pitch`` apart), queued on stream 0
@@ -104,7 +106,7 @@ class Backend:
         dims), copied ``box`` elements at a time; element strides 1, no interleave, L2 promotion
         of 256 bytes, no out-of-bounds fill. Needs no context: it only encodes."""
         raise NotImplementedError
-    @seam("cuLaunchKernel")
+    @seam("cuLaunchKernel", prepared=True)
     def launcher(self, fn, grid, block, smem_bytes, params_addr):
         """A zero-argument callable doing cuLaunchKernel with every argument converted once:
         what a timed loop calls (launch overhead is the benchmark's business, not Python's)."""
@@ -143,6 +145,7 @@ class Backend:
 # method name -> driver/NVRTC function, built from the interface itself: a call added to Backend
 # with @seam is traced by that one edit.
 SEAM_CALLS = {name: fn.seam_call for name, fn in vars(Backend).items() if hasattr(fn, "seam_call")}
+PREPARED = tuple(name for name, fn in vars(Backend).items() if getattr(fn, "seam_prepared", False))
 
 
 _base, _traced = {}, {}
@@ -152,6 +155,26 @@ _default = {"name": None, "trace": None}
 def configure(name=None, trace=None):
     """Set what get_backend() returns by default (the CLI's --backend and --trace)."""
     _default.update(name=name, trace=trace)
+
+
+def check_env():
+    """Refuse an unknown $TCRAW_BACKEND or a $TCRAW_TRACE that is neither yes nor no — what a
+    command checks before any work, without making the backend (that loads libcuda and NVRTC,
+    which `tcraw list` or `cache info` never need)."""
+    from ..validate import env_flag
+    if not _default["name"]:
+        _env_backend()
+    if _default["trace"] is None:
+        env_flag("TCRAW_TRACE")
+
+
+def _env_backend():
+    """$TCRAW_BACKEND, checked: a backend's name, or None when unset."""
+    name = os.environ.get("TCRAW_BACKEND")
+    if name and name not in BACKENDS:
+        raise UsageError(f"TCRAW_BACKEND={name!r} is not a backend; set it to one of "
+                         f"{', '.join(BACKENDS)}, or unset it")
+    return name or None
 
 
 def _make(name):
@@ -167,11 +190,7 @@ def default_backend_name():
     else ctypes."""
     if _default["name"]:
         return _default["name"], "--backend"
-    if os.environ.get("TCRAW_BACKEND"):
-        name = os.environ["TCRAW_BACKEND"]
-        if name not in BACKENDS:
-            raise UsageError(f"TCRAW_BACKEND={name!r} is not a backend; set it to one of "
-                             f"{', '.join(BACKENDS)}, or unset it")
+    if (name := _env_backend()):
         return name, "TCRAW_BACKEND"
     try:
         import cuda.bindings.driver  # noqa: F401  (is cuda-python importable?)

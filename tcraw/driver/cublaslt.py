@@ -14,12 +14,11 @@ import ctypes
 from ctypes import byref, c_float, c_int, c_int32, c_int64, c_size_t, c_uint64, c_void_p
 
 from ..errors import CudaError, UsageError
-from .cublas import check_status, open_library
+from .cublas import (COMPUTE_32F, COMPUTE_32I, OP_N, OP_T, R_8I, R_16BF, R_32F, R_32I, check_status,
+                     open_library)
 
-# cudaDataType_t, cublasComputeType_t (library_types.h, cublas_api.h)
-R_32F, R_8I, R_32I, R_16BF, R_8F_E4M3, R_8F_E5M2 = 0, 3, 10, 14, 28, 29
-COMPUTE_32F, COMPUTE_32I = 68, 72
-OP_N, OP_T = 0, 1
+# cudaDataType_t, cublasComputeType_t beyond cublas.py's (library_types.h)
+R_8F_E4M3, R_8F_E5M2 = 28, 29
 # cublasLtMatmulDescAttributes_t, cublasLtMatmulPreferenceAttributes_t (cublasLt.h)
 DESC_TRANSA, DESC_TRANSB, DESC_A_SCALE_POINTER, DESC_B_SCALE_POINTER = 3, 4, 17, 18
 PREF_MAX_WORKSPACE_BYTES = 1

@@ -7,11 +7,9 @@ A wrapper over any backend, so both print the same lines and a learner sees the 
 import sys
 import time
 
-from . import SEAM_CALLS, Backend
+from . import PREPARED, SEAM_CALLS, Backend
 
 # Arguments (and results) that are addresses or handles read best in hex.
-# Seam calls that return a prepared zero-argument callable (a timed loop calls it many times).
-PREPARED = ("launcher", "copier_2d")
 HEX = {"ptr", "dst", "src", "dst_addr", "src_addr", "params_addr", "prog", "fn", "mod", "ctx", "ev",
        "start", "end"}
 RETURNS_HANDLE = {"mem_alloc": "ptr", "primary_ctx_retain": "ctx", "module_load_data": "mod",
