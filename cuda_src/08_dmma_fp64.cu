@@ -1,18 +1,22 @@
-// 08_dmma_fp64.cu — double precision on the tensor cores (sm_80+): mma.sync m8n8k4 .f64 (DMMA),
+// 08_dmma_fp64.cu — double precision on the tensor cores (sm_80+): mma.sync .f64 (DMMA),
 // operands from padded shared-memory tiles filled by 05's cp.async pipeline.
 //
-// Adds to 05 (for fp64): (1) DMMA — one warp multiplies an 8×4 by a 4×8 block of doubles per
-// instruction, fp64 accumulate: every product and sum is an IEEE double operation, so the result
-// differs from a CPU dot product only by the order of the additions; (2) its fragments are one
-// double of A (row l/4, k l%4), one of B (k l%4, column l/4) and two of C (row l/4, columns
-// 2(l%4), +1) for lane l — no ldmatrix (it moves 16-bit elements): plain 64-bit shared loads;
-// (3) padding instead of a swizzle: 32 lanes × 8 bytes take at least two 128-byte wavefronts, and
-// rows padded to LDA = BK + 4 / LDB = BN + 8 doubles put the 8 rows (A) or 4 rows (B) a fragment
-// load touches on distinct bank groups, so two wavefronts is what each load takes.
+// Adds to 05 (for fp64): (1) DMMA — fp64 multiply-accumulate on the tensor cores: every product
+// and sum is an IEEE double operation, so the result differs from a CPU dot product only by the
+// order of the additions; (2) the shape by architecture: sm_80 has one, m8n8k4 (one warp, an 8×4
+// by a 4×8 block); sm_90 adds m16n8k4/k8/k16, and only those run at Hopper's full fp64 rate —
+// m8n8k4 on the H200 measured 28 TFLOP/s, an A100's rate per SM, half of cuBLAS's DGEMM (DMMA_K
+// picks the k of the sm_90 shape; m16n8k4 measured fastest: kernels.py has the numbers); (3)
+// fragments of one double per register, for lane l with g = l/4, t = l%4: A[g + 8i][t + 4j], B[t + 4j][g],
+// C[g + 8i][2t], +1 (i: row half, j: k quarter) — no ldmatrix (it moves 16-bit elements): plain
+// 64-bit shared loads; (4) padding instead of a swizzle: 32 lanes × 8 bytes take at least two
+// 128-byte wavefronts, and rows padded to LDA = BK + 4 / LDB = BN + 8 doubles put the 8 rows (A)
+// or 4 rows (B) a fragment load touches on distinct bank groups, so two wavefronts is what each
+// load takes.
 //
 // Block tile BM×BN×BK, warps WARPS_M × WARPS_N each owning a (BM/WARPS_M)×(BN/WARPS_N) tile of C
-// in 8×8 blocks; STAGES-deep cp.async pipeline as in 04/05. M, N, K are multiples of BM, BN, BK:
-// tcraw pads.
+// in MMA_M×8 blocks; STAGES-deep cp.async pipeline as in 04/05. M, N, K are multiples of BM, BN,
+// BK: tcraw pads.
 
 #include "cp_async.cuh"
 
@@ -34,26 +38,56 @@
 #ifndef STAGES
 #define STAGES 3
 #endif
+#ifndef DMMA_K
+#define DMMA_K 4
+#endif
+
+#if __CUDA_ARCH__ >= 900
+constexpr int MMA_M = 16, MMA_K = DMMA_K;   // m16n8k{4,8,16}: Hopper's full-rate fp64 shapes
+static_assert(DMMA_K == 4 || DMMA_K == 8 || DMMA_K == 16, "sm_90's fp64 mma is m16n8k4, k8 or k16");
+#else
+constexpr int MMA_M = 8, MMA_K = 4;         // m8n8k4: the only fp64 shape before sm_90
+#endif
+constexpr int RH = MMA_M / 8, KQ = MMA_K / 4;   // a fragment's row halves and k quarters
 
 constexpr int THREADS = WARPS_M * WARPS_N * 32;
 constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N;   // one warp's tile of C
-constexpr int FM = WM / 8, FN = WN / 8;               // its 8×8 DMMA blocks
+constexpr int FM = WM / MMA_M, FN = WN / 8;           // its MMA_M×8 DMMA blocks
 constexpr int LDA = BK + 4, LDB = BN + 8;             // padded rows, in doubles (see above)
 constexpr int A_BYTES = BM * LDA * 8, STAGE_BYTES = A_BYTES + BK * LDB * 8;
 constexpr int A_ROW_CHUNKS = BK / 2, B_ROW_CHUNKS = BN / 2;   // 16-byte chunks (2 doubles) per row
 constexpr int A_CHUNKS = BM * A_ROW_CHUNKS / THREADS, B_CHUNKS = BK * B_ROW_CHUNKS / THREADS;
 static_assert(BM * A_ROW_CHUNKS % THREADS == 0 && BK * B_ROW_CHUNKS % THREADS == 0, "whole chunks per thread");
-static_assert(WM % 8 == 0 && WN % 8 == 0 && BK % 4 == 0, "a warp tile is whole 8×8 blocks, a slice whole k4 steps");
+static_assert(THREADS % A_ROW_CHUNKS == 0 && THREADS % B_ROW_CHUNKS == 0, "a thread's chunks share a column");
+static_assert(WM % MMA_M == 0 && WN % 8 == 0 && BK % MMA_K == 0, "a warp tile is whole blocks, a slice whole k steps");
 
 __device__ __forceinline__ double lds64(unsigned addr) {
     double v;
     asm volatile("ld.shared.f64 %0, [%1];" : "=d"(v) : "r"(addr));
     return v;
 }
-// d += a (8×4, row) · b (4×8, col) in fp64: one double of A and of B, two of C per thread.
-__device__ __forceinline__ void dmma(double (&d)[2], double a, double b) {
+// d += a (MMA_M×MMA_K, row) · b (MMA_K×8, col) in fp64, fragments as in the header.
+__device__ __forceinline__ void dmma(double (&d)[2 * RH], const double (&a)[RH * KQ], const double (&b)[KQ]) {
+#if __CUDA_ARCH__ >= 900
+#if DMMA_K == 4
+    asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};"
+                 : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3]) : "d"(a[0]), "d"(a[1]), "d"(b[0]));
+#elif DMMA_K == 8
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+                 "{%0, %1, %2, %3};"
+                 : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+                 : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
+#else
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
+                 "{%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};"
+                 : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+                 : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]),
+                   "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]));
+#endif
+#else
     asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
-                 : "+d"(d[0]), "+d"(d[1]) : "d"(a), "d"(b));
+                 : "+d"(d[0]), "+d"(d[1]) : "d"(a[0]), "d"(b[0]));
+#endif
 }
 
 __device__ __forceinline__ void dmma_pipelined(const double* A, const double* B, double* C, int M, int N, int K) {
@@ -62,39 +96,33 @@ __device__ __forceinline__ void dmma_pipelined(const double* A, const double* B,
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     const int wm = warp / WARPS_N, wn = warp % WARPS_N;
 
-    // This thread's cp.async chunks, addressed once; a stage adds only offsets.
-    const double* a_src[A_CHUNKS];
-    const double* b_src[B_CHUNKS];
-    unsigned a_dst[A_CHUNKS], b_dst[B_CHUNKS];
-#pragma unroll
-    for (int i = 0; i < A_CHUNKS; ++i) {
-        const int c = tid + i * THREADS, r = c / A_ROW_CHUNKS, ch = c % A_ROW_CHUNKS;
-        a_src[i] = A + (size_t)(blockIdx.y * BM + r) * K + ch * 2;
-        a_dst[i] = smem + (r * LDA + ch * 2) * 8;
-    }
-#pragma unroll
-    for (int i = 0; i < B_CHUNKS; ++i) {
-        const int c = tid + i * THREADS, r = c / B_ROW_CHUNKS, ch = c % B_ROW_CHUNKS;
-        b_src[i] = B + (size_t)r * N + blockIdx.x * BN + ch * 2;
-        b_dst[i] = smem + A_BYTES + (r * LDB + ch * 2) * 8;
-    }
+    // This thread's cp.async chunks: one 16-byte chunk in every (THREADS / ROW_CHUNKS)-th row from
+    // its first, so each next chunk is a fixed number of rows on, in global and shared memory
+    // alike — a base and a stride rather than an address per chunk: registers go to accumulators.
+    constexpr int A_STEP = THREADS / A_ROW_CHUNKS, B_STEP = THREADS / B_ROW_CHUNKS;
+    const double* a_src = A + (size_t)(blockIdx.y * BM + tid / A_ROW_CHUNKS) * K + tid % A_ROW_CHUNKS * 2;
+    const double* b_src = B + (size_t)(tid / B_ROW_CHUNKS) * N + blockIdx.x * BN + tid % B_ROW_CHUNKS * 2;
+    const unsigned a_dst = smem + (tid / A_ROW_CHUNKS * LDA + tid % A_ROW_CHUNKS * 2) * 8;
+    const unsigned b_dst = smem + A_BYTES + (tid / B_ROW_CHUNKS * LDB + tid % B_ROW_CHUNKS * 2) * 8;
     auto load_stage = [&](int stage, int kt) {
         const unsigned base = stage * STAGE_BYTES;
 #pragma unroll
-        for (int i = 0; i < A_CHUNKS; ++i) cp_async16(a_dst[i] + base, a_src[i] + kt * BK);
+        for (int i = 0; i < A_CHUNKS; ++i)
+            cp_async16(a_dst + base + i * A_STEP * LDA * 8, a_src + (size_t)i * A_STEP * K + kt * BK);
 #pragma unroll
-        for (int i = 0; i < B_CHUNKS; ++i) cp_async16(b_dst[i] + base, b_src[i] + (size_t)kt * BK * N);
+        for (int i = 0; i < B_CHUNKS; ++i)
+            cp_async16(b_dst + base + i * B_STEP * LDB * 8, b_src + (size_t)(kt * BK + i * B_STEP) * N);
     };
 
-    // Fragment addresses of k-step 0 in a stage: A[row l/4][k l%4] of each 8-row block,
-    // B[k l%4][col l/4] of each 8-column block; a k-step of 4 adds 4 columns (A) or 4 rows (B).
+    // Fragment addresses of k-step 0 in a stage: A[g][t] of each MMA_M-row block, B[t][g] of each
+    // 8-column block; a row half adds 8 rows (A), a k quarter 4 columns (A) or 4 rows (B).
     unsigned a_ld[FM], b_ld[FN];
 #pragma unroll
-    for (int i = 0; i < FM; ++i) a_ld[i] = smem + ((wm * WM + i * 8 + lane / 4) * LDA + lane % 4) * 8;
+    for (int i = 0; i < FM; ++i) a_ld[i] = smem + ((wm * WM + i * MMA_M + lane / 4) * LDA + lane % 4) * 8;
 #pragma unroll
     for (int j = 0; j < FN; ++j) b_ld[j] = smem + A_BYTES + ((lane % 4) * LDB + wn * WN + j * 8 + lane / 4) * 8;
 
-    double acc[FM][FN][2] = {};
+    double acc[FM][FN][2 * RH] = {};
     const int KT = K / BK;
 #pragma unroll
     for (int s = 0; s < STAGES - 1; ++s) {   // fill the pipeline
@@ -111,12 +139,17 @@ __device__ __forceinline__ void dmma_pipelined(const double* A, const double* B,
         const unsigned stage = read_stage * STAGE_BYTES;
         read_stage = read_stage == STAGES - 1 ? 0 : read_stage + 1;
 #pragma unroll
-        for (int kk = 0; kk < BK / 4; ++kk) {
-            double a[FM], b[FN];
+        for (int kk = 0; kk < BK / MMA_K; ++kk) {
+            double a[FM][RH * KQ], b[FN][KQ];
 #pragma unroll
-            for (int i = 0; i < FM; ++i) a[i] = lds64(a_ld[i] + stage + kk * 4 * 8);
+            for (int i = 0; i < FM; ++i)
 #pragma unroll
-            for (int j = 0; j < FN; ++j) b[j] = lds64(b_ld[j] + stage + kk * 4 * LDB * 8);
+                for (int v = 0; v < RH * KQ; ++v)
+                    a[i][v] = lds64(a_ld[i] + stage + ((v % RH) * 8 * LDA + kk * MMA_K + (v / RH) * 4) * 8);
+#pragma unroll
+            for (int j = 0; j < FN; ++j)
+#pragma unroll
+                for (int v = 0; v < KQ; ++v) b[j][v] = lds64(b_ld[j] + stage + (kk * MMA_K + v * 4) * LDB * 8);
 #pragma unroll
             for (int i = 0; i < FM; ++i)
 #pragma unroll
@@ -125,14 +158,16 @@ __device__ __forceinline__ void dmma_pipelined(const double* A, const double* B,
     }
     cp_async_wait<0>();
 
-    // Accumulator layout of m8n8: lane l holds row l/4, columns 2(l%4) and +1.
+    // Accumulators: lane l holds C[g + 8h][2t], +1 of each block (h: row half).
     const int row0 = blockIdx.y * BM + wm * WM + lane / 4, col0 = blockIdx.x * BN + wn * WN + 2 * (lane % 4);
 #pragma unroll
     for (int i = 0; i < FM; ++i)
 #pragma unroll
         for (int j = 0; j < FN; ++j)
-            *reinterpret_cast<double2*>(C + (size_t)(row0 + i * 8) * N + col0 + j * 8) =
-                make_double2(acc[i][j][0], acc[i][j][1]);
+#pragma unroll
+            for (int h = 0; h < RH; ++h)
+                *reinterpret_cast<double2*>(C + (size_t)(row0 + i * MMA_M + h * 8) * N + col0 + j * 8) =
+                    make_double2(acc[i][j][2 * h], acc[i][j][2 * h + 1]);
 }
 
 // The launch this file needs — threads per block, dynamic shared memory bytes — stated once,

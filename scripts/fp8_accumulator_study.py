@@ -5,7 +5,7 @@ For K = 256 … 16384 (M = N = --mn, random normal inputs quantized to e4m3 with
 error against the float64 reference of the same quantized values of: 07's FP8 form accumulating
 in the tensor core for the whole of K; the same with promotion every slice (128 of K: the MMAs'
 sums added into fp32 registers and restarted, as DeepGEMM does) and every 4 slices; and
-cuBLASLt. `bits` is the accumulator precision the error implies under the truncation model
+cuBLASLt, in its default mode and with CUBLASLT_MATMUL_DESC_FAST_ACCUM. `bits` is the accumulator precision the error implies under the truncation model
 tcraw's error bounds use (max |C - ref| / (|A||B|) ≤ (⌈K/32⌉ + 1)·2^-bits): a lower bound on the
 bits kept. An fp32 accumulator implies about 23.
 
@@ -26,10 +26,13 @@ from tcraw.matmul import run_cublaslt, run_matmul     # noqa: E402
 from tcraw.precision import PRECISIONS, base_matrices, host_problem   # noqa: E402
 from tcraw.runtime import Device                      # noqa: E402
 
-VARIANTS = {   # name -> the 07 configuration (128-column tiles: promotion doubles the accumulators)
-    "tensor core only": {"BN": 128, "STAGES": 6, "CLUSTER": 1},
-    "promote every 128": {"BN": 128, "STAGES": 6, "CLUSTER": 1, "PROMOTE": 1},
-    "promote every 512": {"BN": 128, "STAGES": 6, "CLUSTER": 1, "PROMOTE": 4},
+# name -> the 07 configuration: 128-column tiles (promotion doubles the accumulators) and no
+# split-K or stream-K — their pieces' fp32 sum would itself promote every K/pieces and hide the accumulator
+ONE_PIECE = {"BN": 128, "STAGES": 6, "CLUSTER": 1, "SPLIT_K": 0, "STREAM_K": 0}
+VARIANTS = {
+    "tensor core only": ONE_PIECE,
+    "promote every 128": {**ONE_PIECE, "PROMOTE": 1},
+    "promote every 512": {**ONE_PIECE, "PROMOTE": 4},
 }
 
 
@@ -64,6 +67,7 @@ def main():
                 hp = host_problem(p, a, b, "normal")
                 runs = {name: run_matmul(dev, kern, hp, iters=1, warmup=0) for name, kern in variants.items()}
                 runs["cuBLASLt"] = run_cublaslt(dev, lt, p, hp, iters=1, warmup=0)
+                runs["cuBLASLt FAST_ACCUM"] = run_cublaslt(dev, lt, p, hp, iters=1, warmup=0, fast_accum=True)
                 for name, rec in runs.items():
                     rows.append({"k": k, "kernel": name, "norm_rel_err": rec.norm_rel_err,
                                  "max_rel_err": rec.max_rel_err, "bits": implied_bits(rec.max_rel_err, k),

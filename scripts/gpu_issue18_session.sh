@@ -8,7 +8,14 @@
 #   bench  each 07 form (with and without WAIT_DEPTH=1) and 08 against its yardstick, 4096³, 8192³
 #   study  the FP8 accumulator study; then 06 on M = 1 and 16 with and without A_ROWS / WAIT_DEPTH /
 #          SWAP_AB (Cᵀ = Bᵀ·Aᵀ); then 2048³ and 3072³ with stream-K in finer pieces (STREAM_K_DIV)
-# Logs under $OUT.   OUT=out bash scripts/gpu_issue18_session.sh tests bench   (then: study)
+#   fp64   08 with each of sm_90's DMMA shapes (m16n8k4/k8/k16) against cuBLAS's DGEMM, 4096³, 8192³
+#   fp8    07 e4m3→bf16 as it is (against cuBLASLt's fast accumulation) and promoting every slice
+#          into fp32 (against cuBLASLt's default), 4096³, 8192³
+#   small_m  06 on M = 32 and 64: the model's picks against the swapped form with M tiles of 32/64
+#   ladders  `tcraw bench` on the ladders issue 18 adds (FP8, INT8, TF32, FP64), 4096³ and 8192³
+#   sanitize compute-sanitizer's four tools over 07's forms and 08 at odd sizes (scripts/sanitize.sh)
+#   llm_m512 (issue 14) 06 against cuBLAS on the llm suite's rows with M ≤ 512, fp16 and bf16
+# BENCH_KEYS / BENCH_VARIANTS narrow the bench part. Logs under $OUT.   OUT=out bash scripts/gpu_issue18_session.sh tests bench   (then: study)
 source "$(dirname "$0")/gpu_env.sh"
 {
   echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
@@ -20,13 +27,13 @@ parts=("$@")
 for part in "${parts[@]}"; do
   case $part in
   tests)
-    timeout ${PYTEST_S:-240} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py \
-      -k "07 or 08 or k_major or cublaslt or device_reference or in_flight or few_rows or swapped or finer" \
+    CUBLASLT_LOG_LEVEL=1 timeout ${PYTEST_S:-240} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py \
+      -k "${PYTEST_K:-07 or 08 or k_major or cublaslt or device_reference or in_flight or few_rows or swapped or finer}" \
       > "$OUT/pytest_18.txt" 2>&1
     echo "pytest exit $?: $(tail -1 "$OUT/pytest_18.txt")" ;;
   bench)
-    for key in fp8e4m3bf16 fp8e4m3 int8 tf32 fp8e5m2 fp64; do
-      family=kmajor; variants='"" WAIT_DEPTH=1'; [ $key = fp64 ] && family=dmma && variants='""'
+    for key in ${BENCH_KEYS:-fp8e4m3bf16 fp8e4m3 int8 tf32 fp8e5m2 fp64}; do
+      family=kmajor; variants=${BENCH_VARIANTS:-'"" WAIT_DEPTH=1'}; [ $key = fp64 ] && family=dmma && variants='""'
       eval timeout ${BENCH_S:-50} $PY scripts/tune_ladder.py --family $family --precision $key --sizes 4096,8192 \
         --iters 20 --seed 7 --variants $variants >> "$OUT/bench_07_08.txt" 2>&1
       echo "$key exit $?"; grep -E "^(cublas|kmajor|dmma)" "$OUT/bench_07_08.txt" | tail -4
@@ -42,6 +49,34 @@ for part in "${parts[@]}"; do
     timeout ${WAVE_S:-120} $PY scripts/tune_ladder.py --family wgmma --sizes 2048,3072 --iters 20 --seed 7 \
       --variants "" STREAM_K_DIV=4 BN=128,STAGES=6 BN=128,STAGES=6,STREAM_K_DIV=4 > "$OUT/waves_06.txt" 2>&1
     echo "2048³/3072³ stream-K exit $?"; tail -4 "$OUT/waves_06.txt" ;;
-  *) echo "unknown part $part: tests, bench or study"; exit 2 ;;
+  fp64)
+    timeout ${FP64_S:-100} $PY scripts/tune_ladder.py --family dmma --precision fp64 --sizes 4096,8192 --iters 10 \
+      --seed 7 --variants ${FP64_VARIANTS:-DMMA_K=4 DMMA_K=8 DMMA_K=16 DMMA_K=16,BK=32} > "$OUT/fp64_08.txt" 2>&1
+    echo "fp64 exit $?"; grep -E "^(cublas|dmma)" "$OUT/fp64_08.txt" ;;
+  fp8)
+    timeout ${FP8_S:-90} $PY scripts/tune_ladder.py --family kmajor --precision fp8e4m3bf16 --sizes 4096,8192 \
+      --iters 20 --seed 7 --variants "" PROMOTE=1,BN=128,CLUSTER=1,STAGES=6 > "$OUT/fp8_accumulation.txt" 2>&1
+    echo "fp8 exit $?"; grep -E "^(cublas|kmajor)" "$OUT/fp8_accumulation.txt" ;;
+  small_m)
+    timeout ${SMALL_S:-200} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/small_m.txt --iters 20 \
+      --seed 7 --variants CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8 CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8 \
+      SWAP_AB=1,BN=32,CLUSTER=1,STAGES=8 SWAP_AB=1,BN=64,CLUSTER=1,STAGES=8 \
+      SWAP_AB=1,BN=64,CLUSTER=1,CONSUMERS=1,STAGES=8 > "$OUT/small_m_06.txt" 2>&1
+    echo "small-M 06 exit $?"; tail -8 "$OUT/small_m_06.txt" ;;
+  ladders)
+    timeout ${LADDERS_S:-200} $PY -m tcraw bench --precision fp8e4m3bf16,fp8e4m3,fp8e5m2,int8,tf32,fp64 \
+      --sizes 4096,8192 --iters 20 --seed 7 --out "$OUT/ladders" > "$OUT/ladders.txt" 2>&1
+    echo "ladders exit $?"; grep -E "^(cublas|wgmma_kmajor|dmma|wmma|mma_sync)" "$OUT/ladders.txt" ;;
+  sanitize)
+    KERNELS=wgmma_kmajor_fp8e4m3bf16,wgmma_kmajor_fp8e5m2,wgmma_kmajor_int8,wgmma_kmajor_tf32,dmma_fp64 \
+      timeout ${SANITIZE_S:-200} bash scripts/sanitize.sh "$OUT/sanitize_07_08.log"
+    echo "sanitize exit $?" ;;
+  llm_m512)
+    for p in fp16 bf16; do
+      timeout ${LLM_S:-110} $PY -m tcraw bench --shapes scripts/shapes/llm_m512.txt --precision $p \
+        --kernel wgmma_tma_$p --iters 10 --warmup 3 --seed 7 > "$OUT/llm_m512_$p.txt" 2>&1
+      echo "llm M ≤ 512 $p exit $?"; grep -A3 "geomean" "$OUT/llm_m512_$p.txt" | tail -2
+    done ;;
+  *) echo "unknown part $part: tests, bench, study, fp64, fp8, small_m, ladders, sanitize or llm_m512"; exit 2 ;;
   esac
 done

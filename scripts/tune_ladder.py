@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tcraw import kernels, report            # noqa: E402
-from tcraw.bench import LT_YARDSTICK, run_bench   # noqa: E402
+from tcraw.bench import LT_YARDSTICK, open_cublaslt, run_bench   # noqa: E402
 from tcraw.driver.cublas import Cublas       # noqa: E402
 from tcraw.errors import UsageError, run_main  # noqa: E402
 from tcraw.runtime import Device             # noqa: E402
@@ -36,7 +36,7 @@ FAMILIES = {
     "wgmma": (fixed_wgmma, kernels.WGMMA_TILE, ("fp16", "bf16")),
     # 07: the same machinery for FP8, INT8 and TF32, B K-major (yardstick: cuBLASLt for FP8/INT8)
     "kmajor": (fixed_wgmma, kernels.WGMMA_TILE, ("fp8e4m3", "fp8e4m3bf16", "fp8e5m2", "int8", "tf32")),
-    "dmma": (lambda key, tile, name: kernels.dmma_kernel(tile, name), kernels.DMMA_TILE, ("fp64",)),
+    "dmma": (lambda key, tile, name: kernels.dmma_kernel(tile, name, choose=False), kernels.DMMA_TILE, ("fp64",)),
 }
 
 
@@ -81,10 +81,9 @@ def main():
         cublas, lt = Cublas(), None
         try:
             if key in LT_YARDSTICK:
-                from tcraw.driver.cublaslt import CublasLt
-                lt = CublasLt()
+                lt = open_cublaslt(lambda line: print(line, file=sys.stderr))
             rows = run_bench(dev, cublas, [key], sizes, iters=args.iters, warmup=5, seed=args.seed,
-                             note=lambda *_: None, rungs=rungs, lt=lt)
+                             note=lambda line: print(line, file=sys.stderr), rungs=rungs, lt=lt)
         finally:
             cublas.close()
             if lt:

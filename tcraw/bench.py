@@ -9,7 +9,7 @@ verified at every size it is timed at, and reported as a ratio to cuBLAS's media
 from .errors import TcrawError
 from .kernels import KERNELS
 from .matmul import failed_record, make_problem, run_cublas, run_cublaslt, run_matmul
-from .driver.cublaslt import LT_TYPES
+from .driver.cublaslt import LT_NONE, LT_TYPES
 from .precision import PRECISIONS, base_matrices
 
 # Precision -> the ladder's rungs, slowest first.
@@ -17,7 +17,12 @@ LADDER = {
     "fp32": ["naive_fp32", "tiled_simt_fp32"],
     "fp16": ["wmma_fp16", "wmma_pipelined_fp16", "mma_sync_fp16", "wgmma_tma_fp16"],
     "bf16": ["wmma_bf16", "wmma_pipelined_bf16", "mma_sync_bf16", "wgmma_tma_bf16"],
-    "tf32": ["wmma_tf32", "mma_sync_tf32"],
+    "tf32": ["wmma_tf32", "mma_sync_tf32", "wgmma_kmajor_tf32"],
+    "int8": ["wmma_int8", "wgmma_kmajor_int8"],
+    "fp8e4m3bf16": ["wgmma_kmajor_fp8e4m3bf16"],
+    "fp8e4m3": ["wgmma_kmajor_fp8e4m3"],
+    "fp8e5m2": ["wgmma_kmajor_fp8e5m2"],
+    "fp64": ["wmma_fp64", "dmma_fp64"],
 }
 
 
@@ -78,20 +83,52 @@ LT_YARDSTICK = tuple(LT_TYPES)
 YARDSTICKS = ("cublas", "cublaslt")   # the names their rows carry (matmul.run_cublas, run_cublaslt)
 
 
+def open_cublaslt(note=print):
+    """A CublasLt for the FP8/INT8 yardsticks, or None (said) where cuBLASLt cannot be found:
+    the rungs still run, FP8's with no ratio, INT8's against cuBLAS."""
+    from .driver.cublaslt import CublasLt
+    try:
+        return CublasLt()
+    except TcrawError as exc:
+        note(f"no cuBLASLt yardstick: {exc}")
+        return None
+
+
 def yardstick_name(key, lt):
-    return YARDSTICKS[key in LT_YARDSTICK and lt is not None]
+    return YARDSTICKS[(key in LT_YARDSTICK or key in LT_NONE) and lt is not None]
 
 
 def yardstick(device, cublas, key, hp, *, lt=None, **timing):
     """The yardstick's record for ``key`` on ``hp``: cuBLASLt's (``lt``) for LT_YARDSTICK, else cuBLAS's."""
     from .driver.cublas import GEMM_TYPES
     from .errors import UsageError
+    if key in LT_NONE:
+        raise UsageError(f"{key} has no yardstick: {LT_NONE[key]}")
     if yardstick_name(key, lt) == "cublaslt":
         return run_cublaslt(device, lt, PRECISIONS[key], hp, **timing)
     if key not in GEMM_TYPES:
         raise UsageError(f"{key} has no cuBLAS yardstick (cublasGemmEx has no such type): pass lt, a "
                          "tcraw.driver.cublaslt.CublasLt")
     return run_cublas(device, cublas, PRECISIONS[key], hp, **timing)
+
+
+def yardsticks(device, cublas, key, hp, *, lt=None, **timing):
+    """The yardstick records for ``key`` on ``hp`` by accumulation: {None: cuBLAS's or cuBLASLt's},
+    and for FP8 with ``lt`` both of cuBLASLt's modes — {"fast": the sums kept in the tensor cores'
+    own accumulator, "promoted": its default, partial sums added into fp32} — so that each rung
+    is timed against its like (accumulation())."""
+    if yardstick_name(key, lt) == "cublaslt" and PRECISIONS[key].scaled:
+        return {mode: run_cublaslt(device, lt, PRECISIONS[key], hp, fast_accum=mode == "fast", **timing)
+                for mode in ("fast", "promoted")}
+    return {None: yardstick(device, cublas, key, hp, lt=lt, **timing)}
+
+
+def accumulation(kernel):
+    """The FP8 yardstick a rung meets: "promoted" when built with PROMOTE (07 adding its partial
+    sums into fp32), else "fast"; None for the other precisions (one yardstick)."""
+    if not kernel.precision.scaled:
+        return None
+    return "promoted" if any(d.startswith("PROMOTE=") and d != "PROMOTE=0" for d in kernel.defines) else "fast"
 
 
 def run_bench(device, cublas, keys, shapes, *, iters, warmup, seed, note=print, rungs=None, lt=None):
@@ -109,10 +146,10 @@ def run_bench(device, cublas, keys, shapes, *, iters, warmup, seed, note=print, 
         for key in keys:
             p = PRECISIONS[key]
             hp = make_problem(device, p, base_a, base_b, "normal")
-            base = None
+            bases = {}
             try:
-                base = yardstick(device, cublas, key, hp, lt=lt, iters=iters, warmup=warmup, seed=seed, rotate=True)
-                rows.append({**base.as_dict(), "suite": suite})
+                bases = yardsticks(device, cublas, key, hp, lt=lt, iters=iters, warmup=warmup, seed=seed, rotate=True)
+                rows += [{**b.as_dict(), "suite": suite} for b in bases.values()]
             except TcrawError as exc:
                 note(f"{yardstick_name(key, lt)} {key} {label}: {exc}")
             for kernel in rungs[key]:
@@ -126,7 +163,7 @@ def run_bench(device, cublas, keys, shapes, *, iters, warmup, seed, note=print, 
                 except TcrawError as exc:
                     note(f"{kernel.name} {label}: {exc}")
                     rec = failed_record(kernel, m, n, k, device, str(exc).splitlines()[0])
-                row = {**rec.as_dict(), "suite": suite}
+                row, base = {**rec.as_dict(), "suite": suite}, bases.get(accumulation(kernel))
                 row["vs_cublas"] = base.time_ms / rec.time_ms if base and base.passed and rec.passed else None
                 rows.append(row)
                 note(f"{kernel.name:>22} {label:>17}  {rec.tflops:8.1f} TFLOP/s  "
@@ -198,9 +235,13 @@ def bench_vs_cublas(device_index, keys=None, shapes=(1024, 2048, 4096, 8192), *,
     seed = fresh_seed() if seed is None else seed
     with (open_device or Device)(int(device_index)) as dev:
         check_fits(dev, [kern for r in rungs.values() for kern in r], *biggest)
-        cublas = Cublas()
+        cublas, lt = Cublas(), None
         try:
+            if set(keys) & set(LT_YARDSTICK):
+                lt = open_cublaslt(note)
             return run_bench(dev, cublas, keys, shapes, iters=iters, warmup=warmup, seed=seed, note=note,
-                             rungs=rungs)
+                             rungs=rungs, lt=lt)
         finally:
             cublas.close()
+            if lt:
+                lt.close()

@@ -588,7 +588,7 @@ def build_parser():
     _common(s)
     s.add_argument("--kernel", action="append", help="kernel name(s), see `tcraw list`")
     s.add_argument("--precision", action="append",
-                   help="fp32, fp16, bf16, tf32, int8, fp64 or all (comma-separated)")
+                   help="fp32, fp16, bf16, tf32, int8, fp64, fp8 or all (comma-separated)")
     _shape_options(s)
     s.add_argument("--iters", type=int, default=20, help="timed launches (median and min reported)")
     s.add_argument("--warmup", type=int, default=3)
@@ -610,7 +610,7 @@ def build_parser():
     _common(s)
     s.add_argument("--sizes", action="append", help="M = N = K values, comma-separated (default 256,1024,2048)")
     s.add_argument("--kernel", action="append", help="kernel name(s), see `tcraw list`")
-    s.add_argument("--precision", action="append", help="fp32, fp16, bf16, tf32, int8, fp64 or all")
+    s.add_argument("--precision", action="append", help="fp32, fp16, bf16, tf32, int8, fp64, fp8 or all")
     s.add_argument("--device", default="0", help="GPU index, or 'all': one worker per GPU, at once")
     s.add_argument("--iters", type=int, default=10)
     s.add_argument("--warmup", type=int, default=2)
@@ -629,7 +629,9 @@ def build_parser():
     s.add_argument("--shapes", help="shape suites (square, llm, skinny, long-k, odd) and/or files of "
                                     "M N K lines, comma-separated; a geomean per suite against cuBLAS")
     s.add_argument("--kernel", action="append", help="only these rungs of the ladder (cuBLAS always runs)")
-    s.add_argument("--precision", action="append", help="fp32, fp16, bf16, tf32 (default: all four)")
+    s.add_argument("--precision", action="append",
+                   help="the ladders: fp32, fp16, bf16, tf32, int8, fp8e4m3bf16, fp8e4m3, fp8e5m2, fp64 (default: all); "
+                        "FP8 and INT8 against cuBLASLt")
     s.add_argument("--iters", type=int, default=20)
     s.add_argument("--warmup", type=int, default=5)
     s.add_argument("--seed", type=int)

@@ -390,7 +390,8 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         geometry=wgmma_geometry(tile), defines=_defines(tile) + (macro,),
         align=16, tma_boxes=(a_box, b_box, c_box), persistent=True,
         workspace=wgmma_workspace(tile), tma_element=element, b_layouts=(b_layout,), max_m=tile["A_ROWS"],
-        tunables=tuple(WGMMA_TILE) if choose else (), variant=variant, configs=WGMMA_CONFIGS if choose else (),
+        tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
+        configs=(WGMMA_CONFIGS + (SWAPPED_CONFIGS if elem == 2 else ())) if choose else (),
         configure=(lambda picked, over: wgmma_kernel(key, _with_stages(tile, picked, over), name, choose=False))
         if choose else None,
         pick=(lambda m, n, k, sms: wgmma_config(m, n, k, sms, elem, stream_k=PRECISIONS[key].out_dtype.itemsize == 4))
@@ -413,9 +414,15 @@ WGMMA_SM_TFLOPS = {(2, 256): 5.0, (2, 128): 4.7, (2, 64): 3.3, (1, 256): 3.9, (1
 HBM_BYTES_PER_US = 3.8e6
 SM_BYTES_PER_US = 0.8e5
 SPLIT_K_US, STREAM_K_US, LAUNCH_US = 4.2, 2.3, 5.8
-# Measured where the model is blind: with M ≤ 16 the run is a stream of B, and one consumer with
-# 128 columns in clusters of 1 streams it fastest (0.84× cuBLAS at 1×4096×14336 where the model's
-# pick, 64 columns, gave 0.69×; 0.85× vs 0.73× at 16×11008×4096).
+# Measured where the model is blind: with M ≤ 32 the run is a stream of B. 06 swapped (Cᵀ = Bᵀ·Aᵀ:
+# N along the wgmma's 64 rows, M's tile of 16 or 32 along its n, so no wgmma works on 32+ rows of
+# padding) streams it fastest (five llm shapes each, H200): at M = 1, 0.97–1.17× cuBLAS and at
+# M = 16, 0.90–0.94×, against 0.83–0.97× and 0.84–0.85× for the best unswapped configuration — one
+# consumer, 128 columns, clusters of 1, still the pick for FP8/INT8/TF32, which wgmma cannot swap;
+# at M = 32 with 32-row tiles, every shape's best (geomean 0.92× against 0.87× for the model's
+# pick). At M = 64 the model's pick is as good as any swapped form, so the model decides there.
+SWAPPED_CONFIG = {"SWAP_AB": 1, "CONSUMERS": 2, "BN": 16, "CLUSTER": 1, "STAGES": 8}
+SWAPPED_CONFIGS = (SWAPPED_CONFIG, {**SWAPPED_CONFIG, "BN": 32})   # M ≤ 16, M ≤ 32
 STREAM_B_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "STAGES": 8}
 
 
@@ -492,6 +499,8 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     cluster and the stages that fit — with the least modelled time (wgmma_model_us; ``stream_k``:
     False for a 16-bit C, where the kernel turns stream-K off). Big problems
     get 128×256 tiles in clusters of 2; small M one consumer; few tiles narrower ones and split-K."""
+    if elem_bytes == 2 and m <= 32 and n > 64:
+        return dict(SWAPPED_CONFIGS[m > 16])
     if m <= 16 and n > 64:
         return dict(STREAM_B_CONFIG)
     ranked = []
@@ -507,9 +516,24 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     return dict(min((r for r in ranked if r[0] <= best * 1.02), key=lambda r: (r[1], r[2]))[3])
 
 
-# -- 08: fp64 on the tensor cores — mma.sync m8n8k4 (DMMA) from padded smem, cp.async pipeline ----
+# -- 08: fp64 on the tensor cores — mma.sync DMMA (m8n8k4; m16n8k16 on sm_90) from padded smem, cp.async pipeline ----
 
-DMMA_TILE = {"BM": 128, "BN": 128, "BK": 16, "WARPS_M": 2, "WARPS_N": 4, "STAGES": 3}
+# sm_90's m16n8k4 on 16-deep slices, in 128- or 192-row tiles. Measured on the H200 against
+# cuBLAS's DGEMM (4096³ / 8192³): m8n8k4, sm_80's only shape, 0.47× / 0.50×; m16n8k8 and k16
+# 0.74–0.81×; m16n8k4 0.81× / 0.83× with 128 rows, 0.75× / 0.88× with 192 (5 % more per tile row
+# from a bigger tile, in coarser waves). 32-deep slices gained 1–2 % more but need 180–215 KB of
+# shared memory, more than an A100 (sm_80, 08's least arch) gives; these take 113 and 144 KB.
+DMMA_TILE = {"BM": 128, "BN": 128, "BK": 16, "WARPS_M": 2, "WARPS_N": 4, "STAGES": 3, "DMMA_K": 4}
+DMMA_CONFIGS = ({"BM": 128}, {"BM": 192})
+DMMA_ROW_RATE = {128: 1.0, 192: 1.054}   # throughput per tile row, relative (the 8192³ runs)
+
+
+def dmma_config(m, n, k, sms):
+    """08's block rows for (m, n, k) on ``sms`` SMs: the fewer modelled tile-row waves,
+    ⌈tiles / SMs⌉ × BM / rate (4096³: 128 rows, 8 waves; 8192³: 192 rows, 21 waves)."""
+    def cost(config):
+        return cdiv(cdiv(m, config["BM"]) * cdiv(n, DMMA_TILE["BN"]), sms) * config["BM"] / DMMA_ROW_RATE[config["BM"]]
+    return dict(min(DMMA_CONFIGS, key=cost))
 
 
 def dmma_geometry(tile):
@@ -521,14 +545,20 @@ def dmma_geometry(tile):
     return geometry
 
 
-def dmma_kernel(tile=DMMA_TILE, name=None):
-    """The 08 kernel (fp64 DMMA); ``tile`` overrides its macros (scripts/tune_ladder.py)."""
+def dmma_kernel(tile=DMMA_TILE, name=None, choose=True):
+    """The 08 kernel (fp64 DMMA) with the macros ``tile`` (scripts/tune_ladder.py overrides them).
+    With ``choose``, each problem gets the block rows dmma_config picks (Kernel.configured)."""
     tile = {**DMMA_TILE, **tile}
+    variant = "" if choose else "+".join(f"{k}={v}" for k, v in tile.items() if v != DMMA_TILE[k])
     return Kernel(
         name=name or "dmma_fp64", source="08_dmma_fp64.cu", entry="dmma_fp64", precision=PRECISIONS["fp64"],
         min_arch=80, tile=(tile["BM"], tile["BN"], tile["BK"]), geometry=dmma_geometry(tile),
-        defines=_defines(tile), align=16,
-        summary=f"mma.sync m8n8k4 fp64 (DMMA), {tile['BM']}×{tile['BN']}×{tile['BK']} tiles in padded smem, "
+        defines=_defines(tile), align=16, variant=variant,
+        tunables=tuple(DMMA_TILE) if choose else (), configs=DMMA_CONFIGS if choose else (),
+        configure=(lambda picked, over: dmma_kernel({**tile, **picked, **over}, name, choose=False)) if choose else None,
+        pick=dmma_config if choose else None,
+        summary=f"mma.sync fp64 (DMMA: m16n8k{tile['DMMA_K']} on sm_90, m8n8k4 before), {tile['BM']}×{tile['BN']}×"
+                f"{tile['BK']} tiles (or 192 rows where fewer waves) in padded smem, "
                 f"{tile['STAGES']}-stage cp.async pipeline")
 
 
@@ -555,6 +585,8 @@ KERNELS = {k.name: k for k in [
     mma_sync_kernel("tf32"),
     wgmma_kernel("fp16"),
     wgmma_kernel("bf16"),
+    *(wgmma_kernel(key) for key in ("fp8e4m3bf16", "fp8e4m3", "fp8e5m2", "int8", "tf32")),   # 07
+    dmma_kernel(),
 ]}
 
 # The device reference (00): one entry per input storage type, fp64 accumulate.

@@ -7,7 +7,7 @@ import itertools
 import os
 import statistics
 from contextlib import ExitStack
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 
@@ -121,6 +121,7 @@ def device_bytes(kernel, m, n, k, sm_count=132):
     """Device memory one run of ``kernel`` on (m, n, k) takes: padded A, B and C, pitched copies
     and the workspace (06: up to a BM×BN partial tile per block), or the device reference's A, B
     and two float64 outputs when that is larger (the two never coexist)."""
+    kernel = kernel.configured(m, n, k, sm_count)   # the configuration that runs: its tile pads
     mp, np_, kp = kernel.padded(m, n, k)
     p = kernel.precision
     run = (mp * kp + kp * np_) * p.in_dtype.itemsize + mp * np_ * p.out_dtype.itemsize
@@ -245,6 +246,8 @@ def operand_tensor_maps(kernel, d_a, d_b, d_c, m, n, k, pitches=None, b_layout="
     """TMA kernels read A (M×K) and B (K×N, or N×K when ``b_layout`` is "col"), and may write C
     (M×N, fp32), through tensor maps encoded here, on the host, from the same device buffers: one
     per operand, with the kernel's box shapes (and ``pitches``: name -> row pitch in bytes)."""
+    if not kernel.tma_boxes:
+        return []
     pitches = pitches or {}
     b_rows, b_cols = b_shape(b_layout, n, k)
     operands = [("A", d_a, kernel.tma_element, m, k), ("B", d_b, kernel.tma_element, b_rows, b_cols),
@@ -559,26 +562,32 @@ def run_cublas(device, cublas, precision, hp, *, iters=20, warmup=3, seed=0, rot
 
 
 def scales_buffer(stack, device, hp):
-    """FP8: A's and B's per-tensor scales as the kernels' epilogue and cuBLASLt read them — two
+    """FP8: A's and B's per-tensor scales as the kernels' epilogue reads them — two
     float32 on the device, held by ``stack`` — or None for a precision without scales."""
     if not hp.precision.scaled:
         return None
     return stack.enter_context(DeviceBuffer.from_array(device, np.array([hp.scale_a, hp.scale_b], dtype=np.float32)))
 
 
-def run_cublaslt(device, lt, precision, hp, *, iters=20, warmup=3, seed=0, rotate=False):
+def run_cublaslt(device, lt, precision, hp, *, iters=20, warmup=3, seed=0, rotate=False, fast_accum=False):
     """cuBLASLt (FP8 with its scales, INT8; B K-major, "TN") on the same problem through the same
-    measure(): its time and its own check. ``lt`` is a driver.cublaslt.CublasLt."""
+    measure(): its time and its own check. ``lt`` is a driver.cublaslt.CublasLt; ``fast_accum``
+    (FP8) keeps the sums in the tensor cores' accumulator (the record's variant says FAST_ACCUM=1)."""
     from .driver.cublaslt import WORKSPACE_BYTES
     with ExitStack() as stack:
         work = stack.enter_context(DeviceBuffer(device, WORKSPACE_BYTES))
-        scales = scales_buffer(stack, device, hp)
+        scales = None
+        if precision.scaled:
+            # one allocation each: with both in one (4 bytes apart, as 07 reads them) cuBLASLt's
+            # matmul answered NOT_SUPPORTED on the H200
+            scales = tuple(stack.enter_context(DeviceBuffer.from_array(device, np.array([s], dtype=np.float32))).ptr
+                           for s in (hp.scale_a, hp.scale_b))
         record, _ = measure(
             device, "cublaslt", precision, hp, (hp.m, hp.n, hp.k),
             lambda d_a, d_b, d_c, m, n, k: lt.matmul_launcher(precision.key, d_a.ptr, d_b.ptr, d_c.ptr, m, n, k,
-                                                              workspace=work, scales=scales and scales.ptr),
+                                                              workspace=work, scales=scales, fast_accum=fast_accum),
             iters=iters, warmup=warmup, seed=seed, rotate=rotate, b_layout="col")
-    return record
+    return replace(record, config="CUBLASLT_MATMUL_DESC_FAST_ACCUM=1", variant="FAST_ACCUM=1") if fast_accum else record
 
 
 def device_reference(device, precision, a, b, sa, sb, mode, cubin_dir=None):

@@ -139,7 +139,7 @@ class Precision:
     """
 
     key: str                 # registry/CLI key, e.g. "fp16" (in) or "fp16acc16"
-    family: str              # what --precision selects: fp32 fp16 bf16 tf32 int8 fp64
+    family: str              # what --precision selects: fp32 fp16 bf16 tf32 int8 fp64 fp8
     label: str               # "fp16→fp32"
     in_dtype: np.dtype       # host/device storage of A and B
     out_dtype: np.dtype      # storage of C
@@ -187,7 +187,10 @@ PRECISIONS = {p.key: p for p in [
     # FP8 (sm_89+, wgmma on sm_90). Products of two FP8 values are exact; the accumulator is
     # not fp32: DeepSeek-V3 (2024) found Hopper's FP8 MMA keeps about 14 bits while it adds a
     # k32 step's products, so the bound assumes a 2^-13 rounding every 32 products and integer
-    # sums exact below 2^14 — until tcraw's own accumulator study measures it on the H200.
+    # sums exact below 2^14. tcraw's accumulator study on the H200 (scripts/fp8_accumulator_study.py,
+    # docs/results/2026-11-30-h200-hopper-precisions) agrees: with no promotion the error grows with
+    # K (norm 2.1e-4 at K = 256, 3.1e-3 at 16384; cuBLASLt's FAST_ACCUM the same bits to K = 4096)
+    # and implies 15.6–20.6 bits under this model — 14 is the conservative side of it.
     Precision("fp8e4m3", "fp8", "e4m3→fp32", np.dtype(np.uint8), np.dtype(np.float32),
               to_e4m3, e4m3_to_f64, 2.0 ** -13, 32, 14, scaled=True, flops_per_clk_sm={89: 4096, 90: 8192}),
     Precision("fp8e5m2", "fp8", "e5m2→fp32", np.dtype(np.uint8), np.dtype(np.float32),
@@ -197,9 +200,8 @@ PRECISIONS = {p.key: p for p in [
               out_unit=2.0 ** -8, flops_per_clk_sm={89: 4096, 90: 8192}),
 ]}
 
-# What --precision selects. FP8 joins once a kernel of the registry computes it (issue 18): until
-# then its precisions serve Python callers and user kernels (Kernel(precision="fp8e4m3")).
-FAMILIES = ("fp32", "fp16", "bf16", "tf32", "int8", "fp64")
+# What --precision selects (fp8: 07's three FP8 forms).
+FAMILIES = ("fp32", "fp16", "bf16", "tf32", "int8", "fp64", "fp8")
 
 
 # -- inputs and reference -------------------------------------------------------------------------

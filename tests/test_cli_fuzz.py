@@ -18,7 +18,7 @@ SEED = 20261130
 BAD_INT = ["0", "-1", "x", "", "1.5", "1e3", "nan", "0x10", "2147483648", "9" * 30]
 BAD_COUNT = ["0", "-1", "x", "", "2.0", str(10**7)]
 BAD_WARMUP = ["-1", "y", "", "3.0", str(10**7)]
-BAD_LIST = [",", " ", ",,", "bogus", "all,bogus", "fp8", "FP16 ,nope"]
+BAD_LIST = [",", " ", ",,", "bogus", "all,bogus", "fp4", "FP16 ,nope"]
 BAD_SIZES = [",", "0", "-4", "64,big", "1.5", "2147483648", "64,,-1", "", "nan"]
 BAD_DEVICE = ["-1", "first", "", "1.0", "0,1"]
 BAD_SEED = ["-1", "abc", "", "2.5", str(2**64)]
@@ -36,7 +36,7 @@ OPTIONS = {
               "--precision": BAD_LIST, "--kernel": BAD_LIST, "--device": BAD_DEVICE,
               "--out": BAD_DIR, "--inputs": ["ints"]},
     "bench": {"--sizes": BAD_SIZES, "--iters": BAD_COUNT, "--warmup": BAD_WARMUP, "--seed": BAD_SEED,
-              "--precision": BAD_LIST + ["int8"], "--device": BAD_DEVICE + ["all"], "--out": BAD_DIR,
+              "--precision": BAD_LIST + ["fp16acc16"], "--device": BAD_DEVICE + ["all"], "--out": BAD_DIR,
               "--shapes": ["", "squares", "/bin/ls", "x" * 5000, "/etc"], "--kernel": ["wmma_fp16acc16", "bogus"],
               "--spec": BAD_PATHS},
     "compile": {"--arch": BAD_LIST + ["sm_90f", "sm_80a", "sm_", "90x", "sm_7", "compute_"],

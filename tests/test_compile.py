@@ -147,7 +147,7 @@ def test_cubin_records_each_parameter_size(arch):
     for kernel in kernels.KERNELS.values():
         if kernel.runs_on(compiler.Arch.parse(arch).cc):
             image = compiler.compile_cubin(kernel, arch).image
-            scratch = [8] if kernel.workspace else []   # the workspace pointer
+            scratch = [8] * (bool(kernel.workspace) + kernel.precision.scaled)   # workspace, FP8 scales pointers
             maps = [128] * len(kernel.tma_boxes)   # a CUtensorMap by value per TMA operand
             assert kernel_param_sizes(image, kernel.entry) == [8, 8, 8, 4, 4, 4, *scratch, *maps], kernel.name
     odd, _ = compiler.nvrtc_compile(get_backend(), 'extern "C" __global__ void f(char a, double b, '
@@ -201,7 +201,7 @@ def test_every_06_configuration_compiles_without_spills_and_states_its_launch(ke
     """Each configuration the heuristic can pick builds (its tcraw_launch agrees with the
     registry's geometry, which compile_cubin checks) with no spills and HGMMA in its SASS."""
     configs = kernels.KERNELS[f"wgmma_tma_{key}"].configurations()
-    assert len({c.file_stem for c in configs}) == len(configs) == len(kernels.WGMMA_CONFIGS)
+    assert len({c.file_stem for c in configs}) == len(configs) == len(kernels.WGMMA_CONFIGS) + 2   # + the swapped ones
     for config in configs:
         cubin = compiler.compile_cubin(config, "sm_90")
         assert cubin.spill_bytes == 0, config.file_stem
@@ -214,7 +214,9 @@ def test_06_picks_a_configuration_per_problem_and_takes_overrides():
     big = k06.configured(8192, 8192, 8192, 132)
     assert big.defines == k06.defines and big.variant == ""          # the registry's tile
     gemv = k06.configured(1, 4096, 4096, 132)
-    assert "CONSUMERS=1" in gemv.defines and "CLUSTER=1" in gemv.defines   # no all-padding rows
+    assert "SWAP_AB=1" in gemv.defines and "BN=16" in gemv.defines   # M along the wgmma's n: no all-padding rows
+    gemv07 = kernels.wgmma_kernel("fp8e4m3").configured(1, 4096, 4096, 132)   # 8-bit operands cannot swap
+    assert "CONSUMERS=1" in gemv07.defines and "CLUSTER=1" in gemv07.defines and "SWAP_AB=0" in gemv07.defines
     forced = k06.configured(8192, 8192, 8192, 132, {"BN": 128, "STAGES": 6})
     assert "BN=128" in forced.defines and forced.variant == "BN=128+STAGES=6"
     with pytest.raises(UsageError, match="no configuration macro BOGUS.*BN"):
@@ -262,21 +264,25 @@ def test_07_builds_the_k_major_wgmma_forms(key, op):
         assert op in dump
 
 
-@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
-def test_08_builds_dmma_without_spills(arch):
-    """08: fp64 through mma.sync m8n8k4 — DMMA in the SASS, the launch it states agrees with the
-    registration (compile_cubin checks), no spills at 196-odd registers."""
-    k08 = kernels.dmma_kernel()
-    cubin = compiler.compile_cubin(k08, arch)
-    assert cubin.spill_bytes == 0 and k08.precision.key == "fp64" and k08.tile == (128, 128, 16)
-    if sass.find_cuobjdump():
-        assert sass.tensor_op_counts(cubin.image).get("DMMA", 0) > 0
+@pytest.mark.parametrize("arch,shape", [("sm_80", "DMMA.884"), ("sm_90", "DMMA.16x8x4")])
+def test_08_builds_dmma_without_spills(arch, shape):
+    """08: fp64 through mma.sync — m8n8k4 on sm_80, Hopper's full-rate m16n8k4 on sm_90 — in the
+    SASS, the launch it states agrees with the registration (compile_cubin checks), no spills,
+    in both of its configurations; 4096³ picks 128-row tiles, 8192³ 192 (fewer waves)."""
+    k08 = kernels.KERNELS["dmma_fp64"]
+    assert k08.precision.key == "fp64" and k08.tile == (128, 128, 16)
+    assert k08.configured(4096, 4096, 4096, 132).tile[0] == 128 and k08.configured(8192, 8192, 8192, 132).tile[0] == 192
+    for config in k08.configurations():
+        cubin = compiler.compile_cubin(config, arch)
+        assert cubin.spill_bytes == 0, config.file_stem
+        if (tool := sass.find_cuobjdump()):
+            assert shape in sass.dump_sass(cubin.image, tool), config.file_stem
 
 
 def test_06_overrides_refit_the_stages_and_refuse_what_cannot_build():
     k06 = kernels.KERNELS["wgmma_tma_fp16"]
-    # the M = 1 pick is one consumer × 128 columns, 8 stages; a second consumer only fits 6
-    two = k06.configured(1, 4096, 4096, 132, {"CONSUMERS": 2})
+    # 07's M = 1 pick is one consumer × 128 columns, 8 stages; a second consumer only fits 6
+    two = kernels.wgmma_kernel("fp8e4m3").configured(1, 4096, 4096, 132, {"CONSUMERS": 2})
     assert "CONSUMERS=2" in two.defines and "STAGES=6" in two.defines
     for bad, words in [({"BN": 64, "CLUSTER": 2}, "BN/64 a multiple"), ({"STAGES": 9}, "at most STAGES=4"),
                        ({"PROMOTE": 1}, "BN of 128 or 64"), ({"BN": 96}, "BN 64, 128 or 256")]:
@@ -291,6 +297,9 @@ def test_fp8_has_no_cublas_yardstick_without_cublaslt():
     from tcraw.bench import yardstick
     with pytest.raises(UsageError, match="no cuBLAS yardstick.*CublasLt"):
         yardstick(None, None, "fp8e4m3", None, lt=None)
+    for lt in (None, object()):   # E5M2×E5M2: cuBLASLt has none either — said, not attempted
+        with pytest.raises(UsageError, match="no E5M2×E5M2"):
+            yardstick(None, None, "fp8e5m2", None, lt=lt)
 
 
 def test_a_rows_limits_the_problems_a_configuration_takes():
@@ -298,7 +307,8 @@ def test_a_rows_limits_the_problems_a_configuration_takes():
     from tcraw.matmul import check_operands
     from tcraw.runtime import DeviceBuffer
     k06 = kernels.KERNELS["wgmma_tma_fp16"]
-    small = k06.configured(8, 4096, 4096, 132, {"A_ROWS": 16})
+    unswapped = {"SWAP_AB": 0, "CONSUMERS": 1, "BN": 128}   # M = 8 would pick the swapped form
+    small = k06.configured(8, 4096, 4096, 132, {**unswapped, "A_ROWS": 16})
     assert small.max_m == 16 and small.tma_boxes[0] == (16, 64)
     assert compiler.compile_cubin(small, "sm_90").spill_bytes == 0   # its stated launch agrees (A box 16 rows)
     fake = DeviceBuffer.__new__(DeviceBuffer)
@@ -306,7 +316,7 @@ def test_a_rows_limits_the_problems_a_configuration_takes():
     with pytest.raises(UsageError, match="M up to 16.*M is 17"):
         check_operands(small, fake, fake, fake, 17, 4096, 4096)
     with pytest.raises(UsageError, match="A_ROWS=12"):
-        k06.configured(8, 4096, 4096, 132, {"A_ROWS": 12})
+        k06.configured(8, 4096, 4096, 132, {**unswapped, "A_ROWS": 12})
 
 
 @pytest.mark.parametrize("key", ["fp16", "bf16"])

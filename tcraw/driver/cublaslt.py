@@ -3,34 +3,38 @@
 cuBLAS's cublasGemmEx has no FP8 and no per-tensor scales; cuBLASLt has both, and wants FP8 (and
 is fastest for INT8) as "TN": both operands K-contiguous. tcraw's A is row-major M×K and a K-major
 B is stored N×K, so in cuBLASLt's column-major terms C = A·B is asked for as Cᵀ = op(B)·Aᵀ with
-op = transpose: the same memory, nothing copied. The scales are device pointers (A's and B's, as
-tcraw's FP8 kernels read them); D = scale_a·scale_b·(A·B). Found like cuBLAS (cuda-pathfinder,
+op = transpose: the same memory, nothing copied. The scales are device pointers, A's and B's, each
+in an allocation of its own (two floats of one buffer were refused: NOT_SUPPORTED, on the H200);
+D = scale_a·scale_b·(A·B). FP8 has two modes: cuBLASLt's default adds partial sums into fp32 now
+and then; FAST_ACCUM keeps them in the tensor cores' accumulator, as 07 does. Found like cuBLAS (cuda-pathfinder,
 then CUDA_HOME / CUDA_PATH / /usr/local/cuda, then the system's search path). The descriptors
 and the algorithm are made once per shape; ``matmul_launcher`` returns a zero-argument callable,
 so cuBLASLt is timed by the same loop as every kernel.
 """
 
 import ctypes
-from ctypes import byref, c_float, c_int, c_int32, c_int64, c_size_t, c_uint64, c_void_p
+from ctypes import byref, c_float, c_int, c_int8, c_int32, c_int64, c_size_t, c_uint64, c_void_p
 
 from ..errors import CudaError, UsageError
 from .cublas import (COMPUTE_32F, COMPUTE_32I, OP_N, OP_T, R_8I, R_16BF, R_32F, R_32I, check_status,
                      open_library)
 
 # cudaDataType_t, cublasComputeType_t beyond cublas.py's (library_types.h)
-R_8F_E4M3, R_8F_E5M2 = 28, 29
+R_8F_E4M3 = 28
 # cublasLtMatmulDescAttributes_t, cublasLtMatmulPreferenceAttributes_t (cublasLt.h)
-DESC_TRANSA, DESC_TRANSB, DESC_A_SCALE_POINTER, DESC_B_SCALE_POINTER = 3, 4, 17, 18
+DESC_TRANSA, DESC_TRANSB, DESC_A_SCALE_POINTER, DESC_B_SCALE_POINTER, DESC_FAST_ACCUM = 3, 4, 17, 18, 25
 PREF_MAX_WORKSPACE_BYTES = 1
 WORKSPACE_BYTES = 32 << 20   # what the heuristic may ask for (cuBLAS's own default on Hopper)
 
 # precision key -> (A/B type, C/D type, compute type, scale type, its ctypes scalar, takes scales)
 LT_TYPES = {
     "fp8e4m3": (R_8F_E4M3, R_32F, COMPUTE_32F, R_32F, c_float, True),
-    "fp8e5m2": (R_8F_E5M2, R_32F, COMPUTE_32F, R_32F, c_float, True),
     "fp8e4m3bf16": (R_8F_E4M3, R_16BF, COMPUTE_32F, R_32F, c_float, True),
     "int8": (R_8I, R_32I, COMPUTE_32I, R_32I, c_int32, False),
 }
+# What cuBLASLt has no matmul for (its FP8 type table pairs E5M2 only with E4M3; the heuristic
+# answers NOT_SUPPORTED, measured on the H200): said instead of a yardstick row.
+LT_NONE = {"fp8e5m2": "cuBLASLt has no E5M2×E5M2 matmul (its FP8 table pairs E5M2 only with E4M3)"}
 
 
 class HeuristicResult(ctypes.Structure):
@@ -61,16 +65,21 @@ class CublasLt:
     def _set(self, call, obj, attr, value):
         self._check(call, getattr(self.lib, call)(obj, c_int(attr), byref(value), c_size_t(ctypes.sizeof(value))))
 
-    def matmul_launcher(self, precision_key, d_a, d_b, d_c, m, n, k, *, workspace, scales=None):
+    def matmul_launcher(self, precision_key, d_a, d_b, d_c, m, n, k, *, workspace, scales=None, fast_accum=False):
         """Row-major C[m×n] = A[m×k]·B[k×n] with B stored N×K (K-major), as one cublasLtMatmul:
-        ``scales`` (FP8) is the device address of two float32, A's and B's; ``workspace`` a device
-        buffer of at least WORKSPACE_BYTES. The algorithm is cuBLASLt's own heuristic's first."""
+        ``scales`` (FP8) is the device addresses of A's and B's float32 scale; ``workspace`` a device
+        buffer of at least WORKSPACE_BYTES. The algorithm is cuBLASLt's own heuristic's first.
+        ``fast_accum`` (FP8): the products stay in the tensor cores' own accumulator for the whole
+        K, as 07 without PROMOTE; cuBLASLt's default adds partial sums into fp32 now and then."""
         if precision_key not in LT_TYPES:
-            raise UsageError(f"the cuBLASLt yardstick covers {', '.join(LT_TYPES)}, not {precision_key}")
+            raise UsageError(LT_NONE.get(precision_key)
+                             or f"the cuBLASLt yardstick covers {', '.join(LT_TYPES)}, not {precision_key}")
         *_, scalar, scaled = LT_TYPES[precision_key]
         if scaled and not scales:
-            raise UsageError(f"cuBLASLt {precision_key} needs the scales' device address")
-        desc, lay_a, lay_b, lay_d, found = self._plan(precision_key, m, n, k, scales)
+            raise UsageError(f"cuBLASLt {precision_key} needs A's and B's scales: pass scales=(a, b), their device addresses")
+        if fast_accum and not scaled:
+            raise UsageError(f"fast accumulation is an FP8 mode of cuBLASLt, not one of {precision_key}")
+        desc, lay_a, lay_b, lay_d, found = self._plan(precision_key, m, n, k, scales, fast_accum)
         if workspace.nbytes < found.workspaceSize:
             raise UsageError(f"cuBLASLt wants a {found.workspaceSize}-byte workspace, got {workspace.nbytes}")
         one, zero = scalar(1), scalar(0)
@@ -87,18 +96,21 @@ class CublasLt:
             return keep  # holds alpha/beta and the algorithm alive as long as the launcher
         return go
 
-    def _plan(self, precision_key, m, n, k, scales):
+    def _plan(self, precision_key, m, n, k, scales, fast_accum):
         """The descriptors, layouts and algorithm of one problem, made once (every input set of
         a rotation, and every launch, shares them) and destroyed by close()."""
-        if (precision_key, m, n, k, scales) in self._plans:
-            return self._plans[precision_key, m, n, k, scales]
+        key = (precision_key, m, n, k, scales, fast_accum)
+        if key in self._plans:
+            return self._plans[key]
         ab, cd, compute, scale_type, _, scaled = LT_TYPES[precision_key]
         desc = self._make("cublasLtMatmulDescCreate", "cublasLtMatmulDescDestroy", c_int(compute), c_int(scale_type))
         self._set("cublasLtMatmulDescSetAttribute", desc, DESC_TRANSA, c_int32(OP_T))
         self._set("cublasLtMatmulDescSetAttribute", desc, DESC_TRANSB, c_int32(OP_N))
         if scaled:
-            self._set("cublasLtMatmulDescSetAttribute", desc, DESC_A_SCALE_POINTER, c_void_p(scales + 4))  # Lt's A: our B
-            self._set("cublasLtMatmulDescSetAttribute", desc, DESC_B_SCALE_POINTER, c_void_p(scales))      # Lt's B: our A
+            scale_a, scale_b = scales
+            self._set("cublasLtMatmulDescSetAttribute", desc, DESC_A_SCALE_POINTER, c_void_p(scale_b))  # Lt's A: our B
+            self._set("cublasLtMatmulDescSetAttribute", desc, DESC_B_SCALE_POINTER, c_void_p(scale_a))  # Lt's B: our A
+            self._set("cublasLtMatmulDescSetAttribute", desc, DESC_FAST_ACCUM, c_int8(int(fast_accum)))
 
         def layout(dtype, rows, cols, ld):
             return self._make("cublasLtMatrixLayoutCreate", "cublasLtMatrixLayoutDestroy", c_int(dtype),
@@ -112,7 +124,7 @@ class CublasLt:
             self.handle, desc, lay_a, lay_b, lay_d, lay_d, pref, c_int(1), byref(found), byref(count)))
         if count.value < 1:
             raise CudaError("cublasLtMatmulAlgoGetHeuristic", "no algorithm for this problem", 15)
-        self._plans[precision_key, m, n, k, scales] = plan = (desc, lay_a, lay_b, lay_d, found)
+        self._plans[key] = plan = (desc, lay_a, lay_b, lay_d, found)
         return plan
 
     def close(self):
@@ -124,4 +136,4 @@ class CublasLt:
             self.handle = None
 
 
-__all__ = ["CublasLt", "LT_TYPES", "WORKSPACE_BYTES"]
+__all__ = ["CublasLt", "LT_NONE", "LT_TYPES", "WORKSPACE_BYTES"]
