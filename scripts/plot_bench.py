@@ -13,6 +13,7 @@ from collections import defaultdict
 from pathlib import Path
 
 NEEDED = ("kernel", "precision", "m", "tflops", "passed")   # the keys every row must carry
+YARDSTICKS = ("cublas", "cublaslt")   # tcraw.bench.YARDSTICKS, named here so the script needs no tcraw
 
 
 class PlotError(Exception):
@@ -71,14 +72,16 @@ def plot(rows, out):
     by_precision = defaultdict(lambda: defaultdict(list))
     for r in rows:
         if r.get("passed") and r.get("tflops"):
-            by_precision[r["precision"]][r["kernel"]].append((r["m"], r["tflops"]))
+            # a yardstick in two modes (cuBLASLt's FAST_ACCUM) is two lines; a rung's per-size picks one
+            name = r["kernel"] + (f" {r['variant']}" if r["kernel"] in YARDSTICKS and r.get("variant") else "")
+            by_precision[r["precision"]][name].append((r["m"], r["tflops"]))
     if not by_precision:
         raise PlotError("no verified rows to plot (no row has passed and a non-zero tflops)")
     fig, axes = plt.subplots(1, len(by_precision), figsize=(4.5 * len(by_precision), 4), squeeze=False)
     for ax, (precision, kernels) in zip(axes[0], sorted(by_precision.items())):
         for name, points in sorted(kernels.items()):
             sizes, rates = zip(*sorted(points))
-            ax.plot(sizes, rates, "k--" if name == "cublas" else "-o", label=name)
+            ax.plot(sizes, rates, "k--" if name.split()[0] in YARDSTICKS else "-o", label=name)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_title(precision)

@@ -419,8 +419,9 @@ SPLIT_K_US, STREAM_K_US, LAUNCH_US = 4.2, 2.3, 5.8
 # padding) streams it fastest (five llm shapes each, H200): at M = 1, 0.97–1.17× cuBLAS and at
 # M = 16, 0.90–0.94×, against 0.83–0.97× and 0.84–0.85× for the best unswapped configuration — one
 # consumer, 128 columns, clusters of 1, still the pick for FP8/INT8/TF32, which wgmma cannot swap;
-# at M = 32 with 32-row tiles, every shape's best (geomean 0.92× against 0.87× for the model's
-# pick). At M = 64 the model's pick is as good as any swapped form, so the model decides there.
+# at M = 32 with 32-row tiles, every shape's best (geomean 1.00×, 0.89–1.23, against 0.84× for
+# the model's pick). At M = 64 the model's pick (0.98×) is as good as any swapped form (0.98×),
+# so the model decides there (docs/results/2026-11-30-h200-small-m/).
 SWAPPED_CONFIG = {"SWAP_AB": 1, "CONSUMERS": 2, "BN": 16, "CLUSTER": 1, "STAGES": 8}
 SWAPPED_CONFIGS = (SWAPPED_CONFIG, {**SWAPPED_CONFIG, "BN": 32})   # M ≤ 16, M ≤ 32
 STREAM_B_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "STAGES": 8}
