@@ -416,9 +416,10 @@ SM_BYTES_PER_US = 0.8e5
 SPLIT_K_US, STREAM_K_US, LAUNCH_US = 4.2, 2.3, 5.8
 # Measured where the model is blind: with M ≤ 32 the run is a stream of B. 06 swapped (Cᵀ = Bᵀ·Aᵀ:
 # N along the wgmma's 64 rows, M's tile of 16 or 32 along its n, so no wgmma works on 32+ rows of
-# padding) streams it fastest (five llm shapes each, H200): at M = 1, 0.97–1.17× cuBLAS and at
-# M = 16, 0.90–0.94×, against 0.83–0.97× and 0.84–0.85× for the best unswapped configuration — one
-# consumer, 128 columns, clusters of 1, still the pick for FP8/INT8/TF32, which wgmma cannot swap;
+# padding) streams it fastest (H200, llm shapes: three at M = 1, two at M = 16): 0.97–1.17× cuBLAS
+# and 0.90–0.94×, against 0.83–0.97× and 0.84–0.85× for the earlier pick — one consumer, 128
+# columns, clusters of 1, still the pick for FP8/INT8/TF32, which wgmma cannot swap — and
+# 0.89–0.98× and 0.87× for that pick loading only 16 rows of A (A_ROWS=16);
 # at M = 32 with 32-row tiles, every shape's best (geomean 1.00×, 0.89–1.23, against 0.84× for
 # the model's pick). At M = 64 the model's pick (0.98×) is as good as any swapped form (0.98×),
 # so the model decides there (docs/results/2026-11-30-h200-small-m/).
@@ -517,16 +518,18 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     return dict(min((r for r in ranked if r[0] <= best * 1.02), key=lambda r: (r[1], r[2]))[3])
 
 
-# -- 08: fp64 on the tensor cores — mma.sync DMMA (m8n8k4; m16n8k16 on sm_90) from padded smem, cp.async pipeline ----
+# -- 08: fp64 on the tensor cores — mma.sync DMMA (m8n8k4; m16n8k4 on sm_90) from padded smem, cp.async pipeline ----
 
 # sm_90's m16n8k4 on 16-deep slices, in 128- or 192-row tiles. Measured on the H200 against
 # cuBLAS's DGEMM (4096³ / 8192³): m8n8k4, sm_80's only shape, 0.47× / 0.50×; m16n8k8 and k16
 # 0.74–0.81×; m16n8k4 0.81× / 0.83× with 128 rows, 0.75× / 0.88× with 192 (5 % more per tile row
-# from a bigger tile, in coarser waves). 32-deep slices gained 1–2 % more but need 180–215 KB of
+# from a bigger tile, in coarser waves). 32-deep slices gained 2–3 % more but need 180–215 KB of
 # shared memory, more than an A100 (sm_80, 08's least arch) gives; these take 113 and 144 KB.
 DMMA_TILE = {"BM": 128, "BN": 128, "BK": 16, "WARPS_M": 2, "WARPS_N": 4, "STAGES": 3, "DMMA_K": 4}
 DMMA_CONFIGS = ({"BM": 128}, {"BM": 192})
-DMMA_ROW_RATE = {128: 1.0, 192: 1.054}   # throughput per tile row, relative (the 8192³ runs)
+# throughput per tile row, relative, counted in whole waves as dmma_config counts them: at 8192³,
+# 21 waves of 192-row tiles in 22.0 ms against 32 of 128-row tiles in 23.3 ms
+DMMA_ROW_RATE = {128: 1.0, 192: 1.04}
 
 
 def dmma_config(m, n, k, sms):

@@ -215,6 +215,9 @@ def test_06_picks_a_configuration_per_problem_and_takes_overrides():
     assert big.defines == k06.defines and big.variant == ""          # the registry's tile
     gemv = k06.configured(1, 4096, 4096, 132)
     assert "SWAP_AB=1" in gemv.defines and "BN=16" in gemv.defines   # M along the wgmma's n: no all-padding rows
+    for m, bn in [(16, 16), (17, 32), (32, 32)]:   # swapped up to M = 32, M's tile 16 or 32; not at 33
+        assert {"SWAP_AB=1", f"BN={bn}"} <= set(k06.configured(m, 4096, 4096, 132).defines), m
+    assert "SWAP_AB=0" in k06.configured(33, 4096, 4096, 132).defines
     gemv07 = kernels.wgmma_kernel("fp8e4m3").configured(1, 4096, 4096, 132)   # 8-bit operands cannot swap
     assert "CONSUMERS=1" in gemv07.defines and "CLUSTER=1" in gemv07.defines and "SWAP_AB=0" in gemv07.defines
     forced = k06.configured(8192, 8192, 8192, 132, {"BN": 128, "STAGES": 6})
@@ -284,6 +287,9 @@ def test_06_overrides_refit_the_stages_and_refuse_what_cannot_build():
     # 07's M = 1 pick is one consumer × 128 columns, 8 stages; a second consumer only fits 6
     two = kernels.wgmma_kernel("fp8e4m3").configured(1, 4096, 4096, 132, {"CONSUMERS": 2})
     assert "CONSUMERS=2" in two.defines and "STAGES=6" in two.defines
+    # 06's M = 64 pick is one consumer × 64 columns, 8 stages; two consumers × 128 columns fit 6
+    wide = k06.configured(64, 4096, 4096, 132, {"CONSUMERS": 2, "BN": 128})
+    assert "CONSUMERS=2" in wide.defines and "BN=128" in wide.defines and "STAGES=6" in wide.defines
     for bad, words in [({"BN": 64, "CLUSTER": 2}, "BN/64 a multiple"), ({"STAGES": 9}, "at most STAGES=4"),
                        ({"PROMOTE": 1}, "BN of 128 or 64"), ({"BN": 96}, "BN 64, 128 or 256")]:
         with pytest.raises(UsageError, match=words):

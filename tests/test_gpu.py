@@ -268,18 +268,20 @@ def test_cublas_reads_a_k_major_b(device, host_problems):
         cublas.close()
 
 
-@pytest.mark.parametrize("key", ["fp8e4m3", "fp8e4m3bf16", "int8"])
-def test_cublaslt_on_our_buffers_passes_our_check(device, host_problems, key):
-    """The FP8/INT8 yardstick ("TN", FP8 scales by device pointer) on tcraw's buffers, checked
-    like any kernel; integer inputs exact."""
+@pytest.mark.parametrize("key,fast_accum", [("fp8e4m3", False), ("fp8e4m3", True), ("fp8e4m3bf16", False),
+                                            ("fp8e4m3bf16", True), ("int8", False)])
+def test_cublaslt_on_our_buffers_passes_our_check(device, host_problems, key, fast_accum):
+    """The FP8/INT8 yardstick ("TN", FP8 scales by device pointer; FP8 in both accumulation
+    modes) on tcraw's buffers, checked like any kernel; integer inputs exact."""
     from tcraw.driver.cublaslt import CublasLt
     from tcraw.matmul import run_cublaslt
     lt = CublasLt()
     try:
         for mode in ("normal", "int"):
             hp = host_problems(key, 256, 512, 1024, mode)
-            rec = run_cublaslt(device, lt, hp.precision, hp, iters=1, warmup=0)
+            rec = run_cublaslt(device, lt, hp.precision, hp, iters=1, warmup=0, fast_accum=fast_accum)
             assert rec.passed and rec.b_layout == "col", (mode, rec.max_rel_err, rec.tolerance, rec.bad)
+            assert (rec.variant == "FAST_ACCUM=1") == fast_accum
     finally:
         lt.close()
 
