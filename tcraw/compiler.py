@@ -422,7 +422,7 @@ def compile_table(chosen, archs, *, out=None, note=print):
     with several configurations (06), one cubin per configuration, <kernel>[<variant>].<arch>.cubin."""
     import json
     from .errors import NoNvrtcError, TcrawError
-    from .sass import find_cuobjdump, tensor_op_counts
+    from .sass import base_counts, find_cuobjdump, tensor_op_forms
     from .kernels import REFERENCE
     cuobjdump = find_cuobjdump()
     rows = []
@@ -453,7 +453,8 @@ def compile_table(chosen, archs, *, out=None, note=print):
                 for warning in row["ptxas_warnings"]:
                     note(f"{kernel.file_stem} {cubin.arch}: ptxas: {warning}")
                 if cuobjdump:
-                    row["sass"] = tensor_op_counts(cubin.image, cuobjdump)
+                    row["sass_forms"] = tensor_op_forms(cubin.image, cuobjdump)
+                    row["sass"] = base_counts(row["sass_forms"])
                     if row["sass"] is None:   # CUDA 13's cuobjdump cannot read sm_50 … sm_72
                         row["detail"] = (f"{cuobjdump} could not disassemble {cubin.arch}; set "
                                          "TCRAW_CUOBJDUMP to a CUDA 12 or older cuobjdump")

@@ -16,9 +16,9 @@ from pathlib import Path
 
 from .cache import SASS_SUFFIX, cache_dir, replace_with, write_temp
 
-COUNTS_VERSION = 1   # bump when the counting changes: the kept counts then miss
+COUNTS_VERSION = 2   # bump when the counting changes: the kept counts then miss (2: whole forms)
 TENSOR_OPS = ("HGMMA", "HMMA", "IMMA", "DMMA", "IGMMA", "QGMMA")
-_OP = re.compile(r"^\s*/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)", re.MULTILINE)
+_OP = re.compile(r"^\s*/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*(?:\.[A-Za-z0-9_]+)*)", re.MULTILINE)
 
 
 def find_cuobjdump():
@@ -80,25 +80,41 @@ def dump_sass(image, tool=None):
     return out.stdout if out.returncode == 0 else None
 
 
-def tensor_op_counts(image, tool=None):
-    """{'HMMA': n, ...} for the tensor opcodes present (static count), or None without cuobjdump."""
+def tensor_op_forms(image, tool=None):
+    """{'QGMMA.64x256x32.F32.E4M3.E4M3': n, ...}: each tensor instruction present with its whole
+    form — shape and types, the evidence that an FP8 or TF32 kernel runs those MMAs (static
+    count) — or None without cuobjdump."""
     tool = tool or find_cuobjdump()
     if not tool:
         return None
     kept = _kept_path(image)
-    if kept is not None and (counts := _read_kept(kept)) is not None:
-        return counts
+    if kept is not None and (forms := _read_kept(kept)) is not None:
+        return forms
     sass = dump_sass(image, tool)
     if sass is None:
         return None
-    counts = {}
+    forms = {}
     for op in _OP.findall(sass):
-        base = op.split(".")[0]
-        if base in TENSOR_OPS:
-            counts[base] = counts.get(base, 0) + 1
+        if op.split(".")[0] in TENSOR_OPS:
+            forms[op] = forms.get(op, 0) + 1
     if kept is not None:
-        _keep(kept, counts)
+        _keep(kept, forms)
+    return forms
+
+
+def base_counts(forms):
+    """{'HGMMA': n, ...} from tensor_op_forms' answer (None stays None)."""
+    if forms is None:
+        return None
+    counts = {}
+    for form, n in forms.items():
+        counts[form.split(".")[0]] = counts.get(form.split(".")[0], 0) + n
     return counts
+
+
+def tensor_op_counts(image, tool=None):
+    """{'HMMA': n, ...} for the tensor opcodes present (static count), or None without cuobjdump."""
+    return base_counts(tensor_op_forms(image, tool))
 
 
 def _kept_path(image):

@@ -364,3 +364,18 @@ def test_ptxas_warnings_are_read_from_the_log_and_shown():
     assert ptxas_warnings("") == [] and ptxas_warnings(None) == []
     rows = compiler.compile_table([kernels.KERNELS["naive_fp32"]], [compiler.Arch.parse("sm_90")], note=lambda *_: None)
     assert rows[0]["ptxas_warnings"] == []
+
+
+def test_the_compile_table_shows_each_tensor_instruction_with_its_form():
+    """`tcraw compile` rows carry the tensor instructions with shape and types (sass_forms), the
+    SASS evidence for FP8/INT8/TF32/FP64, and their counts by opcode (sass) summed from them."""
+    if not sass.find_cuobjdump():
+        pytest.skip("no cuobjdump here (the dev extra installs one)")
+    names = ["wgmma_kmajor_fp8e4m3bf16", "wgmma_kmajor_int8", "wgmma_kmajor_tf32", "dmma_fp64"]
+    rows = compiler.compile_table([kernels.KERNELS[n] for n in names], [compiler.Arch.parse("sm_90")], note=lambda _: None)
+    want = ["QGMMA.64x256x32.F32.E4M3.E4M3", "IGMMA.64x256x32.S8.S8", "HGMMA.64x256x8.F32.TF32", "DMMA.16x8x4"]
+    by_name = {r["kernel"]: r for r in rows}   # the registry's configurations; the others carry their variant
+    for name, form in zip(names, want):
+        row = by_name[name]
+        assert row["sass_forms"].get(form, 0) > 0, (name, row["sass_forms"])
+        assert sum(row["sass_forms"].values()) == sum(row["sass"].values()), row["kernel"]
