@@ -18,8 +18,12 @@ from tcraw.precision import PRECISIONS, base_matrices, host_problem
 from tcraw.runtime import Device
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+KS = (256, 512, 1024, 2048, 4096, 8192, 16384)   # the K of each row, in both accumulator studies
+
+
+def study_args(doc):
+    """An accumulator study's --mn, --seed and --format, checked before any GPU work: (args, seed)."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--mn", type=int, default=128, help="M = N")
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--format", choices=report.FORMATS, default="table")
@@ -28,12 +32,16 @@ def main():
         ap.error(f"--mn {args.mn}: must be a positive integer")
     if args.seed is not None and args.seed < 0:
         ap.error(f"--seed {args.seed}: must be a non-negative integer")
-    seed = args.seed if args.seed is not None else secrets.randbits(31)
+    return args, (args.seed if args.seed is not None else secrets.randbits(31))
+
+
+def main():
+    args, seed = study_args(__doc__)
     acc32, acc16 = kernels.KERNELS["wmma_fp16"], kernels.KERNELS["wmma_fp16acc16"]
     rows = []
     with Device(0) as dev:
         cubins = {k.name: compile_cubin(k, dev.arch) for k in (acc32, acc16)}
-        for k in (256, 512, 1024, 2048, 4096, 8192, 16384):
+        for k in KS:
             a, b = base_matrices(args.mn, args.mn, k, "normal", seed + k)
             hp = host_problem(PRECISIONS["fp16"], a, b, "normal")
             hp16 = host_problem(PRECISIONS["fp16acc16"], a, b, "normal")  # same values, fp16 output

@@ -12,9 +12,7 @@ bits kept. An fp32 accumulator implies about 23.
     python scripts/fp8_accumulator_study.py [--mn 128] [--seed S] [--format table|csv|json]
 """
 
-import argparse
 import math
-import secrets
 import sys
 from pathlib import Path
 
@@ -25,6 +23,7 @@ from tcraw.errors import run_main                     # noqa: E402
 from tcraw.matmul import run_cublaslt, run_matmul     # noqa: E402
 from tcraw.precision import PRECISIONS, base_matrices, host_problem   # noqa: E402
 from tcraw.runtime import Device                      # noqa: E402
+from accumulator_study import KS, study_args          # noqa: E402  (beside this script: the same arguments)
 
 # name -> the 07 configuration: 128-column tiles (promotion doubles the accumulators) and no
 # split-K or stream-K — their pieces' fp32 sum would itself promote every K/pieces and hide the accumulator
@@ -44,16 +43,7 @@ def implied_bits(max_rel_err, k):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--mn", type=int, default=128, help="M = N")
-    ap.add_argument("--seed", type=int, default=None)
-    ap.add_argument("--format", choices=report.FORMATS, default="table")
-    args = ap.parse_args()
-    if args.mn < 1:
-        ap.error(f"--mn {args.mn}: must be a positive integer")
-    if args.seed is not None and args.seed < 0:
-        ap.error(f"--seed {args.seed}: must be a non-negative integer")
-    seed = args.seed if args.seed is not None else secrets.randbits(31)
+    args, seed = study_args(__doc__)
     p = PRECISIONS["fp8e4m3"]
     variants = {name: kernels.wgmma_kernel("fp8e4m3", tile, name=f"fp8e4m3[{name.replace(' ', '-')}]", choose=False)
                 for name, tile in VARIANTS.items()}
@@ -62,7 +52,7 @@ def main():
         from tcraw.driver.cublaslt import CublasLt
         lt = CublasLt()
         try:
-            for k in (256, 512, 1024, 2048, 4096, 8192, 16384):
+            for k in KS:
                 a, b = base_matrices(args.mn, args.mn, k, "normal", seed + k)
                 hp = host_problem(p, a, b, "normal")
                 runs = {name: run_matmul(dev, kern, hp, iters=1, warmup=0) for name, kern in variants.items()}

@@ -18,10 +18,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tcraw import kernels, report            # noqa: E402
-from tcraw.bench import LT_YARDSTICK, open_cublaslt, run_bench   # noqa: E402
-from tcraw.driver.cublas import Cublas       # noqa: E402
+from tcraw.bench import bench_vs_cublas, parse_shapes, suite_summary   # noqa: E402
 from tcraw.errors import UsageError, run_main  # noqa: E402
-from tcraw.runtime import Device             # noqa: E402
+
 
 def fixed_wgmma(key, tile, name):
     """A wgmma variant: one fixed configuration, not the per-problem choice the registry's 06 makes."""
@@ -70,30 +69,19 @@ def main():
     if args.iters < 1:
         ap.error(f"--iters {args.iters}: must be at least 1")
     if args.shapes:
-        from tcraw.bench import parse_shapes
         sizes = parse_shapes(args.shapes)
     key = args.precision or FAMILIES[args.family][2][0]
     if key not in FAMILIES[args.family][2]:
         raise UsageError(f"{args.family} comes in {', '.join(FAMILIES[args.family][2])}, not {key}")
     # every variant is read (and a bad one refused) before the GPU is opened
     rungs = {key: [variant(args.family, key, v) for v in args.variants]}
-    with Device(0) as dev:
-        cublas, lt = Cublas(), None
-        try:
-            if key in LT_YARDSTICK:
-                lt = open_cublaslt(lambda line: print(line, file=sys.stderr))
-            rows = run_bench(dev, cublas, [key], sizes, iters=args.iters, warmup=5, seed=args.seed,
-                             note=lambda line: print(line, file=sys.stderr), rungs=rungs, lt=lt)
-        finally:
-            cublas.close()
-            if lt:
-                lt.close()
-        print(report.render([{**r, "shape": f"{r['m']}×{r['n']}×{r['k']}"} for r in rows], "table", report.BENCH_COLUMNS))
-        if args.shapes:
-            from tcraw.bench import suite_summary
-            print(report.render(suite_summary(rows), "table", report.SUITE_COLUMNS))
-        print(f"\n{dev.name} ({dev.arch}), seed {args.seed}, median of {args.iters} launches")
-
+    rows = bench_vs_cublas(0, [key], sizes, rungs=rungs, iters=args.iters, warmup=5, seed=args.seed,
+                           note=lambda line: print(line, file=sys.stderr))
+    print(report.render([{**r, "shape": f"{r['m']}×{r['n']}×{r['k']}"} for r in rows], "table", report.BENCH_COLUMNS))
+    if args.shapes:
+        print(report.render(suite_summary(rows), "table", report.SUITE_COLUMNS))
+    if rows:
+        print(f"\n{rows[0]['device']} ({rows[0]['arch']}), seed {args.seed}, median of {args.iters} launches")
 
 if __name__ == "__main__":
     run_main("tune_ladder", main)   # tcraw's own errors: one line, and the exit code each one carries

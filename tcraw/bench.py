@@ -6,11 +6,14 @@ each rung of the ladder, timed with input rotation where a problem would otherwi
 verified at every size it is timed at, and reported as a ratio to cuBLAS's median time.
 """
 
+from dataclasses import replace
+
 from .errors import TcrawError
 from .kernels import KERNELS
 from .matmul import failed_record, make_problem, run_cublas, run_cublaslt, run_matmul
 from .driver.cublaslt import LT_NONE, LT_TYPES
 from .precision import PRECISIONS, base_matrices
+from .report import shape_label
 
 # Precision -> the ladder's rungs, slowest first.
 LADDER = {
@@ -146,11 +149,15 @@ def run_bench(device, cublas, keys, shapes, *, iters, warmup, seed, note=print, 
     for item in shapes:
         suite, shape = item if isinstance(item, tuple) and len(item) == 2 else (None, item)
         m, n, k = (shape,) * 3 if isinstance(shape, int) else shape
-        label = f"{m}³" if m == n == k else f"{m}×{n}×{k}"
+        label = shape_label(m, n, k)
         base_a, base_b = base_matrices(m, n, k, "normal", seed)
+        problems = {}   # precisions storing the same values (FP8 → fp32 and → bf16) share the problem
         for key in keys:
             p = PRECISIONS[key]
-            hp = make_problem(device, p, base_a, base_b, "normal")
+            stored = (p.in_dtype, p.quantize, p.to_f64, p.normal_scale, p.scaled)
+            hp = problems.get(stored)
+            hp = replace(hp, precision=p) if hp else make_problem(device, p, base_a, base_b, "normal")
+            problems.setdefault(stored, hp)
             bases = {}
             try:
                 bases = yardsticks(device, cublas, key, hp, lt=lt, note=note, iters=iters, warmup=warmup, seed=seed,
@@ -205,21 +212,22 @@ def suite_summary(rows, floor=0.85):
 
 
 def bench_vs_cublas(device_index, keys=None, shapes=(1024, 2048, 4096, 8192), *, extra=(), kernels=None,
-                    iters=20, warmup=5, seed=None, note=print, open_device=None):
+                    iters=20, warmup=5, seed=None, note=print, open_device=None, rungs=None):
     """What `tcraw bench` does: the ladder of each precision in ``keys`` (default: every ladder),
     plus the user kernels ``extra`` beside the rungs of their precision, against cuBLAS on one
     GPU → rows with ``vs_cublas``. ``shapes`` as run_bench takes them (parse_shapes makes suites);
-    ``kernels`` (names) keeps only those rungs. Checked before the GPU is touched."""
+    ``kernels`` (names) keeps only those rungs; ``rungs`` (precision key -> Kernel list)
+    replaces the ladders (scripts/tune_ladder.py's variants). Checked before the GPU is touched."""
     from . import validate
     from .driver.cublas import Cublas
     from .errors import UsageError
     from .matmul import check_fits, check_host_fits
     from .runtime import Device
     from .sweep import fresh_seed
-    keys = list(dict.fromkeys(keys or [k.precision.key for k in extra] or LADDER))
+    keys = list(dict.fromkeys(keys or list(rungs or ()) or [k.precision.key for k in extra] or LADDER))
     for key in keys:
-        if key not in LADDER:
-            raise UsageError(f"bench has no ladder for {key!r}; choose from: {', '.join(LADDER)}")
+        if key not in (rungs or LADDER):
+            raise UsageError(f"bench has no ladder for {key!r}; choose from: {', '.join(rungs or LADDER)}")
     triples = [s[1] if isinstance(s, tuple) and len(s) == 2 else ((s,) * 3 if isinstance(s, int) else s)
                for s in shapes]
     for m, n, k in triples:
@@ -229,7 +237,7 @@ def bench_vs_cublas(device_index, keys=None, shapes=(1024, 2048, 4096, 8192), *,
     if validate.device_index(device_index, allow_all=True) == "all":
         raise UsageError("bench times one GPU at a time (the ratios are within one device); give "
                          "--device N, or run `tcraw sweep --device all` to cover every GPU")
-    rungs = {k: [KERNELS[n] for n in LADDER[k]] + [u for u in extra if u.precision.key == k] for k in keys}
+    rungs = rungs or {k: [KERNELS[n] for n in LADDER[k]] + [u for u in extra if u.precision.key == k] for k in keys}
     if kernels:
         known = {kern.name for r in rungs.values() for kern in r}
         if (unknown := [n for n in kernels if n not in known]):

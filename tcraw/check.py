@@ -68,7 +68,7 @@ def check_rerun_and_nan(device, kernel, seed, cubin, cubin_dir=None):
     first, c1 = run_matmul(device, kernel, hp, iters=1, warmup=0, seed=seed, cubin=cubin, cubin_dir=cubin_dir, keep_output=True)
     _, c2 = run_matmul(device, kernel, hp, iters=1, warmup=0, seed=seed, cubin=cubin, cubin_dir=cubin_dir, keep_output=True)
     same = c1.tobytes() == c2.tobytes()
-    rows.append({"case": "same bits on a rerun 127×129×255", **first.as_dict(), "passed": first.passed and same,
+    rows.append({"case": f"same bits on a rerun {'×'.join(map(str, shape))}", **first.as_dict(), "passed": first.passed and same,
                  "error": None if same else "two runs on the same inputs gave different bits"})
     p = kernel.precision
     if p.out_dtype != np.int32:
@@ -98,7 +98,7 @@ def check_in_process(device, kernel, shapes, seed, cubin, extras=True, note=prin
         try:
             rows += check_rerun_and_nan(device, kernel, seed, cubin, cubin_dir)
         except TcrawError as exc:
-            rows.append({"case": "rerun and NaN/Inf", **failed_record(kernel, 127, 129, 255, device,
+            rows.append({"case": "rerun and NaN/Inf", **failed_record(kernel, *EXTRAS_SHAPE, device,
                                                                       str(exc).splitlines()[0]).as_dict()})
     return rows
 
@@ -159,14 +159,20 @@ def find_sanitizer():
     return shutil.which("compute-sanitizer")
 
 
+def require_sanitizer():
+    """compute-sanitizer's path, or the UsageError that says how to get one."""
+    tool_path = find_sanitizer()
+    if not tool_path:
+        raise UsageError("--sanitize needs compute-sanitizer (CUDA toolkit): put it on PATH or set CUDA_HOME")
+    return tool_path
+
+
 def run_sanitizer(kernel, device_index, shapes, seed, *, timeout=600, backend=None, cubin_dir=None):
     """compute-sanitizer's memcheck, racecheck and initcheck over ``shapes``: a row per tool, the
     runs unguarded (inside a guard band a stray write is in bounds as far as memcheck knows)."""
     if not shapes:
         return []   # nothing to run under it (the extras alone are not sanitizer cases)
-    tool_path = find_sanitizer()
-    if not tool_path:
-        raise UsageError("--sanitize needs compute-sanitizer (CUDA toolkit): put it on PATH or set CUDA_HOME")
+    tool_path = require_sanitizer()
     rows = []
     for tool in SANITIZER_TOOLS:
         cmd = [tool_path, "--tool", tool, "--error-exitcode", "9", *(["--racecheck-report", "all"]
@@ -201,8 +207,8 @@ def check_kernels(device_index, chosen, *, shapes=None, seed=None, isolate=True,
         raise UsageError(f"--timeout must be ≥ 1 second, got {timeout}")
     if sanitize not in (None, "failing", "all"):
         raise UsageError(f"sanitize is None, 'failing' or 'all', got {sanitize!r}")
-    if sanitize and not find_sanitizer():   # before the battery, not after it
-        raise UsageError("--sanitize needs compute-sanitizer (CUDA toolkit): put it on PATH or set CUDA_HOME")
+    if sanitize:
+        require_sanitizer()   # before the battery, not after it
     if isolate:
         for k in chosen:
             child_args(k)   # a kernel a child process cannot declare is refused now

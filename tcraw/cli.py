@@ -397,7 +397,8 @@ def cmd_bench(args):
                            warmup=args.warmup, seed=seed, note=note, open_device=_open_device)
     summary = suite_summary(rows)
     if args.format == "table":
-        print(report.render([{**r, "shape": _shape_label(r)} for r in rows], "table", report.BENCH_COLUMNS))
+        print(report.render([{**r, "shape": report.shape_label(r["m"], r["n"], r["k"])} for r in rows], "table",
+                            report.BENCH_COLUMNS))
         if summary:
             print("\n" + report.render(summary, "table", report.SUITE_COLUMNS))
         if rows:
@@ -411,10 +412,6 @@ def cmd_bench(args):
                                                     + (report.write_rows(out, "suites", summary) if summary else []))),
                out)
     return 0 if rows and all(r["passed"] for r in rows) else 1
-
-
-def _shape_label(r):
-    return f"{r['m']}³" if r["m"] == r["n"] == r["k"] else f"{r['m']}×{r['n']}×{r['k']}"
 
 
 # -- check ----------------------------------------------------------------------------------------

@@ -455,9 +455,8 @@ def measure(device, name, precision, hp, padded, prepare, *, iters, warmup, seed
     mp, np_, kp = padded
     # 1. Host side: pad to whole tiles (B stored N×K when it is K-major); the output comes back
     #    into a padded host array.
-    a, b = pad(hp.a, mp, kp), pad(hp.b, kp, np_)
-    if b_layout == "col":
-        b = np.ascontiguousarray(b.T)
+    a = pad(hp.a, mp, kp)
+    b = pad(hp.b.T, np_, kp) if b_layout == "col" else pad(hp.b, kp, np_)   # one copy either way
     c = np.empty((mp, np_), dtype=precision.out_dtype)
     with ExitStack() as stack:
         # 2. Device memory: allocate, copy inputs over, poison the outputs (one set per rotation).
@@ -575,6 +574,7 @@ def run_cublaslt(device, lt, precision, hp, *, iters=20, warmup=3, seed=0, rotat
     (FP8) keeps the sums in the tensor cores' accumulator (the record's variant says FAST_ACCUM=1)."""
     from .driver.cublaslt import WORKSPACE_BYTES
     with ExitStack() as stack:
+        stack.callback(lt.release_plans)   # the plans hold this call's scale pointers: none outlive it
         work = stack.enter_context(DeviceBuffer(device, WORKSPACE_BYTES))
         scales = None
         if precision.scaled:

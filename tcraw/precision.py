@@ -92,15 +92,17 @@ def _fp8_quantizer(values):
     grid = positive[finite]
     nan_code = int(np.flatnonzero(np.isnan(positive))[0])
 
+    # the midpoints between neighbours are exact in float64: a value rounds to the grid point
+    # whose interval holds it, one at a midpoint to the even code (grid index = code)
+    mids = (grid[1:] + grid[:-1]) / 2
+
     def quantize(x):
         x = np.asarray(x, dtype=np.float64)
         mag = np.minimum(np.abs(x), grid[-1])
-        hi = np.clip(np.searchsorted(grid, mag, side="left"), 0, len(grid) - 1)
-        lo = np.maximum(hi - 1, 0)
-        d_lo, d_hi = mag - grid[lo], grid[hi] - mag
-        pick = np.where((d_hi < d_lo) | ((d_hi == d_lo) & (hi % 2 == 0)), hi, lo)
-        codes = finite[pick].astype(np.uint8)
-        codes = np.where(np.signbit(x) & (codes != 0), codes | 0x80, codes).astype(np.uint8)
+        i = np.searchsorted(mids, mag, side="left")   # at a midpoint: the lower neighbour ...
+        i += (i % 2 == 1) & (mids[np.minimum(i, len(mids) - 1)] == mag)   # ... unless that one is odd
+        codes = finite[i].astype(np.uint8)
+        codes |= ((np.signbit(x) & (codes != 0)) << 7).astype(np.uint8)
         codes[np.isnan(x)] = nan_code
         return codes
     quantize.largest = float(grid[-1])

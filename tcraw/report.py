@@ -24,6 +24,11 @@ def _cell(v, key=""):
     return "" if v is None else str(v)
 
 
+def shape_label(m, n, k):
+    """'4096³' for a cube, '1×4096×14336' otherwise: how tables name a problem."""
+    return f"{m}³" if m == n == k else f"{m}×{n}×{k}"
+
+
 def render(rows, fmt, columns=None):
     """``rows``: a list of dicts. ``columns``: (key, header) pairs the table shows; CSV and JSON
     carry every field."""

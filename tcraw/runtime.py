@@ -4,6 +4,7 @@ raises), so a `with` block never leaks device memory on an error path.
 """
 
 import ctypes
+import functools
 
 import numpy as np
 
@@ -60,9 +61,10 @@ class Device:
         self.max_smem_default = attr(C.DEV_MAX_SHARED_MEMORY_PER_BLOCK)
         self.max_smem_optin = attr(C.DEV_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
 
-    @property
+    @functools.cached_property
     def pci_bus_id(self):
-        """'0000:3B:00.0': how NVML names this GPU (its indices need not match CUDA's ordinals)."""
+        """'0000:3B:00.0': how NVML names this GPU (its indices need not match CUDA's ordinals);
+        asked once, on first use."""
         self._check()
         return self.drv.device_pci_bus_id(self.handle)
 

@@ -98,7 +98,7 @@ class CublasLt:
 
     def _plan(self, precision_key, m, n, k, scales, fast_accum):
         """The descriptors, layouts and algorithm of one problem, made once (every input set of
-        a rotation, and every launch, shares them) and destroyed by close()."""
+        a rotation, and every launch, shares them) and destroyed by release_plans() or close()."""
         key = (precision_key, m, n, k, scales, fast_accum)
         if key in self._plans:
             return self._plans[key]
@@ -127,10 +127,15 @@ class CublasLt:
         self._plans[key] = plan = (desc, lay_a, lay_b, lay_d, found)
         return plan
 
-    def close(self):
+    def release_plans(self):
+        """Destroy every descriptor, layout and preference made so far (the handle stays): what a
+        caller done with its problems does (run_cublaslt, at its end), so none pile up."""
         for destroy, handle in reversed(self._made):
             getattr(self.lib, destroy)(handle)
         self._made, self._plans = [], {}
+
+    def close(self):
+        self.release_plans()
         if self.handle:
             self.lib.cublasLtDestroy(self.handle)
             self.handle = None
