@@ -300,14 +300,19 @@ __device__ __forceinline__ void tile_coords(int tile, int tiles_m, int tiles_n, 
     tile_n = in_band / rows;
 }
 
-// Stream-K's share: the k-slices each cluster takes of the last `rem` tiles, or 0 to run them
-// whole. Split evenly, the partial round ends after rem·KT/clusters slices instead of KT. But
-// a split costs each cluster a second epilogue, a wait and an add of 128 KiB into C at L2: on
-// the H200 it lost 2.6 % at 4096³ (7 of 64 slices saved) and won 2–4 % at 8192³ (62 of 128),
-// so it is taken only when it saves SPLIT_MIN_SAVED slices or more; and a tile is cut at most
-// in STREAM_K_DIV + 1 pieces (the share is at least 1/STREAM_K_DIV of a tile; 2 by default).
-__device__ __forceinline__ int stream_k_share(int rem, int KT, int clusters) {
-    if (!STREAM_K || WG_OUT_BYTES != 4 || rem == 0) return 0;   // (bf16 C: see WG_OUT_BYTES)
+// Stream-K's share: the k-slices each cluster takes of the last, partial round of `tiles`, or 0
+// to run them whole. Split evenly, the partial round ends after rem·KT/clusters slices instead of
+// KT. But a split costs each cluster a second epilogue, a wait and an add of 128 KiB into C at
+// L2: on the H200 it lost 2.6 % at 4096³ (7 of 64 slices saved) and won 2–4 % at 8192³ (62 of
+// 128), so it is taken only when it saves SPLIT_MIN_SAVED slices or more; and a tile is cut at
+// most in STREAM_K_DIV + 1 pieces (the share is at least 1/STREAM_K_DIV of a tile; 2 by
+// default). Never when the partial round is the only one (fewer tiles than clusters): on the
+// H200, 384×4096×4096 took 36.5 µs cut in stretches and 26.3 µs whole, 128×11008×4096 36.2
+// against 31.3 (docs/results/2026-11-30-h200-stream-k/). Our reading, not profiled: whole, the
+// tiles that share a panel of B read it at the same k, together; in stretches, at different k.
+__device__ __forceinline__ int stream_k_share(int tiles, int KT, int clusters) {
+    const int rem = tiles % clusters;
+    if (!STREAM_K || WG_OUT_BYTES != 4 || rem == 0 || tiles < clusters) return 0;   // (bf16 C: see WG_OUT_BYTES)
     const int share = max((rem * KT + clusters - 1) / clusters, (KT + STREAM_K_DIV - 1) / STREAM_K_DIV);
     return KT - share >= SPLIT_MIN_SAVED ? share : 0;
 }
@@ -339,7 +344,7 @@ __device__ __forceinline__ void for_each_unit(int tiles, int KT, int cluster, in
         if (piece < p) body(cluster % tiles, piece * KT / p, (piece + 1) * KT / p);
         return;
     }
-    const int share = stream_k_share(tiles % clusters, KT, clusters);
+    const int share = stream_k_share(tiles, KT, clusters);
     const int whole = share ? tiles - tiles % clusters : tiles;
     for (int tile = cluster; tile < whole; tile += clusters) body(tile, 0, KT);
     const int end = min((cluster + 1) * share, (tiles - whole) * KT);
@@ -544,7 +549,7 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
         // Stream-K: block b's flag says its piece of a split tile is in C. Split-K: a counter
         // per block tile, then the partial sums (the workspace's layout, above).
         unsigned* flags = work;
-        const int share = stream_k_share(tiles % clusters, KT, clusters), p = split_pieces(tiles, KT, clusters);
+        const int share = stream_k_share(tiles, KT, clusters), p = split_pieces(tiles, KT, clusters);
         unsigned* counters = work + gridDim.x;
         acc_t* partials = reinterpret_cast<acc_t*>(work + (2 * gridDim.x + 3) / 4 * 4);   // 16-byte aligned
         // A piece that an earlier piece waits for raises this block's flag once its boxes are in

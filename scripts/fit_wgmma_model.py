@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tcraw import kernels as K   # noqa: E402
 
 RATES = list(K.WGMMA_SM_TFLOPS)
-SCALARS = ["HBM_BYTES_PER_US", "SM_BYTES_PER_US", "SPLIT_K_US", "STREAM_K_US", "LAUNCH_US"]
+SCALARS = ["HBM_BYTES_PER_US", "HBM_SMS", "SM_BYTES_PER_US", "SPLIT_K_US", "STREAM_K_US", "LAUNCH_US"]
 
 
 def read_tables(paths):
@@ -30,17 +30,31 @@ def read_tables(paths):
             if not line.startswith("wgmma_") or "[" not in line:
                 continue
             fields = line.split()
+            if "→" not in fields[1]:   # the one-line summaries above each table
+                continue
             name, shape = fields[0], fields[2]
             dims = tuple(int(v) for v in shape.replace("³", "").split("×"))
             shape = dims * 3 if len(dims) == 1 else dims
             macros = name[name.index("[") + 1:-1]   # "default": the registry's own configuration
             config = {} if macros == "default" else {key: int(value) for key, value in
                                                      (item.split("=") for item in macros.split("+"))}
+            if ran_lone_stream_k(shape, config):
+                continue
             try:
                 rows.append((shape, config, float(fields[3]) * 1000))
             except ValueError:   # a failed row has no time
                 pass
     return rows
+
+
+def ran_lone_stream_k(shape, config, sms=132):
+    """Whether this row was timed when 06 still split a lone partial round (fewer tiles than
+    clusters, no whole round before it) by stream-K: since 2026-11-30 it runs those tiles whole
+    (tcraw.kernels.stream_k_share), so such a row times a kernel that no longer exists."""
+    tile = {**K.WGMMA_TILE, **config}
+    tiles, kt, clusters, p, _ = K.wgmma_schedule(*shape, sms, tile)
+    share = max(K.cdiv(tiles * kt, clusters), K.cdiv(kt, tile["STREAM_K_DIV"]))   # the rule before
+    return bool(tile["STREAM_K"]) and p == 1 and 0 < tiles < clusters and kt - share >= tile["SPLIT_MIN_SAVED"]
 
 
 def set_params(params):

@@ -15,6 +15,14 @@
 #   ladders  `tcraw bench` on the ladders issue 18 adds (FP8, INT8, TF32, FP64), 4096³ and 8192³
 #   sanitize compute-sanitizer's four tools over 07's forms and 08 at odd sizes (scripts/sanitize.sh)
 #   llm_m512 (issue 14) 06 against cuBLAS on the llm suite's rows with M ≤ 512, fp16 and bf16
+#   ncu    Nsight Compute on one launch each of 08 and cuBLAS's DGEMM at 4096³ (where the warps stall,
+#          L2 and shared-memory throughput, clocks as run; NCU_FP64=0 skips it), and which cuBLAS
+#          kernel (tile, grid) meets 06 on issue 14's weakest shapes (NCU_SHAPES)
+#   weak   (issue 14) 06's pick against other configurations (WEAK_VARIANTS) on scripts/shapes/weak_14.txt
+#          (or WEAK_SHAPES, e.g. scripts/shapes/mid_m.txt)
+#   fp8tune 07 e4m3→bf16 at 8192³ in bands of GROUP_M tile rows (FP8_VARIANTS)
+#   closing the whole GPU test suite; compute-sanitizer over 08; `tcraw bench` on the fp64 ladder
+#          (4096³, 6144³, 8192³); 06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
 # BENCH_KEYS / BENCH_VARIANTS narrow the bench part. Logs under $OUT.   OUT=out bash scripts/gpu_issue18_session.sh tests bench   (then: study)
 source "$(dirname "$0")/gpu_env.sh"
 {
@@ -50,8 +58,8 @@ for part in "${parts[@]}"; do
       --variants "" STREAM_K_DIV=4 BN=128,STAGES=6 BN=128,STAGES=6,STREAM_K_DIV=4 > "$OUT/waves_06.txt" 2>&1
     echo "2048³/3072³ stream-K exit $?"; tail -4 "$OUT/waves_06.txt" ;;
   fp64)
-    timeout ${FP64_S:-100} $PY scripts/tune_ladder.py --family dmma --precision fp64 --sizes 4096,8192 --iters 10 \
-      --seed 7 --variants ${FP64_VARIANTS:-DMMA_K=4 DMMA_K=8 DMMA_K=16 DMMA_K=16,BK=32} > "$OUT/fp64_08.txt" 2>&1
+    timeout ${FP64_S:-100} $PY scripts/tune_ladder.py --family dmma --precision fp64 --sizes ${FP64_SIZES:-4096,8192} --iters 10 \
+      --seed 7 --variants ${FP64_VARIANTS:-GROUP_M=8 BN=64,WARPS_N=2,MIN_BLOCKS=2} > "$OUT/fp64_08.txt" 2>&1
     echo "fp64 exit $?"; grep -E "^(cublas|dmma)" "$OUT/fp64_08.txt" ;;
   fp8)
     timeout ${FP8_S:-90} $PY scripts/tune_ladder.py --family kmajor --precision fp8e4m3bf16 --sizes 4096,8192 \
@@ -77,6 +85,43 @@ for part in "${parts[@]}"; do
         --kernel wgmma_tma_$p --iters 10 --warmup 3 --seed 7 > "$OUT/llm_m512_$p.txt" 2>&1
       echo "llm M ≤ 512 $p exit $?"; grep -A3 "geomean" "$OUT/llm_m512_$p.txt" | tail -2
     done ;;
-  *) echo "unknown part $part: tests, bench, study, fp64, fp8, small_m, ladders, sanitize or llm_m512"; exit 2 ;;
+  ncu)
+    NCU="ncu --clock-control none --section LaunchStats --section SpeedOfLight --section Occupancy"
+    [ "${NCU_FP64:-1}" = 1 ] && timeout ${NCU_S:-150} $NCU --section WarpStateStats --section SchedulerStats --section MemoryWorkloadAnalysis \
+      --section ComputeWorkloadAnalysis -k regex:'dmma|gemm|Kernel' -c 2 $PY -m tcraw bench --sizes 4096 \
+      --precision fp64 --kernel ${NCU_FP64_KERNEL:-dmma_fp64} --iters 1 --warmup 0 --seed 7 > "$OUT/ncu_fp64.txt" 2>&1
+    echo "ncu fp64 exit $?"; grep -E "^  [a-z_]*(dmma|gemm|Kernel)|Duration|Registers Per|SM Frequency|Grid Size|Block Size" "$OUT/ncu_fp64.txt"
+    for shape in ${NCU_SHAPES:-128,11008,4096 512,512,32768 3072,3072,3072 2048,2048,2048}; do
+      echo "$shape" > /tmp/ncu_shape.txt
+      timeout ${NCU_S:-150} $NCU -k regex:'wgmma|gemm|Kernel|nvjet|splitK|reduce' -c 6 $PY -m tcraw bench --shapes /tmp/ncu_shape.txt \
+        --precision fp16 --kernel wgmma_tma_fp16 --iters 1 --warmup 0 --seed 7 >> "$OUT/ncu_fp16_shapes.txt" 2>&1
+      echo "ncu fp16 $shape exit $?"
+    done
+    grep -E "^  [a-zA-Z_].*\(|Duration|Grid Size|Block Size|Registers Per" "$OUT/ncu_fp16_shapes.txt" ;;
+  weak)
+    timeout ${WEAK_S:-200} $PY -m tcraw bench --shapes ${WEAK_SHAPES:-scripts/shapes/weak_14.txt} --precision fp16 --kernel wgmma_tma_fp16 \
+      --iters 20 --seed 7 > "$OUT/weak_06_pick.txt" 2>&1
+    echo "weak shapes (the picks) exit $?"; grep -E "^wgmma.*×" "$OUT/weak_06_pick.txt"
+    eval timeout ${WEAK_S:-200} $PY scripts/tune_ladder.py --family wgmma --shapes ${WEAK_SHAPES:-scripts/shapes/weak_14.txt} --iters 20 \
+      --seed 7 --variants ${WEAK_VARIANTS:-'""'} > "$OUT/weak_06.txt" 2>&1
+    echo "weak shapes exit $?"; grep -E "×.*cuBLAS" "$OUT/weak_06.txt" ;;
+  fp8tune)
+    eval timeout ${FP8_S:-90} $PY scripts/tune_ladder.py --family kmajor --precision fp8e4m3bf16 --sizes 8192 \
+      --iters 20 --seed 7 --variants ${FP8_VARIANTS:-'"" GROUP_M=4 GROUP_M=16'} > "$OUT/fp8_bands.txt" 2>&1
+    echo "fp8 bands exit $?"; grep -E "×.*cuBLAS" "$OUT/fp8_bands.txt" ;;
+  closing)
+    timeout ${PYTEST_S:-330} $PY -m pytest -q -rs -p no:cacheprovider tests > "$OUT/pytest_gpu.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_gpu.txt")"
+    KERNELS=dmma_fp64 timeout ${SANITIZE_S:-150} bash scripts/sanitize.sh "$OUT/sanitize_08.log" | tail -3
+    timeout ${LADDERS_S:-120} $PY -m tcraw bench --precision fp64 --sizes 4096,6144,8192 --iters 20 --seed 7 \
+      --out "$OUT/fp64_ladder" > "$OUT/fp64_ladder.txt" 2>&1
+    echo "fp64 ladder exit $?"; grep -E "^(cublas|dmma|wmma)" "$OUT/fp64_ladder.txt"
+    for p in fp16 bf16; do
+      shapes=scripts/shapes/mid_m.txt; [ $p = fp16 ] && shapes=scripts/shapes/mid_m.txt,odd
+      timeout ${MID_S:-120} $PY -m tcraw bench --shapes $shapes --precision $p --kernel wgmma_tma_$p --iters 20 \
+        --seed 7 > "$OUT/mid_m_$p.txt" 2>&1
+      echo "mid-M $p exit $?"; grep -A3 geomean "$OUT/mid_m_$p.txt" | grep -v '^--'
+    done ;;
+  *) echo "unknown part $part: tests, bench, study, fp64, fp8, small_m, ladders, sanitize, llm_m512, ncu, weak, fp8tune or closing"; exit 2 ;;
   esac
 done

@@ -407,11 +407,14 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
 # time, plus how much slower than the best its pick is) to every configuration's time on 12
 # shapes, two runs, on the H200 (scripts/fit_wgmma_model.py on scripts/tune_ladder.py's tables in
 # docs/results/2026-11-30-h200-06-any-shape/): one SM's tensor throughput with each block tile
-# (TFLOP/s, by consumers and BN), what HBM streams with every SM reading (bytes/µs), one SM's
-# loads from L2 (the split-K sum is one SM's), split-K's and stream-K's fixed costs and the
-# launch's own (µs).
+# (TFLOP/s, by consumers and BN), what HBM streams (bytes/µs) with at least HBM_SMS of the SMs
+# reading, one SM's loads from L2 (the split-K sum is one SM's), split-K's and stream-K's fixed
+# costs and the launch's own (µs). HBM_SMS came later (docs/results/2026-11-30-h200-stream-k/:
+# 86 of 132 SMs streamed 128×11008×4096's B at full speed; a refit with those tables gave 0.65 too,
+# but moved the big shapes' picks it has no data for, so the other constants stayed).
 WGMMA_SM_TFLOPS = {(2, 256): 5.0, (2, 128): 4.7, (2, 64): 3.3, (1, 256): 3.9, (1, 128): 3.6, (1, 64): 2.9}
 HBM_BYTES_PER_US = 3.8e6
+HBM_SMS = 0.65
 SM_BYTES_PER_US = 0.8e5
 SPLIT_K_US, STREAM_K_US, LAUNCH_US = 4.2, 2.3, 5.8
 # Measured where the model is blind: with M ≤ 32 the run is a stream of B. 06 swapped (Cᵀ = Bᵀ·Aᵀ:
@@ -428,9 +431,11 @@ SWAPPED_CONFIGS = (SWAPPED_CONFIG, {**SWAPPED_CONFIG, "BN": 32})   # M ≤ 16, M
 STREAM_B_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "STAGES": 8}
 
 
-def stream_k_share(rem, kt, clusters, tile):
-    """06's stream_k_share: the k-slices each cluster takes of the last partial round, or 0."""
-    if not tile["STREAM_K"] or rem == 0:
+def stream_k_share(tiles, kt, clusters, tile):
+    """06's stream_k_share: the k-slices each cluster takes of the last partial round, or 0 —
+    always 0 when that round is the only one (fewer tiles than clusters: measured slower cut)."""
+    rem = tiles % clusters
+    if not tile["STREAM_K"] or rem == 0 or tiles < clusters:
         return 0
     share = max(cdiv(rem * kt, clusters), cdiv(kt, tile["STREAM_K_DIV"]))
     return share if kt - share >= tile["SPLIT_MIN_SAVED"] else 0
@@ -443,29 +448,37 @@ def split_pieces(tiles, kt, clusters, tile):
     return max(1, min(clusters // tiles, kt // tile["SPLIT_MIN_SLICES"], tile["SPLIT_MAX"]))
 
 
+def wgmma_schedule(m, n, k, sms, tile, elem_bytes=2):
+    """06's schedule on (m, n, k) as the kernel computes it: (tiles, k-slices a tile, clusters,
+    split-K's pieces a tile, stream-K's share of the last round per cluster)."""
+    cluster = tile["CLUSTER"]
+    tiles = cdiv(m, 64 * tile["CONSUMERS"] * cluster) * cdiv(n, tile["BN"])
+    kt, clusters = cdiv(k, WGMMA_ROW_BYTES // elem_bytes), sms // cluster
+    p = split_pieces(tiles, kt, clusters, tile)
+    return tiles, kt, clusters, p, (stream_k_share(tiles, kt, clusters, tile) if p == 1 else 0)
+
+
 def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2):
     """Modelled µs of 06 with ``tile`` on (m, n, k): the busiest cluster's k-slices at the tile's
     rate (the schedule the kernel itself computes: rounds, stream-K, split-K) plus split-K's
     final sum, or the time to stream A, B and C through HBM when that is longer. Returns
-    (that time, the tensor-core part alone)."""
+    (that time, whether the schedule splits tiles along K)."""
     consumers, bn, cluster = tile["CONSUMERS"], tile["BN"], tile["CLUSTER"]
     bm = 64 * consumers
     # a slice is 128 bytes of K whatever the type: its MMA time is the same (FP8's rate is twice
     # fp16's, TF32's half), only the number of slices changes
-    tiles, kt, clusters = cdiv(m, bm * cluster) * cdiv(n, bn), cdiv(k, WGMMA_ROW_BYTES // elem_bytes), sms // cluster
+    tiles, kt, clusters, p, share = wgmma_schedule(m, n, k, sms, tile, elem_bytes)
     slice_us = 2 * bm * bn * 64 / (WGMMA_SM_TFLOPS[consumers, bn] * 1e6)   # rates in fp16 FLOP: 64 K a slice
-    p, fixup_us = split_pieces(tiles, kt, clusters, tile), 0.0
     if p > 1:
         slices, active = cdiv(kt, p), tiles * p * cluster
         fixup_us = p * bm * bn * 4 / SM_BYTES_PER_US + SPLIT_K_US
     else:
         active = min(tiles, clusters) * cluster
-        share = stream_k_share(tiles % clusters, kt, clusters, tile)
         slices = tiles // clusters * kt + share if share else cdiv(tiles, clusters) * kt
         fixup_us = STREAM_K_US if share else 0.0
-    # HBM at full speed needs every SM reading; fewer get their share of it
-    memory_us = (elem_bytes * (m * k + k * n) + 4 * m * n) / (HBM_BYTES_PER_US * min(1.0, active / sms))
-    return max(slices * slice_us, memory_us) + fixup_us + LAUNCH_US, slices * slice_us
+    # HBM at full speed needs HBM_SMS of the SMs reading; fewer get their share of it
+    memory_us = (elem_bytes * (m * k + k * n) + 4 * m * n) / (HBM_BYTES_PER_US * min(1.0, active / (HBM_SMS * sms)))
+    return max(slices * slice_us, memory_us) + fixup_us + LAUNCH_US, p > 1 or share > 0
 
 
 def _with_stages(tile, picked, overrides):
@@ -511,33 +524,32 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
         if (m <= 64 and config["CONSUMERS"] > 1) or (config["CLUSTER"] > 1 and cdiv(m, rows) < 2) or \
                 (config["BN"] > 64 and n <= config["BN"] // 2):
             continue   # a second consumer's, a second block's, or half the tile's columns would be all padding
-        total, tensor = wgmma_model_us(m, n, k, sms, {**WGMMA_TILE, **config, "STREAM_K": int(stream_k)}, elem_bytes)
-        ranked.append((total, tensor, order, config))
-    # within 2 % of the best counts as a tie, broken by less tensor-core work, then biggest tile
+        total, split = wgmma_model_us(m, n, k, sms, {**WGMMA_TILE, **config, "STREAM_K": int(stream_k)}, elem_bytes)
+        # every SM's MMAs, padding included: M = 384 in 128-row tiles, not in clusters of 2 × 128
+        padded = cdiv(m, rows * config["CLUSTER"]) * rows * config["CLUSTER"] * cdiv(n, config["BN"]) * config["BN"]
+        ranked.append((total, padded, split, order, config))
+    # within 2 % of the best counts as a tie, broken by padding (more than 5 % more MMAs than the
+    # least of the tied loses), then by whole tiles (no split along K: no fixup, and the tiles
+    # that share a panel of B stream it together), then the biggest tile
     best = min(r[0] for r in ranked)
-    return dict(min((r for r in ranked if r[0] <= best * 1.02), key=lambda r: (r[1], r[2]))[3])
+    tied = [r for r in ranked if r[0] <= best * 1.02]
+    least = min(r[1] for r in tied)
+    return dict(min(tied, key=lambda r: (r[1] > least * 1.05, r[2], r[3]))[4])
 
 
 # -- 08: fp64 on the tensor cores — mma.sync DMMA (m8n8k4; m16n8k4 on sm_90) from padded smem, cp.async pipeline ----
 
-# sm_90's m16n8k4 on 16-deep slices, in 128- or 192-row tiles. Measured on the H200 against
-# cuBLAS's DGEMM (4096³ / 8192³): m8n8k4, sm_80's only shape, 0.47× / 0.50×; m16n8k8 and k16
-# 0.74–0.81×; m16n8k4 0.81× / 0.83× with 128 rows, 0.75× / 0.88× with 192 (5 % more per tile row
-# from a bigger tile, in coarser waves). 32-deep slices gained 2–3 % more but need 180–215 KB of
-# shared memory, more than an A100 (sm_80, 08's least arch) gives; these take 113 and 144 KB.
-DMMA_TILE = {"BM": 128, "BN": 128, "BK": 16, "WARPS_M": 2, "WARPS_N": 4, "STAGES": 3, "DMMA_K": 4}
-DMMA_CONFIGS = ({"BM": 128}, {"BM": 192})
-# throughput per tile row, relative, counted in whole waves as dmma_config counts them: at 8192³,
-# 21 waves of 192-row tiles in 22.0 ms against 32 of 128-row tiles in 23.3 ms
-DMMA_ROW_RATE = {128: 1.0, 192: 1.04}
-
-
-def dmma_config(m, n, k, sms):
-    """08's block rows for (m, n, k) on ``sms`` SMs: the fewer modelled tile-row waves,
-    ⌈tiles / SMs⌉ × BM / rate (4096³: 128 rows, 8 waves; 8192³: 192 rows, 21 waves)."""
-    def cost(config):
-        return cdiv(cdiv(m, config["BM"]) * cdiv(n, DMMA_TILE["BN"]), sms) * config["BM"] / DMMA_ROW_RATE[config["BM"]]
-    return dict(min(DMMA_CONFIGS, key=cost))
+# sm_90's m16n8k4 on 16-deep slices, 128×128 tiles walked in bands of 8 tile rows (GROUP_M),
+# fragments double-buffered in registers. Measured on the H200 against cuBLAS's DGEMM (4096³ /
+# 8192³; docs/results/2026-11-30-h200-hopper-precisions/): m8n8k4, sm_80's only shape, 0.47× /
+# 0.50×; m16n8k8 and k16 0.74–0.81×; m16n8k4 0.81× / 0.83×, then with the bands 0.82× / 0.86×,
+# then with the second fragment set (no MMA waits for a load after a slice's barrier) 0.94× /
+# 0.94×. Two blocks of 128×64 per SM (BN=64, WARPS_N=2, MIN_BLOCKS=2: cuBLAS's own tile here)
+# measured the same, within 1 %; this one also fits an A100's shared memory (113 KB a block).
+# One configuration for every problem: with one block of 128×128 or two of 128×64 per SM, and
+# 192-row tiles now spilling, no other tile changes how many waves a problem takes.
+DMMA_TILE = {"BM": 128, "BN": 128, "BK": 16, "WARPS_M": 2, "WARPS_N": 4, "STAGES": 3, "DMMA_K": 4,
+             "MIN_BLOCKS": 1, "GROUP_M": 8}
 
 
 def dmma_geometry(tile):
@@ -551,19 +563,19 @@ def dmma_geometry(tile):
 
 def dmma_kernel(tile=DMMA_TILE, name=None, choose=True):
     """The 08 kernel (fp64 DMMA) with the macros ``tile`` (scripts/tune_ladder.py overrides them).
-    With ``choose``, each problem gets the block rows dmma_config picks (Kernel.configured)."""
+    With ``choose``, a run may override its macros (``run_matmul(config=...)``, Kernel.configured)."""
     tile = {**DMMA_TILE, **tile}
     variant = "" if choose else "+".join(f"{k}={v}" for k, v in tile.items() if v != DMMA_TILE[k])
     return Kernel(
         name=name or "dmma_fp64", source="08_dmma_fp64.cu", entry="dmma_fp64", precision=PRECISIONS["fp64"],
         min_arch=80, tile=(tile["BM"], tile["BN"], tile["BK"]), geometry=dmma_geometry(tile),
         defines=_defines(tile), align=16, variant=variant,
-        tunables=tuple(DMMA_TILE) if choose else (), configs=DMMA_CONFIGS if choose else (),
+        tunables=tuple(DMMA_TILE) if choose else (), configs=({},) if choose else (),
         configure=(lambda picked, over: dmma_kernel({**tile, **picked, **over}, name, choose=False)) if choose else None,
-        pick=dmma_config if choose else None,
+        pick=(lambda m, n, k, sms: {}) if choose else None,
         summary=f"mma.sync fp64 (DMMA: m16n8k{tile['DMMA_K']} on sm_90, m8n8k4 before), {tile['BM']}×{tile['BN']}×"
-                f"{tile['BK']} tiles (or 192 rows where fewer waves) in padded smem, "
-                f"{tile['STAGES']}-stage cp.async pipeline")
+                f"{tile['BK']} tiles in padded smem, bands of {tile['GROUP_M']} tile rows, "
+                f"{tile['STAGES']}-stage cp.async pipeline, fragments double-buffered")
 
 
 def _defines(tile):

@@ -160,6 +160,12 @@ class Precision:
     # dense FLOP (or int op) per clock per SM, by compute capability (docs/facts.md); None: unknown
     flops_per_clk_sm: dict = field(default_factory=dict)
 
+    @property
+    def finite_only(self):
+        """Whether its inputs must be finite: int8 stores no NaN or infinity, and FP8's
+        per-tensor scale is the largest magnitude (an infinity would also saturate to a code)."""
+        return self.family in ("int8", "fp8")
+
     def tolerance(self, k, integer_inputs, abs_ref_max):
         """The allowed max of |C - ref| / (|A||B|), elementwise, for a K-long dot product."""
         if integer_inputs and abs_ref_max < 2.0 ** self.acc_exact_bits:
@@ -248,6 +254,15 @@ class HostProblem:
 def quantized_inputs(precision, base_a, base_b, mode):
     """A and B as the kernel stores them (normal inputs scaled for int8's range), and the
     per-tensor scales their values are multiplied by (FP8: amax-based for normal inputs; 1 else)."""
+    if precision.finite_only:
+        for name, v in (("A", base_a), ("B", base_b)):
+            if not np.isfinite(v).all():
+                at = tuple(int(i) for i in np.argwhere(~np.isfinite(v))[0])
+                why = ("int8 stores no NaN or infinity" if precision.family == "int8" else
+                       "FP8 scales each tensor by its largest magnitude, which must be finite, and "
+                       "would saturate an infinity to the largest code")
+                raise UsageError(f"{precision.label}: {name}{list(at)} is {v[at]} — {why}; pass finite "
+                                 "values, or use fp16, bf16, tf32, fp32 or fp64, which carry NaN and infinity")
     scale = 1.0 if mode == "int" else precision.normal_scale
     x, y = base_a * scale, base_b * scale
     sa = sb = 1.0

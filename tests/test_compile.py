@@ -270,16 +270,54 @@ def test_07_builds_the_k_major_wgmma_forms(key, op):
 @pytest.mark.parametrize("arch,shape", [("sm_80", "DMMA.884"), ("sm_90", "DMMA.16x8x4")])
 def test_08_builds_dmma_without_spills(arch, shape):
     """08: fp64 through mma.sync — m8n8k4 on sm_80, Hopper's full-rate m16n8k4 on sm_90 — in the
-    SASS, the launch it states agrees with the registration (compile_cubin checks), no spills,
-    in both of its configurations; 4096³ picks 128-row tiles, 8192³ 192 (fewer waves)."""
+    SASS, the launch it states agrees with the registration (compile_cubin checks), no spills, as
+    it runs and as two 128×64 blocks per SM (whose registers must fit two blocks: ≤ 256 each)."""
     k08 = kernels.KERNELS["dmma_fp64"]
     assert k08.precision.key == "fp64" and k08.tile == (128, 128, 16)
-    assert k08.configured(4096, 4096, 4096, 132).tile[0] == 128 and k08.configured(8192, 8192, 8192, 132).tile[0] == 192
-    for config in k08.configurations():
+    assert k08.configured(8192, 8192, 8192, 132).defines == k08.defines
+    two = k08.configured(4096, 4096, 4096, 132, {"BN": 64, "WARPS_N": 2, "MIN_BLOCKS": 2})
+    assert two.tile == (128, 64, 16) and two.geometry(4096, 4096, 4096).block == (128, 1, 1)
+    for config in (k08, two):
         cubin = compiler.compile_cubin(config, arch)
-        assert cubin.spill_bytes == 0, config.file_stem
+        assert cubin.spill_bytes == 0 and cubin.registers <= 256, config.file_stem
         if (tool := sass.find_cuobjdump()):
             assert shape in sass.dump_sass(cubin.image, tool), config.file_stem
+    with pytest.raises(Exception, match="even number of k steps"):   # k16 on a 16-deep slice: one step
+        compiler.compile_cubin(k08.configured(64, 64, 64, 132, {"DMMA_K": 16}), "sm_90")
+
+
+def test_the_stream_k_test_shapes_still_cut_as_described():
+    """test_gpu's stream-K shapes exercise what its comment says under today's picks (the picks
+    move when the model does): (tiles, slices a tile, clusters, split-K pieces, stream-K share)."""
+    from test_gpu import STREAM_K_SHAPES
+    schedules = [kernels.wgmma_schedule(*shape, 132, {**kernels.WGMMA_TILE, **kernels.wgmma_config(*shape, 132)})
+                 for shape in STREAM_K_SHAPES]
+    assert schedules == [(72, 33, 66, 1, 17), (90, 32, 66, 1, 16), (32, 33, 132, 4, 0), (96, 16, 132, 1, 0)]
+
+
+def test_stream_k_never_cuts_a_lone_partial_round():
+    """Fewer tiles than clusters: stream-K would cut every tile (measured slower on the H200:
+    384×4096×4096 36.5 µs against 26.3 whole), so 06 runs them whole; with a whole round before
+    it, the partial round is still cut when that saves SPLIT_MIN_SAVED slices."""
+    tile = kernels.WGMMA_TILE
+    assert kernels.stream_k_share(96, 64, 132, tile) == 0
+    assert kernels.stream_k_share(131, 64, 132, tile) == 0
+    assert kernels.stream_k_share(132 + 40, 64, 132, tile) == 32
+    assert kernels.stream_k_share(264, 64, 132, tile) == 0   # no partial round
+
+
+def test_memory_bound_small_m_runs_whole_tiles_of_128_rows():
+    """M = 128 against N = 11008 or 14336 (K = 4096): one 128-row tile per column strip, each
+    whole (86 and 112 tiles on 132 SMs) — B streamed once, measured 0.91–0.98× cuBLAS against
+    0.80–0.86× for the 64-row tiles in clusters of two picked before. M = 384 picks 128-row
+    tiles, not clusters of two 256-row ones (a quarter padding)."""
+    for n in (11008, 14336):
+        config = kernels.wgmma_config(128, n, 4096, 132)
+        assert (config["CONSUMERS"], config["BN"], config["CLUSTER"]) == (2, 128, 1)
+        tiles, _, clusters, p, share = kernels.wgmma_schedule(128, n, 4096, 132, {**kernels.WGMMA_TILE, **config})
+        assert tiles < clusters and p == 1 and share == 0
+    config = kernels.wgmma_config(384, 4096, 4096, 132)
+    assert (config["CONSUMERS"], config["CLUSTER"]) == (2, 1)
 
 
 def test_06_overrides_refit_the_stages_and_refuse_what_cannot_build():

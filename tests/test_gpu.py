@@ -139,10 +139,11 @@ def test_walkthrough_script_runs(device):
 
 
 # 06 splits the last partial round of tiles along K (stream-K) when that saves enough: a tile's
-# tail stores C, the pieces before it add themselves in order. Shapes chosen (for a 132-SM H200,
-# from the schedule in the .cu) to cut tiles into 3 pieces, 2 pieces, 2 pieces over more tiles,
-# and not at all.
-STREAM_K_SHAPES = [(256, 512, 2112), (256, 256, 2048), (2048, 512, 4096), (1024, 1024, 1024)]
+# tail stores C, the pieces before it add themselves in order. Shapes (for a 132-SM H200, as
+# tcraw.kernels.wgmma_schedule computes them — test_compile checks that they still do): tiles
+# cut into 2 or 3 pieces (shares of 17 of 33 slices), into 2 over more tiles, split-K into 4
+# pieces, and a lone partial round run whole.
+STREAM_K_SHAPES = [(1024, 2304, 2112), (1280, 2304, 2048), (256, 512, 2112), (384, 4096, 1024)]
 
 
 @pytest.mark.parametrize("mode", ["normal", "int"])
@@ -286,14 +287,17 @@ def test_cublaslt_on_our_buffers_passes_our_check(device, host_problems, key, fa
         lt.close()
 
 
-@pytest.mark.parametrize("config", kernels.DMMA_CONFIGS, ids=lambda c: f"BM{c['BM']}")
+@pytest.mark.parametrize("config", [{}, {"BN": 64, "WARPS_N": 2, "MIN_BLOCKS": 2}, {"GROUP_M": 1}, {"DMMA_K": 8}],
+                         ids=["default", "two_blocks_128x64", "row_by_row", "m16n8k8"])
 def test_08_dmma_fp64_is_correct(device, host_problems, config):
-    """08 in each configuration on shapes its tile does not divide (tcraw pads), both input
-    modes; fp64 accumulate, so integer inputs are exact and normal ones within fp64's bound."""
+    """08 as it runs and with its macros overridden, on shapes its tile does not divide (tcraw
+    pads) and with a last band of fewer than GROUP_M tile rows (1200 rows: a band of 8 and one of
+    2), both input modes; fp64 accumulate, so integer inputs are exact and normal ones within
+    fp64's bound."""
     kernel = kernels.KERNELS["dmma_fp64"]
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
-    for shape in [(1, 1, 1), (130, 300, 100), (257, 129, 33), (1000, 1003, 997)]:
+    for shape in [(1, 1, 1), (130, 300, 100), (257, 129, 33), (1000, 1003, 997), (1200, 520, 64)]:
         for mode in ("normal", "int"):
             rec = run_matmul(device, kernel, host_problems("fp64", *shape, mode), iters=1, warmup=0, config=config)
             assert rec.passed and rec.unwritten == 0 and rec.padding_dirty == 0, (shape, mode, rec.max_rel_err)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from tcraw import precision as P
+from tcraw.errors import UsageError
 from tcraw.precision import PRECISIONS, base_matrices, host_problem, verify
 
 
@@ -129,6 +130,19 @@ def test_nan_and_inf_must_propagate_where_the_reference_has_them():
     assert v.passed, v
     c[2, 0] = 1.0            # a NaN that failed to propagate
     assert not verify(c, hp).passed
+
+
+@pytest.mark.parametrize("key", [k for k, p in PRECISIONS.items() if p.finite_only])
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+def test_int8_and_fp8_refuse_non_finite_inputs_by_name(key, bad):
+    """int8 stores no NaN or infinity and FP8's amax scale needs a finite largest magnitude: a
+    non-finite input is refused, typed, naming the operand and the element — not clipped to
+    garbage (int8) or saturated to 448 (e4m3)."""
+    a, b = base_matrices(6, 5, 4, "normal", 1)
+    b[2, 3] = bad
+    with pytest.raises(UsageError, match=r"B\[2, 3\] is .*(int8 stores no NaN|FP8 scales).*pass finite values"):
+        host_problem(PRECISIONS[key], a, b, "normal")
+    assert {p.key for p in PRECISIONS.values() if p.finite_only} == {"int8", "fp8e4m3", "fp8e5m2", "fp8e4m3bf16"}
 
 
 def test_padding_may_hold_nan_only_below_an_inf_column():
