@@ -211,8 +211,8 @@ __device__ __forceinline__ void dmma_pipelined(const double* A, const double* B,
 // here; tcraw reads it from the cubin and refuses a declaration in kernels.py that differs.
 extern "C" __constant__ int tcraw_launch[2] = {THREADS, STAGES * STAGE_BYTES};
 
-// (THREADS, 1): one block per SM; ptxas may use up to 255 registers, for accumulators of 64
-// doubles a thread with 128 rows and 96 with 192.
+// (THREADS, MIN_BLOCKS): ptxas may use up to 65536 / (THREADS · MIN_BLOCKS) registers a thread (at
+// most 255) — 64 accumulator doubles and two fragment sets of 12 at 128×128 take 218.
 extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 dmma_fp64(const double* A, const double* B, double* C, int M, int N, int K) {
     dmma_pipelined(A, B, C, M, N, K);

@@ -36,7 +36,7 @@
 #define GROUP_M 8     // block tiles walk M first within a band of GROUP_M rows: B tiles stay in L2
 #endif
 #ifndef STREAM_K
-#define STREAM_K 1    // split the last partial round of tiles along K over every cluster (0: don't)
+#define STREAM_K 1    // split a last partial round after whole ones along K over every cluster (0: don't)
 #endif
 #ifndef STREAM_K_DIV
 #define STREAM_K_DIV 2   // ... in shares of at least 1/STREAM_K_DIV of a tile (see stream_k_share)

@@ -8,7 +8,8 @@
 #   bench  each 07 form (with and without WAIT_DEPTH=1) and 08 against its yardstick, 4096³, 8192³
 #   study  the FP8 accumulator study; then 06 on M = 1 and 16 with and without A_ROWS / WAIT_DEPTH /
 #          SWAP_AB (Cᵀ = Bᵀ·Aᵀ); then 2048³ and 3072³ with stream-K in finer pieces (STREAM_K_DIV)
-#   fp64   08 with each of sm_90's DMMA shapes (m16n8k4/k8/k16) against cuBLAS's DGEMM, 4096³, 8192³
+#   fp64   08's variants (FP64_VARIANTS; default: as it runs, two 128×64 blocks per SM) against cuBLAS's DGEMM,
+#          FP64_SIZES (4096³, 8192³)
 #   fp8    07 e4m3→bf16 as it is (against cuBLASLt's fast accumulation) and promoting every slice
 #          into fp32 (against cuBLASLt's default), 4096³, 8192³
 #   small_m  06 on M = 32 and 64: the model's picks against the swapped form with M tiles of 32/64
@@ -58,8 +59,8 @@ for part in "${parts[@]}"; do
       --variants "" STREAM_K_DIV=4 BN=128,STAGES=6 BN=128,STAGES=6,STREAM_K_DIV=4 > "$OUT/waves_06.txt" 2>&1
     echo "2048³/3072³ stream-K exit $?"; tail -4 "$OUT/waves_06.txt" ;;
   fp64)
-    timeout ${FP64_S:-100} $PY scripts/tune_ladder.py --family dmma --precision fp64 --sizes ${FP64_SIZES:-4096,8192} --iters 10 \
-      --seed 7 --variants ${FP64_VARIANTS:-GROUP_M=8 BN=64,WARPS_N=2,MIN_BLOCKS=2} > "$OUT/fp64_08.txt" 2>&1
+    eval timeout ${FP64_S:-100} $PY scripts/tune_ladder.py --family dmma --precision fp64 --sizes ${FP64_SIZES:-4096,8192} \
+      --iters 10 --seed 7 --variants ${FP64_VARIANTS:-'"" BN=64,WARPS_N=2,MIN_BLOCKS=2'} > "$OUT/fp64_08.txt" 2>&1
     echo "fp64 exit $?"; grep -E "^(cublas|dmma)" "$OUT/fp64_08.txt" ;;
   fp8)
     timeout ${FP8_S:-90} $PY scripts/tune_ladder.py --family kmajor --precision fp8e4m3bf16 --sizes 4096,8192 \

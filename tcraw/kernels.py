@@ -410,8 +410,8 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
 # (TFLOP/s, by consumers and BN), what HBM streams (bytes/µs) with at least HBM_SMS of the SMs
 # reading, one SM's loads from L2 (the split-K sum is one SM's), split-K's and stream-K's fixed
 # costs and the launch's own (µs). HBM_SMS came later (docs/results/2026-11-30-h200-stream-k/:
-# 86 of 132 SMs streamed 128×11008×4096's B at full speed; a refit with those tables gave 0.65 too,
-# but moved the big shapes' picks it has no data for, so the other constants stayed).
+# 86 of 132 SMs streamed 128×11008×4096's B at full speed; a refit with those tables, started
+# there, kept 0.65 but moved the big shapes' picks it has no data for, so the others stayed).
 WGMMA_SM_TFLOPS = {(2, 256): 5.0, (2, 128): 4.7, (2, 64): 3.3, (1, 256): 3.9, (1, 128): 3.6, (1, 64): 2.9}
 HBM_BYTES_PER_US = 3.8e6
 HBM_SMS = 0.65
@@ -450,8 +450,11 @@ def split_pieces(tiles, kt, clusters, tile):
 
 def wgmma_schedule(m, n, k, sms, tile, elem_bytes=2):
     """06's schedule on (m, n, k) as the kernel computes it: (tiles, k-slices a tile, clusters,
-    split-K's pieces a tile, stream-K's share of the last round per cluster)."""
+    split-K's pieces a tile, stream-K's share of the last round per cluster). ``tile``'s STREAM_K
+    is the kernel's own: a 16-bit C turns it off there (wgmma_config passes 0 for one)."""
     cluster = tile["CLUSTER"]
+    if tile.get("SWAP_AB"):   # Cᵀ = Bᵀ·Aᵀ: the block tile's rows run along N, its BN columns along M
+        m, n = n, m
     tiles = cdiv(m, 64 * tile["CONSUMERS"] * cluster) * cdiv(n, tile["BN"])
     kt, clusters = cdiv(k, WGMMA_ROW_BYTES // elem_bytes), sms // cluster
     p = split_pieces(tiles, kt, clusters, tile)
@@ -524,9 +527,10 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
         if (m <= 64 and config["CONSUMERS"] > 1) or (config["CLUSTER"] > 1 and cdiv(m, rows) < 2) or \
                 (config["BN"] > 64 and n <= config["BN"] // 2):
             continue   # a second consumer's, a second block's, or half the tile's columns would be all padding
-        total, split = wgmma_model_us(m, n, k, sms, {**WGMMA_TILE, **config, "STREAM_K": int(stream_k)}, elem_bytes)
+        tile = {**WGMMA_TILE, **config, "STREAM_K": int(stream_k)}
+        total, split = wgmma_model_us(m, n, k, sms, tile, elem_bytes)
         # every SM's MMAs, padding included: M = 384 in 128-row tiles, not in clusters of 2 × 128
-        padded = cdiv(m, rows * config["CLUSTER"]) * rows * config["CLUSTER"] * cdiv(n, config["BN"]) * config["BN"]
+        padded = wgmma_schedule(m, n, k, sms, tile, elem_bytes)[0] * rows * config["CLUSTER"] * config["BN"]
         ranked.append((total, padded, split, order, config))
     # within 2 % of the best counts as a tie, broken by padding (more than 5 % more MMAs than the
     # least of the tied loses), then by whole tiles (no split along K: no fixup, and the tiles
@@ -541,7 +545,8 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
 
 # sm_90's m16n8k4 on 16-deep slices, 128×128 tiles walked in bands of 8 tile rows (GROUP_M),
 # fragments double-buffered in registers. Measured on the H200 against cuBLAS's DGEMM (4096³ /
-# 8192³; docs/results/2026-11-30-h200-hopper-precisions/): m8n8k4, sm_80's only shape, 0.47× /
+# 8192³; the DMMA shapes in docs/results/2026-11-30-h200-hopper-precisions/, the bands and the
+# fragment sets in docs/results/2026-11-30-h200-fp64-08/): m8n8k4, sm_80's only shape, 0.47× /
 # 0.50×; m16n8k8 and k16 0.74–0.81×; m16n8k4 0.81× / 0.83×, then with the bands 0.82× / 0.86×,
 # then with the second fragment set (no MMA waits for a load after a slice's barrier) 0.94× /
 # 0.94×. Two blocks of 128×64 per SM (BN=64, WARPS_N=2, MIN_BLOCKS=2: cuBLAS's own tile here)

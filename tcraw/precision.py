@@ -123,8 +123,9 @@ def e5m2_to_f64(codes):
 
 def amax_scale(x, largest):
     """The per-tensor scale that maps |x|'s largest value onto the format's largest finite value
-    (float32, as the kernel and cuBLASLt read it); 1 for an all-zero tensor."""
-    amax = float(np.max(np.abs(x), initial=0.0))
+    (float32, as the kernel and cuBLASLt read it); 1 for an all-zero tensor. NaNs are passed
+    over (they keep their own code)."""
+    amax = float(np.max(np.abs(x), initial=0.0, where=~np.isnan(x)))
     return float(np.float32(amax / largest)) if amax > 0 and math.isfinite(amax) else 1.0
 
 
@@ -161,10 +162,16 @@ class Precision:
     flops_per_clk_sm: dict = field(default_factory=dict)
 
     @property
-    def finite_only(self):
-        """Whether its inputs must be finite: int8 stores no NaN or infinity, and FP8's
-        per-tensor scale is the largest magnitude (an infinity would also saturate to a code)."""
-        return self.family in ("int8", "fp8")
+    def keeps_nan(self):
+        """Whether a NaN in A or B reaches C as NaN: int8 has no NaN (FP8 has a NaN code)."""
+        return self.family != "int8"
+
+    @property
+    def keeps_inf(self):
+        """Whether an infinity in A or B reaches C: int8 has none, and FP8's quantization
+        saturates (e4m3 has no infinity; cvt.rn.satfinite caps e5m2's), so tcraw refuses one
+        rather than clamp it to the largest finite value."""
+        return self.family not in ("int8", "fp8")
 
     def tolerance(self, k, integer_inputs, abs_ref_max):
         """The allowed max of |C - ref| / (|A||B|), elementwise, for a K-long dot product."""
@@ -254,15 +261,15 @@ class HostProblem:
 def quantized_inputs(precision, base_a, base_b, mode):
     """A and B as the kernel stores them (normal inputs scaled for int8's range), and the
     per-tensor scales their values are multiplied by (FP8: amax-based for normal inputs; 1 else)."""
-    if precision.finite_only:
-        for name, v in (("A", base_a), ("B", base_b)):
-            if not np.isfinite(v).all():
-                at = tuple(int(i) for i in np.argwhere(~np.isfinite(v))[0])
-                why = ("int8 stores no NaN or infinity" if precision.family == "int8" else
-                       "FP8 scales each tensor by its largest magnitude, which must be finite, and "
-                       "would saturate an infinity to the largest code")
-                raise UsageError(f"{precision.label}: {name}{list(at)} is {v[at]} — {why}; pass finite "
-                                 "values, or use fp16, bf16, tf32, fp32 or fp64, which carry NaN and infinity")
+    for name, v in (("A", base_a), ("B", base_b)):
+        refused = np.isinf(v) if precision.keeps_nan else ~np.isfinite(v)
+        if not precision.keeps_inf and refused.any():
+            at = tuple(int(i) for i in np.argwhere(refused)[0])
+            why = ("int8 stores no NaN or infinity" if not precision.keeps_nan else
+                   "FP8 quantization saturates (e4m3 has no infinity), so it would become the largest "
+                   "finite value; NaN is kept")
+            raise UsageError(f"{precision.label}: {name}{list(at)} is {v[at]} — {why}; pass finite values, "
+                             "or use fp16, bf16, tf32, fp32 or fp64, which carry NaN and infinity")
     scale = 1.0 if mode == "int" else precision.normal_scale
     x, y = base_a * scale, base_b * scale
     sa = sb = 1.0

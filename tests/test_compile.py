@@ -271,15 +271,18 @@ def test_07_builds_the_k_major_wgmma_forms(key, op):
 def test_08_builds_dmma_without_spills(arch, shape):
     """08: fp64 through mma.sync — m8n8k4 on sm_80, Hopper's full-rate m16n8k4 on sm_90 — in the
     SASS, the launch it states agrees with the registration (compile_cubin checks), no spills, as
-    it runs and as two 128×64 blocks per SM (whose registers must fit two blocks: ≤ 256 each)."""
+    it runs and as two 128×64 blocks per SM (whose shared memory must fit two blocks in sm_90's
+    228 KB, each with the 1 KB the driver reserves)."""
     k08 = kernels.KERNELS["dmma_fp64"]
     assert k08.precision.key == "fp64" and k08.tile == (128, 128, 16)
     assert k08.configured(8192, 8192, 8192, 132).defines == k08.defines
     two = k08.configured(4096, 4096, 4096, 132, {"BN": 64, "WARPS_N": 2, "MIN_BLOCKS": 2})
-    assert two.tile == (128, 64, 16) and two.geometry(4096, 4096, 4096).block == (128, 1, 1)
+    geometry = two.geometry(4096, 4096, 4096)
+    assert two.tile == (128, 64, 16) and geometry.block == (128, 1, 1)
+    assert 2 * (geometry.smem_bytes + 1024) <= 228 * 1024
     for config in (k08, two):
         cubin = compiler.compile_cubin(config, arch)
-        assert cubin.spill_bytes == 0 and cubin.registers <= 256, config.file_stem
+        assert cubin.spill_bytes == 0, config.file_stem
         if (tool := sass.find_cuobjdump()):
             assert shape in sass.dump_sass(cubin.image, tool), config.file_stem
     with pytest.raises(Exception, match="even number of k steps"):   # k16 on a 16-deep slice: one step
@@ -292,7 +295,7 @@ def test_the_stream_k_test_shapes_still_cut_as_described():
     from test_gpu import STREAM_K_SHAPES
     schedules = [kernels.wgmma_schedule(*shape, 132, {**kernels.WGMMA_TILE, **kernels.wgmma_config(*shape, 132)})
                  for shape in STREAM_K_SHAPES]
-    assert schedules == [(72, 33, 66, 1, 17), (90, 32, 66, 1, 16), (32, 33, 132, 4, 0), (96, 16, 132, 1, 0)]
+    assert schedules == [(72, 33, 66, 1, 17), (90, 32, 66, 1, 16), (32, 33, 132, 4, 0), (96, 64, 132, 1, 0)]
 
 
 def test_stream_k_never_cuts_a_lone_partial_round():

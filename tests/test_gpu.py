@@ -142,8 +142,8 @@ def test_walkthrough_script_runs(device):
 # tail stores C, the pieces before it add themselves in order. Shapes (for a 132-SM H200, as
 # tcraw.kernels.wgmma_schedule computes them — test_compile checks that they still do): tiles
 # cut into 2 or 3 pieces (shares of 17 of 33 slices), into 2 over more tiles, split-K into 4
-# pieces, and a lone partial round run whole.
-STREAM_K_SHAPES = [(1024, 2304, 2112), (1280, 2304, 2048), (256, 512, 2112), (384, 4096, 1024)]
+# pieces, and a lone partial round run whole (96 tiles of 64 slices: before, cut in shares of 47).
+STREAM_K_SHAPES = [(1024, 2304, 2112), (1280, 2304, 2048), (256, 512, 2112), (384, 4096, 4096)]
 
 
 @pytest.mark.parametrize("mode", ["normal", "int"])

@@ -132,17 +132,30 @@ def test_nan_and_inf_must_propagate_where_the_reference_has_them():
     assert not verify(c, hp).passed
 
 
-@pytest.mark.parametrize("key", [k for k, p in PRECISIONS.items() if p.finite_only])
+@pytest.mark.parametrize("key", ["int8", "fp8e4m3", "fp8e5m2", "fp8e4m3bf16"])
 @pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
-def test_int8_and_fp8_refuse_non_finite_inputs_by_name(key, bad):
-    """int8 stores no NaN or infinity and FP8's amax scale needs a finite largest magnitude: a
-    non-finite input is refused, typed, naming the operand and the element — not clipped to
-    garbage (int8) or saturated to 448 (e4m3)."""
+def test_int8_and_fp8_refuse_what_they_cannot_keep_by_name(key, bad):
+    """int8 stores no NaN or infinity; FP8 keeps a NaN (its own code; the amax scale passes over
+    it) but its quantization saturates an infinity: refused, typed, naming the operand and the
+    element — not clipped to garbage (int8) or to 448 (e4m3)."""
+    p = PRECISIONS[key]
     a, b = base_matrices(6, 5, 4, "normal", 1)
     b[2, 3] = bad
-    with pytest.raises(UsageError, match=r"B\[2, 3\] is .*(int8 stores no NaN|FP8 scales).*pass finite values"):
-        host_problem(PRECISIONS[key], a, b, "normal")
-    assert {p.key for p in PRECISIONS.values() if p.finite_only} == {"int8", "fp8e4m3", "fp8e5m2", "fp8e4m3bf16"}
+    if math.isnan(bad) and p.keeps_nan:
+        hp = host_problem(p, a, b, "normal")
+        finite = b.copy()
+        finite[2, 3] = 0.0
+        assert hp.scale_b == P.amax_scale(finite, p.quantize.largest) and math.isnan(p.to_f64(hp.b)[2, 3])
+        assert np.isnan(hp.ref[:, 3]).all() and np.isfinite(np.delete(hp.ref, 3, axis=1)).all()
+        return
+    with pytest.raises(UsageError, match=r"B\[2, 3\] is .*(int8 stores no NaN|FP8 quantization saturates).*"
+                                         r"pass finite values"):
+        host_problem(p, a, b, "normal")
+
+
+def test_which_precisions_keep_nan_and_inf():
+    assert [k for k, p in PRECISIONS.items() if not p.keeps_nan] == ["int8"]
+    assert {k for k, p in PRECISIONS.items() if not p.keeps_inf} == {"int8", "fp8e4m3", "fp8e5m2", "fp8e4m3bf16"}
 
 
 def test_padding_may_hold_nan_only_below_an_inf_column():
