@@ -22,8 +22,9 @@
 #   weak   (issue 14) 06's pick against other configurations (WEAK_VARIANTS) on scripts/shapes/weak_14.txt
 #          (or WEAK_SHAPES, e.g. scripts/shapes/mid_m.txt)
 #   fp8tune 07 e4m3→bf16 at 8192³ in bands of GROUP_M tile rows (FP8_VARIANTS)
-#   closing the whole GPU test suite; compute-sanitizer over 08; `tcraw bench` on the fp64 ladder
-#          (4096³, 6144³, 8192³); 06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
+#   suite  the whole test suite with the GPU (about 6 minutes: a call of its own)
+#   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
+#          06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
 # BENCH_KEYS / BENCH_VARIANTS narrow the bench part. Logs under $OUT.   OUT=out bash scripts/gpu_issue18_session.sh tests bench   (then: study)
 source "$(dirname "$0")/gpu_env.sh"
 {
@@ -110,9 +111,10 @@ for part in "${parts[@]}"; do
     eval timeout ${FP8_S:-90} $PY scripts/tune_ladder.py --family kmajor --precision fp8e4m3bf16 --sizes 8192 \
       --iters 20 --seed 7 --variants ${FP8_VARIANTS:-'"" GROUP_M=4 GROUP_M=16'} > "$OUT/fp8_bands.txt" 2>&1
     echo "fp8 bands exit $?"; grep -E "×.*cuBLAS" "$OUT/fp8_bands.txt" ;;
+  suite)
+    timeout ${PYTEST_S:-560} $PY -m pytest -q -rs -p no:cacheprovider tests > "$OUT/pytest_gpu.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_gpu.txt")" ;;
   closing)
-    timeout ${PYTEST_S:-330} $PY -m pytest -q -rs -p no:cacheprovider tests > "$OUT/pytest_gpu.txt" 2>&1
-    echo "pytest exit $?: $(tail -1 "$OUT/pytest_gpu.txt")"
     KERNELS=dmma_fp64 timeout ${SANITIZE_S:-150} bash scripts/sanitize.sh "$OUT/sanitize_08.log" | tail -3
     timeout ${LADDERS_S:-120} $PY -m tcraw bench --precision fp64 --sizes 4096,6144,8192 --iters 20 --seed 7 \
       --out "$OUT/fp64_ladder" > "$OUT/fp64_ladder.txt" 2>&1
@@ -123,6 +125,6 @@ for part in "${parts[@]}"; do
         --seed 7 > "$OUT/mid_m_$p.txt" 2>&1
       echo "mid-M $p exit $?"; grep -A3 geomean "$OUT/mid_m_$p.txt" | grep -v '^--'
     done ;;
-  *) echo "unknown part $part: tests, bench, study, fp64, fp8, small_m, ladders, sanitize, llm_m512, ncu, weak, fp8tune or closing"; exit 2 ;;
+  *) echo "unknown part $part: tests, bench, study, fp64, fp8, small_m, ladders, sanitize, llm_m512, ncu, weak, fp8tune, suite or closing"; exit 2 ;;
   esac
 done
