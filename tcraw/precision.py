@@ -261,15 +261,16 @@ class HostProblem:
 def quantized_inputs(precision, base_a, base_b, mode):
     """A and B as the kernel stores them (normal inputs scaled for int8's range), and the
     per-tensor scales their values are multiplied by (FP8: amax-based for normal inputs; 1 else)."""
-    for name, v in (("A", base_a), ("B", base_b)):
-        refused = np.isinf(v) if precision.keeps_nan else ~np.isfinite(v)
-        if not precision.keeps_inf and refused.any():
-            at = tuple(int(i) for i in np.argwhere(refused)[0])
-            why = ("int8 stores no NaN or infinity" if not precision.keeps_nan else
-                   "FP8 quantization saturates (e4m3 has no infinity), so it would become the largest "
-                   "finite value; NaN is kept")
-            raise UsageError(f"{precision.label}: {name}{list(at)} is {v[at]} — {why}; pass finite values, "
-                             "or use fp16, bf16, tf32, fp32 or fp64, which carry NaN and infinity")
+    if not precision.keeps_inf:   # int8 keeps neither NaN nor infinity, FP8 no infinity
+        for name, v in (("A", base_a), ("B", base_b)):
+            refused = np.isinf(v) if precision.keeps_nan else ~np.isfinite(v)
+            if refused.any():
+                at = tuple(int(i) for i in np.argwhere(refused)[0])
+                why = ("int8 stores no NaN or infinity" if not precision.keeps_nan else
+                       "FP8 quantization saturates (e4m3 has no infinity), so it would become the largest "
+                       "finite value; NaN is kept")
+                raise UsageError(f"{precision.label}: {name}{list(at)} is {v[at]} — {why}; pass finite "
+                                 "values, or use fp16, bf16, tf32, fp32 or fp64, which carry NaN and infinity")
     scale = 1.0 if mode == "int" else precision.normal_scale
     x, y = base_a * scale, base_b * scale
     sa = sb = 1.0
