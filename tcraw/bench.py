@@ -81,8 +81,6 @@ def parse_shapes(spec):
 # cuBLASLt for the types its ctypes binding covers: where cublasGemmEx has no such type (FP8) or
 # is slow unless B is K-major (INT8).
 LT_YARDSTICK = tuple(LT_TYPES)
-
-
 YARDSTICKS = ("cublas", "cublaslt")   # the names their rows carry (matmul.run_cublas, run_cublaslt)
 
 
@@ -98,7 +96,8 @@ def open_cublaslt(note=print):
 
 
 def yardstick_name(key, lt):
-    return YARDSTICKS[(key in LT_YARDSTICK or key in LT_NONE) and lt is not None]
+    """The yardstick ``key`` meets: cuBLASLt's where it covers (or declines) the type and ``lt`` is open."""
+    return "cublaslt" if lt is not None and (key in LT_YARDSTICK or key in LT_NONE) else "cublas"
 
 
 def yardstick(device, cublas, key, hp, *, lt=None, **timing):

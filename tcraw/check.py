@@ -71,19 +71,18 @@ def check_rerun_and_nan(device, kernel, seed, cubin, cubin_dir=None):
     rows.append({"case": f"same bits on a rerun {'×'.join(map(str, shape))}", **first.as_dict(), "passed": first.passed and same,
                  "error": None if same else "two runs on the same inputs gave different bits"})
     p = kernel.precision
-    if p.out_dtype != np.int32:
-        # FP8 inputs saturate (e4m3 has no infinity; cvt.satfinite caps e5m2's too): NaN only
+    if p.keeps_nan:   # (int8 keeps no NaN; FP8 no infinity: Precision.keeps_inf)
         a, b = base_matrices(40, 50, 60, "normal", seed)
         a[3, 5] = np.nan
-        if not p.scaled:
+        if p.keeps_inf:
             b[7, 2] = np.inf
         hp = make_problem(device, p, a, b, "normal", reference="cpu")
         rec, c = run_matmul(device, kernel, hp, iters=1, warmup=0, seed=seed, cubin=cubin, cubin_dir=cubin_dir, keep_output=True)
         c = p.out_to_f64(c)
-        ok = bool(np.isnan(c[3]).all() and (p.scaled or np.isinf(np.delete(c[:, 2], 3)).all()))
-        what = "NaN propagates" if p.scaled else "NaN and Inf propagate"
+        ok = bool(np.isnan(c[3]).all() and (not p.keeps_inf or np.isinf(np.delete(c[:, 2], 3)).all()))
+        what = "NaN and Inf propagate" if p.keeps_inf else "NaN propagates"
         rows.append({"case": f"{what} 40×50×60", **rec.as_dict(), "passed": rec.passed and ok,
-                     "error": None if ok else f"a NaN row of A{'' if p.scaled else ' or an Inf column of B'} "
+                     "error": None if ok else f"a NaN row of A{' or an Inf column of B' if p.keeps_inf else ''} "
                                               "did not reach C"})
     return rows
 

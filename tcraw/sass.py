@@ -108,7 +108,8 @@ def base_counts(forms):
         return None
     counts = {}
     for form, n in forms.items():
-        counts[form.split(".")[0]] = counts.get(form.split(".")[0], 0) + n
+        base = form.split(".")[0]
+        counts[base] = counts.get(base, 0) + n
     return counts
 
 

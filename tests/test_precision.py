@@ -267,3 +267,28 @@ def test_bf16_outputs_are_verified_as_bf16():
     nan = good.copy()
     nan[0, 0] = 0x7FC0                                         # the poison: unwritten
     assert verify(nan, hp).unwritten == 1
+
+
+@pytest.mark.parametrize("name", ["naive_fp32", "wmma_fp16", "wgmma_kmajor_fp8e4m3bf16", "wgmma_kmajor_fp8e5m2",
+                                  "wgmma_kmajor_int8", "dmma_fp64"])
+def test_checks_nan_case_puts_in_what_each_precision_keeps(monkeypatch, name):
+    """`tcraw check`'s rerun and NaN/Inf cases, the GPU stood in for by the reference itself: each
+    precision is handed only what it keeps (FP8 a NaN and no infinity, int8 neither), so no case
+    is refused by the quantizer (the regression a second read found), and the rows say so."""
+    from types import SimpleNamespace
+
+    from tcraw import check, kernels
+
+    def run_matmul(device, kernel, hp, **_):
+        p = kernel.precision
+        c = P.to_bf16_bits(hp.ref) if p.out_dtype == np.uint16 else hp.ref.astype(p.out_dtype)
+        return SimpleNamespace(passed=True, as_dict=lambda: {"kernel": kernel.name}), c
+    monkeypatch.setattr(check, "run_matmul", run_matmul)
+    kernel = kernels.KERNELS[name]
+    rows = check.check_rerun_and_nan(None, kernel, 7, None)
+    p = kernel.precision
+    cases = [r["case"] for r in rows]
+    assert cases[0].startswith("same bits on a rerun")
+    assert cases[1:] == ([] if not p.keeps_nan else
+                         ["NaN and Inf propagate 40×50×60" if p.keeps_inf else "NaN propagates 40×50×60"])
+    assert all(r["passed"] for r in rows), rows
