@@ -45,7 +45,7 @@
 #define SPLIT_MIN_SAVED 16   // ... when that saves at least this many k-slices (see stream_k_share)
 #endif
 #ifndef BN
-#define BN 256        // the block tile's columns = the wgmma's N: 256, 128 or 64
+#define BN 256        // the block tile's columns = the wgmma's N: 256, 192, 128 or 64
 #endif
 #ifndef SPLIT_K
 #define SPLIT_K 1     // when tiles are at most half the clusters, cut each tile's K (0: don't)
@@ -86,7 +86,6 @@ constexpr int A_BYTES = BM * 128, B_BOX_BYTES = 64 * 128, B_BYTES = SWAP_AB ? BN
 // C's rows past A_ROWS — never stored, since they are past M too.
 constexpr int A_LOAD_ROWS = A_ROWS ? A_ROWS : BM;
 static_assert(A_LOAD_ROWS % 8 == 0 && A_LOAD_ROWS <= BM, "A_ROWS: whole 8-row swizzle atoms, at most BM");
-constexpr int B_BOXES = SWAP_AB ? 1 : BN / 64 / CLUSTER;   // the 64-column (of N) B boxes a block of a cluster copies
 constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
 // C leaves through shared memory in 64-row × 32-column fp32 boxes (one 128-byte swizzle row
 // each), two buffers per consumer so one can fill while the copy engine reads the other.
@@ -98,7 +97,8 @@ constexpr int C_BOX_COLS = 128 / WG_OUT_BYTES, C_BOX_BYTES = 64 * 128, C_BUFFER_
 // stages to the 1024-byte swizzle atom, the stages, the C buffers, then the 2×STAGES mbarriers.
 constexpr int SMEM_BYTES = 1024 + STAGES * STAGE_BYTES + CONSUMERS * C_BUFFER_BYTES + 2 * STAGES * 8;
 static_assert(SMEM_BYTES <= 227 * 1024, "more shared memory than an sm_90 block can have");
-static_assert(SWAP_AB || (BN % 64 == 0 && BN / 64 % CLUSTER == 0), "B's 64-column boxes split evenly over the cluster");
+static_assert(SWAP_AB || BN % 64 == 0, "B arrives in 64-column boxes");
+constexpr int B_BOXES = BN / 64;
 static_assert(!SWAP_AB || (WG_ELEM_BYTES == 2 && !WG_B_KMAJOR && WG_OUT_BYTES == 4 && CLUSTER == 1 && !A_ROWS &&
                            (BN == 16 || BN == 32 || BN == 64)),
               "SWAP_AB: 16-bit inputs with B MN-major (wgmma transposes A' only for those), fp32 C, clusters of 1, "
@@ -218,11 +218,14 @@ __device__ __forceinline__ void cluster_sync() {
 
 // -- wgmma ------------------------------------------------------------------------------------
 
-// Shared-memory matrix descriptor: start address, leading- and stride-dimension byte offsets
-// (all >> 4) and the swizzle mode (1 = 128-byte) in bits 62-63.
-__device__ __forceinline__ unsigned long long smem_desc(unsigned addr, unsigned lbo, unsigned sbo) {
-    return (unsigned long long)((addr & 0x3FFFF) >> 4) | (unsigned long long)(lbo >> 4) << 16 |
-           (unsigned long long)(sbo >> 4) << 32 | 1ull << 62;
+// Shared-memory matrix descriptor. Its low word: the start address and the leading-dimension
+// byte offset (both >> 4); its high word: the stride-dimension byte offset (>> 4: 8-row atoms
+// 1024 bytes apart, in every operand here) and the swizzle mode (1 = 128-byte) in bits 62-63.
+__device__ __forceinline__ unsigned smem_desc_lo(unsigned addr, unsigned lbo) {
+    return ((addr & 0x3FFFF) >> 4) | (lbo >> 4) << 16;
+}
+__device__ __forceinline__ unsigned long long smem_desc(unsigned lo) {
+    return (unsigned long long)(1024 >> 4 | 1u << 30) << 32 | lo;
 }
 
 #define D8(i) ACC(d[i]), ACC(d[i + 1]), ACC(d[i + 2]), ACC(d[i + 3]), \
@@ -246,6 +249,18 @@ __device__ __forceinline__ void wgmma_step(acc_t (&d)[BN / 2], unsigned long lon
         "}, %128, %129, " WG_IMM ";"
         : D8(0), D8(8), D8(16), D8(24), D8(32), D8(40), D8(48), D8(56),
           D8(64), D8(72), D8(80), D8(88), D8(96), D8(104), D8(112), D8(120)
+        : "l"(a), "l"(b));
+#elif BN == 192
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n192k" WG_K "." WG_TYPES " {"
+        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
+        "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
+        "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"
+        "}, %96, %97, " WG_IMM ";"
+        : D8(0), D8(8), D8(16), D8(24), D8(32), D8(40), D8(48), D8(56), D8(64), D8(72), D8(80), D8(88)
         : "l"(a), "l"(b));
 #elif BN == 128
     asm volatile(
@@ -280,7 +295,7 @@ __device__ __forceinline__ void wgmma_step(acc_t (&d)[BN / 2], unsigned long lon
         : D8(0)
         : "l"(a), "l"(b));
 #else
-#error "BN must be 16, 32 (SWAP_AB only), 64, 128 or 256"
+#error "BN must be 16, 32 (SWAP_AB only), 64, 128, 192 or 256"
 #endif
 }
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
@@ -479,8 +494,9 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
     const unsigned full = c_buffers + CONSUMERS * C_BUFFER_BYTES, empty = full + STAGES * 8;
 
     // The cluster's CLUSTER blocks take CLUSTER vertically adjacent tiles of one tile column, so
-    // they all need the same B tile: each loads 1/CLUSTER of it and the copy engine multicasts
-    // that part into every block's shared memory (same offsets), halving B's L2 traffic at 2.
+    // they all need the same B tile: each loads its run of the tile's 64-column boxes and the
+    // copy engine multicasts them into every block's shared memory (same offsets), halving B's
+    // L2 traffic at 2 (BN = 192: one block copies one box, the other two).
     const unsigned rank = cluster_rank();
 #if SWAP_AB   // the tile's rows are N's, its columns M's
     const int tiles_m = (N + BM - 1) / BM, tiles_n = (M + BN - 1) / BN;
@@ -508,7 +524,7 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
         // Producer: 40 registers are plenty for a loop of copies; the rest go to the consumers.
         asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
         if (threadIdx.x == 0) {
-            int slice = 0;
+            unsigned slice = 0;
             for_each_unit(tiles, KT, cluster, clusters, [&](int tile, int k0, int k1) {
                 int tile_m, tile_n;
                 tile_coords(tile, tiles_m, tiles_n, tile_m, tile_n);
@@ -526,7 +542,7 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
 #else
                     tma_load_2d(a_dst, map_a, kt * BK, tile_m * BM, full + 8 * s);   // BK × A_LOAD_ROWS box of A
 #pragma unroll
-                    for (int j = rank * B_BOXES; j < (rank + 1) * B_BOXES; ++j)   // this block's share of B
+                    for (int j = rank * B_BOXES / CLUSTER; j < (rank + 1) * B_BOXES / CLUSTER; ++j)   // this block's share of B
 #if WG_B_KMAJOR   // 64 rows (of N) × BK box of the N×K matrix
                         tma_load_2d_multicast(b_dst + j * B_BOX_BYTES, map_b, kt * BK, tile_n * BN + j * 64,
                                               full + 8 * s, (1u << CLUSTER) - 1);
@@ -565,7 +581,27 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
             if (t == 0) asm volatile("st.release.gpu.global.u32 [%0], 1;" ::"l"(flags + blockIdx.x) : "memory");
             owed = false;
         };
-        int slice = 0;
+        // The descriptors' low words for this consumer's rows of A and for B in stage 0. A
+        // (K-major): rows 128 bytes apart, 8-row atoms 1024 apart (SBO); a k-step moves 32 bytes
+        // along the swizzled row. B K-major: the same. B MN-major (16-bit types): 64-column boxes
+        // B_BOX_BYTES apart (LBO), 8-row k groups 1024 apart (SBO); a k-step of 16 is two atoms.
+        // SWAP_AB: A' is this consumer's 64 columns of B, MN-major like 06's B; B' is BN rows of
+        // A, K-major. A stage or a k-step further is one 32-bit add to the start address (in
+        // 16-byte units, never carrying out: shared memory ends below 2^18), where building each
+        // descriptor afresh took a dozen instructions a k-step — and under FP8's power cap an
+        // instruction issued is clock lost (H200, 8192³: 07 issued twice cuBLASLt's instructions
+        // in the same cycles and ran at 1.53 GHz to its 1.55).
+#if SWAP_AB
+        const unsigned a_desc0 = smem_desc_lo(stages + c * 64 * 128, B_BOX_BYTES), b_desc0 = smem_desc_lo(stages + A_BYTES, 16);
+        constexpr unsigned A_STEP = 2048 >> 4, B_STEP = 32 >> 4;
+#elif WG_B_KMAJOR
+        const unsigned a_desc0 = smem_desc_lo(stages + c * 64 * 128, 16), b_desc0 = smem_desc_lo(stages + A_BYTES, 16);
+        constexpr unsigned A_STEP = 32 >> 4, B_STEP = 32 >> 4;
+#else
+        const unsigned a_desc0 = smem_desc_lo(stages + c * 64 * 128, 16), b_desc0 = smem_desc_lo(stages + A_BYTES, B_BOX_BYTES);
+        constexpr unsigned A_STEP = 32 >> 4, B_STEP = 2048 >> 4;
+#endif
+        unsigned slice = 0;
         // Where this consumer's part of a tile lands in C (SWAP_AB: rows are M's, columns N's).
 #if SWAP_AB
 #define C_COL (tile_m * BM + c * 64)
@@ -603,25 +639,11 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
 #endif
                 const int s = slice % STAGES;
                 mbar_wait(full + 8 * s, (slice / STAGES) & 1);
-                const unsigned a_tile = stages + s * STAGE_BYTES + c * 64 * 128;
-                const unsigned b_tile = stages + s * STAGE_BYTES + A_BYTES;
+                const unsigned stage = s * (STAGE_BYTES >> 4);
                 wgmma_fence();
 #pragma unroll
-                for (int kk = 0; kk < K_STEPS; ++kk) {
-                    // A (K-major): rows 128 bytes apart, 8-row atoms 1024 apart (SBO); a k-step
-                    // moves 32 bytes along the swizzled row. B K-major: the same. B MN-major
-                    // (16-bit types): 64-column boxes B_BOX_BYTES apart (LBO), 8-row k groups
-                    // 1024 apart (SBO); a k-step of 16 is two atoms.
-#if SWAP_AB   // A': this consumer's 64 columns of B, MN-major like 06's B; B': BN rows of A, K-major
-                    wgmma_step(part, smem_desc(a_tile + kk * 2048, B_BOX_BYTES, 1024),
-                               smem_desc(b_tile + kk * 32, 16, 1024));
-#elif WG_B_KMAJOR
-                    wgmma_step(part, smem_desc(a_tile + kk * 32, 16, 1024), smem_desc(b_tile + kk * 32, 16, 1024));
-#else
-                    wgmma_step(part, smem_desc(a_tile + kk * 32, 16, 1024),
-                               smem_desc(b_tile + kk * 2048, B_BOX_BYTES, 1024));
-#endif
-                }
+                for (int kk = 0; kk < K_STEPS; ++kk)
+                    wgmma_step(part, smem_desc(a_desc0 + stage + kk * A_STEP), smem_desc(b_desc0 + stage + kk * B_STEP));
                 wgmma_commit();
                 // The stage may be refilled only once the MMAs reading it are done — in every
                 // block of the cluster, since each one's B copy lands in all of them. (Waiting

@@ -13,7 +13,7 @@
 #   fp8    07 e4m3→bf16 as it is (against cuBLASLt's fast accumulation) and promoting every slice
 #          into fp32 (against cuBLASLt's default), 4096³, 8192³
 #   small_m  06 on M = 32 and 64: the model's picks against the swapped form with M tiles of 32/64
-#   ladders  `tcraw bench` on the ladders issue 18 adds (FP8, INT8, TF32, FP64), 4096³ and 8192³
+#   ladders  `tcraw bench` on the ladders issue 18 adds (LADDER_KEYS: FP8, INT8, TF32, FP64), 4096³ and 8192³
 #   sanitize compute-sanitizer's four tools over 07's forms and 08 at odd sizes (scripts/sanitize.sh)
 #   llm_m512 (issue 14) 06 against cuBLAS on the llm suite's rows with M ≤ 512, fp16 and bf16
 #   ncu    Nsight Compute on one launch each of 08 and cuBLAS's DGEMM at 4096³ (where the warps stall,
@@ -21,8 +21,11 @@
 #          kernel (tile, grid) meets 06 on issue 14's weakest shapes (NCU_SHAPES)
 #   weak   (issue 14) 06's pick against other configurations (WEAK_VARIANTS) on scripts/shapes/weak_14.txt
 #          (or WEAK_SHAPES, e.g. scripts/shapes/mid_m.txt)
-#   fp8tune 07 e4m3→bf16 at 8192³ in bands of GROUP_M tile rows (FP8_VARIANTS)
-#   suite  the whole test suite with the GPU (about 6 minutes: a call of its own)
+#   fp8tune 07 e4m3→bf16 at FP8_SIZES (8192³) with FP8_VARIANTS (default: bands of GROUP_M tile rows)
+#   ncu_fp8 Nsight Compute on cuBLASLt's e4m3→bf16 kernel and 07's at 8192³ (tile, cluster, pipes)
+#   fp16tiles (issue 14) 06 with 192-column tiles (FP16T_VARIANTS) on squares (FP16T_SIZES)
+#   suites (issue 14) 06's picks on SUITE_SHAPES (square and mid-M), SUITE_PRECISIONS (fp16, bf16)
+#   suite1 tests/test_gpu.py with the GPU; suite2 every other test file (each a call of its own)
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
 #          06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
 # BENCH_KEYS / BENCH_VARIANTS narrow the bench part. Logs under $OUT.   OUT=out bash scripts/gpu_issue18_session.sh tests bench   (then: study)
@@ -74,7 +77,7 @@ for part in "${parts[@]}"; do
       SWAP_AB=1,BN=64,CLUSTER=1,CONSUMERS=1,STAGES=8 > "$OUT/small_m_06.txt" 2>&1
     echo "small-M 06 exit $?"; tail -8 "$OUT/small_m_06.txt" ;;
   ladders)
-    timeout ${LADDERS_S:-200} $PY -m tcraw bench --precision fp8e4m3bf16,fp8e4m3,fp8e5m2,int8,tf32,fp64 \
+    timeout ${LADDERS_S:-200} $PY -m tcraw bench --precision ${LADDER_KEYS:-fp8e4m3bf16,fp8e4m3,fp8e5m2,int8,tf32,fp64} \
       --sizes 4096,8192 --iters 20 --seed 7 --out "$OUT/ladders" > "$OUT/ladders.txt" 2>&1
     echo "ladders exit $?"; grep -E "^(cublas|wgmma_kmajor|dmma|wmma|mma_sync)" "$OUT/ladders.txt" ;;
   sanitize)
@@ -108,12 +111,35 @@ for part in "${parts[@]}"; do
       --seed 7 --variants ${WEAK_VARIANTS:-'""'} > "$OUT/weak_06.txt" 2>&1
     echo "weak shapes exit $?"; grep -E "×.*cuBLAS" "$OUT/weak_06.txt" ;;
   fp8tune)
-    eval timeout ${FP8_S:-90} $PY scripts/tune_ladder.py --family kmajor --precision fp8e4m3bf16 --sizes 8192 \
-      --iters 20 --seed 7 --variants ${FP8_VARIANTS:-'"" GROUP_M=4 GROUP_M=16'} > "$OUT/fp8_bands.txt" 2>&1
-    echo "fp8 bands exit $?"; grep -E "×.*cuBLAS" "$OUT/fp8_bands.txt" ;;
-  suite)
-    timeout ${PYTEST_S:-560} $PY -m pytest -q -rs -p no:cacheprovider tests > "$OUT/pytest_gpu.txt" 2>&1
-    echo "pytest exit $?: $(tail -1 "$OUT/pytest_gpu.txt")" ;;
+    eval timeout ${FP8_S:-90} $PY scripts/tune_ladder.py --family kmajor --precision fp8e4m3bf16 --sizes ${FP8_SIZES:-8192} \
+      --iters 20 --seed 7 --variants ${FP8_VARIANTS:-'"" GROUP_M=4 GROUP_M=16'} > "$OUT/fp8_tune.txt" 2>&1
+    echo "fp8 tune exit $?"; grep -E "×.*cuBLAS" "$OUT/fp8_tune.txt" ;;
+  ncu_fp8)
+    # which kernel cuBLASLt runs for e4m3→bf16 at 8192³ (tile, cluster, grid) and how busy it keeps
+    # the tensor pipe, against 07's own pick, one launch each
+    timeout ${NCU_S:-200} ncu --clock-control none --section LaunchStats --section SpeedOfLight --section Occupancy \
+      --section WarpStateStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
+      -k regex:'wgmma|gemm|nvjet|sm90' -c 3 $PY -m tcraw bench --sizes ${NCU_FP8_SIZE:-8192} --precision fp8e4m3bf16 \
+      --kernel wgmma_kmajor_fp8e4m3bf16 --iters 1 --warmup 0 --seed 7 > "$OUT/ncu_fp8.txt" 2>&1
+    echo "ncu fp8 exit $?"; grep -E "^  [a-zA-Z_].*\(|Duration|Grid Size|Block Size|Cluster Size|Registers Per|SM Frequency|Compute \(SM\) Thr|Memory Thr|Issue Slots Busy" "$OUT/ncu_fp8.txt" ;;
+  fp16tiles)
+    # (issue 14) 06 with 192-column tiles on squares: fewer wasted tiles in the last round
+    eval timeout ${FP16T_S:-150} $PY scripts/tune_ladder.py --family wgmma --sizes ${FP16T_SIZES:-3072,6144,8192} --iters 20 \
+      --seed 7 --variants ${FP16T_VARIANTS:-'"" BN=192 BN=192,CLUSTER=1'} > "$OUT/fp16_tiles.txt" 2>&1
+    echo "fp16 tiles exit $?"; grep -E "×.*cuBLAS" "$OUT/fp16_tiles.txt" ;;
+  suites)
+    # (issue 14) 06's picks against cuBLAS on SUITE_SHAPES, each of SUITE_PRECISIONS
+    for p in ${SUITE_PRECISIONS:-fp16 bf16}; do
+      timeout ${SUITES_S:-150} $PY -m tcraw bench --shapes ${SUITE_SHAPES:-square,scripts/shapes/mid_m.txt} --precision $p \
+        --kernel wgmma_tma_$p --iters 20 --seed 7 > "$OUT/suites_$p.txt" 2>&1
+      echo "suites $p exit $?"; grep -E "^wgmma.*×" "$OUT/suites_$p.txt"; grep -A12 geomean "$OUT/suites_$p.txt" | grep -v '^--'
+    done ;;
+  suite1|suite2)
+    # the whole suite took over 585 s on the H200 (cut at 93 %, 2026-11-30): tests/test_gpu.py
+    # in one call, everything else in another
+    what=tests/test_gpu.py; [ $part = suite2 ] && what="tests --ignore=tests/test_gpu.py"
+    timeout ${PYTEST_S:-560} $PY -m pytest -q -rs -p no:cacheprovider $what > "$OUT/pytest_$part.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_$part.txt")" ;;
   closing)
     KERNELS=dmma_fp64 timeout ${SANITIZE_S:-150} bash scripts/sanitize.sh "$OUT/sanitize_08.log" | tail -3
     timeout ${LADDERS_S:-120} $PY -m tcraw bench --precision fp64 --sizes 4096,6144,8192 --iters 20 --seed 7 \
@@ -125,6 +151,6 @@ for part in "${parts[@]}"; do
         --seed 7 > "$OUT/mid_m_$p.txt" 2>&1
       echo "mid-M $p exit $?"; grep -A3 geomean "$OUT/mid_m_$p.txt" | grep -v '^--'
     done ;;
-  *) echo "unknown part $part: tests, bench, study, fp64, fp8, small_m, ladders, sanitize, llm_m512, ncu, weak, fp8tune, suite or closing"; exit 2 ;;
+  *) echo "unknown part $part: tests, bench, study, fp64, fp8, small_m, ladders, sanitize, llm_m512, ncu, weak, fp8tune, ncu_fp8, fp16tiles, suites, suite1, suite2 or closing"; exit 2 ;;
   esac
 done

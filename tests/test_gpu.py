@@ -140,10 +140,11 @@ def test_walkthrough_script_runs(device):
 
 # 06 splits the last partial round of tiles along K (stream-K) when that saves enough: a tile's
 # tail stores C, the pieces before it add themselves in order. Shapes (for a 132-SM H200, as
-# tcraw.kernels.wgmma_schedule computes them — test_compile checks that they still do): tiles
-# cut into 2 or 3 pieces (shares of 17 of 33 slices), into 2 over more tiles, split-K into 4
-# pieces, and a lone partial round run whole (96 tiles of 64 slices: before, cut in shares of 47).
-STREAM_K_SHAPES = [(1024, 2304, 2112), (1280, 2304, 2048), (256, 512, 2112), (384, 4096, 4096)]
+# tcraw.kernels.wgmma_schedule computes them — test_compile checks that they still do): tiles cut
+# into 2 or 3 pieces (shares of 17 of 33 slices) after two whole rounds, into 2 over more tiles,
+# split-K into 4 pieces, and a lone partial round run whole (96 tiles of 64 slices: before, cut in
+# shares of 47).
+STREAM_K_SHAPES = [(1280, 3584, 2112), (1280, 4096, 2048), (256, 512, 2112), (384, 4096, 4096)]
 
 
 @pytest.mark.parametrize("mode", ["normal", "int"])
@@ -250,6 +251,24 @@ def test_07_k_major_forms_are_correct_at_the_edges(device, host_problems, key):
             hp = host_problems(key, *shape, mode)
             rec = run_matmul(device, kernel, hp, iters=1, warmup=0)
             assert rec.b_layout == "col" and rec.unwritten == 0, (shape, mode, rec.config)
+            assert rec.passed, (shape, mode, rec.config, rec.max_rel_err, rec.tolerance, rec.bad)
+            if mode == "int" and hp.tolerance() == 0.0:
+                assert rec.max_abs_err == 0.0, (shape, rec.config)
+
+
+@pytest.mark.parametrize("key", ["fp8e4m3bf16", "int8", "tf32"])
+@pytest.mark.parametrize("cluster", [2, 1])
+def test_07_with_192_columns_is_correct(device, host_problems, key, cluster):
+    """192-column tiles: three 64-column boxes of B, two copied by one block of a cluster of 2 and
+    one by the other; on partial tiles and pitched rows, both input modes."""
+    kernel = kernels.wgmma_kernel(key)
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    for shape in [(700, 1000, 70), (1000, 1003, 997), (300, 200, 4100)]:
+        for mode in ("normal", "int"):
+            hp = host_problems(key, *shape, mode)
+            rec = run_matmul(device, kernel, hp, iters=1, warmup=0, config={"BN": 192, "CLUSTER": cluster})
+            assert "BN=192" in rec.config and rec.unwritten == 0, (shape, rec.config)
             assert rec.passed, (shape, mode, rec.config, rec.max_rel_err, rec.tolerance, rec.bad)
             if mode == "int" and hp.tolerance() == 0.0:
                 assert rec.max_abs_err == 0.0, (shape, rec.config)
