@@ -419,7 +419,13 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
 #pragma unroll
     for (int q = 0; q < BN / C_BOX_COLS; ++q) {
         const unsigned buf = staging + (q % 2) * C_BOX_BYTES;
-        if (t % 128 == 0) bulk_wait_read<1>();   // the store issued from buf two boxes ago has read it
+        // The store issued from buf two boxes ago has read it. With an odd number of boxes a
+        // tile (bf16 C at BN = 64 or 192), a tile's first box follows the last tile's last out
+        // of buffer 0: there every store so far must have read its buffer.
+        if (t % 128 == 0) {
+            if (BN / C_BOX_COLS % 2 && q == 0) bulk_wait_read<0>();
+            else bulk_wait_read<1>();
+        }
         warpgroup_sync(c);
 #pragma unroll
         for (int jj = 0; jj < C_BOX_COLS / 8; ++jj) {
@@ -496,7 +502,7 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
     // The cluster's CLUSTER blocks take CLUSTER vertically adjacent tiles of one tile column, so
     // they all need the same B tile: each loads its run of the tile's 64-column boxes and the
     // copy engine multicasts them into every block's shared memory (same offsets), halving B's
-    // L2 traffic at 2 (BN = 192: one block copies one box, the other two).
+    // L2 traffic at 2. Runs, not every other box: 192 columns split as one box and two.
     const unsigned rank = cluster_rank();
 #if SWAP_AB   // the tile's rows are N's, its columns M's
     const int tiles_m = (N + BM - 1) / BM, tiles_n = (M + BN - 1) / BN;
@@ -542,7 +548,7 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
 #else
                     tma_load_2d(a_dst, map_a, kt * BK, tile_m * BM, full + 8 * s);   // BK × A_LOAD_ROWS box of A
 #pragma unroll
-                    for (int j = rank * B_BOXES / CLUSTER; j < (rank + 1) * B_BOXES / CLUSTER; ++j)   // this block's share of B
+                    for (int j = rank * B_BOXES / CLUSTER; j < (rank + 1) * B_BOXES / CLUSTER; ++j)
 #if WG_B_KMAJOR   // 64 rows (of N) × BK box of the N×K matrix
                         tma_load_2d_multicast(b_dst + j * B_BOX_BYTES, map_b, kt * BK, tile_n * BN + j * 64,
                                               full + 8 * s, (1u << CLUSTER) - 1);
@@ -581,26 +587,24 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
             if (t == 0) asm volatile("st.release.gpu.global.u32 [%0], 1;" ::"l"(flags + blockIdx.x) : "memory");
             owed = false;
         };
-        // The descriptors' low words for this consumer's rows of A and for B in stage 0. A
-        // (K-major): rows 128 bytes apart, 8-row atoms 1024 apart (SBO); a k-step moves 32 bytes
-        // along the swizzled row. B K-major: the same. B MN-major (16-bit types): 64-column boxes
-        // B_BOX_BYTES apart (LBO), 8-row k groups 1024 apart (SBO); a k-step of 16 is two atoms.
-        // SWAP_AB: A' is this consumer's 64 columns of B, MN-major like 06's B; B' is BN rows of
-        // A, K-major. A stage or a k-step further is one 32-bit add to the start address (in
-        // 16-byte units, never carrying out: shared memory ends below 2^18), where building each
-        // descriptor afresh took a dozen instructions a k-step — and under FP8's power cap an
-        // instruction issued is clock lost (H200, 8192³: 07 issued twice cuBLASLt's instructions
-        // in the same cycles and ran at 1.53 GHz to its 1.55).
+        // The descriptors' low words for this consumer's rows of A and for B in stage 0, and how
+        // far (in the descriptor's 16-byte units) one k-step moves each. A (K-major): rows 128
+        // bytes apart, 8-row atoms 1024 apart (SBO); a k-step is 32 bytes along the swizzled row.
+        // B K-major: the same. B MN-major (16-bit types): 64-column boxes B_BOX_BYTES apart (LBO),
+        // 8-row k groups 1024 apart (SBO); a k-step of 16 is two atoms (2048 bytes). SWAP_AB: A'
+        // is this consumer's 64 columns of B, MN-major like 06's B; B' is BN rows of A, K-major.
+        // A stage or a k-step further is then one 32-bit add to the start address, which never
+        // carries out of its field (shared memory ends below 2^18 bytes, 2^14 units) — not the
+        // mask, shift and or of a descriptor built afresh per wgmma (the FP8 consumer's slice
+        // loop: 84 instructions before, 67 now).
 #if SWAP_AB
-        const unsigned a_desc0 = smem_desc_lo(stages + c * 64 * 128, B_BOX_BYTES), b_desc0 = smem_desc_lo(stages + A_BYTES, 16);
-        constexpr unsigned A_STEP = 2048 >> 4, B_STEP = 32 >> 4;
+        constexpr unsigned A_LBO = B_BOX_BYTES, B_LBO = 16, A_STEP = 2048 >> 4, B_STEP = 32 >> 4;
 #elif WG_B_KMAJOR
-        const unsigned a_desc0 = smem_desc_lo(stages + c * 64 * 128, 16), b_desc0 = smem_desc_lo(stages + A_BYTES, 16);
-        constexpr unsigned A_STEP = 32 >> 4, B_STEP = 32 >> 4;
+        constexpr unsigned A_LBO = 16, B_LBO = 16, A_STEP = 32 >> 4, B_STEP = 32 >> 4;
 #else
-        const unsigned a_desc0 = smem_desc_lo(stages + c * 64 * 128, 16), b_desc0 = smem_desc_lo(stages + A_BYTES, B_BOX_BYTES);
-        constexpr unsigned A_STEP = 32 >> 4, B_STEP = 2048 >> 4;
+        constexpr unsigned A_LBO = 16, B_LBO = B_BOX_BYTES, A_STEP = 32 >> 4, B_STEP = 2048 >> 4;
 #endif
+        const unsigned a_desc0 = smem_desc_lo(stages + c * 64 * 128, A_LBO), b_desc0 = smem_desc_lo(stages + A_BYTES, B_LBO);
         unsigned slice = 0;
         // Where this consumer's part of a tile lands in C (SWAP_AB: rows are M's, columns N's).
 #if SWAP_AB
@@ -639,11 +643,11 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
 #endif
                 const int s = slice % STAGES;
                 mbar_wait(full + 8 * s, (slice / STAGES) & 1);
-                const unsigned stage = s * (STAGE_BYTES >> 4);
+                const unsigned at = s * (STAGE_BYTES >> 4);   // stage s, in descriptor units
                 wgmma_fence();
 #pragma unroll
                 for (int kk = 0; kk < K_STEPS; ++kk)
-                    wgmma_step(part, smem_desc(a_desc0 + stage + kk * A_STEP), smem_desc(b_desc0 + stage + kk * B_STEP));
+                    wgmma_step(part, smem_desc(a_desc0 + at + kk * A_STEP), smem_desc(b_desc0 + at + kk * B_STEP));
                 wgmma_commit();
                 // The stage may be refilled only once the MMAs reading it are done — in every
                 // block of the cluster, since each one's B copy lands in all of them. (Waiting

@@ -38,8 +38,9 @@ def read_tables(paths):
             macros = name[name.index("[") + 1:-1]   # "default": the registry's own configuration
             config = {} if macros == "default" else {key: int(value) for key, value in
                                                      (item.split("=") for item in macros.split("+"))}
-            if ran_lone_stream_k(shape, config):
-                continue
+            tile = {**K.WGMMA_TILE, **config}
+            if (tile["CONSUMERS"], tile["BN"]) not in K.WGMMA_SM_TFLOPS or ran_lone_stream_k(shape, config):
+                continue   # a block tile the model has no rate for (one consumer × 192 columns), or see below
             try:
                 rows.append((shape, config, float(fields[3]) * 1000))
             except ValueError:   # a failed row has no time

@@ -312,9 +312,11 @@ def wgmma_checked(tile):
         if bn not in (16, 32, 64) or cluster != 1 or tile["A_ROWS"] or consumers not in (1, 2):
             raise UsageError(f"SWAP_AB=1 takes BN (M's tile) of 16, 32 or 64, CLUSTER=1 and no A_ROWS; got BN={bn}, "
                              f"CLUSTER={cluster}, A_ROWS={tile['A_ROWS']}")
-    elif consumers not in (1, 2) or bn not in (64, 128, 192, 256) or cluster not in (1, 2):
+    elif consumers not in (1, 2) or bn not in (64, 128, 192, 256) or cluster not in (1, 2) or (bn == 64 and cluster > 1):
+        # (BN=64 in a cluster of 2 would build — one block copying B's one box for both — but has
+        # never run on a GPU)
         raise UsageError(f"06/07 cannot be built with CONSUMERS={consumers}, BN={bn}, CLUSTER={cluster}: CONSUMERS "
-                         "is 1 or 2, BN 64, 128, 192 or 256, and CLUSTER 1 or 2")
+                         "is 1 or 2, BN 64, 128, 192 or 256, and CLUSTER 1 or 2 (1 with BN=64)")
     if tile["PROMOTE"] and bn > 128:
         raise UsageError(f"PROMOTE={tile['PROMOTE']} doubles the accumulators: it needs BN of 128 or 64, not {bn}")
     if tile["STREAM_K_DIV"] < 1:
@@ -413,9 +415,11 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
 # 86 of 132 SMs streamed 128×11008×4096's B at full speed; a refit with those tables, started
 # there, kept 0.65 but moved the big shapes' picks it has no data for, so the others stayed).
 # The 192-column tile came last: its rate is 128×256's scaled by their measured times at 8192³
-# (fp16, 735 against 764 TFLOP/s: docs/results/2026-11-30-h200-fp8-clock-192-columns/). It wins
-# where its tiles fill whole rounds that 128×256's leave part empty (256×11008×4096: 58 tiles for
-# 66 clusters, 0.90 → 0.99× cuBLAS; 3072³: 0.97–0.99×), and lost every time it was cut along K.
+# (fp16, 735 against 764 TFLOP/s: docs/results/2026-11-30-h200-fp8-clock-192-columns/). It won
+# where its tiles run whole and the earlier pick's were cut by stream-K — 256×11008×4096: 58 tiles
+# of 128×192 in one round against 86 of 128×128, the last 20 in pieces, 0.90 → 0.99× cuBLAS;
+# 3072³: 192 tiles, 3 rounds, against 288 (0.91–0.99× → 0.97–0.99×) — and lost every time it was
+# cut along K itself (3–21 % longer), so wgmma_config never cuts it.
 WGMMA_SM_TFLOPS = {(2, 256): 5.0, (2, 192): 4.8, (2, 128): 4.7, (2, 64): 3.3, (1, 256): 3.9, (1, 128): 3.6,
                    (1, 64): 2.9}
 HBM_BYTES_PER_US = 3.8e6
@@ -503,13 +507,11 @@ def _with_stages(tile, picked, overrides):
 def _wgmma_candidates():
     """06's configurations: block rows (1 or 2 consumers of 64), columns (BN), clusters of 1 or 2,
     and the most stages (up to 8) that fit in shared memory — biggest tile first. 192 columns
-    only with two consumers and 64 only in clusters of 1: the forms measured (WGMMA_SM_TFLOPS)."""
+    only with two consumers, the form measured (WGMMA_SM_TFLOPS)."""
     out = []
     for consumers in (2, 1):
         for bn in (256, 192, 128, 64) if consumers == 2 else (256, 128, 64):
-            for cluster in (2, 1):
-                if bn == 64 and cluster > 1:
-                    continue
+            for cluster in (2, 1) if bn > 64 else (1,):
                 out.append({"CONSUMERS": consumers, "BN": bn, "CLUSTER": cluster,
                             "STAGES": wgmma_max_stages(consumers, bn)})
     return tuple(out)
@@ -522,8 +524,8 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     """The 06 configuration for (m, n, k) on ``sms`` SMs — block rows (CONSUMERS), columns (BN),
     cluster and the stages that fit — with the least modelled time (wgmma_model_us; ``stream_k``:
     False for a 16-bit C, where the kernel turns stream-K off). Big problems
-    get 128×256 tiles in clusters of 2 (128×192 where those fill whole rounds better); small M one
-    consumer; few tiles narrower ones and split-K."""
+    get 128×256 tiles in clusters of 2 (128×192 where those run whole); small M one consumer; few
+    tiles narrower ones and split-K."""
     if elem_bytes == 2 and m <= 32 and n > 64:
         return dict(SWAPPED_CONFIGS[m > 16])
     if m <= 16 and n > 64:
@@ -537,7 +539,7 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
         tile = {**WGMMA_TILE, **config, "STREAM_K": int(stream_k)}
         total, split = wgmma_model_us(m, n, k, sms, tile, elem_bytes)
         if split and config["BN"] == 192:
-            continue   # measured: whole 192-column tiles won (0.90 → 0.99× at 256×11008×4096), cut ones lost 6–22 %
+            continue   # 192 columns cut along K lost every time measured (see WGMMA_SM_TFLOPS)
         # every SM's MMAs, padding included: M = 384 in 128-row tiles, not in clusters of 2 × 128
         padded = wgmma_schedule(m, n, k, sms, tile, elem_bytes)[0] * rows * config["CLUSTER"] * config["BN"]
         ranked.append((total, padded, split, order, config))

@@ -222,8 +222,8 @@ def test_06_picks_a_configuration_per_problem_and_takes_overrides():
     assert "CONSUMERS=1" in gemv07.defines and "CLUSTER=1" in gemv07.defines and "SWAP_AB=0" in gemv07.defines
     forced = k06.configured(8192, 8192, 8192, 132, {"BN": 128, "STAGES": 6})
     assert "BN=128" in forced.defines and forced.variant == "BN=128+STAGES=6"
-    # 192 columns where they fill the last round (3072³: 192 tiles of 128×192 are 3 rounds, 128×256
-    # would leave a third of the last empty), and never cut along K (measured to lose)
+    # 192 columns where their tiles run whole (3072³: 192 tiles of 128×192, 3 rounds for 66
+    # clusters, no stream-K), and never cut along K (measured to lose)
     assert kernels.wgmma_config(3072, 3072, 3072, 132)["BN"] == 192
     for shape in [(384, 4096, 4096), (384, 14336, 4096), (256, 4096, 14336), (512, 512, 32768), (2048, 2048, 2048)]:
         config = kernels.wgmma_config(*shape, 132)
@@ -338,7 +338,8 @@ def test_06_overrides_refit_the_stages_and_refuse_what_cannot_build():
     # 06's M = 64 pick is one consumer × 64 columns, 8 stages; two consumers × 128 columns fit 6
     wide = k06.configured(64, 4096, 4096, 132, {"CONSUMERS": 2, "BN": 128})
     assert "CONSUMERS=2" in wide.defines and "BN=128" in wide.defines and "STAGES=6" in wide.defines
-    for bad, words in [({"CLUSTER": 3}, "CLUSTER 1 or 2"), ({"STAGES": 9}, "at most STAGES=4"),
+    for bad, words in [({"CLUSTER": 3}, "CLUSTER 1 or 2"), ({"BN": 64, "CLUSTER": 2}, "1 with BN=64"),
+                       ({"STAGES": 9}, "at most STAGES=4"),
                        ({"PROMOTE": 1}, "BN of 128 or 64"), ({"BN": 96}, "BN 64, 128, 192 or 256")]:
         with pytest.raises(UsageError, match=words):
             k06.configured(8192, 8192, 8192, 132, bad)

@@ -274,6 +274,23 @@ def test_07_with_192_columns_is_correct(device, host_problems, key, cluster):
                 assert rec.max_abs_err == 0.0, (shape, rec.config)
 
 
+@pytest.mark.parametrize("config", [{"BN": 192, "CLUSTER": 1}, {"BN": 192, "CLUSTER": 2}, {"BN": 64, "CLUSTER": 1}],
+                         ids=lambda c: "+".join(f"{k}={v}" for k, v in c.items()))
+def test_07_bf16_c_with_an_odd_number_of_boxes_a_tile_stores_tile_after_tile(device, host_problems, config):
+    """bf16 C leaves in 64-column boxes: 3 a tile at 192 columns, 1 at 64, so a tile's first box
+    reuses the staging buffer the last tile's last box went out of. With K of one slice and
+    several tiles a block the stores follow each other at once; every run the same bits."""
+    kernel = kernels.wgmma_kernel("fp8e4m3bf16")
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    for shape in [(2048, 2048, 128), (4096, 1024, 64)]:
+        hp = host_problems("fp8e4m3bf16", *shape, "int")
+        rec, c1 = run_matmul(device, kernel, hp, iters=3, warmup=1, config=config, keep_output=True)
+        assert rec.passed and rec.unwritten == 0, (shape, rec.config, rec.max_rel_err, rec.bad)
+        _, c2 = run_matmul(device, kernel, hp, iters=1, warmup=0, config=config, keep_output=True)
+        assert c1.tobytes() == c2.tobytes(), (shape, rec.config)
+
+
 def test_cublas_reads_a_k_major_b(device, host_problems):
     """The yardstick takes B stored N×K (op = transpose) and passes the same check."""
     from tcraw.driver.cublas import Cublas

@@ -182,6 +182,7 @@ def test_fit_wgmma_model_reads_the_default_variant_and_fixed_ones(tmp_path):
     table = tmp_path / "t.txt"
     table.write_text("wgmma_fp16[default]  fp16→fp32  4096³  0.1875  733\n"
                      "wgmma_fp16[CONSUMERS=1+BN=64+CLUSTER=1+STAGES=8]  fp16→fp32  1×4096×14336  0.051  2.3\n"
+                     "wgmma_fp16[CONSUMERS=1+BN=192]  fp16→fp32  4096³  0.2  700\n"   # no rate: left out
                      "cublas  fp16→fp32  4096³  0.18  740\n")
     assert read_tables([table]) == [((4096, 4096, 4096), {}, 187.5),
                                     ((1, 4096, 14336), {"CONSUMERS": 1, "BN": 64, "CLUSTER": 1, "STAGES": 8}, 51.0)]
