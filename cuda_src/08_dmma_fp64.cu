@@ -26,6 +26,7 @@
 // K are multiples of BM, BN, BK: tcraw pads.
 
 #include "cp_async.cuh"
+#include "tile_order.cuh"
 
 #ifndef BM
 #define BM 128
@@ -109,13 +110,11 @@ __device__ __forceinline__ void dmma_pipelined(const double* A, const double* B,
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     const int wm = warp / WARPS_N, wn = warp % WARPS_N;
 
-    // This block's tile: blocks run in launch order, so consecutive blocks walk down GROUP_M tile
-    // rows before the next tile column — a wave then shares a few panels of A and of B through L2
+    // This block's tile: blocks start in launch order, so taking tiles in bands of GROUP_M tile
+    // rows (tile_order.cuh, as 06 does) lets a wave share a few panels of A and of B through L2
     // instead of one row of A and every column of B (GROUP_M = 1: row by row, as launched).
-    const int tiles_m = gridDim.y, linear = blockIdx.y * gridDim.x + blockIdx.x;
-    const int group = linear / (GROUP_M * gridDim.x), rows = min(GROUP_M, tiles_m - group * GROUP_M);
-    const int in_group = linear - group * GROUP_M * gridDim.x;
-    const int tile_m = group * GROUP_M + in_group % rows, tile_n = in_group / rows;
+    int tile_m, tile_n;
+    tile_coords(blockIdx.y * gridDim.x + blockIdx.x, gridDim.y, gridDim.x, GROUP_M, tile_m, tile_n);
 
     // This thread's cp.async chunks: one 16-byte chunk in every (THREADS / ROW_CHUNKS)-th row from
     // its first, so each next chunk is a fixed number of rows on, in global and shared memory

@@ -23,6 +23,8 @@
 //                  32 or 64): for small M, no rows of zeros (16-bit types, clusters of 1)
 // and the tile macros (CONSUMERS, BN, STAGES, CLUSTER, ...) as 06 documents them.
 
+#include "tile_order.cuh"   // tile_coords: bands of GROUP_M tile rows
+
 #ifndef CONSUMERS
 #define CONSUMERS 2   // consumer warpgroups; each owns 64 rows of the block tile
 #endif
@@ -306,15 +308,6 @@ template <int N> __device__ __forceinline__ void wgmma_wait() {
 
 // -- the kernel -------------------------------------------------------------------------------
 
-// Tile number → (tile row, tile column), walking M first inside bands of GROUP_M tile rows, so
-// the blocks running at once share B tiles (and a few A tiles) in L2.
-__device__ __forceinline__ void tile_coords(int tile, int tiles_m, int tiles_n, int& tile_m, int& tile_n) {
-    const int band = GROUP_M * tiles_n, first_m = tile / band * GROUP_M;
-    const int rows = min(tiles_m - first_m, GROUP_M), in_band = tile % band;
-    tile_m = first_m + in_band % rows;
-    tile_n = in_band / rows;
-}
-
 // Stream-K's share: the k-slices each cluster takes of the last, partial round of `tiles`, or 0
 // to run them whole. Split evenly, the partial round ends after rem·KT/clusters slices instead of
 // KT. But a split costs each cluster a second epilogue, a wait and an add of 128 KiB into C at
@@ -533,7 +526,7 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
             unsigned slice = 0;
             for_each_unit(tiles, KT, cluster, clusters, [&](int tile, int k0, int k1) {
                 int tile_m, tile_n;
-                tile_coords(tile, tiles_m, tiles_n, tile_m, tile_n);
+                tile_coords(tile, tiles_m, tiles_n, GROUP_M, tile_m, tile_n);
                 tile_m = tile_m * CLUSTER + rank;
                 for (int kt = k0; kt < k1; ++kt, ++slice) {
                     const int s = slice % STAGES;
@@ -616,7 +609,7 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
 #endif
         for_each_unit(tiles, KT, cluster, clusters, [&](int tile, int k0, int k1) {
             int tile_m, tile_n;
-            tile_coords(tile, tiles_m, tiles_n, tile_m, tile_n);
+            tile_coords(tile, tiles_m, tiles_n, GROUP_M, tile_m, tile_n);
             tile_m = tile_m * CLUSTER + rank;
             acc_t d[BN / 2];
 #pragma unroll
