@@ -58,6 +58,9 @@
 #ifndef SPLIT_MAX
 #define SPLIT_MAX 16  // ... and at most this many pieces (the last one reads all the others)
 #endif
+#ifndef SPLIT_SHARE
+#define SPLIT_SHARE 0 // 1: ... or each piece sums a share of the tile (split_share_epilogue)
+#endif
 
 #ifndef PROMOTE
 #define PROMOTE 0     // N > 0: the MMAs accumulate N slices, then fp32 adds (see the top)
@@ -72,6 +75,7 @@ static_assert(!WAIT_DEPTH || STAGES >= 2, "WAIT_DEPTH 1 frees a stage one slice 
 #ifndef SWAP_AB
 #define SWAP_AB 0     // 1: C's transpose, Bᵀ·Aᵀ — N along the wgmma's 64 rows, M (≤ BN) along its n
 #endif
+static_assert(!(SPLIT_SHARE && SWAP_AB), "SPLIT_SHARE sums C boxes of the unswapped layout");
 
 // Every operand row in shared memory is one 128-byte swizzle row: BK elements of WG_ELEM_BYTES.
 constexpr int BM = 64 * CONSUMERS, BK = 128 / WG_ELEM_BYTES;
@@ -382,7 +386,7 @@ __device__ __forceinline__ void warpgroup_sync(int c) {
 // warp w of the group holds rows 16w..16w+15; lane l holds row l/4 (+8) and columns 2(l%4), +1
 // of every 8-column group: d[4j..4j+3] = that pair in row r, then in row r + 8, for group j.
 __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)[BN / 2], unsigned staging,
-                                        int c, int t, int col, int row, bool add, float scale) {
+                                        int c, int t, int col, int row, bool add, float scale, unsigned boxes = ~0u) {
 #if SWAP_AB
     // The accumulators hold Cᵀ: lane l of warp w has n = 16w + l/4 (+8) and m = 8j + 2(l%4) (+1).
     // Each goes to row m, column n of C: scalar st.shared into two boxes of BN rows (m) × 32
@@ -411,12 +415,14 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
     const int w = t % 128 / 32, lane = t % 32, r = w * 16 + lane / 4;   // r, r + 8: this thread's rows
 #pragma unroll
     for (int q = 0; q < BN / C_BOX_COLS; ++q) {
+        if (!(boxes >> q & 1)) continue;   // (a split tile's share: see split_share_epilogue)
         const unsigned buf = staging + (q % 2) * C_BOX_BYTES;
         // The store issued from buf two boxes ago has read it. With an odd number of boxes a
         // tile (bf16 C at BN = 64 or 192), a tile's first box follows the last tile's last out
-        // of buffer 0: there every store so far must have read its buffer.
+        // of buffer 0, and with boxes skipped the last store may be from buf: there every store
+        // so far must have read its buffer.
         if (t % 128 == 0) {
-            if (BN / C_BOX_COLS % 2 && q == 0) bulk_wait_read<0>();
+            if ((BN / C_BOX_COLS % 2 && q == 0) || boxes != ~0u) bulk_wait_read<0>();
             else bulk_wait_read<1>();
         }
         warpgroup_sync(c);
@@ -481,6 +487,60 @@ __device__ __forceinline__ bool split_epilogue(acc_t (&d)[BN / 2], acc_t* partia
     }
     return true;
 }
+
+#if SPLIT_SHARE
+// Split-K with the sum shared (SPLIT_SHARE=1): split_epilogue's last piece reads all p partials
+// through one SM (512 KiB at 512×512×32768: the H200's 06 lost most of its gap to cuBLAS there,
+// whose own reduce kernel spreads the sum over the GPU). Here every piece writes its partials and
+// counts in, then waits until all p have, and sums a share of the tile — C boxes (one consumer's
+// 64 rows × C_BOX_COLS columns) piece, piece + p, ... — in piece order, as split_epilogue does,
+// and stores them. The wait needs the tile's p pieces running at once: they are clusters of one
+// persistent grid of at most one block per SM, each with a single unit. Every piece counts out
+// after reading; the last one resets the counter for the next launch.
+__device__ __forceinline__ void split_share_epilogue(acc_t (&d)[BN / 2], acc_t* partials, unsigned* counter,
+                                                     int piece, int p, int c, int t, const TensorMap* map_c,
+                                                     unsigned staging, int col, int row, float scale) {
+    acc4* mine = reinterpret_cast<acc4*>(partials + piece * PARTIAL_FLOATS) + t;
+#pragma unroll
+    for (int j = 0; j < BN / 8; ++j)
+        __stcg(mine + j * CONSUMER_THREADS, make_acc4(d[4 * j], d[4 * j + 1], d[4 * j + 2], d[4 * j + 3]));
+    __threadfence();
+    consumers_sync();
+    if (t == 0) {
+        asm volatile("red.release.gpu.global.add.u32 [%0], 1;" ::"l"(counter) : "memory");
+        unsigned in = 0;
+        while (in < unsigned(p))   // counts past p only once all are in and reading: never misses it
+            asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(in) : "l"(counter) : "memory");
+    }
+    consumers_sync();
+    __threadfence();
+    constexpr int BOXES = BN / C_BOX_COLS;   // a consumer's C boxes
+    unsigned mine_boxes = 0;
+#pragma unroll
+    for (int q = 0; q < BOXES; ++q) {
+        if ((c * BOXES + q) % p != piece) continue;
+        mine_boxes |= 1u << q;
+        constexpr int GROUPS = C_BOX_COLS / 8;   // column groups of a box: d[4j..4j+3] each
+#pragma unroll
+        for (int i = 4 * q * GROUPS; i < 4 * (q + 1) * GROUPS; ++i) d[i] = 0;
+        for (int from = 0; from < p; ++from) {   // in piece order; a piece's loads issued together
+            const acc4* theirs = reinterpret_cast<const acc4*>(partials + from * PARTIAL_FLOATS) + t;
+#pragma unroll
+            for (int j = q * GROUPS; j < (q + 1) * GROUPS; ++j) {
+                const acc4 v = __ldcg(theirs + j * CONSUMER_THREADS);
+                d[4 * j] += v.x; d[4 * j + 1] += v.y; d[4 * j + 2] += v.z; d[4 * j + 3] += v.w;
+            }
+        }
+    }
+    if (mine_boxes) store_c(map_c, d, staging, c, t, col, row, false, scale, mine_boxes);
+    consumers_sync();
+    if (t == 0) {
+        unsigned before;
+        asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;" : "=r"(before) : "l"(counter) : "memory");
+        if (before == unsigned(2 * p - 1)) *counter = 0;   // every piece has read: nothing touches it again this launch
+    }
+}
+#endif
 
 __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, const TensorMap* map_a,
                                           const TensorMap* map_b, const TensorMap* map_c, float scale) {
@@ -673,9 +733,15 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
 
             if (p > 1) {   // split-K: only the tile's last piece to finish stores it, the sum of all
                 const int block_tile = tile * CLUSTER + rank;
+#if SPLIT_SHARE
+                split_share_epilogue(d, partials + block_tile * p * PARTIAL_FLOATS, counters + block_tile,
+                                     cluster / tiles, p, c, t, map_c, c_buffers + c * C_BUFFER_BYTES, C_COL, C_ROW,
+                                     scale);
+#else
                 if (split_epilogue(d, partials + block_tile * p * PARTIAL_FLOATS, counters + block_tile,
                                    cluster / tiles, p, t))
                     store_c(map_c, d, c_buffers + c * C_BUFFER_BYTES, c, t, C_COL, C_ROW, false, scale);
+#endif
                 return;
             }
             // A piece that is not a tile's tail adds itself after the piece that follows it: the

@@ -25,6 +25,7 @@
 #   ncu_fp8 Nsight Compute on cuBLASLt's e4m3→bf16 kernel and 07's at 8192³ (tile, cluster, pipes)
 #   fp16tiles (issue 14) 06 with 192-column tiles (FP16T_VARIANTS) on squares (FP16T_SIZES)
 #   suites (issue 14) 06's picks on SUITE_SHAPES (square and mid-M), SUITE_PRECISIONS (fp16, bf16)
+#   splitshare (issue 14) split-K's final sum by the last piece or shared by all (SPLIT_SHARE=1), long K
 #   suite1 tests/test_gpu.py with the GPU; suite2 every other test file (each a call of its own)
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
 #          06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
@@ -134,6 +135,11 @@ for part in "${parts[@]}"; do
         --kernel wgmma_tma_$p --iters 20 --seed 7 > "$OUT/suites_$p.txt" 2>&1
       echo "suites $p exit $?"; grep -E "^wgmma.*×" "$OUT/suites_$p.txt"; grep -A12 geomean "$OUT/suites_$p.txt" | grep -v '^--'
     done ;;
+  splitshare)
+    # (issue 14) split-K's sum over one SM or shared by every piece (SPLIT_SHARE=1), long-K shapes
+    timeout ${SHARE_S:-150} $PY scripts/tune_ladder.py --family wgmma --shapes long-k,scripts/shapes/weak_14.txt \
+      --iters 20 --seed 7 --variants "" SPLIT_SHARE=1 > "$OUT/split_share.txt" 2>&1
+    echo "split share exit $?"; grep -E "×.*cuBLAS" "$OUT/split_share.txt" ;;
   suite1|suite2)
     # the whole suite took over 585 s on the H200 (cut at 93 %, 2026-11-30): tests/test_gpu.py
     # in one call, everything else in another
@@ -151,6 +157,6 @@ for part in "${parts[@]}"; do
         --seed 7 > "$OUT/mid_m_$p.txt" 2>&1
       echo "mid-M $p exit $?"; grep -A3 geomean "$OUT/mid_m_$p.txt" | grep -v '^--'
     done ;;
-  *) echo "unknown part $part: tests, bench, study, fp64, fp8, small_m, ladders, sanitize, llm_m512, ncu, weak, fp8tune, ncu_fp8, fp16tiles, suites, suite1, suite2 or closing"; exit 2 ;;
+  *) echo "unknown part $part: tests, bench, study, fp64, fp8, small_m, ladders, sanitize, llm_m512, ncu, weak, fp8tune, ncu_fp8, fp16tiles, suites, splitshare, suite1, suite2 or closing"; exit 2 ;;
   esac
 done

@@ -283,7 +283,8 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
               "WAIT_DEPTH": 0,   # 1: one slice's MMAs stay in flight while the next is issued
               "A_ROWS": 0,       # rows of A loaded a slice (0: the block's all; 8/16 for tiny M)
               "SWAP_AB": 0,      # 1: Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n (BN 16/32/64; fp16, bf16)
-              "STREAM_K_DIV": 2}  # stream-K's pieces are at least 1/STREAM_K_DIV of a tile
+              "STREAM_K_DIV": 2,  # stream-K's pieces are at least 1/STREAM_K_DIV of a tile
+              "SPLIT_SHARE": 0}   # 1: split-K's pieces each sum a share of the tile (not yet run on a GPU)
 WGMMA_ROW_BYTES = 128          # a slice of K: one 128-byte swizzle row per operand row (64 halves)
 WGMMA_C_BOX_COLS = 32          # C leaves in 64 × 32 fp32 boxes (one 128-byte swizzle row; 64 of bf16)
 SM90_SMEM_BYTES = 227 * 1024   # dynamic + static shared memory one sm_90 block can have
@@ -317,6 +318,8 @@ def wgmma_checked(tile):
         # never run on a GPU)
         raise UsageError(f"06/07 cannot be built with CONSUMERS={consumers}, BN={bn}, CLUSTER={cluster}: CONSUMERS "
                          "is 1 or 2, BN 64, 128, 192 or 256, and CLUSTER 1 or 2 (1 with BN=64)")
+    if tile["SPLIT_SHARE"] and tile["SWAP_AB"]:
+        raise UsageError("SPLIT_SHARE=1 sums C boxes of the unswapped tile: not with SWAP_AB=1")
     if tile["PROMOTE"] and bn > 128:
         raise UsageError(f"PROMOTE={tile['PROMOTE']} doubles the accumulators: it needs BN of 128 or 64, not {bn}")
     if tile["STREAM_K_DIV"] < 1:

@@ -348,6 +348,16 @@ def test_06_overrides_refit_the_stages_and_refuse_what_cannot_build():
         fixed.configured(64, 64, 64, 132, {"BN": 64})
 
 
+@pytest.mark.parametrize("key", ["fp16", "fp8e4m3bf16", "int8"])
+def test_split_share_builds_without_spills_and_refuses_the_swapped_form(key):
+    """SPLIT_SHARE=1 (split-K's sum shared by every piece) builds for 06 and 07 with no spills, and
+    is refused with SWAP_AB=1, whose C boxes it does not know."""
+    for tile in ({"SPLIT_SHARE": 1}, {"SPLIT_SHARE": 1, "CONSUMERS": 1, "BN": 64, "CLUSTER": 1, "STAGES": 8}):
+        assert compiler.compile_cubin(kernels.wgmma_kernel(key, tile, choose=False), "sm_90a").spill_bytes == 0
+    with pytest.raises(UsageError, match="SPLIT_SHARE=1 .* not with SWAP_AB=1"):
+        kernels.KERNELS["wgmma_tma_fp16"].configured(1, 4096, 4096, 132, {"SPLIT_SHARE": 1})
+
+
 def test_fp8_has_no_cublas_yardstick_without_cublaslt():
     from tcraw.bench import yardstick
     with pytest.raises(UsageError, match="no cuBLAS yardstick.*CublasLt"):

@@ -291,6 +291,23 @@ def test_07_bf16_c_with_an_odd_number_of_boxes_a_tile_stores_tile_after_tile(dev
         assert c1.tobytes() == c2.tobytes(), (shape, rec.config)
 
 
+@pytest.mark.parametrize("key", ["fp16", "fp8e4m3bf16", "int8"])
+def test_split_k_with_the_sum_shared_gives_the_same_bits(device, host_problems, key):
+    """SPLIT_SHARE=1: every split-K piece sums a share of the tile, in the same piece order as the
+    last piece alone does without it — so C must be bit for bit the same, on split shapes with
+    edges, pitched rows and up to 16 pieces."""
+    kernel = kernels.wgmma_kernel(key)
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    for shape in [(256, 512, 2112), (65, 129, 4105), (512, 512, 32768), (130, 300, 1000)]:
+        for mode in ("normal", "int"):
+            hp = host_problems(key, *shape, mode)
+            rec, shared = run_matmul(device, kernel, hp, iters=3, warmup=1, config={"SPLIT_SHARE": 1}, keep_output=True)
+            assert "SPLIT_SHARE=1" in rec.config and rec.passed and rec.unwritten == 0, (shape, mode, rec.config)
+            _, alone = run_matmul(device, kernel, hp, iters=1, warmup=0, keep_output=True)
+            assert shared.tobytes() == alone.tobytes(), (shape, mode, rec.config)
+
+
 def test_cublas_reads_a_k_major_b(device, host_problems):
     """The yardstick takes B stored N×K (op = transpose) and passes the same check."""
     from tcraw.driver.cublas import Cublas
