@@ -16,10 +16,10 @@
 // next tile's copies), (6) clusters of 2 blocks that share each B tile through TMA multicast,
 // (7) C out through shared memory and TMA stores (`store_c`), (8) stream-K for the last,
 // partial round of tiles after whole ones: split along K, the pieces added into C by TMA
-// (`for_each_unit`; a partial round that is the only one runs whole: `stream_k_share`),
+// (`for_each_unit`; after fewer than four whole rounds the partial one runs whole: `stream_k_share`),
 // (9) split-K when the tiles are too few for the SMs (small M or N, long K): each tile's K cut in
-// even pieces, one per cluster, partial sums in a workspace, the last piece to finish adding them
-// in a fixed order (`split_pieces`, `split_epilogue`), and (10) edges: any M, N, K — the copy
+// even pieces, one per cluster, partial sums in a workspace, every piece then adding a share of the
+// tile in a fixed order (`split_pieces`, `split_epilogue`), and (10) edges: any M, N, K — the copy
 // engine fills loads past an edge with zeros and clips stores there.
 //
 // Layouts: A is row-major M×K, so each A row is K-contiguous ("K-major", wgmma's default).

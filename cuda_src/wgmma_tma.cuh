@@ -43,6 +43,9 @@
 #ifndef STREAM_K_DIV
 #define STREAM_K_DIV 2   // ... in shares of at least 1/STREAM_K_DIV of a tile (see stream_k_share)
 #endif
+#ifndef STREAM_K_ROUNDS
+#define STREAM_K_ROUNDS 4   // ... only after at least this many whole rounds (see stream_k_share)
+#endif
 #ifndef SPLIT_MIN_SAVED
 #define SPLIT_MIN_SAVED 16   // ... when that saves at least this many k-slices (see stream_k_share)
 #endif
@@ -58,9 +61,6 @@
 #ifndef SPLIT_MAX
 #define SPLIT_MAX 16  // ... and at most this many pieces (the last one reads all the others)
 #endif
-#ifndef SPLIT_SHARE
-#define SPLIT_SHARE 0 // 1: ... or each piece sums a share of the tile (split_share_epilogue)
-#endif
 
 #ifndef PROMOTE
 #define PROMOTE 0     // N > 0: the MMAs accumulate N slices, then fp32 adds (see the top)
@@ -75,7 +75,6 @@ static_assert(!WAIT_DEPTH || STAGES >= 2, "WAIT_DEPTH 1 frees a stage one slice 
 #ifndef SWAP_AB
 #define SWAP_AB 0     // 1: C's transpose, Bᵀ·Aᵀ — N along the wgmma's 64 rows, M (≤ BN) along its n
 #endif
-static_assert(!(SPLIT_SHARE && SWAP_AB), "SPLIT_SHARE sums C boxes of the unswapped layout");
 
 // Every operand row in shared memory is one 128-byte swizzle row: BK elements of WG_ELEM_BYTES.
 constexpr int BM = 64 * CONSUMERS, BK = 128 / WG_ELEM_BYTES;
@@ -112,6 +111,17 @@ static_assert(!SWAP_AB || (WG_ELEM_BYTES == 2 && !WG_B_KMAJOR && WG_OUT_BYTES ==
 // Split-K partial sums: each consumer thread's BN/2 accumulators as float4s, thread-interleaved
 // (float4 j of thread t at j·(consumer threads) + t): coalesced writes and reads, no layout change.
 constexpr int CONSUMER_THREADS = 128 * CONSUMERS, PARTIAL_FLOATS = BM * BN;
+// A consumer's C boxes (what store_c stores one TMA copy at a time), and the box that thread t's
+// accumulator group j (d[4j..4j+3], the layout above store_c) falls in: a box is C_BOX_COLS
+// columns of the consumer's 64 rows; swapped, BN rows (M) × 32 columns (N) — warps 0–1 hold the
+// first 32 of the consumer's 64 N, warps 2–3 the second.
+#if SWAP_AB
+constexpr int C_BOXES = 2;
+__device__ __forceinline__ int c_box(int, int t) { return t % 128 / 64; }
+#else
+constexpr int C_BOXES = BN / C_BOX_COLS;
+__device__ __forceinline__ int c_box(int j, int) { return j / (C_BOX_COLS / 8); }
+#endif
 
 // The accumulators: fp32, or s32 for integer inputs (WG_INT_ACC); acc4 is four of them.
 #if WG_INT_ACC
@@ -318,13 +328,17 @@ template <int N> __device__ __forceinline__ void wgmma_wait() {
 // L2: on the H200 it lost 2.6 % at 4096³ (7 of 64 slices saved) and won 2–4 % at 8192³ (62 of
 // 128), so it is taken only when it saves SPLIT_MIN_SAVED slices or more; and a tile is cut at
 // most in STREAM_K_DIV + 1 pieces (the share is at least 1/STREAM_K_DIV of a tile; 2 by
-// default). Never when the partial round is the only one (fewer tiles than clusters): on the
-// H200, 384×4096×4096 took 36.5 µs cut in stretches and 26.3 µs whole, 128×11008×4096 36.2
-// against 31.3 (docs/results/2026-11-30-h200-stream-k/). Our reading, not profiled: whole, the
-// tiles that share a panel of B read it at the same k, together; in stretches, at different k.
+// default). And only after STREAM_K_ROUNDS whole rounds: after fewer, the tiles run whole won or
+// tied everywhere measured on the H200 — alone, 384×4096×4096 took 36.5 µs cut in stretches and
+// 26.3 µs whole, 128×11008×4096 36.2 against 31.3 (docs/results/2026-11-30-h200-stream-k/); after
+// one or two, 384×14336×4096 in 128×192 tiles 72.5 µs whole (2 rounds) against 86 cut (saving 18
+// of 128 slices), 256×14336×4096 whole tiles of 128×256 0.99× cuBLAS against 0.95× for 128×128 cut,
+// 4096³ 0.994 against 0.981 — while at 8192³ (7 rounds) cutting won 5.7 %
+// (docs/results/2026-11-30-h200-split-share-whole-rounds/). Our reading, not profiled: whole,
+// the tiles that share a panel of B read it at the same k, together; in stretches, at different k.
 __device__ __forceinline__ int stream_k_share(int tiles, int KT, int clusters) {
     const int rem = tiles % clusters;
-    if (!STREAM_K || WG_OUT_BYTES != 4 || rem == 0 || tiles < clusters) return 0;   // (bf16 C: see WG_OUT_BYTES)
+    if (!STREAM_K || WG_OUT_BYTES != 4 || rem == 0 || tiles < STREAM_K_ROUNDS * clusters) return 0;   // (bf16 C: see WG_OUT_BYTES)
     const int share = max((rem * KT + clusters - 1) / clusters, (KT + STREAM_K_DIV - 1) / STREAM_K_DIV);
     return KT - share >= SPLIT_MIN_SAVED ? share : 0;
 }
@@ -394,18 +408,21 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
     const int w = t % 128 / 32, lane = t % 32;
     if (t % 128 == 0) bulk_wait_read<0>();   // both buffers free: the last tile's stores have read them
     warpgroup_sync(c);
+    if (boxes >> c_box(0, t) & 1) {   // (warps 0–1 hold box 0, 2–3 box 1: a split tile's share, see split_epilogue)
 #pragma unroll
-    for (int j = 0; j < BN / 8; ++j)
+        for (int j = 0; j < BN / 8; ++j)
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            const int n = w * 16 + lane / 4 + 8 * (e / 2), m = 8 * j + 2 * (lane % 4) + e % 2, nn = n % 32;
-            const unsigned at = staging + (n / 32) * C_BOX_BYTES + m * 128 + (((nn / 4) ^ (m % 8)) * 16) + (nn % 4) * 4;
-            asm volatile("st.shared.f32 [%0], %1;" ::"r"(at), "f"(WG_SCALED ? d[4 * j + e] * scale : d[4 * j + e]));
-        }
+            for (int e = 0; e < 4; ++e) {
+                const int n = w * 16 + lane / 4 + 8 * (e / 2), m = 8 * j + 2 * (lane % 4) + e % 2, nn = n % 32;
+                const unsigned at = staging + (n / 32) * C_BOX_BYTES + m * 128 + (((nn / 4) ^ (m % 8)) * 16) + (nn % 4) * 4;
+                asm volatile("st.shared.f32 [%0], %1;" ::"r"(at), "f"(WG_SCALED ? d[4 * j + e] * scale : d[4 * j + e]));
+            }
+    }
     fence_proxy_async();
     warpgroup_sync(c);
     if (t % 128 == 0) {
         for (int q = 0; q < 2; ++q) {
+            if (!(boxes >> q & 1)) continue;
             if (add) tma_add_2d(map_c, staging + q * C_BOX_BYTES, col + q * 32, row);
             else tma_store_2d(map_c, staging + q * C_BOX_BYTES, col + q * 32, row);
         }
@@ -415,7 +432,7 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
     const int w = t % 128 / 32, lane = t % 32, r = w * 16 + lane / 4;   // r, r + 8: this thread's rows
 #pragma unroll
     for (int q = 0; q < BN / C_BOX_COLS; ++q) {
-        if (!(boxes >> q & 1)) continue;   // (a split tile's share: see split_share_epilogue)
+        if (!(boxes >> q & 1)) continue;   // (a split tile's share: see split_epilogue)
         const unsigned buf = staging + (q % 2) * C_BOX_BYTES;
         // The store issued from buf two boxes ago has read it. With an odd number of boxes a
         // tile (bf16 C at BN = 64 or 192), a tile's first box follows the last tile's last out
@@ -448,91 +465,55 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
 #endif
 }
 
-// Split-K, after the MMAs of piece `piece` of p of a tile: true when this block holds the tile's
-// full sum in d and must store it. Every piece writes its partial sums to the workspace, then
-// counts itself in on the tile's counter; the piece that counts last adds all p partials — in
-// piece order, its own read back like the others — so the bits never depend on which piece
-// finished last. No piece waits for another (no block needs another to be resident), and the
-// last one resets the counter for the next launch. The sum runs piece by piece with every
-// column group's load of a piece issued together: p dependent rounds of BN/8 loads in flight
-// (summing column group by column group instead put each load's L2 latency in series: 13 µs of
-// a 32 µs run at 512×4096×4096, H200).
-__device__ __forceinline__ bool split_epilogue(acc_t (&d)[BN / 2], acc_t* partials, unsigned* counter,
-                                               int piece, int p, int t) {
+// Split-K, after the MMAs of piece `piece` of p of a tile. Every piece writes its partial sums
+// to the workspace and counts itself in on the tile's counter, waits until all p have, then sums
+// a share of the tile — C boxes piece, piece + p, ... of the tile's (consumer c's boxes are
+// c·C_BOXES ...) — and stores it. Each box adds the p partials in piece order, its own read back
+// like the others, so the bits never depend on which piece finished first or who sums. Shared,
+// the sum goes at p SMs' speed: when the last piece to arrive summed all of it alone it read
+// 512 KiB through one SM at 512×512×32768 (H200: 41.7 → 38.5 µs shared; cuBLAS spreads a
+// reduce kernel over the GPU). The wait needs the tile's p pieces running at once: they are
+// clusters of one persistent grid with one unit each (p ≤ clusters / tiles), and the launch
+// refuses a grid the device cannot hold whole (tcraw.matmul: cuOccupancyMaxActiveClusters).
+// A piece's loads are issued together, p dependent rounds (summing a column group at a time
+// instead put each load's L2 latency in series: 13 µs of a 32 µs run at 512×4096×4096). Every
+// piece counts out after reading; the last resets the counter for the next launch.
+__device__ __forceinline__ void split_epilogue(acc_t (&d)[BN / 2], acc_t* partials, unsigned* counter, int piece,
+                                               int p, int c, int t, const TensorMap* map_c, unsigned staging,
+                                               int col, int row, float scale) {
     acc4* mine = reinterpret_cast<acc4*>(partials + piece * PARTIAL_FLOATS) + t;
 #pragma unroll
     for (int j = 0; j < BN / 8; ++j)
         __stcg(mine + j * CONSUMER_THREADS, make_acc4(d[4 * j], d[4 * j + 1], d[4 * j + 2], d[4 * j + 3]));
     __threadfence();   // this thread's partials are visible GPU-wide before the count says so
-    __shared__ unsigned last;
-    consumers_sync();
-    if (t == 0) {
-        unsigned before;
-        asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;" : "=r"(before) : "l"(counter) : "memory");
-        last = before == p - 1;
-        if (last) *counter = 0;   // every piece has counted: nothing else touches it this launch
-    }
-    consumers_sync();
-    if (!last) return false;
-    __threadfence();
-#pragma unroll
-    for (int i = 0; i < BN / 2; ++i) d[i] = 0;
-    for (int q = 0; q < p; ++q) {
-        const acc4* theirs = reinterpret_cast<const acc4*>(partials + q * PARTIAL_FLOATS) + t;
-#pragma unroll
-        for (int j = 0; j < BN / 8; ++j) {
-            const acc4 v = __ldcg(theirs + j * CONSUMER_THREADS);
-            d[4 * j] += v.x; d[4 * j + 1] += v.y; d[4 * j + 2] += v.z; d[4 * j + 3] += v.w;
-        }
-    }
-    return true;
-}
-
-#if SPLIT_SHARE
-// Split-K with the sum shared (SPLIT_SHARE=1): split_epilogue's last piece reads all p partials
-// through one SM (512 KiB at 512×512×32768: the H200's 06 lost most of its gap to cuBLAS there,
-// whose own reduce kernel spreads the sum over the GPU). Here every piece writes its partials and
-// counts in, then waits until all p have, and sums a share of the tile — C boxes (one consumer's
-// 64 rows × C_BOX_COLS columns) piece, piece + p, ... — in piece order, as split_epilogue does,
-// and stores them. The wait needs the tile's p pieces running at once: they are clusters of one
-// persistent grid of at most one block per SM, each with a single unit. Every piece counts out
-// after reading; the last one resets the counter for the next launch.
-__device__ __forceinline__ void split_share_epilogue(acc_t (&d)[BN / 2], acc_t* partials, unsigned* counter,
-                                                     int piece, int p, int c, int t, const TensorMap* map_c,
-                                                     unsigned staging, int col, int row, float scale) {
-    acc4* mine = reinterpret_cast<acc4*>(partials + piece * PARTIAL_FLOATS) + t;
-#pragma unroll
-    for (int j = 0; j < BN / 8; ++j)
-        __stcg(mine + j * CONSUMER_THREADS, make_acc4(d[4 * j], d[4 * j + 1], d[4 * j + 2], d[4 * j + 3]));
-    __threadfence();
     consumers_sync();
     if (t == 0) {
         asm volatile("red.release.gpu.global.add.u32 [%0], 1;" ::"l"(counter) : "memory");
         unsigned in = 0;
-        while (in < unsigned(p))   // counts past p only once all are in and reading: never misses it
+        while (in < unsigned(p))   // passes p only once all are in: no piece can miss it
             asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(in) : "l"(counter) : "memory");
     }
     consumers_sync();
     __threadfence();
-    constexpr int BOXES = BN / C_BOX_COLS;   // a consumer's C boxes
-    unsigned mine_boxes = 0;
+    unsigned share = 0;   // this consumer's boxes that this piece sums
 #pragma unroll
-    for (int q = 0; q < BOXES; ++q) {
-        if ((c * BOXES + q) % p != piece) continue;
-        mine_boxes |= 1u << q;
-        constexpr int GROUPS = C_BOX_COLS / 8;   // column groups of a box: d[4j..4j+3] each
+    for (int q = 0; q < C_BOXES; ++q)
+        if ((c * C_BOXES + q) % p == piece) share |= 1u << q;
+    if (share) {
 #pragma unroll
-        for (int i = 4 * q * GROUPS; i < 4 * (q + 1) * GROUPS; ++i) d[i] = 0;
-        for (int from = 0; from < p; ++from) {   // in piece order; a piece's loads issued together
+        for (int j = 0; j < BN / 8; ++j)
+            if (share >> c_box(j, t) & 1) d[4 * j] = d[4 * j + 1] = d[4 * j + 2] = d[4 * j + 3] = 0;
+        for (int from = 0; from < p; ++from) {
             const acc4* theirs = reinterpret_cast<const acc4*>(partials + from * PARTIAL_FLOATS) + t;
 #pragma unroll
-            for (int j = q * GROUPS; j < (q + 1) * GROUPS; ++j) {
-                const acc4 v = __ldcg(theirs + j * CONSUMER_THREADS);
-                d[4 * j] += v.x; d[4 * j + 1] += v.y; d[4 * j + 2] += v.z; d[4 * j + 3] += v.w;
-            }
+            for (int j = 0; j < BN / 8; ++j)
+                if (share >> c_box(j, t) & 1) {
+                    const acc4 v = __ldcg(theirs + j * CONSUMER_THREADS);
+                    d[4 * j] += v.x; d[4 * j + 1] += v.y; d[4 * j + 2] += v.z; d[4 * j + 3] += v.w;
+                }
         }
+        store_c(map_c, d, staging, c, t, col, row, false, scale, share);
     }
-    if (mine_boxes) store_c(map_c, d, staging, c, t, col, row, false, scale, mine_boxes);
     consumers_sync();
     if (t == 0) {
         unsigned before;
@@ -540,7 +521,6 @@ __device__ __forceinline__ void split_share_epilogue(acc_t (&d)[BN / 2], acc_t* 
         if (before == unsigned(2 * p - 1)) *counter = 0;   // every piece has read: nothing touches it again this launch
     }
 }
-#endif
 
 __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, const TensorMap* map_a,
                                           const TensorMap* map_b, const TensorMap* map_c, float scale) {
@@ -731,17 +711,10 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
             }
 #endif
 
-            if (p > 1) {   // split-K: only the tile's last piece to finish stores it, the sum of all
+            if (p > 1) {   // split-K: every piece sums and stores its share of the tile, once all are in
                 const int block_tile = tile * CLUSTER + rank;
-#if SPLIT_SHARE
-                split_share_epilogue(d, partials + block_tile * p * PARTIAL_FLOATS, counters + block_tile,
-                                     cluster / tiles, p, c, t, map_c, c_buffers + c * C_BUFFER_BYTES, C_COL, C_ROW,
-                                     scale);
-#else
-                if (split_epilogue(d, partials + block_tile * p * PARTIAL_FLOATS, counters + block_tile,
-                                   cluster / tiles, p, t))
-                    store_c(map_c, d, c_buffers + c * C_BUFFER_BYTES, c, t, C_COL, C_ROW, false, scale);
-#endif
+                split_epilogue(d, partials + block_tile * p * PARTIAL_FLOATS, counters + block_tile, cluster / tiles,
+                               p, c, t, map_c, c_buffers + c * C_BUFFER_BYTES, C_COL, C_ROW, scale);
                 return;
             }
             // A piece that is not a tile's tail adds itself after the piece that follows it: the

@@ -17,8 +17,8 @@ tests)
   ;;
 suites)
   for p in fp16 bf16; do
-    suites="square skinny long-k odd llm"
-    [ $p = bf16 ] && suites="square skinny long-k odd scripts/shapes/llm_small_m.txt"
+    suites="square skinny long-k odd llm scripts/shapes/mid_m.txt"
+    [ $p = bf16 ] && suites="square skinny long-k odd scripts/shapes/llm_small_m.txt scripts/shapes/mid_m.txt"
     for suite in $suites; do
       echo "## $p $suite" >> "$OUT/suites_$p.txt"
       timeout ${SUITE_S:-150} $PY -m tcraw bench --shapes "$suite" --precision $p --kernel wgmma_tma_$p \

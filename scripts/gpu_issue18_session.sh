@@ -25,7 +25,9 @@
 #   ncu_fp8 Nsight Compute on cuBLASLt's e4m3→bf16 kernel and 07's at 8192³ (tile, cluster, pipes)
 #   fp16tiles (issue 14) 06 with 192-column tiles (FP16T_VARIANTS) on squares (FP16T_SIZES)
 #   suites (issue 14) 06's picks on SUITE_SHAPES (square and mid-M), SUITE_PRECISIONS (fp16, bf16)
-#   splitshare (issue 14) split-K's final sum by the last piece or shared by all (SPLIT_SHARE=1), long K
+#   splitshare (issue 14) split-K's sum shared by its pieces: its GPU tests, then the picks on split-K shapes
+#   depth  (issue 14) 128-column tiles with one slice's MMAs in flight (WAIT_DEPTH=1), long K and M = 384
+#   rounds (issue 14) stream-K in quarter-tile pieces on a partial last round, M = 256/384
 #   suite1 tests/test_gpu.py with the GPU; suite2 every other test file (each a call of its own)
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
 #          06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
@@ -92,7 +94,7 @@ for part in "${parts[@]}"; do
       echo "llm M ≤ 512 $p exit $?"; grep -A3 "geomean" "$OUT/llm_m512_$p.txt" | tail -2
     done ;;
   ncu)
-    NCU="ncu --clock-control none --section LaunchStats --section SpeedOfLight --section Occupancy"
+    NCU="ncu --clock-control none --section LaunchStats --section SpeedOfLight --section Occupancy ${NCU_SECTIONS:-}"
     [ "${NCU_FP64:-1}" = 1 ] && timeout ${NCU_S:-150} $NCU --section WarpStateStats --section SchedulerStats --section MemoryWorkloadAnalysis \
       --section ComputeWorkloadAnalysis -k regex:'dmma|gemm|Kernel' -c 2 $PY -m tcraw bench --sizes 4096 \
       --precision fp64 --kernel ${NCU_FP64_KERNEL:-dmma_fp64} --iters 1 --warmup 0 --seed 7 > "$OUT/ncu_fp64.txt" 2>&1
@@ -136,10 +138,35 @@ for part in "${parts[@]}"; do
       echo "suites $p exit $?"; grep -E "^wgmma.*×" "$OUT/suites_$p.txt"; grep -A12 geomean "$OUT/suites_$p.txt" | grep -v '^--'
     done ;;
   splitshare)
-    # (issue 14) split-K's sum over one SM or shared by every piece (SPLIT_SHARE=1), long-K shapes
-    timeout ${SHARE_S:-150} $PY scripts/tune_ladder.py --family wgmma --shapes long-k,scripts/shapes/weak_14.txt \
-      --iters 20 --seed 7 --variants "" SPLIT_SHARE=1 > "$OUT/split_share.txt" 2>&1
-    echo "split share exit $?"; grep -E "×.*cuBLAS" "$OUT/split_share.txt" ;;
+    # (issue 14) split-K's pieces sharing the sum: the GPU tests of split-K, stream-K, swapped and
+    # edge shapes and of the trace (cuOccupancyMaxActiveClusters), then the picks on split-K
+    # shapes, fp16 and bf16. (Run 1 of 2026-11-30's session 17 compared it against the last piece
+    # summing alone — then a macro, SPLIT_SHARE, on commit 4148b59 — with the variants in its README.)
+    timeout ${PYTEST_S:-300} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "${PYTEST_K:-share_the_sum \
+      or no_tile_divides or stream_k_pieces or swapped or trace_covers or odd_number_of_boxes}" > "$OUT/pytest_split.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_split.txt")"
+    for p in fp16 bf16; do
+      timeout ${SHARE_S:-100} $PY -m tcraw bench --shapes scripts/shapes/split_k.txt --precision $p --kernel wgmma_tma_$p \
+        --iters 20 --seed 7 > "$OUT/split_k_$p.txt" 2>&1
+      echo "split-K $p exit $?"; grep -E "^ *wgmma.*×" "$OUT/split_k_$p.txt"
+    done ;;
+  depth)
+    # (issue 14) one slice's MMAs left in flight (WAIT_DEPTH=1) with 128-column tiles: long K
+    # (clusters of 2) and M = 384 (clusters of 1)
+    timeout ${DEPTH_S:-100} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/split_k.txt --iters 20 --seed 7 \
+      --variants BN=128,STAGES=6 BN=128,STAGES=6,WAIT_DEPTH=1 > "$OUT/depth_split_k.txt" 2>&1
+    echo "depth split-K exit $?"; grep -E "×.*cuBLAS" "$OUT/depth_split_k.txt"
+    timeout ${DEPTH_S:-100} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/mid_m_rounds.txt --iters 20 \
+      --seed 7 --variants BN=128,STAGES=6,CLUSTER=1 BN=128,STAGES=6,CLUSTER=1,WAIT_DEPTH=1 > "$OUT/depth_mid_m.txt" 2>&1
+    echo "depth mid-M exit $?"; grep -E "×.*cuBLAS" "$OUT/depth_mid_m.txt" ;;
+  rounds)
+    # (issue 14) a partial last round at M = 256/384: stream-K's pieces down to a quarter tile
+    # (STREAM_K_DIV=4) with 128-, 192- and 256-column tiles
+    timeout ${ROUNDS_S:-150} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/mid_m_rounds.txt \
+      --iters 20 --seed 7 --variants BN=128,STAGES=6,CLUSTER=1 BN=128,STAGES=6,CLUSTER=1,STREAM_K_DIV=4 \
+      CLUSTER=1,STREAM_K_DIV=4 BN=192,CLUSTER=1,STREAM_K_DIV=4 STREAM_K_DIV=4 BN=192,STREAM_K_DIV=4 \
+      > "$OUT/rounds.txt" 2>&1
+    echo "rounds exit $?"; grep -E "×.*cuBLAS" "$OUT/rounds.txt" ;;
   suite1|suite2)
     # the whole suite took over 585 s on the H200 (cut at 93 %, 2026-11-30): tests/test_gpu.py
     # in one call, everything else in another
@@ -157,6 +184,6 @@ for part in "${parts[@]}"; do
         --seed 7 > "$OUT/mid_m_$p.txt" 2>&1
       echo "mid-M $p exit $?"; grep -A3 geomean "$OUT/mid_m_$p.txt" | grep -v '^--'
     done ;;
-  *) echo "unknown part $part: tests, bench, study, fp64, fp8, small_m, ladders, sanitize, llm_m512, ncu, weak, fp8tune, ncu_fp8, fp16tiles, suites, splitshare, suite1, suite2 or closing"; exit 2 ;;
+  *) echo "unknown part $part: tests, bench, study, fp64, fp8, small_m, ladders, sanitize, llm_m512, ncu, weak, fp8tune, ncu_fp8, fp16tiles, suites, splitshare, depth, rounds, suite1, suite2 or closing"; exit 2 ;;
   esac
 done

@@ -52,7 +52,8 @@ class Kernel:
     tma_boxes: tuple = ()
     tma_element: tuple = ()
     # Persistent kernels loop over tiles: launch_geometry caps the grid at one block per SM
-    # (a whole number of clusters, when the kernel is built with __cluster_dims__).
+    # (a whole number of clusters, when the kernel is built with __cluster_dims__), and the
+    # launch checks that the device holds the whole grid at once (matmul.check_resident).
     persistent: bool = False
     cluster: int = 1
     # Kernels that need device scratch beside their operands (06's stream-K flags): blocks in
@@ -283,8 +284,8 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
               "WAIT_DEPTH": 0,   # 1: one slice's MMAs stay in flight while the next is issued
               "A_ROWS": 0,       # rows of A loaded a slice (0: the block's all; 8/16 for tiny M)
               "SWAP_AB": 0,      # 1: Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n (BN 16/32/64; fp16, bf16)
-              "STREAM_K_DIV": 2,  # stream-K's pieces are at least 1/STREAM_K_DIV of a tile
-              "SPLIT_SHARE": 0}   # 1: split-K's pieces each sum a share of the tile (not yet run on a GPU)
+              "STREAM_K_DIV": 2,  # stream-K's pieces are at least 1/STREAM_K_DIV of a tile ...
+              "STREAM_K_ROUNDS": 4}  # ... and cut a last partial round only after this many whole ones
 WGMMA_ROW_BYTES = 128          # a slice of K: one 128-byte swizzle row per operand row (64 halves)
 WGMMA_C_BOX_COLS = 32          # C leaves in 64 × 32 fp32 boxes (one 128-byte swizzle row; 64 of bf16)
 SM90_SMEM_BYTES = 227 * 1024   # dynamic + static shared memory one sm_90 block can have
@@ -318,13 +319,14 @@ def wgmma_checked(tile):
         # never run on a GPU)
         raise UsageError(f"06/07 cannot be built with CONSUMERS={consumers}, BN={bn}, CLUSTER={cluster}: CONSUMERS "
                          "is 1 or 2, BN 64, 128, 192 or 256, and CLUSTER 1 or 2 (1 with BN=64)")
-    if tile["SPLIT_SHARE"] and tile["SWAP_AB"]:
-        raise UsageError("SPLIT_SHARE=1 sums C boxes of the unswapped tile: not with SWAP_AB=1")
     if tile["PROMOTE"] and bn > 128:
         raise UsageError(f"PROMOTE={tile['PROMOTE']} doubles the accumulators: it needs BN of 128 or 64, not {bn}")
     if tile["STREAM_K_DIV"] < 1:
         raise UsageError(f"STREAM_K_DIV={tile['STREAM_K_DIV']}: stream-K's pieces are at least 1/STREAM_K_DIV of a "
                          "tile, so it is a whole number ≥ 1")
+    if tile["STREAM_K_ROUNDS"] < 1:
+        raise UsageError(f"STREAM_K_ROUNDS={tile['STREAM_K_ROUNDS']}: the whole rounds before stream-K cuts the "
+                         "last one, a whole number ≥ 1 (1: after any)")
     if tile["A_ROWS"] % 8 or not 0 <= tile["A_ROWS"] <= 64 * consumers:
         raise UsageError(f"A_ROWS={tile['A_ROWS']}: a multiple of 8 up to the block's {64 * consumers} rows "
                          "(0: all of them)")
@@ -413,7 +415,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
 # shapes, two runs, on the H200 (scripts/fit_wgmma_model.py on scripts/tune_ladder.py's tables in
 # docs/results/2026-11-30-h200-06-any-shape/): one SM's tensor throughput with each block tile
 # (TFLOP/s, by consumers and BN), what HBM streams (bytes/µs) with at least HBM_SMS of the SMs
-# reading, one SM's loads from L2 (the split-K sum is one SM's), split-K's and stream-K's fixed
+# reading, one SM's loads from L2 (split-K's sum, as fitted: see below), split-K's and stream-K's fixed
 # costs and the launch's own (µs). HBM_SMS came later (docs/results/2026-11-30-h200-stream-k/:
 # 86 of 132 SMs streamed 128×11008×4096's B at full speed; a refit with those tables, started
 # there, kept 0.65 but moved the big shapes' picks it has no data for, so the others stayed).
@@ -423,6 +425,11 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
 # of 128×192 in one round against 86 of 128×128, the last 20 in pieces, 0.90 → 0.99× cuBLAS;
 # 3072³: 192 tiles, 3 rounds, against 288 (0.91–0.99× → 0.97–0.99×) — and lost every time it was
 # cut along K itself (3–21 % longer), so wgmma_config never cuts it.
+# The split-K term (p partial tiles through one SM) was fitted when the last piece summed them
+# alone; since the pieces share the sum it measured 0.2–3 µs shorter (long-K shapes, H200), but a
+# term of one partial tile a piece let the model cut 128×256 tiles 4–16 ways, which measured
+# slower than 128×128 in 8 (512×512×32768: 0.80 against 0.82× cuBLAS; 1024×1024×8192: 0.78
+# against 0.86×): the pieces' own start-up, which the model leaves out, grows with their number.
 WGMMA_SM_TFLOPS = {(2, 256): 5.0, (2, 192): 4.8, (2, 128): 4.7, (2, 64): 3.3, (1, 256): 3.9, (1, 128): 3.6,
                    (1, 64): 2.9}
 HBM_BYTES_PER_US = 3.8e6
@@ -445,9 +452,9 @@ STREAM_B_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "STAGES": 8}
 
 def stream_k_share(tiles, kt, clusters, tile):
     """06's stream_k_share: the k-slices each cluster takes of the last partial round, or 0 —
-    always 0 when that round is the only one (fewer tiles than clusters: measured slower cut)."""
+    always 0 unless STREAM_K_ROUNDS whole rounds come first (after fewer, measured slower cut)."""
     rem = tiles % clusters
-    if not tile["STREAM_K"] or rem == 0 or tiles < clusters:
+    if not tile["STREAM_K"] or rem == 0 or tiles < tile["STREAM_K_ROUNDS"] * clusters:
         return 0
     share = max(cdiv(rem * kt, clusters), cdiv(kt, tile["STREAM_K_DIV"]))
     return share if kt - share >= tile["SPLIT_MIN_SAVED"] else 0

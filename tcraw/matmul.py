@@ -320,6 +320,19 @@ def workspace_buffer(device, kernel, m, n, k):
     return buf
 
 
+def check_resident(kernel, fn, geometry):
+    """A persistent kernel's blocks may wait for each other (06's split-K pieces for all of a
+    tile's, stream-K's for the piece after): every block of its grid must be on the GPU at once,
+    or the waits never end. Refuse a grid the device cannot hold whole rather than hang."""
+    blocks = geometry.grid[0] * geometry.grid[1] * geometry.grid[2]
+    held = fn.max_active_clusters(geometry) * kernel.cluster
+    if blocks > held:
+        raise UsageError(f"{kernel.name} runs a persistent grid of {blocks} blocks (clusters of {kernel.cluster}) "
+                         f"that wait for each other, so all must be resident at once; {fn.module.device.name} "
+                         f"holds {held} of them with this launch (cuOccupancyMaxActiveClusters): run it where "
+                         "the whole GPU is available")
+
+
 def matmul_launcher(kernel, fn, d_a, d_b, d_c, m, n, k, workspace=None, pitched=None, b_layout="row",
                     scales=None):
     """The launch of ``kernel`` on device operands (M, N, K already whole tiles), checked and
@@ -345,6 +358,8 @@ def matmul_launcher(kernel, fn, d_a, d_b, d_c, m, n, k, workspace=None, pitched=
     geometry = kernel.launch_geometry(m, n, k, fn.module.device.sm_count)
     if geometry.smem_bytes > fn.max_dynamic_smem:
         fn.set_max_dynamic_smem(geometry.smem_bytes)
+    if kernel.persistent:
+        check_resident(kernel, fn, geometry)
     scratch = []
     if kernel.workspace:
         need = kernel.workspace(geometry.grid[0] * geometry.grid[1] * geometry.grid[2])

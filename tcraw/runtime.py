@@ -298,6 +298,12 @@ class Function:
         from .cubin import kernel_param_sizes
         self.param_sizes = kernel_param_sizes(module.image, entry)
 
+    def max_active_clusters(self, geometry):
+        """How many of this kernel's clusters (its __cluster_dims__; blocks, without) the device
+        holds at once with ``geometry`` (cuOccupancyMaxActiveClusters)."""
+        return self.module.drv.occupancy_max_active_clusters(self.handle, geometry.grid, geometry.block,
+                                                             geometry.smem_bytes)
+
     def set_max_dynamic_smem(self, nbytes):
         """Opt in to more than the default 48 KiB of dynamic shared memory (cuFuncSetAttribute)."""
         self.module.drv.func_set_attribute(self.handle, C.FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES, nbytes)

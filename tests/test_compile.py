@@ -302,18 +302,25 @@ def test_the_stream_k_test_shapes_still_cut_as_described():
     from test_gpu import STREAM_K_SHAPES
     schedules = [kernels.wgmma_schedule(*shape, 132, {**kernels.WGMMA_TILE, **kernels.wgmma_config(*shape, 132)})
                  for shape in STREAM_K_SHAPES]
-    assert schedules == [(140, 33, 66, 1, 17), (160, 32, 66, 1, 16), (32, 33, 132, 4, 0), (96, 64, 132, 1, 0)]
+    assert schedules == [(280, 33, 66, 1, 17), (290, 32, 66, 1, 16), (32, 33, 132, 4, 0), (96, 64, 132, 1, 0)]
 
 
-def test_stream_k_never_cuts_a_lone_partial_round():
+def test_stream_k_cuts_a_partial_round_only_after_four_whole_ones():
     """Fewer tiles than clusters: stream-K would cut every tile (measured slower on the H200:
-    384×4096×4096 36.5 µs against 26.3 whole), so 06 runs them whole; with a whole round before
-    it, the partial round is still cut when that saves SPLIT_MIN_SAVED slices."""
+    384×4096×4096 36.5 µs against 26.3 whole); after one to three whole rounds too (384×14336×4096
+    in 128×192 tiles: 72.5 µs whole, 86 cut), so 06 runs them whole; after four or more the partial
+    round is cut when that saves SPLIT_MIN_SAVED slices (8192³: 5.7 % faster). STREAM_K_ROUNDS=1
+    cuts it after one, as before."""
     tile = kernels.WGMMA_TILE
     assert kernels.stream_k_share(96, 64, 132, tile) == 0
     assert kernels.stream_k_share(131, 64, 132, tile) == 0
-    assert kernels.stream_k_share(132 + 40, 64, 132, tile) == 32
-    assert kernels.stream_k_share(264, 64, 132, tile) == 0   # no partial round
+    assert kernels.stream_k_share(132 + 40, 64, 132, tile) == 0
+    assert kernels.stream_k_share(132 + 40, 64, 132, {**tile, "STREAM_K_ROUNDS": 1}) == 32
+    assert kernels.stream_k_share(3 * 132 + 93, 64, 132, tile) == 0
+    assert kernels.stream_k_share(4 * 132 + 40, 64, 132, tile) == 32
+    assert kernels.stream_k_share(4 * 132, 64, 132, tile) == 0   # no partial round
+    with pytest.raises(UsageError, match="STREAM_K_ROUNDS=0"):
+        kernels.wgmma_kernel("fp16", {"STREAM_K_ROUNDS": 0}, choose=False)
 
 
 def test_memory_bound_small_m_runs_whole_tiles_of_128_rows():
@@ -348,16 +355,6 @@ def test_06_overrides_refit_the_stages_and_refuse_what_cannot_build():
         fixed.configured(64, 64, 64, 132, {"BN": 64})
 
 
-@pytest.mark.parametrize("key", ["fp16", "fp8e4m3bf16", "int8"])
-def test_split_share_builds_without_spills_and_refuses_the_swapped_form(key):
-    """SPLIT_SHARE=1 (split-K's sum shared by every piece) builds for 06 and 07 with no spills, and
-    is refused with SWAP_AB=1, whose C boxes it does not know."""
-    for tile in ({"SPLIT_SHARE": 1}, {"SPLIT_SHARE": 1, "CONSUMERS": 1, "BN": 64, "CLUSTER": 1, "STAGES": 8}):
-        assert compiler.compile_cubin(kernels.wgmma_kernel(key, tile, choose=False), "sm_90a").spill_bytes == 0
-    with pytest.raises(UsageError, match="SPLIT_SHARE=1 .* not with SWAP_AB=1"):
-        kernels.KERNELS["wgmma_tma_fp16"].configured(1, 4096, 4096, 132, {"SPLIT_SHARE": 1})
-
-
 def test_fp8_has_no_cublas_yardstick_without_cublaslt():
     from tcraw.bench import yardstick
     with pytest.raises(UsageError, match="no cuBLAS yardstick.*CublasLt"):
@@ -382,6 +379,25 @@ def test_a_rows_limits_the_problems_a_configuration_takes():
         check_operands(small, fake, fake, fake, 17, 4096, 4096)
     with pytest.raises(UsageError, match="A_ROWS=12"):
         k06.configured(8, 4096, 4096, 132, {**unswapped, "A_ROWS": 12})
+
+
+def test_a_persistent_grid_the_device_cannot_hold_whole_is_refused():
+    """06's blocks wait for each other (split-K, stream-K): a grid of 66 clusters of 2 on a device
+    that holds 60 of them at once (cuOccupancyMaxActiveClusters) is refused with both numbers,
+    not launched to hang; one that fits passes."""
+    from types import SimpleNamespace
+    from tcraw.matmul import check_resident
+    k06 = kernels.KERNELS["wgmma_tma_fp16"].configured(512, 512, 32768, 132)
+    geometry = k06.launch_geometry(512, 512, 32768, 132)
+    assert k06.cluster == 2 and geometry.grid == (132, 1, 1)
+    for held, refused in ((60, True), (66, False)):
+        fn = SimpleNamespace(max_active_clusters=lambda g, held=held: held,
+                             module=SimpleNamespace(device=SimpleNamespace(name="GPU")))
+        if refused:
+            with pytest.raises(UsageError, match="132 blocks .* all must be resident at once; GPU holds 120"):
+                check_resident(k06, fn, geometry)
+        else:
+            check_resident(k06, fn, geometry)
 
 
 @pytest.mark.parametrize("key", ["fp16", "bf16"])

@@ -138,13 +138,13 @@ def test_walkthrough_script_runs(device):
     assert "Tensor Cores:" in p.stdout and "faster" in p.stdout
 
 
-# 06 splits the last partial round of tiles along K (stream-K) when that saves enough: a tile's
-# tail stores C, the pieces before it add themselves in order. Shapes (for a 132-SM H200, as
-# tcraw.kernels.wgmma_schedule computes them — test_compile checks that they still do): tiles cut
-# into 2 or 3 pieces (shares of 17 of 33 slices) after two whole rounds, into 2 over more tiles,
-# split-K into 4 pieces, and a lone partial round run whole (96 tiles of 64 slices: before, cut in
-# shares of 47).
-STREAM_K_SHAPES = [(1280, 3584, 2112), (1280, 4096, 2048), (256, 512, 2112), (384, 4096, 4096)]
+# 06 splits the last partial round of tiles along K (stream-K) when that saves enough, after four
+# whole rounds: a tile's tail stores C, the pieces before it add themselves in order. Shapes (for
+# a 132-SM H200, as tcraw.kernels.wgmma_schedule computes them — test_compile checks that they
+# still do): tiles cut into 2 or 3 pieces (shares of 17 of 33 slices), into 2 (16 of 32), split-K
+# into 4 pieces, and a lone partial round run whole (96 tiles of 64 slices: before, cut in shares
+# of 47).
+STREAM_K_SHAPES = [(5120, 1792, 2112), (7424, 1280, 2048), (256, 512, 2112), (384, 4096, 4096)]
 
 
 @pytest.mark.parametrize("mode", ["normal", "int"])
@@ -292,20 +292,32 @@ def test_07_bf16_c_with_an_odd_number_of_boxes_a_tile_stores_tile_after_tile(dev
 
 
 @pytest.mark.parametrize("key", ["fp16", "fp8e4m3bf16", "int8"])
-def test_split_k_with_the_sum_shared_gives_the_same_bits(device, host_problems, key):
-    """SPLIT_SHARE=1: every split-K piece sums a share of the tile, in the same piece order as the
-    last piece alone does without it — so C must be bit for bit the same, on split shapes with
-    edges, pitched rows and up to 16 pieces."""
+def test_split_k_pieces_share_the_sum(device, host_problems, key):
+    """Split-K's pieces each sum a share of the tile's C boxes after all have written their
+    partials (split_epilogue): correct, every element written, exact on integers (fp32/s32 C), the same
+    bits on a rerun — with 2 to 16 pieces, 1 or 2 consumers of 64 to 256 columns (16 pieces of a
+    128×256 tile: one box each), the swapped form (two boxes a consumer), edges and pitched rows."""
     kernel = kernels.wgmma_kernel(key)
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
-    for shape in [(256, 512, 2112), (65, 129, 4105), (512, 512, 32768), (130, 300, 1000)]:
+    cases = [((256, 512, 2112), {}), ((65, 129, 4105), {}), ((512, 512, 32768), {}), ((130, 300, 1000), {}),
+             ((512, 512, 32768), {"CONSUMERS": 2, "BN": 256, "CLUSTER": 2})]
+    if key == "fp16":   # M ≤ 32 swaps A and B; 256 tiles of N on 132 SMs split K in 2 … 4105 in 8
+        cases += [((7, 4096, 4096), {}), ((30, 1000, 4105), {})]
+    for shape, tile in cases:
         for mode in ("normal", "int"):
             hp = host_problems(key, *shape, mode)
-            rec, shared = run_matmul(device, kernel, hp, iters=3, warmup=1, config={"SPLIT_SHARE": 1}, keep_output=True)
-            assert "SPLIT_SHARE=1" in rec.config and rec.passed and rec.unwritten == 0, (shape, mode, rec.config)
-            _, alone = run_matmul(device, kernel, hp, iters=1, warmup=0, keep_output=True)
-            assert shared.tobytes() == alone.tobytes(), (shape, mode, rec.config)
+            rec, c1 = run_matmul(device, kernel, hp, iters=3, warmup=1, config=tile, keep_output=True)
+            chosen = kernel.configured(*shape, device.sm_count, tile)
+            macros = {**kernels.WGMMA_TILE, **{n: int(v) for n, _, v in (d.partition("=") for d in chosen.defines)
+                                               if n in kernels.WGMMA_TILE}}
+            split = kernels.wgmma_schedule(*shape, device.sm_count, macros, kernel.precision.in_dtype.itemsize)[3]
+            assert split > 1, (shape, rec.config)   # the case is split-K's, or it tests nothing here
+            assert rec.passed and rec.unwritten == 0, (shape, mode, rec.config)
+            if mode == "int" and kernel.precision.out_dtype.itemsize == 4:   # (bf16 C rounds sums past 256)
+                assert rec.max_abs_err == 0.0, (shape, rec.config)
+            _, c2 = run_matmul(device, kernel, hp, iters=1, warmup=0, config=tile, keep_output=True)
+            assert c1.tobytes() == c2.tobytes(), (shape, mode, rec.config)
 
 
 def test_cublas_reads_a_k_major_b(device, host_problems):

@@ -106,6 +106,11 @@ class Backend:
         dims), copied ``box`` elements at a time; element strides 1, no interleave, L2 promotion
         of 256 bytes, no out-of-bounds fill. Needs no context: it only encodes."""
         raise NotImplementedError
+    @seam("cuOccupancyMaxActiveClusters")
+    def occupancy_max_active_clusters(self, fn, grid, block, smem_bytes):
+        """How many clusters of ``fn`` (its compile-time cluster shape; a block is a cluster of
+        one) the device can hold at once, launched with this grid, block and dynamic smem."""
+        raise NotImplementedError
     @seam("cuLaunchKernel", prepared=True)
     def launcher(self, fn, grid, block, smem_bytes, params_addr):
         """A zero-argument callable doing cuLaunchKernel with every argument converted once:

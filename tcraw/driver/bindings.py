@@ -150,6 +150,13 @@ class BindingsBackend(Backend):
             cu.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE))
         return ctypes.string_at(tmap.getPtr(), 128)
 
+    def occupancy_max_active_clusters(self, fn, grid, block, smem_bytes):
+        config = cu.CUlaunchConfig()   # stream 0, no attributes: the kernel's __cluster_dims__ count
+        config.gridDimX, config.gridDimY, config.gridDimZ = grid
+        config.blockDimX, config.blockDimY, config.blockDimZ = block
+        config.sharedMemBytes = smem_bytes
+        return _ok("cuOccupancyMaxActiveClusters", cu.cuOccupancyMaxActiveClusters(fn, config))
+
     def launcher(self, fn, grid, block, smem_bytes, params_addr):
         # params_addr is the address of a packed void*[] (see runtime.KernelArgs): the cheapest
         # form cuda.bindings accepts, and the same one the ctypes backend passes.

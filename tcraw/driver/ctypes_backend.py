@@ -27,6 +27,13 @@ class CUDA_MEMCPY2D(ctypes.Structure):
         ("WidthInBytes", c_size_t), ("Height", c_size_t)]
 
 
+class _LaunchConfig(ctypes.Structure):
+    """cuda.h's CUlaunchConfig (what cuOccupancyMaxActiveClusters reads)."""
+    _fields_ = [(name, c_uint) for name in ("gridDimX", "gridDimY", "gridDimZ", "blockDimX", "blockDimY",
+                                            "blockDimZ", "sharedMemBytes")] + [
+        ("hStream", c_void_p), ("attrs", c_void_p), ("numAttrs", c_uint)]
+
+
 # Every NVRTC function this backend calls: a library without them is not (a new enough) NVRTC.
 NVRTC_SYMBOLS = ("nvrtcVersion", "nvrtcGetErrorString", "nvrtcGetNumSupportedArchs",
                  "nvrtcGetSupportedArchs", "nvrtcCreateProgram", "nvrtcCompileProgram",
@@ -253,6 +260,12 @@ class CtypesBackend(Backend):
                  (c_uint * rank)(*box), (c_uint * rank)(*[1] * rank), c_int(0), c_int(swizzle),
                  c_int(TENSOR_MAP_L2_PROMOTION_256B), c_int(0))   # no interleave, no OOB fill
         return raw.raw[at:at + 128]
+
+    def occupancy_max_active_clusters(self, fn, grid, block, smem_bytes):
+        config = _LaunchConfig(*grid, *block, smem_bytes, None, None, 0)   # stream 0, no attributes
+        n = c_int()
+        self._cu("cuOccupancyMaxActiveClusters", byref(n), c_void_p(fn), byref(config))
+        return n.value
 
     def launcher(self, fn, grid, block, smem_bytes, params_addr):
         launch = self.cuda.cuLaunchKernel
