@@ -59,7 +59,7 @@
 #define SPLIT_MIN_SLICES 4   // ... into pieces of at least this many k-slices
 #endif
 #ifndef SPLIT_MAX
-#define SPLIT_MAX 16  // ... and at most this many pieces (the last one reads all the others)
+#define SPLIT_MAX 16  // ... and at most this many pieces (each sums a share of all p: split_epilogue)
 #endif
 
 #ifndef PROMOTE
@@ -328,12 +328,13 @@ template <int N> __device__ __forceinline__ void wgmma_wait() {
 // L2: on the H200 it lost 2.6 % at 4096³ (7 of 64 slices saved) and won 2–4 % at 8192³ (62 of
 // 128), so it is taken only when it saves SPLIT_MIN_SAVED slices or more; and a tile is cut at
 // most in STREAM_K_DIV + 1 pieces (the share is at least 1/STREAM_K_DIV of a tile; 2 by
-// default). And only after STREAM_K_ROUNDS whole rounds: after fewer, the tiles run whole won or
-// tied everywhere measured on the H200 — alone, 384×4096×4096 took 36.5 µs cut in stretches and
-// 26.3 µs whole, 128×11008×4096 36.2 against 31.3 (docs/results/2026-11-30-h200-stream-k/); after
-// one or two, 384×14336×4096 in 128×192 tiles 72.5 µs whole (2 rounds) against 86 cut (saving 18
-// of 128 slices), 256×14336×4096 whole tiles of 128×256 0.99× cuBLAS against 0.95× for 128×128 cut,
-// 4096³ 0.994 against 0.981 — while at 8192³ (7 rounds) cutting won 5.7 %
+// default). And only after STREAM_K_ROUNDS whole rounds. On the H200 the tiles run whole won or
+// tied wherever fewer came first — alone, 384×4096×4096 took 36.5 µs cut in stretches and 26.3
+// µs whole, 128×11008×4096 36.2 against 31.3 (docs/results/2026-11-30-h200-stream-k/); after one,
+// 384×14336×4096's 128×192 tiles 72.5 µs whole against 85.9 cut (saving 18 of 128 slices), and
+// 256×14336×4096 ran 0.98–0.99× cuBLAS in whole 128×256 tiles against 0.95× in 128×128 ones cut
+// after one round — while after fifteen (8192³) cutting won 5.7 %. Between (3 to 14) is not
+// measured; 4 is just past what measured slower cut
 // (docs/results/2026-11-30-h200-split-share-whole-rounds/). Our reading, not profiled: whole,
 // the tiles that share a panel of B read it at the same k, together; in stretches, at different k.
 __device__ __forceinline__ int stream_k_share(int tiles, int KT, int clusters) {
@@ -437,7 +438,9 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
         // The store issued from buf two boxes ago has read it. With an odd number of boxes a
         // tile (bf16 C at BN = 64 or 192), a tile's first box follows the last tile's last out
         // of buffer 0, and with boxes skipped the last store may be from buf: there every store
-        // so far must have read its buffer.
+        // so far must have read its buffer. (A store with boxes skipped — a split tile's share —
+        // is always the block's last: split-K gives a block one unit, so no full store follows
+        // it relying on the alternation.)
         if (t % 128 == 0) {
             if ((BN / C_BOX_COLS % 2 && q == 0) || boxes != ~0u) bulk_wait_read<0>();
             else bulk_wait_read<1>();

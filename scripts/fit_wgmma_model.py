@@ -39,7 +39,7 @@ def read_tables(paths):
             config = {} if macros == "default" else {key: int(value) for key, value in
                                                      (item.split("=") for item in macros.split("+"))}
             tile = {**K.WGMMA_TILE, **config}
-            if (tile["CONSUMERS"], tile["BN"]) not in K.WGMMA_SM_TFLOPS or ran_lone_stream_k(shape, config):
+            if (tile["CONSUMERS"], tile["BN"]) not in K.WGMMA_SM_TFLOPS or ran_early_stream_k(shape, config):
                 continue   # a block tile the model has no rate for (one consumer × 192 columns), or see below
             try:
                 rows.append((shape, config, float(fields[3]) * 1000))
@@ -48,14 +48,17 @@ def read_tables(paths):
     return rows
 
 
-def ran_lone_stream_k(shape, config, sms=132):
-    """Whether this row was timed when 06 still split a lone partial round (fewer tiles than
-    clusters, no whole round before it) by stream-K: since 2026-11-30 it runs those tiles whole
-    (tcraw.kernels.stream_k_share), so such a row times a kernel that no longer exists."""
+def ran_early_stream_k(shape, config, sms=132):
+    """Whether this row was timed when 06 still cut a last partial round by stream-K with fewer
+    than STREAM_K_ROUNDS whole rounds before it — alone (until session 15 of 2026-11-30) or after
+    one to three (until session 17): it now runs those tiles whole (tcraw.kernels.stream_k_share),
+    so such a row times a kernel that no longer exists."""
     tile = {**K.WGMMA_TILE, **config}
     tiles, kt, clusters, p, _ = K.wgmma_schedule(*shape, sms, tile)
-    share = max(K.cdiv(tiles * kt, clusters), K.cdiv(kt, tile["STREAM_K_DIV"]))   # the rule before
-    return bool(tile["STREAM_K"]) and p == 1 and 0 < tiles < clusters and kt - share >= tile["SPLIT_MIN_SAVED"]
+    rem = tiles % clusters
+    share = max(K.cdiv(rem * kt, clusters), K.cdiv(kt, tile["STREAM_K_DIV"]))   # the rule before
+    return (bool(tile["STREAM_K"]) and p == 1 and rem > 0 and tiles < tile["STREAM_K_ROUNDS"] * clusters
+            and kt - share >= tile["SPLIT_MIN_SAVED"])
 
 
 def set_params(params):

@@ -15,8 +15,9 @@ WHAT=(--precision all)
 for tool in memcheck racecheck initcheck synccheck; do
   extra=""
   [ "$tool" = memcheck ] && extra="--padding 32"
-  # 06 (H200 picks): split-K in 4 pieces; stream-K cutting tiles in 2 or 3; split-K + pitched copies
-  for shape in "1 1 1" "15 17 33" "127 129 255" "256 512 2112" "1024 2304 2112" "3 1003 4105"; do
+  # 06 (H200 picks): split-K in 4 pieces; stream-K cutting tiles in 2 or 3 after four whole rounds;
+  # the swapped form (M ≤ 32) split in 16 pieces, with pitched copies
+  for shape in "1 1 1" "15 17 33" "127 129 255" "256 512 2112" "5120 1792 2112" "3 1003 4105"; do
     set -- $shape
     echo "## $tool  M=$1 N=$2 K=$3" | tee -a "$LOG"
     "$SAN" --tool "$tool" $extra --error-exitcode 9 \

@@ -302,7 +302,7 @@ def test_split_k_pieces_share_the_sum(device, host_problems, key):
         pytest.skip(str(refusal))
     cases = [((256, 512, 2112), {}), ((65, 129, 4105), {}), ((512, 512, 32768), {}), ((130, 300, 1000), {}),
              ((512, 512, 32768), {"CONSUMERS": 2, "BN": 256, "CLUSTER": 2})]
-    if key == "fp16":   # M ≤ 32 swaps A and B; 256 tiles of N on 132 SMs split K in 2 … 4105 in 8
+    if key == "fp16":   # M ≤ 32 swaps A and B: 32 tiles of N cut in 4 pieces, 8 tiles in 16
         cases += [((7, 4096, 4096), {}), ((30, 1000, 4105), {})]
     for shape, tile in cases:
         for mode in ("normal", "int"):
@@ -318,6 +318,44 @@ def test_split_k_pieces_share_the_sum(device, host_problems, key):
                 assert rec.max_abs_err == 0.0, (shape, rec.config)
             _, c2 = run_matmul(device, kernel, hp, iters=1, warmup=0, config=tile, keep_output=True)
             assert c1.tobytes() == c2.tobytes(), (shape, mode, rec.config)
+
+
+def test_split_k_leaves_its_workspace_as_it_found_it(device, host_problems):
+    """Two problems of one shape back to back on one workspace, split-K in 8 pieces (128×128
+    tiles) and in 16 (128×256): each correct — a piece that skipped the wait, or read the other
+    launch's partials, would mix the first problem into the second — and every flag and counter
+    zero after each launch, as the next one needs (the last piece out resets its tile's)."""
+    from tcraw import compiler
+    from tcraw.matmul import matmul_launcher, workspace_buffer
+    from tcraw.precision import verify
+    from tcraw.runtime import DeviceBuffer, Module
+    shape = (512, 512, 32768)
+    for tile in ({}, {"CONSUMERS": 2, "BN": 256, "CLUSTER": 2}):
+        kernel = kernels.KERNELS["wgmma_tma_fp16"].configured(*shape, device.sm_count, tile)
+        if (refusal := kernel.device_refusal(device)):
+            pytest.skip(str(refusal))
+        macros = {**kernels.WGMMA_TILE, **{n: int(v) for n, _, v in (d.partition("=") for d in kernel.defines)
+                                           if n in kernels.WGMMA_TILE}}
+        assert kernels.wgmma_schedule(*shape, device.sm_count, macros)[3] > 1, kernel.variant   # split-K
+        cubin = compiler.compile_cubin(kernel, device.arch, device.drv)
+        with Module(device, cubin.image) as mod, workspace_buffer(device, kernel, *shape) as work:
+            fn = mod.function(kernel.entry)
+            blocks = kernel.launch_geometry(*shape, device.sm_count).grid[0]
+            for mode in ("normal", "int"):   # two problems, different inputs
+                hp = host_problems("fp16", *shape, mode)
+                a, b = DeviceBuffer(device, hp.a.nbytes, np.float16), DeviceBuffer(device, hp.b.nbytes, np.float16)
+                c = DeviceBuffer(device, shape[0] * shape[1] * 4, np.float32)
+                a.copy_from_host(hp.a)
+                b.copy_from_host(hp.b)
+                c.poison(np.float32)
+                matmul_launcher(kernel, fn, a, b, c, *shape, workspace=work)()
+                out = c.copy_to_host(np.empty((shape[0], shape[1]), np.float32))
+                verdict = verify(out, hp)
+                assert verdict.passed and verdict.unwritten == 0, (kernel.variant, mode, verdict.max_rel_err)
+                flags_and_counters = work.copy_to_host(np.empty(work.nbytes // 4, np.uint32))[:2 * blocks]
+                assert not flags_and_counters.any(), (kernel.variant, mode, np.flatnonzero(flags_and_counters))
+                for buf in (a, b, c):
+                    buf.free()
 
 
 def test_cublas_reads_a_k_major_b(device, host_problems):
