@@ -426,9 +426,9 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
 # 3072³: 192 tiles, 3 rounds, against 288 (0.91–0.99× → 0.97–0.99×) — and lost every time it was
 # cut along K itself (3–21 % longer), so wgmma_config never cuts it.
 # The split-K term (p partial tiles through one SM) was fitted when the last piece summed them
-# alone; since the pieces share the sum it measured 0.2–3 µs shorter (long-K shapes, H200), but a
-# term of one partial tile a piece let the model cut 128×256 tiles 4–16 ways, which measured
-# slower than 128×128 in 8 (512×512×32768: 0.80 against 0.82× cuBLAS; 1024×1024×8192: 0.78
+# alone; since the pieces share the sum it measured 0.2–3.2 µs shorter (long-K shapes, H200), but
+# a term of one partial tile a piece let the model cut 128×256 tiles 4–16 ways, which measured
+# slower than the 128×128 picks (512×512×32768: 0.80 against 0.82× cuBLAS; 1024×1024×8192: 0.78
 # against 0.86×): the pieces' own start-up, which the model leaves out, grows with their number.
 WGMMA_SM_TFLOPS = {(2, 256): 5.0, (2, 192): 4.8, (2, 128): 4.7, (2, 64): 3.3, (1, 256): 3.9, (1, 128): 3.6,
                    (1, 64): 2.9}

@@ -291,6 +291,12 @@ def test_07_bf16_c_with_an_odd_number_of_boxes_a_tile_stores_tile_after_tile(dev
         assert c1.tobytes() == c2.tobytes(), (shape, rec.config)
 
 
+def wgmma_macros(kernel):
+    """A configured 06/07's tile macros, from the defines it is built with."""
+    return {**kernels.WGMMA_TILE, **{n: int(v) for n, _, v in (d.partition("=") for d in kernel.defines)
+                                     if n in kernels.WGMMA_TILE}}
+
+
 @pytest.mark.parametrize("key", ["fp16", "fp8e4m3bf16", "int8"])
 def test_split_k_pieces_share_the_sum(device, host_problems, key):
     """Split-K's pieces each sum a share of the tile's C boxes after all have written their
@@ -308,9 +314,7 @@ def test_split_k_pieces_share_the_sum(device, host_problems, key):
         for mode in ("normal", "int"):
             hp = host_problems(key, *shape, mode)
             rec, c1 = run_matmul(device, kernel, hp, iters=3, warmup=1, config=tile, keep_output=True)
-            chosen = kernel.configured(*shape, device.sm_count, tile)
-            macros = {**kernels.WGMMA_TILE, **{n: int(v) for n, _, v in (d.partition("=") for d in chosen.defines)
-                                               if n in kernels.WGMMA_TILE}}
+            macros = wgmma_macros(kernel.configured(*shape, device.sm_count, tile))
             split = kernels.wgmma_schedule(*shape, device.sm_count, macros, kernel.precision.in_dtype.itemsize)[3]
             assert split > 1, (shape, rec.config)   # the case is split-K's, or it tests nothing here
             assert rec.passed and rec.unwritten == 0, (shape, mode, rec.config)
@@ -334,9 +338,7 @@ def test_split_k_leaves_its_workspace_as_it_found_it(device, host_problems):
         kernel = kernels.KERNELS["wgmma_tma_fp16"].configured(*shape, device.sm_count, tile)
         if (refusal := kernel.device_refusal(device)):
             pytest.skip(str(refusal))
-        macros = {**kernels.WGMMA_TILE, **{n: int(v) for n, _, v in (d.partition("=") for d in kernel.defines)
-                                           if n in kernels.WGMMA_TILE}}
-        assert kernels.wgmma_schedule(*shape, device.sm_count, macros)[3] > 1, kernel.variant   # split-K
+        assert kernels.wgmma_schedule(*shape, device.sm_count, wgmma_macros(kernel))[3] > 1, kernel.variant   # split-K
         cubin = compiler.compile_cubin(kernel, device.arch, device.drv)
         with Module(device, cubin.image) as mod, workspace_buffer(device, kernel, *shape) as work:
             fn = mod.function(kernel.entry)
