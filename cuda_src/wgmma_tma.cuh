@@ -432,7 +432,7 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
 #else
     const int w = t % 128 / 32, lane = t % 32, r = w * 16 + lane / 4;   // r, r + 8: this thread's rows
 #pragma unroll
-    for (int q = 0; q < BN / C_BOX_COLS; ++q) {
+    for (int q = 0; q < C_BOXES; ++q) {
         if (!(boxes >> q & 1)) continue;   // (a split tile's share: see split_epilogue)
         const unsigned buf = staging + (q % 2) * C_BOX_BYTES;
         // The store issued from buf two boxes ago has read it. With an odd number of boxes a
@@ -442,7 +442,7 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
         // is always the block's last: split-K gives a block one unit, so no full store follows
         // it relying on the alternation.)
         if (t % 128 == 0) {
-            if ((BN / C_BOX_COLS % 2 && q == 0) || boxes != ~0u) bulk_wait_read<0>();
+            if ((C_BOXES % 2 && q == 0) || boxes != ~0u) bulk_wait_read<0>();
             else bulk_wait_read<1>();
         }
         warpgroup_sync(c);

@@ -297,12 +297,16 @@ class Function:
         self.max_dynamic_smem = drv.func_get_attribute(handle, C.FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES)
         from .cubin import kernel_param_sizes
         self.param_sizes = kernel_param_sizes(module.image, entry)
+        self._active_clusters = {}   # Geometry -> max_active_clusters' answer
 
     def max_active_clusters(self, geometry):
         """How many of this kernel's clusters (its __cluster_dims__; blocks, without) the device
-        holds at once with ``geometry`` (cuOccupancyMaxActiveClusters)."""
-        return self.module.drv.occupancy_max_active_clusters(self.handle, geometry.grid, geometry.block,
-                                                             geometry.smem_bytes)
+        holds at once with ``geometry`` (cuOccupancyMaxActiveClusters), asked once per geometry:
+        a run's launchers, one per rotated input set, share it."""
+        if geometry not in self._active_clusters:
+            self._active_clusters[geometry] = self.module.drv.occupancy_max_active_clusters(
+                self.handle, geometry.grid, geometry.block, geometry.smem_bytes)
+        return self._active_clusters[geometry]
 
     def set_max_dynamic_smem(self, nbytes):
         """Opt in to more than the default 48 KiB of dynamic shared memory (cuFuncSetAttribute)."""

@@ -400,6 +400,23 @@ def test_a_persistent_grid_the_device_cannot_hold_whole_is_refused():
             check_resident(k06, fn, geometry)
 
 
+def test_the_occupancy_question_is_asked_once_per_geometry():
+    """Function.max_active_clusters asks the driver once per launch geometry: a run's launchers
+    (one per rotated input set) share the answer, and the trace shows one call."""
+    from types import SimpleNamespace
+    from tcraw.kernels import Geometry
+    from tcraw.runtime import Function
+    calls = []
+    fn = Function.__new__(Function)   # no driver here: only what max_active_clusters reads
+    fn.handle, fn._active_clusters = 7, {}
+    fn.module = SimpleNamespace(drv=SimpleNamespace(occupancy_max_active_clusters=lambda *a: calls.append(a) or 66))
+    for _ in range(3):
+        assert fn.max_active_clusters(Geometry((132, 1, 1), (384, 1, 1), 230464)) == 66
+    assert calls == [(7, (132, 1, 1), (384, 1, 1), 230464)]
+    fn.max_active_clusters(Geometry((132, 1, 1), (384, 1, 1), 200000))
+    assert len(calls) == 2
+
+
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_06_swapped_operands_build_and_state_their_boxes(key):
     """SWAP_AB: Cᵀ = Bᵀ·Aᵀ with M's tile (16, 32, 64) along the wgmma's n — A comes in BN-row
