@@ -468,27 +468,39 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
 #endif
 }
 
-// Split-K, after the MMAs of piece `piece` of p of a tile. Every piece writes its partial sums
-// to the workspace and counts itself in on the tile's counter, waits until all p have, then sums
-// a share of the tile — C boxes piece, piece + p, ... of the tile's (consumer c's boxes are
-// c·C_BOXES ...) — and stores it. Each box adds the p partials in piece order, its own read back
-// like the others, so the bits never depend on which piece finished first or who sums. Shared,
-// the sum goes at p SMs' speed: when the last piece to arrive summed all of it alone it read
-// 512 KiB through one SM at 512×512×32768 (H200: 41.7 → 38.5 µs shared; cuBLAS spreads a
-// reduce kernel over the GPU). The wait needs the tile's p pieces running at once: they are
-// clusters of one persistent grid with one unit each (p ≤ clusters / tiles), and the launch
-// refuses a grid the device cannot hold whole (tcraw.matmul: cuOccupancyMaxActiveClusters).
-// A piece's loads are issued together, p dependent rounds (summing a column group at a time
-// instead put each load's L2 latency in series: 13 µs of a 32 µs run at 512×4096×4096). Every
-// piece counts out after reading; the last resets the counter for the next launch.
+// Split-K, after the MMAs of piece `piece` of p of a tile. Each piece sums a share of the tile —
+// C boxes piece, piece + p, ... of the tile's (consumer c's boxes are c·C_BOXES ...) — and stores
+// it. It writes to the workspace only the partial sums of the boxes other pieces sum, counts
+// itself in on the tile's counter, waits until all p have, then adds the others' partials of its
+// own boxes to the sums in its registers. Each box's sum has one order, whoever finishes first:
+// the owner's partial, then the others' in piece order. Shared, the sum goes at p SMs' speed:
+// when the last piece to arrive summed all of it alone it read 512 KiB through one SM at
+// 512×512×32768 (H200: 41.7 → 38.5 µs shared; cuBLAS spreads a reduce kernel over the GPU).
+// Before, every piece wrote all its partials and read its own back, and every thread fenced
+// GPU-wide where the barrier and one release suffice: 1024×1024×8192 in 2 pieces took 0.865×
+// cuBLAS against 0.923× now, 256×4096×4096 0.804× against 0.883× (H200, same run); 8 pieces
+// (512×512×32768) the same, 0.83×.
+// The wait needs the tile's p pieces running at once: they are clusters of one persistent grid
+// with one unit each (p ≤ clusters / tiles), and the launch refuses a grid the device cannot hold
+// whole (tcraw.matmul: cuOccupancyMaxActiveClusters). A piece's loads are issued together, p − 1
+// dependent rounds (summing a column group at a time instead put each load's L2 latency in
+// series: 13 µs of a 32 µs run at 512×4096×4096). Every piece counts out after reading; the last
+// resets the counter for the next launch.
 __device__ __forceinline__ void split_epilogue(acc_t (&d)[BN / 2], acc_t* partials, unsigned* counter, int piece,
                                                int p, int c, int t, const TensorMap* map_c, unsigned staging,
                                                int col, int row, float scale) {
+    unsigned share = 0;   // this consumer's boxes that this piece sums
+#pragma unroll
+    for (int q = 0; q < C_BOXES; ++q)
+        if ((c * C_BOXES + q) % p == piece) share |= 1u << q;
     acc4* mine = reinterpret_cast<acc4*>(partials + piece * PARTIAL_FLOATS) + t;
 #pragma unroll
     for (int j = 0; j < BN / 8; ++j)
-        __stcg(mine + j * CONSUMER_THREADS, make_acc4(d[4 * j], d[4 * j + 1], d[4 * j + 2], d[4 * j + 3]));
-    __threadfence();   // this thread's partials are visible GPU-wide before the count says so
+        if (!(share >> c_box(j, t) & 1))
+            __stcg(mine + j * CONSUMER_THREADS, make_acc4(d[4 * j], d[4 * j + 1], d[4 * j + 2], d[4 * j + 3]));
+    // Every consumer thread's partials come before the barrier, the barrier before thread 0's
+    // release (cumulative: it publishes them all), and its acquire before the barrier that
+    // lets every thread read the others'. (A GPU-wide fence in every thread instead: slower.)
     consumers_sync();
     if (t == 0) {
         asm volatile("red.release.gpu.global.add.u32 [%0], 1;" ::"l"(counter) : "memory");
@@ -497,16 +509,9 @@ __device__ __forceinline__ void split_epilogue(acc_t (&d)[BN / 2], acc_t* partia
             asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(in) : "l"(counter) : "memory");
     }
     consumers_sync();
-    __threadfence();
-    unsigned share = 0;   // this consumer's boxes that this piece sums
-#pragma unroll
-    for (int q = 0; q < C_BOXES; ++q)
-        if ((c * C_BOXES + q) % p == piece) share |= 1u << q;
     if (share) {
-#pragma unroll
-        for (int j = 0; j < BN / 8; ++j)
-            if (share >> c_box(j, t) & 1) d[4 * j] = d[4 * j + 1] = d[4 * j + 2] = d[4 * j + 3] = 0;
         for (int from = 0; from < p; ++from) {
+            if (from == piece) continue;   // its own partial is already the sum's first term
             const acc4* theirs = reinterpret_cast<const acc4*>(partials + from * PARTIAL_FLOATS) + t;
 #pragma unroll
             for (int j = 0; j < BN / 8; ++j)
@@ -518,10 +523,10 @@ __device__ __forceinline__ void split_epilogue(acc_t (&d)[BN / 2], acc_t* partia
         store_c(map_c, d, staging, c, t, col, row, false, scale, share);
     }
     consumers_sync();
-    if (t == 0) {
+    if (t == 0) {   // every piece has read once the count reaches 2p: nothing touches it again this launch
         unsigned before;
-        asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;" : "=r"(before) : "l"(counter) : "memory");
-        if (before == unsigned(2 * p - 1)) *counter = 0;   // every piece has read: nothing touches it again this launch
+        asm volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], 1;" : "=r"(before) : "l"(counter) : "memory");
+        if (before == unsigned(2 * p - 1)) *counter = 0;
     }
 }
 

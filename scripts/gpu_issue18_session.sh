@@ -27,6 +27,8 @@
 #   suites (issue 14) 06's picks on SUITE_SHAPES (square and mid-M), SUITE_PRECISIONS (fp16, bf16)
 #   splitshare (issue 14) split-K's sum shared by its pieces: its GPU tests, then the picks on split-K shapes
 #   depth  (issue 14) 128-column tiles with one slice's MMAs in flight (WAIT_DEPTH=1), long K and M = 384
+#   fixed (issue 14) 06's time against K at 1024×1024, and where its warps stall at 1024×1024×8192
+#   splitown (issue 14) split-K's new epilogue: its GPU tests, the picks it moved (old beside new)
 #   rounds (issue 14) stream-K in quarter-tile pieces on a partial last round, M = 256/384
 #   suite1 tests/test_gpu.py with the GPU; suite2 every other test file (each a call of its own)
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
@@ -159,6 +161,35 @@ for part in "${parts[@]}"; do
     timeout ${DEPTH_S:-100} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/mid_m_rounds.txt --iters 20 \
       --seed 7 --variants BN=128,STAGES=6,CLUSTER=1 BN=128,STAGES=6,CLUSTER=1,WAIT_DEPTH=1 > "$OUT/depth_mid_m.txt" 2>&1
     echo "depth mid-M exit $?"; grep -E "×.*cuBLAS" "$OUT/depth_mid_m.txt" ;;
+  fixed)
+    # (issue 14) 06's time against K at 1024×1024 (its fixed part and its slope), split in 2
+    # pieces, whole (64 blocks), and 64-row tiles whole (128 blocks); then where its warps stall
+    # at 1024×1024×8192 (Nsight Compute's per-instruction samples, SASS)
+    timeout ${FIXED_S:-150} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/k_sweep.txt --iters 20 --seed 7 \
+      --variants BN=128,STAGES=6 BN=128,STAGES=6,SPLIT_K=0 CONSUMERS=1,BN=128,SPLIT_K=0 > "$OUT/k_sweep.txt" 2>&1
+    echo "k sweep exit $?"; grep -E "^(cublas|wgmma)" "$OUT/k_sweep.txt" | awk '{print $1, $3, $4}'
+    echo 1024,1024,8192 > /tmp/ncu_shape.txt
+    timeout ${NCU_S:-150} ncu --clock-control none --section SourceCounters --section WarpStateStats -k regex:wgmma -c 1 \
+      -o "$OUT/stalls_1024x1024x8192" $PY -m tcraw bench --shapes /tmp/ncu_shape.txt --precision fp16 \
+      --kernel wgmma_tma_fp16 --iters 1 --warmup 0 --seed 7 > "$OUT/ncu_stalls.txt" 2>&1
+    echo "ncu stalls exit $?"
+    ncu -i "$OUT/stalls_1024x1024x8192.ncu-rep" --page source --csv --print-source sass > "$OUT/stalls_sass.csv" 2>&1
+    echo "sass page exit $?: $(wc -l < "$OUT/stalls_sass.csv") lines" ;;
+  splitown)
+    # (issue 14) split-K's pieces write only the boxes others sum: its GPU tests, then the ten
+    # grid shapes whose pick that moved to 128×128 in 2 pieces, old picks beside new, and the picks
+    timeout ${PYTEST_S:-200} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py \
+      -k "split or stream_k or swapped or workspace" > "$OUT/pytest_split.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_split.txt")"
+    timeout ${SPLIT2_S:-150} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/split_two.txt --iters 20 \
+      --seed 7 --variants CONSUMERS=1,BN=128,CLUSTER=2,STAGES=8 CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8 BN=128,STAGES=6 \
+      > "$OUT/split_two_variants.txt" 2>&1
+    echo "split_two exit $?"; grep -E "×.*cuBLAS" "$OUT/split_two_variants.txt"
+    for p in fp16 bf16; do
+      timeout 70 $PY -m tcraw bench --shapes scripts/shapes/split_two.txt --precision $p --kernel wgmma_tma_$p \
+        --iters 10 --warmup 3 --seed 7 > "$OUT/split_two_picks_$p.txt" 2>&1
+      echo "$p exit $?"; grep -A2 geomean "$OUT/split_two_picks_$p.txt" | tail -1
+    done ;;
   rounds)
     # (issue 14) a partial last round at M = 256/384: stream-K's pieces down to a quarter tile
     # (STREAM_K_DIV=4) with 128-, 192- and 256-column tiles

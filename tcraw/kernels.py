@@ -430,12 +430,19 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
 # a term of one partial tile a piece let the model cut 128×256 tiles 4–16 ways, which measured
 # slower than the 128×128 picks (512×512×32768: 0.80 against 0.82× cuBLAS; 1024×1024×8192: 0.78
 # against 0.86×): the pieces' own start-up, which the model leaves out, grows with their number.
+# Since each piece writes only the boxes others sum (split_epilogue), 2 pieces measured 2 µs
+# shorter again (H200, same run: 1024×1024×8192 32.7 → 30.7 µs, 1024×1024×4096 22.3 → 20.5,
+# 256×4096×4096 22.9 → 20.9), 8 the same (512×512×32768): SPLIT_K_US is 2 µs less than fitted.
+# That moves 10 of 504 grid shapes (M 128–2048, K 4096–8192), most from one consumer's whole
+# 64×128 tiles to 128×128 in 2 pieces; 8 measured old pick against new in one call, the new
+# faster in all 8 (1024×1024×4096 22.2 → 20.5 µs, 256×4096×4096 22.5 → 20.6; the other two's old
+# picks not measured: docs/results/2026-11-30-h200-split-own-boxes-fixed-costs/, run 9).
 WGMMA_SM_TFLOPS = {(2, 256): 5.0, (2, 192): 4.8, (2, 128): 4.7, (2, 64): 3.3, (1, 256): 3.9, (1, 128): 3.6,
                    (1, 64): 2.9}
 HBM_BYTES_PER_US = 3.8e6
 HBM_SMS = 0.65
 SM_BYTES_PER_US = 0.8e5
-SPLIT_K_US, STREAM_K_US, LAUNCH_US = 4.2, 2.3, 5.8
+SPLIT_K_US, STREAM_K_US, LAUNCH_US = 4.2 - 2.0, 2.3, 5.8
 # Measured where the model is blind: with M ≤ 32 the run is a stream of B. 06 swapped (Cᵀ = Bᵀ·Aᵀ:
 # N along the wgmma's 64 rows, M's tile of 16 or 32 along its n, so no wgmma works on 32+ rows of
 # padding) streams it fastest (H200, llm shapes: three at M = 1, two at M = 16): 0.97–1.17× cuBLAS
