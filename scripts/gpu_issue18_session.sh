@@ -177,7 +177,8 @@ for part in "${parts[@]}"; do
     echo "sass page exit $?: $(wc -l < "$OUT/stalls_sass.csv") lines" ;;
   splitown)
     # (issue 14) split-K's pieces write only the boxes others sum: its GPU tests, then the ten
-    # grid shapes whose pick that moved to 128×128 in 2 pieces, old picks beside new, and the picks
+    # grid shapes whose pick changed (most to 128×128 in 2 pieces), old picks beside new, and
+    # the new picks against cuBLAS
     timeout ${PYTEST_S:-200} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py \
       -k "split or stream_k or swapped or workspace" > "$OUT/pytest_split.txt" 2>&1
     echo "pytest exit $?: $(tail -1 "$OUT/pytest_split.txt")"
