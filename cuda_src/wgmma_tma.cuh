@@ -476,10 +476,8 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
 // the owner's partial, then the others' in piece order. Shared, the sum goes at p SMs' speed:
 // when the last piece to arrive summed all of it alone it read 512 KiB through one SM at
 // 512×512×32768 (H200: 41.7 → 38.5 µs shared; cuBLAS spreads a reduce kernel over the GPU).
-// Before, every piece wrote all its partials and read its own back, and every thread fenced
-// GPU-wide where the barrier and one release suffice: 1024×1024×8192 in 2 pieces took 0.865×
-// cuBLAS against 0.923× now, 256×4096×4096 0.804× against 0.883× (H200, same run); 8 pieces
-// (512×512×32768) the same, 0.83×.
+// Writing and reading back its own boxes too, with a GPU-wide fence in every thread, took 2 µs
+// longer with 2 pieces (1024×1024×8192: 0.865× against 0.923× cuBLAS now, H200, same run).
 // The wait needs the tile's p pieces running at once: they are clusters of one persistent grid
 // with one unit each (p ≤ clusters / tiles), and the launch refuses a grid the device cannot hold
 // whole (tcraw.matmul: cuOccupancyMaxActiveClusters). A piece's loads are issued together, p − 1
@@ -501,7 +499,7 @@ __device__ __forceinline__ void split_epilogue(acc_t (&d)[BN / 2], acc_t* partia
             __stcg(mine + j * CONSUMER_THREADS, make_acc4(d[4 * j], d[4 * j + 1], d[4 * j + 2], d[4 * j + 3]));
     // Every consumer thread's partials come before the barrier, the barrier before thread 0's
     // release (cumulative: it publishes them all), and its acquire before the barrier that
-    // lets every thread read the others'. (A GPU-wide fence in every thread instead: slower.)
+    // lets every thread read the others'.
     consumers_sync();
     if (t == 0) {
         asm volatile("red.release.gpu.global.add.u32 [%0], 1;" ::"l"(counter) : "memory");

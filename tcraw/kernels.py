@@ -432,7 +432,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
 # against 0.86×): the pieces' own start-up, which the model leaves out, grows with their number.
 # Since each piece writes only the boxes others sum (split_epilogue), 2 pieces measured 2 µs
 # shorter again (H200, same run: 1024×1024×8192 32.7 → 30.7 µs, 1024×1024×4096 22.3 → 20.5,
-# 256×4096×4096 22.9 → 20.9), 8 the same (512×512×32768): SPLIT_K_US is 2 µs less than fitted.
+# 256×4096×4096 22.9 → 20.9), 8 the same (512×512×32768): SPLIT_K_US is 2 µs less than fitted (4.2).
 # That moves 10 of 504 grid shapes (M 128–2048, K 4096–8192), most from one consumer's whole
 # 64×128 tiles to 128×128 in 2 pieces; 8 measured old pick against new in one call, the new
 # faster in all 8 (1024×1024×4096 22.2 → 20.5 µs, 256×4096×4096 22.5 → 20.6; the other two's old
@@ -442,7 +442,7 @@ WGMMA_SM_TFLOPS = {(2, 256): 5.0, (2, 192): 4.8, (2, 128): 4.7, (2, 64): 3.3, (1
 HBM_BYTES_PER_US = 3.8e6
 HBM_SMS = 0.65
 SM_BYTES_PER_US = 0.8e5
-SPLIT_K_US, STREAM_K_US, LAUNCH_US = 4.2 - 2.0, 2.3, 5.8
+SPLIT_K_US, STREAM_K_US, LAUNCH_US = 2.2, 2.3, 5.8
 # Measured where the model is blind: with M ≤ 32 the run is a stream of B. 06 swapped (Cᵀ = Bᵀ·Aᵀ:
 # N along the wgmma's 64 rows, M's tile of 16 or 32 along its n, so no wgmma works on 32+ rows of
 # padding) streams it fastest (H200, llm shapes: three at M = 1, two at M = 16): 0.97–1.17× cuBLAS
