@@ -61,6 +61,9 @@
 #ifndef SPLIT_MAX
 #define SPLIT_MAX 16  // ... and at most this many pieces (each sums a share of all p: split_epilogue)
 #endif
+#ifndef SPLIT_LOADS
+#define SPLIT_LOADS 16   // ... whose sum keeps this many 16-byte loads of others' partials in flight (see split_epilogue)
+#endif
 
 #ifndef PROMOTE
 #define PROMOTE 0     // N > 0: the MMAs accumulate N slices, then fp32 adds (see the top)
@@ -480,11 +483,13 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
 // longer with 2 pieces (1024×1024×8192: 0.865× against 0.923× cuBLAS now, H200, same run).
 // The wait needs the tile's p pieces running at once: they are clusters of one persistent grid
 // with one unit each (p ≤ clusters / tiles), and the launch refuses a grid the device cannot hold
-// whole (tcraw.matmul: cuOccupancyMaxActiveClusters). A piece's loads are issued together, p − 1
-// dependent rounds (summing a column group at a time instead put each load's L2 latency in
-// series: 13 µs of a 32 µs run at 512×4096×4096; copying all p − 1 into the drained stages at
-// once through the copy engine measured no faster with 8 pieces, 9 % slower with 16). Every piece
-// counts out after reading; the last resets the counter for the next launch.
+// whole (tcraw.matmul: cuOccupancyMaxActiveClusters). The sum's loads go out many at a time:
+// with 2 pieces all of them at once; with more, SPLIT_LOADS of them, several pieces' partials
+// of one box (a column group at a time put each load's L2 latency in series: 13 µs of a 32 µs
+// run at 512×4096×4096; a piece at a time, p − 1 rounds, took 1–26 % longer at 4–16 pieces than
+// 16 loads at a time, H200; copying all p − 1 into the drained stages at once through the copy engine
+// measured no faster with 8 pieces, 9 % slower with 16). Every piece counts out after reading;
+// the last resets the counter for the next launch.
 __device__ __forceinline__ void split_epilogue(acc_t (&d)[BN / 2], acc_t* partials, unsigned* counter, int piece,
                                                int p, int c, int t, const TensorMap* map_c, unsigned staging,
                                                int col, int row, float scale) {
@@ -509,15 +514,36 @@ __device__ __forceinline__ void split_epilogue(acc_t (&d)[BN / 2], acc_t* partia
     }
     consumers_sync();
     if (share) {
-        for (int from = 0; from < p; ++from) {
-            if (from == piece) continue;   // its own partial is already the sum's first term
-            const acc4* theirs = reinterpret_cast<const acc4*>(partials + from * PARTIAL_FLOATS) + t;
+        const acc4* all = reinterpret_cast<const acc4*>(partials) + t;
+        auto add = [&](acc4 v, int j) { d[4 * j] += v.x; d[4 * j + 1] += v.y; d[4 * j + 2] += v.z; d[4 * j + 3] += v.w; };
+        if (p == 2) {   // one other piece: all its loads at once, one round
+            const acc4* theirs = all + (1 - piece) * (PARTIAL_FLOATS / 4);
 #pragma unroll
             for (int j = 0; j < BN / 8; ++j)
-                if (share >> c_box(j, t) & 1) {
-                    const acc4 v = __ldcg(theirs + j * CONSUMER_THREADS);
-                    d[4 * j] += v.x; d[4 * j + 1] += v.y; d[4 * j + 2] += v.z; d[4 * j + 3] += v.w;
+                if (share >> c_box(j, t) & 1) add(__ldcg(theirs + j * CONSUMER_THREADS), j);
+        } else {
+            // More: a box's G column groups at a time, the loads of B pieces' partials of them
+            // in flight together (SPLIT_LOADS in all), then added in piece order.
+            constexpr int G = BN / 8 < C_BOX_COLS / 8 ? BN / 8 : C_BOX_COLS / 8;   // groups a thread has of a box
+            constexpr int B = SPLIT_LOADS / G > 1 ? SPLIT_LOADS / G : 1;           // pieces loaded together
+#pragma unroll
+            for (int j0 = 0; j0 < BN / 8; j0 += G) {
+                if (!(share >> c_box(j0, t) & 1)) continue;   // (G groups lie in one box)
+                for (int f0 = 0; f0 < p; f0 += B) {
+                    acc4 v[B][G];
+#pragma unroll
+                    for (int b = 0; b < B; ++b)
+                        if (const int from = f0 + b; from < p && from != piece)
+#pragma unroll
+                            for (int g = 0; g < G; ++g)
+                                v[b][g] = __ldcg(all + from * (PARTIAL_FLOATS / 4) + (j0 + g) * CONSUMER_THREADS);
+#pragma unroll
+                    for (int b = 0; b < B; ++b)
+                        if (const int from = f0 + b; from < p && from != piece)
+#pragma unroll
+                            for (int g = 0; g < G; ++g) add(v[b][g], j0 + g);
                 }
+            }
         }
         store_c(map_c, d, staging, c, t, col, row, false, scale, share);
     }

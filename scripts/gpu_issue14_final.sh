@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 14's closing device calls. `tests`: the whole GPU test suite, then compute-sanitizer over 06
 # at odd sizes (split-K, pitched copies, stream-K). `suites`: every shape suite against cuBLAS,
-# fp16 then bf16, one log per precision (each suite's table and geomean line appended).
+# fp16 then bf16, one log per precision (each suite's table and geomean line appended);
+# SUITES_FP16 / SUITES_BF16 narrow them.
 #   OUT=out bash scripts/gpu_issue14_final.sh tests|suites
 source "$(dirname "$0")/gpu_env.sh"
 {
@@ -17,8 +18,8 @@ tests)
   ;;
 suites)
   for p in fp16 bf16; do
-    suites="square skinny long-k odd llm scripts/shapes/mid_m.txt"
-    [ $p = bf16 ] && suites="square skinny long-k odd scripts/shapes/llm_small_m.txt scripts/shapes/mid_m.txt"
+    suites=${SUITES_FP16:-square skinny long-k odd llm scripts/shapes/mid_m.txt}
+    [ $p = bf16 ] && suites=${SUITES_BF16:-square skinny long-k odd scripts/shapes/llm_small_m.txt scripts/shapes/mid_m.txt}
     for suite in $suites; do
       echo "## $p $suite" >> "$OUT/suites_$p.txt"
       timeout ${SUITE_S:-150} $PY -m tcraw bench --shapes "$suite" --precision $p --kernel wgmma_tma_$p \

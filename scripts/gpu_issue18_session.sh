@@ -29,6 +29,15 @@
 #   depth  (issue 14) 128-column tiles with one slice's MMAs in flight (WAIT_DEPTH=1), long K and M = 384
 #   fixed (issue 14) 06's time against K at 1024×1024, and where its warps stall at 1024×1024×8192
 #   splitown (issue 14) split-K's new epilogue: its GPU tests, the picks it moved (old beside new)
+#   sumloads (issue 14) split-K's sum over 3+ pieces with SPLIT_LOADS loads in flight: its GPU tests,
+#          compute-sanitizer over 06 (fp16, bf16), then 16 (the default) against 1 (a piece at a time)
+#          on split-K shapes (scripts/shapes/split_many.txt and two more files), fp16 and bf16
+#   deep   (issue 14) every configuration on shapes split in 5–16 pieces (scripts/shapes/split_deep.txt)
+#          beside the pick, fp16
+#   splitcfg (issue 14) six configurations on long-K shapes that split (scripts/shapes/split_configs.txt), fp16
+#   memory (issue 14) Nsight Compute's DRAM bytes, L2 hit rate and tensor-pipe use for 06 and cuBLAS
+#          on MEM_SHAPES (512×512×32768: its loop ~28 % slower a slice than 1024×1024×8192's); MEM_FULL=1
+#          adds Nsight Compute's full set, every metric as a raw CSV
 #   rounds (issue 14) stream-K in quarter-tile pieces on a partial last round, M = 256/384
 #   suite1 tests/test_gpu.py with the GPU; suite2 every other test file (each a call of its own)
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
@@ -190,6 +199,51 @@ for part in "${parts[@]}"; do
       timeout 70 $PY -m tcraw bench --shapes scripts/shapes/split_two.txt --precision $p --kernel wgmma_tma_$p \
         --iters 10 --warmup 3 --seed 7 > "$OUT/split_two_picks_$p.txt" 2>&1
       echo "$p exit $?"; grep -A2 geomean "$OUT/split_two_picks_$p.txt" | tail -1
+    done ;;
+  sumloads)
+    timeout ${PYTEST_S:-200} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py \
+      -k "split_k_pieces or workspace" > "$OUT/pytest_sumloads.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_sumloads.txt")"
+    KERNELS=wgmma_tma_fp16,wgmma_tma_bf16 timeout ${SANITIZE_S:-200} bash scripts/sanitize.sh "$OUT/sanitize_06.log" | tail -3
+    for p in fp16 bf16; do
+      timeout ${LOADS_S:-150} $PY scripts/tune_ladder.py --family wgmma --precision $p --picked --iters 30 --seed 7 \
+        --shapes scripts/shapes/split_many.txt,scripts/shapes/long_k_few_tiles.txt,scripts/shapes/split_two.txt \
+        --variants "" SPLIT_LOADS=1 > "$OUT/sumloads_$p.txt" 2>&1
+      echo "$p exit $?"; grep -E "×.*cuBLAS" "$OUT/sumloads_$p.txt"
+    done ;;
+  deep)
+    timeout ${DEEP_S:-150} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/split_deep.txt --iters 20 \
+      --seed 7 --variants BN=128,STAGES=6 BN=128,STAGES=6,CLUSTER=1 CONSUMERS=1,BN=128,STAGES=8 \
+      CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8 CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8 BN=64,CLUSTER=1,STAGES=8 \
+      CONSUMERS=1,BN=256,CLUSTER=1,STAGES=5 "" CLUSTER=1 > "$OUT/deep_variants.txt" 2>&1
+    echo "deep exit $?"; grep -E "×.*cuBLAS" "$OUT/deep_variants.txt"
+    timeout 60 $PY -m tcraw bench --shapes scripts/shapes/split_deep.txt --precision fp16 --kernel wgmma_tma_fp16 \
+      --iters 10 --warmup 3 --seed 7 > "$OUT/deep_picks.txt" 2>&1
+    echo "picks exit $?"; grep -E "^wgmma" "$OUT/deep_picks.txt" | awk '{print $3, $5 " TFLOP/s", $7 "×"}' ;;
+  splitcfg)
+    timeout ${SPLITCFG_S:-300} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/split_configs.txt --iters 20 \
+      --seed 7 --variants BN=128,STAGES=6 "" CONSUMERS=1,BN=128,STAGES=8 CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8 \
+      CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8 BN=128,STAGES=6,CLUSTER=1 > "$OUT/split_configs.txt" 2>&1
+    echo "splitcfg exit $?"; grep -E "×.*cuBLAS" "$OUT/split_configs.txt" | wc -l ;;
+  memory)
+    metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct
+    metrics=$metrics,lts__t_sectors_srcunit_tex_op_read.sum,lts__throughput.avg.pct_of_peak_sustained_elapsed
+    metrics=$metrics,dram__throughput.avg.pct_of_peak_sustained_elapsed,launch__grid_size,launch__cluster_dim_x
+    metrics=$metrics,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed,sm__cycles_elapsed.avg.per_second
+    for shape in ${MEM_SHAPES:-512,512,32768 1024,1024,8192}; do
+      echo $shape > /tmp/mem_shape.txt
+      timeout ${NCU_S:-120} ncu --clock-control none --metrics $metrics --csv $PY -m tcraw bench --shapes /tmp/mem_shape.txt \
+        --precision fp16 --kernel wgmma_tma_fp16 --iters 1 --warmup 0 --seed 7 > "$OUT/memory_${shape//,/x}.csv" 2>&1
+      echo "ncu $shape exit $?"
+      grep -E '"(gpu__time|dram__bytes_read|lts__t_sector_hit|sm__pipe_tensor)' "$OUT/memory_${shape//,/x}.csv" | \
+        awk -F'","' '{print $5 " | " $(NF-2) " = " $NF}' | cut -c1-160
+      if [ -n "$MEM_FULL" ]; then   # every metric of the full set, as a raw CSV to read offline
+        timeout ${NCU_S:-120} ncu --clock-control none --set full -o "$OUT/full_${shape//,/x}" $PY -m tcraw bench \
+          --shapes /tmp/mem_shape.txt --precision fp16 --kernel wgmma_tma_fp16 --iters 1 --warmup 0 --seed 7 \
+          > "$OUT/full_${shape//,/x}.log" 2>&1
+        echo "ncu full $shape exit $?"
+        ncu -i "$OUT/full_${shape//,/x}.ncu-rep" --page raw --csv > "$OUT/full_${shape//,/x}_raw.csv" 2>&1
+      fi
     done ;;
   rounds)
     # (issue 14) a partial last round at M = 256/384: stream-K's pieces down to a quarter tile

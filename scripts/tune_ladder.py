@@ -8,6 +8,7 @@ tcraw/kernels.py are the winners of such runs (docs/results/).
     python scripts/tune_ladder.py --family wgmma --sizes 4096,8192 --variants "" STAGES=3 CLUSTER=1
     python scripts/tune_ladder.py --family wgmma --shapes llm --variants BN=128,CLUSTER=1 CONSUMERS=1
     python scripts/tune_ladder.py --family simt --variants "" BK=16
+    python scripts/tune_ladder.py --family wgmma --shapes long-k --picked --variants "" SPLIT_LOADS=1
 """
 
 import argparse
@@ -39,13 +40,25 @@ FAMILIES = {
 }
 
 
-def variant(family, key, spec):
+def picked_wgmma(key, tile, name):
+    """A wgmma variant that still picks each problem's configuration (wgmma_config), ``tile``'s
+    other macros under it: for macros the pick does not set (SPLIT_LOADS, GROUP_M, ...)."""
+    return kernels.wgmma_kernel(key, tile, name, choose=True)
+
+
+def variant(family, key, spec, picked=False):
     factory, defaults, _ = FAMILIES[family]
+    if picked:
+        if factory is not fixed_wgmma:
+            raise UsageError(f"--picked is for the wgmma and kmajor families (06/07 pick a configuration), not {family}")
+        factory = picked_wgmma
     tile = dict(defaults)
     for item in filter(None, spec.split(",")):
         name, _, value = item.partition("=")
         if name not in tile or not value.isdigit():
             raise UsageError(f"cannot read {item!r}: write MACRO=number with MACRO one of {', '.join(tile)}")
+        if picked and name in ("CONSUMERS", "BN", "CLUSTER", "STAGES", "SWAP_AB"):
+            raise UsageError(f"--picked: {name} is the pick's to set; leave out --picked to fix it")
         tile[name] = int(value)
     return factory(key, tile, name=f"{family}_{key}[{spec.replace(',', '+') or 'default'}]")
 
@@ -57,6 +70,8 @@ def main():
     ap.add_argument("--sizes", default="4096,8192")
     ap.add_argument("--shapes", help="shape suites or a file of M,N,K lines instead of --sizes (see tcraw bench)")
     ap.add_argument("--variants", nargs="*", default=[""], help='macro overrides, e.g. "" STAGES=3 BK=16,TM=4')
+    ap.add_argument("--picked", action="store_true",
+                    help="wgmma/kmajor: each problem keeps the configuration 06 picks; variants set the other macros")
     ap.add_argument("--iters", type=int, default=30)
     ap.add_argument("--seed", type=int, default=secrets.randbits(31))
     args = ap.parse_args()
@@ -74,7 +89,7 @@ def main():
     if key not in FAMILIES[args.family][2]:
         raise UsageError(f"{args.family} comes in {', '.join(FAMILIES[args.family][2])}, not {key}")
     # every variant is read (and a bad one refused) before the GPU is opened
-    rungs = {key: [variant(args.family, key, v) for v in args.variants]}
+    rungs = {key: [variant(args.family, key, v, args.picked) for v in args.variants]}
     rows = bench_vs_cublas(0, [key], sizes, rungs=rungs, iters=args.iters, warmup=5, seed=args.seed,
                            note=lambda line: print(line, file=sys.stderr))
     print(report.render([{**r, "shape": f"{r['m']}×{r['n']}×{r['k']}"} for r in rows], "table", report.BENCH_COLUMNS))

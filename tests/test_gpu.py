@@ -299,12 +299,14 @@ def wgmma_macros(kernel):
                                      if n in kernels.WGMMA_TILE}}
 
 
+@pytest.mark.parametrize("loads", [16, 1])
 @pytest.mark.parametrize("key", ["fp16", "fp8e4m3bf16", "int8"])
-def test_split_k_pieces_share_the_sum(device, host_problems, key):
+def test_split_k_pieces_share_the_sum(device, host_problems, key, loads):
     """Split-K's pieces each sum a share of the tile's C boxes after all have written their
     partials (split_epilogue): correct, every element written, exact on integers (fp32/s32 C), the same
     bits on a rerun — with 2 to 16 pieces, 1 or 2 consumers of 64 to 256 columns (16 pieces of a
-    128×256 tile: one box each), the swapped form (two boxes a consumer), edges and pitched rows."""
+    128×256 tile: one box each), the swapped form (two boxes a consumer), edges and pitched rows;
+    the sum over 3+ pieces with several pieces' loads in flight (SPLIT_LOADS=16) or one at a time (1)."""
     kernel = kernels.wgmma_kernel(key)
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
@@ -313,6 +315,7 @@ def test_split_k_pieces_share_the_sum(device, host_problems, key):
     if key == "fp16":   # M ≤ 32 swaps A and B: 32 tiles of N cut in 4 pieces, 8 tiles in 16
         cases += [((7, 4096, 4096), {}), ((30, 1000, 4105), {})]
     for shape, tile in cases:
+        tile = {**tile, "SPLIT_LOADS": loads}
         for mode in ("normal", "int"):
             hp = host_problems(key, *shape, mode)
             rec, c1 = run_matmul(device, kernel, hp, iters=3, warmup=1, config=tile, keep_output=True)

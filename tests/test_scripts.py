@@ -75,6 +75,24 @@ def test_tune_ladder_builds_the_variant_it_names():
         variant("simt", "fp32", "STAGE=3")
 
 
+def test_tune_ladder_picked_keeps_each_problems_configuration():
+    """--picked: the variant still picks per problem (what 06 would run), its macros under the pick."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from tune_ladder import variant
+    from tcraw import kernels
+    from tcraw.errors import UsageError
+    base = kernels.KERNELS["wgmma_tma_fp16"]
+    v = variant("wgmma", "fp16", "SPLIT_LOADS=1", picked=True)
+    for shape in [(512, 512, 32768), (4096, 4096, 4096), (7, 4096, 4096)]:
+        got, want = v.configured(*shape, 132).defines, base.configured(*shape, 132).defines
+        assert "SPLIT_LOADS=1" in got and [d for d in got if "SPLIT_LOADS" not in d] == \
+            [d for d in want if "SPLIT_LOADS" not in d], shape
+    with pytest.raises(UsageError, match="the pick's to set"):
+        variant("wgmma", "fp16", "BN=128", picked=True)
+    with pytest.raises(UsageError, match="--picked is for"):
+        variant("simt", "fp32", "", picked=True)
+
+
 @pytest.mark.skipif(__import__("tcraw.sass").sass.find_cuobjdump() is None,
                     reason="no cuobjdump (pip install 'cuda-toolkit[cuobjdump,nvdisasm]')")
 def test_hmma_probe_runs_the_instruction_of_the_wmma_and_mma_sync_rungs():
