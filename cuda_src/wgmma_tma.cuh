@@ -62,7 +62,7 @@
 #define SPLIT_MAX 16  // ... and at most this many pieces (each sums a share of all p: split_epilogue)
 #endif
 #ifndef SPLIT_LOADS
-#define SPLIT_LOADS 16   // ... whose sum keeps this many 16-byte loads of others' partials in flight (see split_epilogue)
+#define SPLIT_LOADS 16   // ... whose sum over 3+ pieces loads about this many 16-byte partials at once (split_epilogue)
 #endif
 
 #ifndef PROMOTE
@@ -484,12 +484,13 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
 // The wait needs the tile's p pieces running at once: they are clusters of one persistent grid
 // with one unit each (p ≤ clusters / tiles), and the launch refuses a grid the device cannot hold
 // whole (tcraw.matmul: cuOccupancyMaxActiveClusters). The sum's loads go out many at a time:
-// with 2 pieces all of them at once; with more, SPLIT_LOADS of them, several pieces' partials
-// of one box (a column group at a time put each load's L2 latency in series: 13 µs of a 32 µs
-// run at 512×4096×4096; a piece at a time, p − 1 rounds, took 1–26 % longer at 4–16 pieces than
-// 16 loads at a time, H200; copying all p − 1 into the drained stages at once through the copy engine
-// measured no faster with 8 pieces, 9 % slower with 16). Every piece counts out after reading;
-// the last resets the counter for the next launch.
+// with 2 pieces all of them at once; with more, about SPLIT_LOADS of them, several pieces'
+// partials of one box (a column group at a time put each load's L2 latency in series: 13 µs of
+// a 32 µs run at 512×4096×4096; one piece's partial of a box at a time, SPLIT_LOADS=1, measured
+// up to 26 % slower at 4–16 pieces (1×1024×8192; 512×512×32768 2 %; H200); copying all p − 1
+// into the drained stages at once through the copy engine measured no faster with 8 pieces, 9 %
+// slower with 16). Every piece counts out after reading; the last resets the counter for the
+// next launch.
 __device__ __forceinline__ void split_epilogue(acc_t (&d)[BN / 2], acc_t* partials, unsigned* counter, int piece,
                                                int p, int c, int t, const TensorMap* map_c, unsigned staging,
                                                int col, int row, float scale) {
@@ -523,9 +524,11 @@ __device__ __forceinline__ void split_epilogue(acc_t (&d)[BN / 2], acc_t* partia
                 if (share >> c_box(j, t) & 1) add(__ldcg(theirs + j * CONSUMER_THREADS), j);
         } else {
             // More: a box's G column groups at a time, the loads of B pieces' partials of them
-            // in flight together (SPLIT_LOADS in all), then added in piece order.
+            // in flight together (G·B of them: SPLIT_LOADS, or G if that is more), then added in
+            // piece order.
             constexpr int G = BN / 8 < C_BOX_COLS / 8 ? BN / 8 : C_BOX_COLS / 8;   // groups a thread has of a box
             constexpr int B = SPLIT_LOADS / G > 1 ? SPLIT_LOADS / G : 1;           // pieces loaded together
+            static_assert((BN / 8) % G == 0, "a box's column groups start every G: c_box(j0) is theirs");
 #pragma unroll
             for (int j0 = 0; j0 < BN / 8; j0 += G) {
                 if (!(share >> c_box(j0, t) & 1)) continue;   // (G groups lie in one box)

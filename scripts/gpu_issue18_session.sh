@@ -30,10 +30,13 @@
 #   fixed (issue 14) 06's time against K at 1024×1024, and where its warps stall at 1024×1024×8192
 #   splitown (issue 14) split-K's new epilogue: its GPU tests, the picks it moved (old beside new)
 #   sumloads (issue 14) split-K's sum over 3+ pieces with SPLIT_LOADS loads in flight: its GPU tests,
-#          compute-sanitizer over 06 (fp16, bf16), then 16 (the default) against 1 (a piece at a time)
+#          compute-sanitizer over 06 (fp16, bf16), then 16 (the default) against 1 (one piece's box at a time)
 #          on split-K shapes (scripts/shapes/split_many.txt and two more files), fp16 and bf16
-#   deep   (issue 14) every configuration on shapes split in 5–16 pieces (scripts/shapes/split_deep.txt)
-#          beside the pick, fp16
+#   deep   (issue 14) nine configurations on shapes the picks split in 5–11 pieces (scripts/shapes/split_deep.txt)
+#          beside the picks, fp16
+#   sumcheck (issue 14) the split-K test (SPLIT_LOADS 16 against 1, bit for bit, 2–16 pieces), then
+#          compute-sanitizer's memcheck and racecheck on 128×256 tiles in 5 pieces (fp16) and 128×192
+#          in 5 (FP8 → bf16 C): a last batch of fewer pieces, shares of several boxes
 #   splitcfg (issue 14) six configurations on long-K shapes that split (scripts/shapes/split_configs.txt), fp16
 #   memory (issue 14) Nsight Compute's DRAM bytes, L2 hit rate and tensor-pipe use for 06 and cuBLAS
 #          on MEM_SHAPES (512×512×32768: its loop ~28 % slower a slice than 1024×1024×8192's); MEM_FULL=1
@@ -205,6 +208,7 @@ for part in "${parts[@]}"; do
       -k "split_k_pieces or workspace" > "$OUT/pytest_sumloads.txt" 2>&1
     echo "pytest exit $?: $(tail -1 "$OUT/pytest_sumloads.txt")"
     KERNELS=wgmma_tma_fp16,wgmma_tma_bf16 timeout ${SANITIZE_S:-200} bash scripts/sanitize.sh "$OUT/sanitize_06.log" | tail -3
+    echo "sanitize exit ${PIPESTATUS[0]}"
     for p in fp16 bf16; do
       timeout ${LOADS_S:-150} $PY scripts/tune_ladder.py --family wgmma --precision $p --picked --iters 30 --seed 7 \
         --shapes scripts/shapes/split_many.txt,scripts/shapes/long_k_few_tiles.txt,scripts/shapes/split_two.txt \
@@ -217,9 +221,30 @@ for part in "${parts[@]}"; do
       CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8 CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8 BN=64,CLUSTER=1,STAGES=8 \
       CONSUMERS=1,BN=256,CLUSTER=1,STAGES=5 "" CLUSTER=1 > "$OUT/deep_variants.txt" 2>&1
     echo "deep exit $?"; grep -E "×.*cuBLAS" "$OUT/deep_variants.txt"
-    timeout 60 $PY -m tcraw bench --shapes scripts/shapes/split_deep.txt --precision fp16 --kernel wgmma_tma_fp16 \
+    timeout ${DEEP_PICKS_S:-60} $PY -m tcraw bench --shapes scripts/shapes/split_deep.txt --precision fp16 --kernel wgmma_tma_fp16 \
       --iters 10 --warmup 3 --seed 7 > "$OUT/deep_picks.txt" 2>&1
     echo "picks exit $?"; grep -E "^wgmma" "$OUT/deep_picks.txt" | awk '{print $3, $5 " TFLOP/s", $7 "×"}' ;;
+  sumcheck)
+    timeout ${PYTEST_S:-200} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "split_k_pieces" \
+      > "$OUT/pytest_sumcheck.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_sumcheck.txt")"
+    cat > /tmp/sumcheck.py <<'PY'
+from tcraw import kernels
+from tcraw.matmul import run_matmul
+from tcraw.precision import PRECISIONS, base_matrices, host_problem
+from tcraw.runtime import Device
+device = Device(0)
+for key, shape, tile in [("fp16", (256, 3328, 4096), {"CONSUMERS": 2, "BN": 256, "CLUSTER": 2}),
+                         ("fp8e4m3bf16", (256, 2496, 4096), {"CONSUMERS": 2, "BN": 192, "CLUSTER": 2})]:
+    a, b = base_matrices(*shape, "int", 1)
+    rec = run_matmul(device, kernels.wgmma_kernel(key), host_problem(PRECISIONS[key], a, b, "int"), iters=1, warmup=0,
+                     config=tile)
+    print(key, shape, rec.config, "passed" if rec.passed and rec.unwritten == 0 else "FAILED")
+PY
+    for tool in memcheck racecheck; do
+      timeout ${SAN_S:-90} compute-sanitizer --tool $tool --error-exitcode 9 $PY /tmp/sumcheck.py > "$OUT/sanitize_sum_$tool.log" 2>&1
+      echo "$tool exit $?: $(grep -E 'SUMMARY' "$OUT/sanitize_sum_$tool.log" | tail -1)"
+    done ;;
   splitcfg)
     timeout ${SPLITCFG_S:-300} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/split_configs.txt --iters 20 \
       --seed 7 --variants BN=128,STAGES=6 "" CONSUMERS=1,BN=128,STAGES=8 CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8 \
@@ -237,12 +262,13 @@ for part in "${parts[@]}"; do
       echo "ncu $shape exit $?"
       grep -E '"(gpu__time|dram__bytes_read|lts__t_sector_hit|sm__pipe_tensor)' "$OUT/memory_${shape//,/x}.csv" | \
         awk -F'","' '{print $5 " | " $(NF-2) " = " $NF}' | cut -c1-160
-      if [ -n "$MEM_FULL" ]; then   # every metric of the full set, as a raw CSV to read offline
-        timeout ${NCU_S:-120} ncu --clock-control none --set full -o "$OUT/full_${shape//,/x}" $PY -m tcraw bench \
+      if [ "${MEM_FULL:-0}" != 0 ]; then   # every metric of the full set, as a raw CSV to read offline
+        timeout ${NCU_S:-120} ncu --clock-control none --set full -f -o "$OUT/full_${shape//,/x}" $PY -m tcraw bench \
           --shapes /tmp/mem_shape.txt --precision fp16 --kernel wgmma_tma_fp16 --iters 1 --warmup 0 --seed 7 \
           > "$OUT/full_${shape//,/x}.log" 2>&1
         echo "ncu full $shape exit $?"
         ncu -i "$OUT/full_${shape//,/x}.ncu-rep" --page raw --csv > "$OUT/full_${shape//,/x}_raw.csv" 2>&1
+        echo "ncu raw page exit $?"
       fi
     done ;;
   rounds)

@@ -60,7 +60,9 @@ def variant(family, key, spec, picked=False):
         if picked and name in ("CONSUMERS", "BN", "CLUSTER", "STAGES", "SWAP_AB"):
             raise UsageError(f"--picked: {name} is the pick's to set; leave out --picked to fix it")
         tile[name] = int(value)
-    return factory(key, tile, name=f"{family}_{key}[{spec.replace(',', '+') or 'default'}]")
+    label = spec.replace(",", "+")
+    label = ("picked+" + label if label else "picked") if picked else label or "default"
+    return factory(key, tile, name=f"{family}_{key}[{label}]")
 
 
 def main():

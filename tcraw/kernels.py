@@ -280,7 +280,7 @@ def mma_sync_kernel(key, tile=MMA_TILE, name=None):
 
 WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8, "STREAM_K": 1,
               "SPLIT_MIN_SAVED": 16, "SPLIT_K": 1, "SPLIT_MIN_SLICES": 4, "SPLIT_MAX": 16,
-              "SPLIT_LOADS": 16,   # split-K's sum over 3+ pieces: 16-byte loads of others' partials in flight
+              "SPLIT_LOADS": 16,   # split-K's sum over 3+ pieces: ~16-byte loads of others' partials at once
               "PROMOTE": 0,   # PROMOTE=N: MMAs accumulate N slices, then fp32 adds (FP8's accumulator study)
               "WAIT_DEPTH": 0,   # 1: one slice's MMAs stay in flight while the next is issued
               "A_ROWS": 0,       # rows of A loaded a slice (0: the block's all; 8/16 for tiny M)
@@ -325,8 +325,9 @@ def wgmma_checked(tile):
     if tile["STREAM_K_DIV"] < 1:
         raise UsageError(f"STREAM_K_DIV={tile['STREAM_K_DIV']}: stream-K's pieces are at least 1/STREAM_K_DIV of a "
                          "tile, so it is a whole number ≥ 1")
-    if tile["SPLIT_LOADS"] < 1:
-        raise UsageError(f"SPLIT_LOADS={tile['SPLIT_LOADS']}: the split-K sum's loads in flight, a whole number ≥ 1")
+    if not 1 <= tile["SPLIT_LOADS"] <= 32:   # (64 would hold 256 registers of partials)
+        raise UsageError(f"SPLIT_LOADS={tile['SPLIT_LOADS']}: the split-K sum's loads at once, a whole number from "
+                         "1 to 32")
     if tile["STREAM_K_ROUNDS"] < 1:
         raise UsageError(f"STREAM_K_ROUNDS={tile['STREAM_K_ROUNDS']}: the whole rounds before stream-K cuts the "
                          "last one, a whole number ≥ 1 (1: after any)")

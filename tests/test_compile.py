@@ -323,15 +323,20 @@ def test_stream_k_cuts_a_partial_round_only_after_four_whole_ones():
         kernels.wgmma_kernel("fp16", {"STREAM_K_ROUNDS": 0}, choose=False)
 
 
-def test_split_k_sum_loads_in_flight_build_without_spills_and_refuse_zero():
-    """SPLIT_LOADS (the split-K sum's loads in flight over 3+ pieces): 16 and 1 build without
-    spills at the widest tiles — bf16 C's 64-column boxes included — and 0 is refused by name."""
+def test_split_k_sum_loads_at_once_build_without_spills_and_refuse_what_cannot():
+    """SPLIT_LOADS (the split-K sum's loads at once over 3+ pieces): 16 and 1 build different code
+    without spills at the widest tiles — bf16 C's 64-column boxes included — and 0 or 33 is
+    refused by name."""
     for key, tile in [("fp16", {"BN": 256}), ("fp8e4m3bf16", {"BN": 256}), ("bf16", {"SWAP_AB": 1, "BN": 16, "CLUSTER": 1})]:
+        images = []
         for loads in (16, 1):
-            kernel = kernels.wgmma_kernel(key, {**tile, "SPLIT_LOADS": loads}, choose=False)
-            assert compiler.compile_cubin(kernel, "sm_90a").spill_bytes == 0, (key, tile, loads)
-    with pytest.raises(UsageError, match="SPLIT_LOADS=0"):
-        kernels.wgmma_kernel("fp16", {"SPLIT_LOADS": 0}, choose=False)
+            cubin = compiler.compile_cubin(kernels.wgmma_kernel(key, {**tile, "SPLIT_LOADS": loads}, choose=False), "sm_90a")
+            assert cubin.spill_bytes == 0, (key, tile, loads)
+            images.append(cubin.image)
+        assert images[0] != images[1], (key, tile)   # the macro reaches the code
+    for loads in (0, 33):
+        with pytest.raises(UsageError, match=f"SPLIT_LOADS={loads}"):
+            kernels.wgmma_kernel("fp16", {"SPLIT_LOADS": loads}, choose=False)
 
 
 def test_memory_bound_small_m_runs_whole_tiles_of_128_rows():

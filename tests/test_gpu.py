@@ -299,34 +299,47 @@ def wgmma_macros(kernel):
                                      if n in kernels.WGMMA_TILE}}
 
 
-@pytest.mark.parametrize("loads", [16, 1])
 @pytest.mark.parametrize("key", ["fp16", "fp8e4m3bf16", "int8"])
-def test_split_k_pieces_share_the_sum(device, host_problems, key, loads):
+def test_split_k_pieces_share_the_sum(device, host_problems, key):
     """Split-K's pieces each sum a share of the tile's C boxes after all have written their
     partials (split_epilogue): correct, every element written, exact on integers (fp32/s32 C), the same
     bits on a rerun — with 2 to 16 pieces, 1 or 2 consumers of 64 to 256 columns (16 pieces of a
-    128×256 tile: one box each), the swapped form (two boxes a consumer), edges and pitched rows;
-    the sum over 3+ pieces with several pieces' loads in flight (SPLIT_LOADS=16) or one at a time (1)."""
+    128×256 tile: one box each), the swapped form (two boxes a consumer), edges and pitched rows.
+    Over 3+ pieces the sum loads several pieces' partials at once (SPLIT_LOADS=16): the same bits
+    as one piece's at a time (SPLIT_LOADS=1), with a last batch of fewer pieces (3, 5, 11) and
+    shares of several boxes (128×256 tiles in 3 or 5 pieces; bf16 C's 64-column boxes). (The
+    piece counts assume the H200's 132 SMs; the last assert says when a device gives others.)"""
     kernel = kernels.wgmma_kernel(key)
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
+    wide = {"CONSUMERS": 2, "BN": 256, "CLUSTER": 2}
+    # 128×256 tiles in clusters of 2 on 132 SMs: 16, 3 (22 tiles), 5 (13) and 11 (6) pieces
     cases = [((256, 512, 2112), {}), ((65, 129, 4105), {}), ((512, 512, 32768), {}), ((130, 300, 1000), {}),
-             ((512, 512, 32768), {"CONSUMERS": 2, "BN": 256, "CLUSTER": 2})]
+             ((512, 512, 32768), wide), ((512, 2816, 2048), wide), ((256, 3328, 4096), wide),
+             ((256, 1536, 8192), wide)]
     if key == "fp16":   # M ≤ 32 swaps A and B: 32 tiles of N cut in 4 pieces, 8 tiles in 16
         cases += [((7, 4096, 4096), {}), ((30, 1000, 4105), {})]
+    if key == "fp8e4m3bf16":   # bf16 C, 192 columns: three 64-column boxes a consumer; 13 tiles, 5 pieces
+        cases += [((256, 2496, 4096), {"CONSUMERS": 2, "BN": 192, "CLUSTER": 2})]
+    pieces = []
     for shape, tile in cases:
-        tile = {**tile, "SPLIT_LOADS": loads}
+        macros = wgmma_macros(kernel.configured(*shape, device.sm_count, tile))
+        p = kernels.wgmma_schedule(*shape, device.sm_count, macros, kernel.precision.in_dtype.itemsize)[3]
+        assert p > 1, (shape, tile)   # the case is split-K's, or it tests nothing here
+        pieces.append(p)
         for mode in ("normal", "int"):
             hp = host_problems(key, *shape, mode)
             rec, c1 = run_matmul(device, kernel, hp, iters=3, warmup=1, config=tile, keep_output=True)
-            macros = wgmma_macros(kernel.configured(*shape, device.sm_count, tile))
-            split = kernels.wgmma_schedule(*shape, device.sm_count, macros, kernel.precision.in_dtype.itemsize)[3]
-            assert split > 1, (shape, rec.config)   # the case is split-K's, or it tests nothing here
             assert rec.passed and rec.unwritten == 0, (shape, mode, rec.config)
             if mode == "int" and kernel.precision.out_dtype.itemsize == 4:   # (bf16 C rounds sums past 256)
                 assert rec.max_abs_err == 0.0, (shape, rec.config)
             _, c2 = run_matmul(device, kernel, hp, iters=1, warmup=0, config=tile, keep_output=True)
             assert c1.tobytes() == c2.tobytes(), (shape, mode, rec.config)
+            if p > 2:
+                _, c3 = run_matmul(device, kernel, hp, iters=1, warmup=0, config={**tile, "SPLIT_LOADS": 1},
+                                   keep_output=True)
+                assert c1.tobytes() == c3.tobytes(), (shape, mode, rec.config, "SPLIT_LOADS=1")
+    assert {3, 5, 11} <= set(pieces) and max(pieces) == 16, pieces   # partial last batches, and 16 pieces
 
 
 def test_split_k_leaves_its_workspace_as_it_found_it(device, host_problems):

@@ -83,6 +83,7 @@ def test_tune_ladder_picked_keeps_each_problems_configuration():
     from tcraw.errors import UsageError
     base = kernels.KERNELS["wgmma_tma_fp16"]
     v = variant("wgmma", "fp16", "SPLIT_LOADS=1", picked=True)
+    assert v.name == "wgmma_fp16[picked+SPLIT_LOADS=1]" and variant("wgmma", "fp16", "", picked=True).name == "wgmma_fp16[picked]"
     for shape in [(512, 512, 32768), (4096, 4096, 4096), (7, 4096, 4096)]:
         got, want = v.configured(*shape, 132).defines, base.configured(*shape, 132).defines
         assert "SPLIT_LOADS=1" in got and [d for d in got if "SPLIT_LOADS" not in d] == \
