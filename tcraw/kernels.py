@@ -280,7 +280,7 @@ def mma_sync_kernel(key, tile=MMA_TILE, name=None):
 
 WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8, "STREAM_K": 1,
               "SPLIT_MIN_SAVED": 16, "SPLIT_K": 1, "SPLIT_MIN_SLICES": 4, "SPLIT_MAX": 16,
-              "SPLIT_LOADS": 16,   # split-K's sum over 3+ pieces: ~16-byte loads of others' partials at once
+              "SPLIT_LOADS": 16,   # split-K's sum over 3+ pieces: about this many 16-byte loads of partials at once
               "PROMOTE": 0,   # PROMOTE=N: MMAs accumulate N slices, then fp32 adds (FP8's accumulator study)
               "WAIT_DEPTH": 0,   # 1: one slice's MMAs stay in flight while the next is issued
               "A_ROWS": 0,       # rows of A loaded a slice (0: the block's all; 8/16 for tiny M)
