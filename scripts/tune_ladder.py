@@ -40,6 +40,10 @@ FAMILIES = {
 }
 
 
+# what 06's pick sets (wgmma_config's configurations): --picked variants leave these to it
+PICKED_MACROS = {name for config in kernels.WGMMA_CONFIGS + kernels.SWAPPED_CONFIGS for name in config}
+
+
 def picked_wgmma(key, tile, name):
     """A wgmma variant that still picks each problem's configuration (wgmma_config), ``tile``'s
     other macros under it: for macros the pick does not set (SPLIT_LOADS, GROUP_M, ...)."""
@@ -57,7 +61,7 @@ def variant(family, key, spec, picked=False):
         name, _, value = item.partition("=")
         if name not in tile or not value.isdigit():
             raise UsageError(f"cannot read {item!r}: write MACRO=number with MACRO one of {', '.join(tile)}")
-        if picked and name in ("CONSUMERS", "BN", "CLUSTER", "STAGES", "SWAP_AB"):
+        if picked and name in PICKED_MACROS:
             raise UsageError(f"--picked: {name} is the pick's to set; leave out --picked to fix it")
         tile[name] = int(value)
     label = spec.replace(",", "+")

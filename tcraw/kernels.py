@@ -491,6 +491,12 @@ def wgmma_schedule(m, n, k, sms, tile, elem_bytes=2):
     return tiles, kt, clusters, p, (stream_k_share(tiles, kt, clusters, tile) if p == 1 else 0)
 
 
+def split_k_sum_us(p, bm, bn):
+    """The model's split-K term: µs for p pieces' bm×bn fp32 partial tiles through one SM, plus
+    split-K's fixed cost (see SPLIT_K_US)."""
+    return p * bm * bn * 4 / SM_BYTES_PER_US + SPLIT_K_US
+
+
 def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2):
     """Modelled µs of 06 with ``tile`` on (m, n, k): the busiest cluster's k-slices at the tile's
     rate (the schedule the kernel itself computes: rounds, stream-K, split-K) plus split-K's
@@ -504,7 +510,7 @@ def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2):
     slice_us = 2 * bm * bn * 64 / (WGMMA_SM_TFLOPS[consumers, bn] * 1e6)   # rates in fp16 FLOP: 64 K a slice
     if p > 1:
         slices, active = cdiv(kt, p), tiles * p * cluster
-        fixup_us = p * bm * bn * 4 / SM_BYTES_PER_US + SPLIT_K_US
+        fixup_us = split_k_sum_us(p, bm, bn)
     else:
         active = min(tiles, clusters) * cluster
         slices = tiles // clusters * kt + share if share else cdiv(tiles, clusters) * kt

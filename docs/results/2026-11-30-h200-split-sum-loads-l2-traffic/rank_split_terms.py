@@ -19,7 +19,7 @@ VARIANTS = {"BN=128+STAGES=6": (2, 128, 2), "default": (2, 256, 2), "CONSUMERS=1
             "CONSUMERS=1+BN=128+CLUSTER=1+STAGES=8": (1, 128, 1), "CONSUMERS=1+BN=64+CLUSTER=1+STAGES=8": (1, 64, 1),
             "BN=128+STAGES=6+CLUSTER=1": (2, 128, 1)}
 TERMS = {   # µs of the split-K sum for p pieces of a tile of `tile_bytes` fp32 partials
-    "current: p·tile/SM + SPLIT_K_US": lambda p, tb: p * tb / K.SM_BYTES_PER_US + K.SPLIT_K_US,
+    "current: p·tile/SM + SPLIT_K_US": lambda p, tb: K.split_k_sum_us(p, 1, tb // 4),
     "2·tile·(p−1)/p/SM + SPLIT_K_US (the shared sum's traffic)": lambda p, tb: K.SPLIT_K_US + 2 * tb * (p - 1) / p / K.SM_BYTES_PER_US,
     "tile/SM + 0.2·p + SPLIT_K_US": lambda p, tb: K.SPLIT_K_US + tb / K.SM_BYTES_PER_US + 0.2 * p,
     "0.65 + 0.36·p (least squares on these residuals)": lambda p, tb: 0.65 + 0.36 * p,
@@ -31,8 +31,7 @@ def without_split_term(shape, tile):
     total, _ = K.wgmma_model_us(*shape, 132, tile)
     p = K.wgmma_schedule(*shape, 132, tile)[3]
     bm, bn = 64 * tile["CONSUMERS"], tile["BN"]
-    split = p * bm * bn * 4 / K.SM_BYTES_PER_US + K.SPLIT_K_US if p > 1 else 0.0
-    return total - split, p, bm * bn * 4
+    return total - (K.split_k_sum_us(p, bm, bn) if p > 1 else 0.0), p, bm * bn * 4
 
 
 times = {}
