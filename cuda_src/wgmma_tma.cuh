@@ -17,7 +17,8 @@
 //                  to nearest on the way out; stream-K is off — its adds would round in bf16 at L2)
 //   PROMOTE        N > 0: the MMAs accumulate N slices at a time, each batch then added into fp32
 //                  registers (an accumulator study of FP8; default 0, none)
-//   WAIT_DEPTH     1: the consumers wait for the previous slice's MMAs, not this one's (default 0)
+//   WAIT_DEPTH     1: the consumers wait for the previous slice's MMAs, not this one's (default 0;
+//                  tcraw's picks set 1 for one consumer: kernels.wgmma_wait_depth)
 //   A_ROWS         rows of A loaded a slice when M is tiny (default 0: all of the block's)
 //   SWAP_AB        1: compute Cᵀ = Bᵀ·Aᵀ — N along the wgmma's 64 rows, M along its n (BN = 16,
 //                  32 or 64): for small M, no rows of zeros (16-bit types, clusters of 1)
@@ -193,6 +194,11 @@ __device__ __forceinline__ void tma_load_2d_multicast(unsigned dst, const Tensor
 #else
     tma_load_2d(dst, map, c0, c1, bar);
 #endif
+}
+// Bring a tensor map (a kernel parameter) into the copy engine's descriptor cache now, so the
+// first copies do not wait for its fetch.
+__device__ __forceinline__ void prefetch_map(const TensorMap* map) {
+    asm volatile("prefetch.tensormap [%0];" ::"l"(map) : "memory");
 }
 // Arrive on the barrier at the same offset in block `rank` of the cluster (this block included).
 __device__ __forceinline__ void mbar_arrive_cluster(unsigned bar, unsigned rank) {
@@ -571,7 +577,8 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
     // The cluster's CLUSTER blocks take CLUSTER vertically adjacent tiles of one tile column, so
     // they all need the same B tile: each loads its run of the tile's 64-column boxes and the
     // copy engine multicasts them into every block's shared memory (same offsets), halving B's
-    // L2 traffic at 2. Runs, not every other box: 192 columns split as one box and two.
+    // L2 traffic at 2. Runs, not every other box: 192 columns split as one box and two; 64 columns'
+    // one box is rank 1's to copy, rank 0 copies none of B.
     const unsigned rank = cluster_rank();
 #if SWAP_AB   // the tile's rows are N's, its columns M's
     const int tiles_m = (N + BM - 1) / BM, tiles_n = (M + BN - 1) / BN;
@@ -581,6 +588,7 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
     const int tiles = tiles_m * tiles_n, KT = (K + BK - 1) / BK;
     const int warpgroup = threadIdx.x / 128;
     if (threadIdx.x == 0) {
+        prefetch_map(map_a), prefetch_map(map_b), prefetch_map(map_c);   // while the barriers are set up
         for (int s = 0; s < STAGES; ++s) {
             mbar_init(full + 8 * s, 1);                       // own expect_tx arrival (+ the bytes)
             mbar_init(empty + 8 * s, CONSUMERS * CLUSTER);    // every consumer of every block
@@ -720,9 +728,9 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                 wgmma_commit();
                 // The stage may be refilled only once the MMAs reading it are done — in every
                 // block of the cluster, since each one's B copy lands in all of them. (Waiting
-                // for one group less and releasing the previous stage measured no faster for
-                // fp16: the other consumer's MMAs keep the tensor cores busy meanwhile. FP8's
-                // MMAs take half as long per slice: WAIT_DEPTH=1 keeps one group in flight.)
+                // for one group less and releasing the previous stage measured no faster with two
+                // consumers: the other's MMAs keep the tensor cores busy meanwhile. With one,
+                // nothing does: WAIT_DEPTH=1 keeps one group in flight, up to 20 % faster.)
 #if WAIT_DEPTH
                 wgmma_wait<1>();
                 if (kt > k0 && t % 128 == 0)   // the previous slice's MMAs are done: free its stage

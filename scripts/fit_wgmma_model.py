@@ -4,11 +4,20 @@ Input: tables from `scripts/tune_ladder.py --family wgmma --shapes FILE --varian
 (each row a fixed configuration's median time on one shape). The fit minimises the squared log
 error of the modelled times plus, three times over, how much slower than the measured best the
 model's pick is on each shape; it prints the constants to write into tcraw/kernels.py and, per
-shape, the model's pick against the best measured configuration. No GPU needed.
+shape, the model's pick (among the configurations kernels.wgmma_ranked lets it weigh there)
+against the best measured configuration. No GPU needed. `--free` names the constants the fit may
+move (the others stay as tcraw/kernels.py has them): rates as CONSUMERSxBN (1x128), the rest by
+name (SPLIT_K_US). Rows whose WAIT_DEPTH is not the one their configuration now builds with are
+left out (one consumer keeps a slice in flight since 2026-12-01; a row that names no WAIT_DEPTH
+ran without): the older tables below keep their two-consumer rows only. `--old-stream-k`: the
+tables were timed before 06 ran a last partial round whole after fewer than four (2026-11-30,
+session 17): their rows of a kernel that no longer exists are left out too.
 
-    python scripts/fit_wgmma_model.py docs/results/2026-11-30-h200-06-any-shape/tune06_*.txt
+    python scripts/fit_wgmma_model.py --old-stream-k docs/results/2026-11-30-h200-06-any-shape/tune06_*.txt
+    python scripts/fit_wgmma_model.py --free 1x64,1x128,1x256 docs/results/2026-12-01-h200-one-consumer-in-flight/run3_*.txt
 """
 
+import argparse
 import math
 import random
 import sys
@@ -22,7 +31,7 @@ RATES = list(K.WGMMA_SM_TFLOPS)
 SCALARS = ["HBM_BYTES_PER_US", "HBM_SMS", "SM_BYTES_PER_US", "SPLIT_K_US", "STREAM_K_US", "LAUNCH_US"]
 
 
-def read_tables(paths):
+def read_tables(paths, old_stream_k=False):
     """(shape, config, µs) for every fixed-configuration row of tune_ladder's tables."""
     rows = []
     for path in paths:
@@ -39,8 +48,12 @@ def read_tables(paths):
             config = {} if macros == "default" else {key: int(value) for key, value in
                                                      (item.split("=") for item in macros.split("+"))}
             tile = {**K.WGMMA_TILE, **config}
-            if (tile["CONSUMERS"], tile["BN"]) not in K.WGMMA_SM_TFLOPS or ran_early_stream_k(shape, config):
+            if (tile["CONSUMERS"], tile["BN"]) not in K.WGMMA_SM_TFLOPS or \
+                    (old_stream_k and ran_early_stream_k(shape, config)):
                 continue   # a block tile the model has no rate for (one consumer × 192 columns), or see below
+            if config.get("WAIT_DEPTH", 0) != K.wgmma_wait_depth({**tile, "WAIT_DEPTH": None}):
+                continue   # not how a pick of this tile runs (one consumer keeps a slice in flight; a
+                #            row that does not say ran without, as tune_ladder's labels say it since)
             try:
                 rows.append((shape, config, float(fields[3]) * 1000))
             except ValueError:   # a failed row has no time
@@ -72,20 +85,60 @@ def modelled(rows):
     return [K.wgmma_model_us(*shape, 132, {**K.WGMMA_TILE, **config})[0] for shape, config, _ in rows]
 
 
-def cost(rows):
-    model = modelled(rows)
-    fit = sum(math.log(m / t) ** 2 for m, (_, _, t) in zip(model, rows))
+def tile_of(config):
+    tile = {**K.WGMMA_TILE, **config}
+    return tile["CONSUMERS"], tile["BN"], tile["CLUSTER"]
+
+
+def picks(rows):
+    """Per shape whose pick is one of 06's unswapped configurations: (the time of the one
+    wgmma_config would take among the configurations timed there — its rules and tie-breaks, the
+    model's current constants —, the fastest time, that configuration, the fastest's)."""
     by_shape = {}
-    for m, (shape, _, t) in zip(model, rows):
-        by_shape.setdefault(shape, []).append((m, t))
-    regret = sum(min(v)[1] / min(t for _, t in v) - 1 for v in by_shape.values())
+    for shape, config, t in rows:
+        by_shape.setdefault(shape, {})[tile_of(config)] = (t, config)
+    out = {}
+    for shape, timed in by_shape.items():
+        if shape[0] <= 32 and shape[1] > 64:
+            continue   # fp16 with M ≤ 32: the swapped form, which no table here times
+        ranked = [r for r in K.wgmma_ranked(*shape, 132) if tile_of(r[4]) in timed]
+        if ranked:
+            chosen = timed[tile_of(K.wgmma_choose(ranked))]
+            fastest = min(timed.values(), key=lambda v: v[0])
+            out[shape] = (chosen[0], fastest[0], chosen[1], fastest[1])
+    return out
+
+
+def cost(rows):
+    fit = sum(math.log(m / t) ** 2 for m, (_, _, t) in zip(modelled(rows), rows))
+    regret = sum(chosen / fastest - 1 for chosen, fastest, _, _ in picks(rows).values())
     return fit + 3 * regret
 
 
+def free_params(spec):
+    """Indices into the parameter list of the constants `--free` names (all of them without it)."""
+    names = [f"{c}x{bn}" for c, bn in RATES] + SCALARS
+    if spec is None:
+        return list(range(len(names)))
+    wanted = [w.strip() for w in spec.split(",") if w.strip()]
+    unknown = [w for w in wanted if w not in names]
+    if unknown or not wanted:
+        sys.exit(f"fit_wgmma_model: --free {spec!r}: name constants from {', '.join(names)}")
+    return [names.index(w) for w in wanted]
+
+
 def main():
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    rows = read_tables(sys.argv[1:])
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0], usage=__doc__.split("\n\n")[-1].strip())
+    ap.add_argument("tables", nargs="+")
+    ap.add_argument("--free", help="the constants the fit may move: 1x128,SPLIT_K_US,... (default: all)")
+    ap.add_argument("--old-stream-k", action="store_true",
+                    help="tables timed before 2026-11-30's session 17: leave out rows of stream-K's old rule")
+    args = ap.parse_args()
+    missing = [path for path in args.tables if not Path(path).is_file()]
+    if missing:
+        sys.exit(f"fit_wgmma_model: no such table: {missing[0]}")
+    free = free_params(args.free)
+    rows = read_tables(args.tables, args.old_stream_k)
     if not rows:
         sys.exit("fit_wgmma_model: no fixed-configuration rows in those files")
     params = [K.WGMMA_SM_TFLOPS[k] for k in RATES] + [getattr(K, n) for n in SCALARS]
@@ -94,7 +147,7 @@ def main():
     rng = random.Random(1)
     for _ in range(4000):   # a random walk in log space: the model is small and not smooth
         trial = list(params)
-        i = rng.randrange(len(trial))
+        i = rng.choice(free)
         trial[i] *= math.exp(rng.gauss(0, 0.15))
         set_params(trial)
         if (c := cost(rows)) < best:
@@ -102,12 +155,8 @@ def main():
     set_params(params)
     print("WGMMA_SM_TFLOPS =", {k: round(K.WGMMA_SM_TFLOPS[k], 1) for k in RATES})
     print(", ".join(f"{n} = {getattr(K, n):.3g}" for n in SCALARS), f"  (cost {best:.3f})")
-    by_shape = {}
-    for m, (shape, config, t) in zip(modelled(rows), rows):
-        by_shape.setdefault(shape, []).append((m, t, config))
-    for shape, v in by_shape.items():
-        pick, top = min(v, key=lambda r: r[0]), min(v, key=lambda r: r[1])
-        print(f"{'×'.join(map(str, shape)):>16}  pick {pick[2]} {pick[1]:.1f} µs   best {top[2]} {top[1]:.1f} µs")
+    for shape, (chosen, fastest, config, best) in picks(rows).items():
+        print(f"{'×'.join(map(str, shape)):>16}  pick {config} {chosen:.1f} µs   best {best} {fastest:.1f} µs")
 
 
 if __name__ == "__main__":

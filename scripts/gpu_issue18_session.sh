@@ -42,6 +42,19 @@
 #          on MEM_SHAPES (512×512×32768: its loop ~28 % slower a slice than 1024×1024×8192's); MEM_FULL=1
 #          adds Nsight Compute's full set, every metric as a raw CSV
 #   rounds (issue 14) stream-K in quarter-tile pieces on a partial last round, M = 256/384
+#   cluster64 (issue 14) 64-column tiles in clusters of 2 (one and two consumers, 8 or 13 stages) beside
+#          the picks' configurations (scripts/shapes/cluster_64.txt), fp16
+#   depth64 (issue 14) one consumer's tiles with one slice's MMAs in flight (WAIT_DEPTH=1) on the same
+#          shapes (run 2 of 2026-12-01 also timed the tensor maps' prefetch, then a macro, since removed)
+#   onecons (issue 14) every one-consumer tile with WAIT_DEPTH 0 and 1 beside two consumers' on
+#          scripts/shapes/one_consumer.txt: the table their rates are refitted from
+#   moves  (issue 14) every candidate on shapes a refit of those rates moved (one_consumer_moves.txt);
+#          07's one-consumer picks at small M with and without a slice in flight
+#   recheck07 (issue 14) 07's one-consumer picks at small M with and without a slice in flight (the
+#          `moves` part's 07 rows before a --picked WAIT_DEPTH=0 was honoured compared two equal
+#          builds); GPU tests of one consumer without it and of 64 columns in clusters of 2
+#   check1 (issue 14) the GPU tests of 06/07's configurations, edges, split-K, stream-K, WAIT_DEPTH and 64
+#          columns in clusters of 2; compute-sanitizer over 06 and over one consumer in clusters of 2
 #   suite1 tests/test_gpu.py with the GPU; suite2 every other test file (each a call of its own)
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
 #          06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
@@ -52,6 +65,24 @@ source "$(dirname "$0")/gpu_env.sh"
   nvidia-smi --query-gpu=index,name,driver_version,memory.total,clocks.max.sm --format=csv
   $PY -c "import sys, numpy, importlib.metadata as m; print('python', sys.version.split()[0]); print('numpy', numpy.__version__); [print(p, m.version(p)) for p in ('cuda-bindings','tabulate','pytest')]"
 } > "$OUT/env.txt" 2>&1
+# compute-sanitizer's memcheck and racecheck over 06/07 problems in given configurations
+# (scripts/sanitize_configs.py's KEY:MxNxK[:MACROS] arguments); logs sanitize_NAME_TOOL.log
+sanitize_configs() {
+  local name=$1; shift
+  for tool in memcheck racecheck; do
+    timeout ${SAN_S:-90} compute-sanitizer --tool $tool --error-exitcode 9 $PY scripts/sanitize_configs.py "$@" \
+      > "$OUT/sanitize_${name}_$tool.log" 2>&1
+    echo "$tool exit $?: $(grep -E 'SUMMARY' "$OUT/sanitize_${name}_$tool.log" | tail -1)"
+  done
+}
+# 07's picks at small M (one consumer) as picked — one slice's MMAs in flight — and without
+small_m_07() {
+  for p in fp8e4m3bf16 int8 tf32; do
+    timeout ${K07_S:-60} $PY scripts/tune_ladder.py --family kmajor --precision $p --shapes scripts/shapes/small_m_07.txt \
+      --picked --iters 20 --seed 7 --variants "" WAIT_DEPTH=0 > "$OUT/small_m_07_$p.txt" 2>&1
+    echo "$p exit $?"; grep -E "×.*cuBLAS" "$OUT/small_m_07_$p.txt"
+  done
+}
 parts=("$@")
 [ ${#parts[@]} -eq 0 ] && parts=(tests bench)
 for part in "${parts[@]}"; do
@@ -72,9 +103,10 @@ for part in "${parts[@]}"; do
     timeout ${STUDY_S:-150} $PY scripts/fp8_accumulator_study.py --seed 7 > "$OUT/fp8_accumulator_study.txt" 2>&1
     echo "fp8 accumulator study exit $?"; tail -3 "$OUT/fp8_accumulator_study.txt"
     timeout ${TINY_S:-150} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/tiny_m.txt --iters 20 \
-      --seed 7 --variants CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8 CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8,A_ROWS=16 \
-      CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8,WAIT_DEPTH=1 SWAP_AB=1,BN=16,CLUSTER=1,STAGES=8 \
-      SWAP_AB=1,BN=16,CLUSTER=1,CONSUMERS=1,STAGES=8 > "$OUT/tiny_m_06.txt" 2>&1
+      --seed 7 --variants CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8,WAIT_DEPTH=0 \
+      CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8,A_ROWS=16,WAIT_DEPTH=0 CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8,WAIT_DEPTH=1 \
+      SWAP_AB=1,BN=16,CLUSTER=1,STAGES=8 SWAP_AB=1,BN=16,CLUSTER=1,CONSUMERS=1,STAGES=8,WAIT_DEPTH=0 \
+      > "$OUT/tiny_m_06.txt" 2>&1
     echo "tiny-M 06 exit $?"; tail -4 "$OUT/tiny_m_06.txt"
     timeout ${WAVE_S:-120} $PY scripts/tune_ladder.py --family wgmma --sizes 2048,3072 --iters 20 --seed 7 \
       --variants "" STREAM_K_DIV=4 BN=128,STAGES=6 BN=128,STAGES=6,STREAM_K_DIV=4 > "$OUT/waves_06.txt" 2>&1
@@ -228,23 +260,8 @@ for part in "${parts[@]}"; do
     timeout ${PYTEST_S:-200} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "split_k_pieces" \
       > "$OUT/pytest_sumcheck.txt" 2>&1
     echo "pytest exit $?: $(tail -1 "$OUT/pytest_sumcheck.txt")"
-    cat > /tmp/sumcheck.py <<'PY'
-from tcraw import kernels
-from tcraw.matmul import run_matmul
-from tcraw.precision import PRECISIONS, base_matrices, host_problem
-from tcraw.runtime import Device
-device = Device(0)
-for key, shape, tile in [("fp16", (256, 3328, 4096), {"CONSUMERS": 2, "BN": 256, "CLUSTER": 2}),
-                         ("fp8e4m3bf16", (256, 2496, 4096), {"CONSUMERS": 2, "BN": 192, "CLUSTER": 2})]:
-    a, b = base_matrices(*shape, "int", 1)
-    rec = run_matmul(device, kernels.wgmma_kernel(key), host_problem(PRECISIONS[key], a, b, "int"), iters=1, warmup=0,
-                     config=tile)
-    print(key, shape, rec.config, "passed" if rec.passed and rec.unwritten == 0 else "FAILED")
-PY
-    for tool in memcheck racecheck; do
-      timeout ${SAN_S:-90} compute-sanitizer --tool $tool --error-exitcode 9 $PY /tmp/sumcheck.py > "$OUT/sanitize_sum_$tool.log" 2>&1
-      echo "$tool exit $?: $(grep -E 'SUMMARY' "$OUT/sanitize_sum_$tool.log" | tail -1)"
-    done ;;
+    sanitize_configs sum fp16:256x3328x4096:CONSUMERS=2,BN=256,CLUSTER=2 \
+      fp8e4m3bf16:256x2496x4096:CONSUMERS=2,BN=192,CLUSTER=2 ;;
   splitcfg)
     timeout ${SPLITCFG_S:-300} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/split_configs.txt --iters 20 \
       --seed 7 --variants BN=128,STAGES=6 "" CONSUMERS=1,BN=128,STAGES=8 CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8 \
@@ -271,6 +288,69 @@ PY
         echo "ncu raw page exit $?"
       fi
     done ;;
+  cluster64)
+    # (issue 14) 64-column tiles in clusters of 2 (one block copies B's box for both), one consumer
+    # with 8 or 13 stages (cuBLAS's 64×64 tile at 128×4096×4096) and two, beside the picks' configurations
+    # (one consumer without a slice in flight: as run 1 of 2026-12-01 ran, before picks kept one)
+    timeout ${C64_S:-300} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/cluster_64.txt --iters 20 \
+      --seed 7 --variants CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8,WAIT_DEPTH=0 CONSUMERS=1,BN=64,CLUSTER=2,STAGES=8,WAIT_DEPTH=0 \
+      CONSUMERS=1,BN=64,CLUSTER=2,STAGES=13,WAIT_DEPTH=0 CONSUMERS=1,BN=64,CLUSTER=1,STAGES=13,WAIT_DEPTH=0 \
+      CONSUMERS=1,BN=128,CLUSTER=2,STAGES=8,WAIT_DEPTH=0 BN=128,STAGES=6,CLUSTER=1 BN=128,STAGES=6 BN=64,CLUSTER=2,STAGES=8 \
+      > "$OUT/cluster64_fp16.txt" 2>&1
+    echo "cluster64 exit $?"; grep -E "×.*cuBLAS" "$OUT/cluster64_fp16.txt" ;;
+  depth64)
+    # (issue 14) one consumer's slices with one slice's MMAs in flight (WAIT_DEPTH=1): 64- and
+    # 128-column tiles, clusters of 1 and 2
+    timeout ${D64_S:-240} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/cluster_64.txt --iters 20 \
+      --seed 7 --variants CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8,WAIT_DEPTH=0 CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8,WAIT_DEPTH=1 \
+      CONSUMERS=1,BN=64,CLUSTER=2,STAGES=8,WAIT_DEPTH=1 CONSUMERS=1,BN=64,CLUSTER=2,STAGES=13,WAIT_DEPTH=1 \
+      CONSUMERS=1,BN=128,CLUSTER=2,STAGES=8,WAIT_DEPTH=0 CONSUMERS=1,BN=128,CLUSTER=2,STAGES=8,WAIT_DEPTH=1 \
+      BN=64,CLUSTER=2,STAGES=8,WAIT_DEPTH=1 > "$OUT/depth64_fp16.txt" 2>&1
+    echo "depth64 exit $?"; grep -E "×.*cuBLAS" "$OUT/depth64_fp16.txt" ;;
+
+  onecons)
+    # (issue 14) one consumer's tiles with and without one slice's MMAs in flight, beside two
+    # consumers' — the table scripts/fit_wgmma_model.py refits one consumer's rates from
+    v1=""; v0=""
+    for c in BN=64,CLUSTER=1,STAGES=8 BN=128,CLUSTER=1,STAGES=8 BN=128,CLUSTER=2,STAGES=8 BN=256,CLUSTER=1,STAGES=5 \
+             BN=256,CLUSTER=2,STAGES=5; do
+      v1="$v1 CONSUMERS=1,$c,WAIT_DEPTH=1"; v0="$v0 CONSUMERS=1,$c,WAIT_DEPTH=0"
+    done
+    timeout ${ONE_S:-400} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/one_consumer.txt --iters 20 \
+      --seed 7 --variants $v1 $v0 "" BN=128,STAGES=6 BN=128,STAGES=6,CLUSTER=1 BN=192 > "$OUT/one_consumer_fp16.txt" 2>&1
+    echo "onecons exit $?"; grep -E "×.*cuBLAS" "$OUT/one_consumer_fp16.txt" | grep CONSUMERS=1 ;;
+  moves)
+    # (issue 14) shapes whose pick moves to one consumer's tiles with the refitted rates: every
+    # candidate configuration (one consumer's with a slice in flight); then 07's one-consumer picks
+    # at small M with (now the default) and without one slice in flight
+    timeout ${MOVES_S:-300} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/one_consumer_moves.txt \
+      --iters 20 --seed 7 --variants "" BN=192 BN=128,STAGES=6 BN=128,STAGES=6,CLUSTER=1 BN=64,CLUSTER=1,STAGES=8 \
+      CONSUMERS=1,BN=128,CLUSTER=2,STAGES=8,WAIT_DEPTH=1 CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8,WAIT_DEPTH=1 \
+      CONSUMERS=1,BN=256,CLUSTER=1,STAGES=5,WAIT_DEPTH=1 CONSUMERS=1,BN=256,CLUSTER=2,STAGES=5,WAIT_DEPTH=1 \
+      > "$OUT/moves_fp16.txt" 2>&1
+    echo "moves exit $?"; grep -E "×.*cuBLAS" "$OUT/moves_fp16.txt" | wc -l
+    small_m_07 ;;
+  check1)
+    # (issue 14) one consumer with a slice in flight and 64-column tiles in clusters of 2: the GPU
+    # tests of 06/07's configurations, edges, split-K and stream-K; compute-sanitizer's four tools
+    # over 06 (fp16, bf16) at sanitize.sh's shapes; memcheck and racecheck on one consumer in
+    # clusters of 2 (whole and split) and 64-column clusters
+    timeout ${PYTEST_S:-330} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "every_06_configuration or \
+      64_columns or no_tile_divides or 07_k_major or one_slice or split_k_pieces or stream_k_pieces" \
+      > "$OUT/pytest_check1.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_check1.txt")"
+    KERNELS=wgmma_tma_fp16,wgmma_tma_bf16 timeout ${SANITIZE_S:-150} bash scripts/sanitize.sh "$OUT/sanitize_06.log" | tail -3
+    echo "sanitize exit ${PIPESTATUS[0]}"
+    sanitize_configs one fp16:256x4096x4096 fp16:512x512x8192:CONSUMERS=1,BN=128,CLUSTER=2 \
+      bf16:130x300x1000:CONSUMERS=1,BN=64,CLUSTER=2 fp8e4m3bf16:128x4096x4096 ;;
+  recheck07)
+    # (issue 14) after --picked variants' WAIT_DEPTH=0 stopped being replaced by the pick's 1: 07's
+    # one-consumer picks at small M with and without a slice in flight; the GPU tests of one consumer
+    # without it and of 64 columns in clusters of 2 (stream-K added)
+    timeout ${PYTEST_S:-120} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py \
+      -k "one_consumer_without or 64_columns" > "$OUT/pytest_recheck07.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_recheck07.txt")"
+    small_m_07 ;;
   rounds)
     # (issue 14) a partial last round at M = 256/384: stream-K's pieces down to a quarter tile
     # (STREAM_K_DIV=4) with 128-, 192- and 256-column tiles
@@ -296,6 +376,6 @@ PY
         --seed 7 > "$OUT/mid_m_$p.txt" 2>&1
       echo "mid-M $p exit $?"; grep -A3 geomean "$OUT/mid_m_$p.txt" | grep -v '^--'
     done ;;
-  *) echo "unknown part $part: tests, bench, study, fp64, fp8, small_m, ladders, sanitize, llm_m512, ncu, weak, fp8tune, ncu_fp8, fp16tiles, suites, splitshare, depth, rounds, suite1, suite2 or closing"; exit 2 ;;
+  *) echo "unknown part $part: see the list at the top of $0"; exit 2 ;;
   esac
 done

@@ -40,7 +40,8 @@ FAMILIES = {
 }
 
 
-# what 06's pick sets (wgmma_config's configurations): --picked variants leave these to it
+# what 06's pick sets (wgmma_config's configurations; WAIT_DEPTH follows them unless a variant
+# sets it, kernels.wgmma_wait_depth): --picked variants leave these to it
 PICKED_MACROS = {name for config in kernels.WGMMA_CONFIGS + kernels.SWAPPED_CONFIGS for name in config}
 
 
@@ -65,6 +66,8 @@ def variant(family, key, spec, picked=False):
             raise UsageError(f"--picked: {name} is the pick's to set; leave out --picked to fix it")
         tile[name] = int(value)
     label = spec.replace(",", "+")
+    if factory is fixed_wgmma and "WAIT_DEPTH=1" in factory(key, tile, "probe").defines and "WAIT_DEPTH" not in spec:
+        label += "+WAIT_DEPTH=1" if label else "WAIT_DEPTH=1"   # one consumer's own (kernels.wgmma_wait_depth): said
     label = ("picked+" + label if label else "picked") if picked else label or "default"
     return factory(key, tile, name=f"{family}_{key}[{label}]")
 

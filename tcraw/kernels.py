@@ -282,7 +282,8 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
               "SPLIT_MIN_SAVED": 16, "SPLIT_K": 1, "SPLIT_MIN_SLICES": 4, "SPLIT_MAX": 16,
               "SPLIT_LOADS": 16,   # split-K's sum over 3+ pieces: about this many 16-byte loads of partials at once
               "PROMOTE": 0,   # PROMOTE=N: MMAs accumulate N slices, then fp32 adds (FP8's accumulator study)
-              "WAIT_DEPTH": 0,   # 1: one slice's MMAs stay in flight while the next is issued
+              "WAIT_DEPTH": None,   # 1: one slice's MMAs stay in flight while the next is issued;
+                                    # None: as wgmma_wait_depth says (1 for one consumer)
               "A_ROWS": 0,       # rows of A loaded a slice (0: the block's all; 8/16 for tiny M)
               "SWAP_AB": 0,      # 1: Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n (BN 16/32/64; fp16, bf16)
               "STREAM_K_DIV": 2,  # stream-K's pieces are at least 1/STREAM_K_DIV of a tile ...
@@ -315,11 +316,9 @@ def wgmma_checked(tile):
         if bn not in (16, 32, 64) or cluster != 1 or tile["A_ROWS"] or consumers not in (1, 2):
             raise UsageError(f"SWAP_AB=1 takes BN (M's tile) of 16, 32 or 64, CLUSTER=1 and no A_ROWS; got BN={bn}, "
                              f"CLUSTER={cluster}, A_ROWS={tile['A_ROWS']}")
-    elif consumers not in (1, 2) or bn not in (64, 128, 192, 256) or cluster not in (1, 2) or (bn == 64 and cluster > 1):
-        # (BN=64 in a cluster of 2 would build — one block copying B's one box for both — but has
-        # never run on a GPU)
+    elif consumers not in (1, 2) or bn not in (64, 128, 192, 256) or cluster not in (1, 2):
         raise UsageError(f"06/07 cannot be built with CONSUMERS={consumers}, BN={bn}, CLUSTER={cluster}: CONSUMERS "
-                         "is 1 or 2, BN 64, 128, 192 or 256, and CLUSTER 1 or 2 (1 with BN=64)")
+                         "is 1 or 2, BN 64, 128, 192 or 256, and CLUSTER 1 or 2")
     if tile["PROMOTE"] and bn > 128:
         raise UsageError(f"PROMOTE={tile['PROMOTE']} doubles the accumulators: it needs BN of 128 or 64, not {bn}")
     if tile["STREAM_K_DIV"] < 1:
@@ -385,11 +384,13 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
     device, inside the timed launch. With ``choose``, each problem gets the configuration
     wgmma_config picks for it (Kernel.configured), ``tile`` over the registry's macros."""
     source, entry, macro, element, b_layout = WGMMA_FORMS[key]
-    tile = wgmma_checked({**WGMMA_TILE, **tile})
+    asked = {**WGMMA_TILE, **tile}   # WAIT_DEPTH may be None: each configuration's own (configure)
+    tile = wgmma_checked({**asked, "WAIT_DEPTH": wgmma_wait_depth(asked)})
     bm, bn, cluster = 64 * tile["CONSUMERS"], tile["BN"], tile["CLUSTER"]
     elem = PRECISIONS[key].in_dtype.itemsize
     bk = WGMMA_ROW_BYTES // elem   # a slice is one 128-byte swizzle row of K
-    variant = "" if choose else "+".join(f"{k}={v}" for k, v in tile.items() if v != WGMMA_TILE[k])
+    plain = {**WGMMA_TILE, "WAIT_DEPTH": 0}
+    variant = "" if choose else "+".join(f"{k}={v}" for k, v in tile.items() if v != plain[k])
     b_box = (bk, 64) if b_layout == "row" else (64, bk)
     if tile["SWAP_AB"] and (elem != 2 or b_layout != "row"):
         raise UsageError(f"SWAP_AB=1 is for fp16 and bf16 (wgmma transposes only 16-bit operands), not {key}")
@@ -403,7 +404,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         workspace=wgmma_workspace(tile), tma_element=element, b_layouts=(b_layout,), max_m=tile["A_ROWS"],
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
         configs=(WGMMA_CONFIGS + (SWAPPED_CONFIGS if elem == 2 else ())) if choose else (),
-        configure=(lambda picked, over: wgmma_kernel(key, _with_stages(tile, picked, over), name, choose=False))
+        configure=(lambda picked, over: wgmma_kernel(key, _with_stages(asked, picked, over), name, choose=False))
         if choose else None,
         pick=(lambda m, n, k, sms: wgmma_config(m, n, k, sms, elem, stream_k=PRECISIONS[key].out_dtype.itemsize == 4))
         if choose else None,
@@ -441,7 +442,23 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
 # 64×128 tiles to 128×128 in 2 pieces; 8 measured old pick against new in one call, the new
 # faster in all 8 (1024×1024×4096 22.2 → 20.5 µs, 256×4096×4096 22.5 → 20.6; the other two's old
 # picks not measured: docs/results/2026-11-30-h200-split-own-boxes-fixed-costs/, run 9).
-WGMMA_SM_TFLOPS = {(2, 256): 5.0, (2, 192): 4.8, (2, 128): 4.7, (2, 64): 3.3, (1, 256): 3.9, (1, 128): 3.6,
+# One consumer's tiles now keep a slice's MMAs in flight (wgmma_wait_depth): in clusters of 2 up
+# to 20 % faster (geomean 8–10 % over 17 shapes), in clusters of 1 +1.6 to +4.2 % (geomean; one
+# shape −9.5 %) (docs/results/2026-12-01-h200-one-consumer-in-flight/, runs 2–4, pick_table.txt).
+# Their rates were refitted on those tables (scripts/fit_wgmma_model.py --free), then judged by
+# the picks' measured times: a free fit of all three (64×256 4.4, 64×128 4.0, 64×64 2.6; the fit
+# then weighed every timed configuration, it now keeps to wgmma_ranked's and gives 4.6) moved
+# 100 picks of a 1666-shape grid (pick_table.py there defines it); of 16 of them measured (run
+# 4), the six where one consumer's tiles took several rounds were 1–13 % slower than the old
+# pick (6144×512×8192 +13 %, 768×6144×4096 +8 %) — one consumer stores C once a round with
+# nothing else to multiply, we think (not profiled), a cost the model leaves out — and two cut
+# along K 10–11 % (1024×192×4096 in 64×128, 192×2048×8192 in 64×256). So wgmma_ranked keeps one
+# consumer's tiles (M > 64: below, one consumer is all there is) to problems they cover in one
+# round, and only 64×128's rate moved, 3.6 → 3.8. Then 33 of the grid's picks move; on the 31
+# shapes measured with 9 of the 12 candidates (old pick as it ran against the new one) the pick
+# is 0.8 % off the fastest configuration timed (geomean; 2.6 % before), none slower than the old
+# pick by more than 1.6 %.
+WGMMA_SM_TFLOPS = {(2, 256): 5.0, (2, 192): 4.8, (2, 128): 4.7, (2, 64): 3.3, (1, 256): 3.9, (1, 128): 3.8,
                    (1, 64): 2.9}
 HBM_BYTES_PER_US = 3.8e6
 HBM_SMS = 0.65
@@ -520,9 +537,23 @@ def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2):
     return max(slices * slice_us, memory_us) + fixup_us + LAUNCH_US, p > 1 or share > 0
 
 
+def wgmma_wait_depth(tile):
+    """The WAIT_DEPTH ``tile`` builds with: its own if set, else 1 for one consumer (no other
+    warpgroup's MMAs fill the tensor cores while it waits for its own) unless PROMOTE reads the
+    sums after every batch or there is one stage, and 0 for two (measured no faster: the other's
+    MMAs fill the gap). One consumer with 1 against 0 (H200, fp16, same run): 64×256 tiles in
+    clusters of 2 2048³ 34.9 → 30.1 µs (0.86 → 0.99× cuBLAS), 384×4096×4096 32.4 → 27.0 µs; 64×128
+    in clusters of 2 256×4096×4096 22.2 → 19.2 µs (0.90 → 1.03×)
+    (docs/results/2026-12-01-h200-one-consumer-in-flight/)."""
+    if tile["WAIT_DEPTH"] is not None:
+        return tile["WAIT_DEPTH"]
+    return int(tile["CONSUMERS"] == 1 and not tile["PROMOTE"] and tile["STAGES"] > 1)
+
+
 def _with_stages(tile, picked, overrides):
     """The macros of a picked configuration with a caller's overrides: the most stages that fit
-    the resulting tile, unless STAGES itself is overridden."""
+    the resulting tile, unless STAGES itself is overridden (WAIT_DEPTH, unless set, follows the
+    result: wgmma_wait_depth)."""
     macros = {**tile, **picked, **overrides}
     if macros["SWAP_AB"] and "CLUSTER" not in overrides:
         macros["CLUSTER"] = 1   # the swapped form shares nothing across a cluster
@@ -547,16 +578,9 @@ def _wgmma_candidates():
 WGMMA_CONFIGS = _wgmma_candidates()
 
 
-def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
-    """The 06 configuration for (m, n, k) on ``sms`` SMs — block rows (CONSUMERS), columns (BN),
-    cluster and the stages that fit — with the least modelled time (wgmma_model_us; ``stream_k``:
-    False for a 16-bit C, where the kernel turns stream-K off). Big problems
-    get 128×256 tiles in clusters of 2 (128×192 where those run whole); small M one consumer; few
-    tiles narrower ones and split-K."""
-    if elem_bytes == 2 and m <= 32 and n > 64:
-        return dict(SWAPPED_CONFIGS[m > 16])
-    if m <= 16 and n > 64:
-        return dict(STREAM_B_CONFIG)
+def wgmma_ranked(m, n, k, sms, elem_bytes=2, stream_k=True):
+    """The configurations wgmma_config weighs for (m, n, k) — those its measured rules allow —
+    each as (modelled µs, MMAs with padding, split along K, order, configuration)."""
     ranked = []
     for order, config in enumerate(WGMMA_CONFIGS):
         rows = 64 * config["CONSUMERS"]
@@ -564,15 +588,35 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
                 (config["BN"] > 64 and n <= config["BN"] // 2):
             continue   # a second consumer's, a second block's, or half the tile's columns would be all padding
         tile = {**WGMMA_TILE, **config, "STREAM_K": int(stream_k)}
+        tiles, _, clusters, p, _ = wgmma_schedule(m, n, k, sms, tile, elem_bytes)
+        if config["CONSUMERS"] == 1 and m > 64 and p == 1 and tiles > clusters:
+            continue   # one consumer's tiles in several rounds (see WGMMA_SM_TFLOPS)
         total, split = wgmma_model_us(m, n, k, sms, tile, elem_bytes)
         if split and config["BN"] == 192:
             continue   # 192 columns cut along K lost every time measured (see WGMMA_SM_TFLOPS)
         # every SM's MMAs, padding included: M = 384 in 128-row tiles, not in clusters of 2 × 128
-        padded = wgmma_schedule(m, n, k, sms, tile, elem_bytes)[0] * rows * config["CLUSTER"] * config["BN"]
-        ranked.append((total, padded, split, order, config))
-    # within 2 % of the best counts as a tie, broken by padding (more than 5 % more MMAs than the
-    # least of the tied loses), then by whole tiles (no split along K: no fixup, and the tiles
-    # that share a panel of B stream it together), then the biggest tile
+        ranked.append((total, tiles * rows * config["CLUSTER"] * config["BN"], split, order, config))
+    return ranked
+
+
+def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
+    """The 06 configuration for (m, n, k) on ``sms`` SMs — block rows (CONSUMERS), columns (BN),
+    cluster and the stages that fit — with the least modelled time (wgmma_model_us; ``stream_k``:
+    False for a 16-bit C, where the kernel turns stream-K off) among those wgmma_ranked allows.
+    Big problems get 128×256 tiles in clusters of 2 (128×192 where those run whole); small M one
+    consumer; few tiles narrower ones and split-K."""
+    if elem_bytes == 2 and m <= 32 and n > 64:
+        return dict(SWAPPED_CONFIGS[m > 16])
+    if m <= 16 and n > 64:
+        return dict(STREAM_B_CONFIG)
+    return wgmma_choose(wgmma_ranked(m, n, k, sms, elem_bytes, stream_k))
+
+
+def wgmma_choose(ranked):
+    """The configuration wgmma_config takes from wgmma_ranked's entries (or a subset of them):
+    within 2 % of the least modelled time counts as a tie, broken by padding (more than 5 % more
+    MMAs than the least of the tied loses), then by whole tiles (no split along K: no fixup, and
+    the tiles that share a panel of B stream it together), then the biggest tile."""
     best = min(r[0] for r in ranked)
     tied = [r for r in ranked if r[0] <= best * 1.02]
     least = min(r[1] for r in tied)

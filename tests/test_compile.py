@@ -1,5 +1,6 @@
 """NVRTC on the CPU: every kernel for every arch the installed NVRTC supports."""
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -353,15 +354,50 @@ def test_memory_bound_small_m_runs_whole_tiles_of_128_rows():
     assert (config["CONSUMERS"], config["CLUSTER"]) == (2, 1)
 
 
+def test_one_consumer_is_picked_for_one_round_and_keeps_a_slice_in_flight():
+    """One consumer's tiles (M > 64) only where they run in one round — with several, they
+    measured 1–13 % slower than two consumers' — and then with one slice's MMAs in flight
+    (WAIT_DEPTH=1); two consumers' without."""
+    sizes = [65, 128, 192, 256, 384, 512, 1024, 2048, 3072, 6144]
+    ones = 0
+    for m, n, k in itertools.product(sizes, sizes, [256, 4096, 32768]):
+        config = kernels.wgmma_config(m, n, k, 132)
+        macros = kernels.KERNELS["wgmma_tma_fp16"].configured(m, n, k, 132).defines
+        if config.get("SWAP_AB") or config["CONSUMERS"] == 2:
+            assert "WAIT_DEPTH=0" in macros, (m, n, k)
+            continue
+        ones += 1
+        tiles, _, clusters, p, _ = kernels.wgmma_schedule(m, n, k, 132, {**kernels.WGMMA_TILE, **config})
+        assert p > 1 or tiles <= clusters, (m, n, k, config)
+        assert "WAIT_DEPTH=1" in macros, (m, n, k)
+    assert ones > 20   # the rule leaves one consumer plenty to do
+    # measured wins that moved to one consumer (64×128 tiles, clusters of 2) with its refitted rate
+    for shape in [(256, 4096, 4096), (512, 1536, 4096)]:
+        config = kernels.wgmma_config(*shape, 132)
+        assert (config["CONSUMERS"], config["BN"], config["CLUSTER"]) == (1, 128, 2), shape
+
+
 def test_06_overrides_refit_the_stages_and_refuse_what_cannot_build():
     k06 = kernels.KERNELS["wgmma_tma_fp16"]
     # 07's M = 1 pick is one consumer × 128 columns, 8 stages; a second consumer only fits 6
+    # — and one slice's MMAs in flight, which a second consumer does not keep
+    one = kernels.wgmma_kernel("fp8e4m3").configured(1, 4096, 4096, 132)
+    assert "CONSUMERS=1" in one.defines and "WAIT_DEPTH=1" in one.defines
     two = kernels.wgmma_kernel("fp8e4m3").configured(1, 4096, 4096, 132, {"CONSUMERS": 2})
-    assert "CONSUMERS=2" in two.defines and "STAGES=6" in two.defines
+    assert "CONSUMERS=2" in two.defines and "STAGES=6" in two.defines and "WAIT_DEPTH=0" in two.defines
     # 06's M = 64 pick is one consumer × 64 columns, 8 stages; two consumers × 128 columns fit 6
     wide = k06.configured(64, 4096, 4096, 132, {"CONSUMERS": 2, "BN": 128})
     assert "CONSUMERS=2" in wide.defines and "BN=128" in wide.defines and "STAGES=6" in wide.defines
-    for bad, words in [({"CLUSTER": 3}, "CLUSTER 1 or 2"), ({"BN": 64, "CLUSTER": 2}, "1 with BN=64"),
+    # a WAIT_DEPTH asked for stands, in the registry's macros or a run's overrides
+    for told in (kernels.wgmma_kernel("fp16", {"WAIT_DEPTH": 0}).configured(64, 4096, 4096, 132),
+                 k06.configured(64, 4096, 4096, 132, {"WAIT_DEPTH": 0})):
+        assert "CONSUMERS=1" in told.defines and "WAIT_DEPTH=0" in told.defines
+    # promotion reads the sums after every batch: no slice left in flight, unless asked (and refused)
+    promoted = k06.configured(64, 4096, 4096, 132, {"PROMOTE": 1})
+    assert "CONSUMERS=1" in promoted.defines and "WAIT_DEPTH=0" in promoted.defines
+    single = k06.configured(64, 4096, 4096, 132, {"STAGES": 1})   # nothing to keep a slice in flight with
+    assert "STAGES=1" in single.defines and "WAIT_DEPTH=0" in single.defines
+    for bad, words in [({"CLUSTER": 3}, "CLUSTER 1 or 2"), ({"PROMOTE": 1, "WAIT_DEPTH": 1, "BN": 128}, "0 with PROMOTE"),
                        ({"STAGES": 9}, "at most STAGES=4"),
                        ({"PROMOTE": 1}, "BN of 128 or 64"), ({"BN": 96}, "BN 64, 128, 192 or 256")]:
         with pytest.raises(UsageError, match=words):
@@ -449,12 +485,18 @@ def test_06_swapped_operands_build_and_state_their_boxes(key):
 
 @pytest.mark.parametrize("key,tile", [("fp16", {}), ("fp16", {"WAIT_DEPTH": 1}), ("fp8e4m3", {"WAIT_DEPTH": 1}),
                                       ("fp16", {"SWAP_AB": 1, "BN": 16, "CLUSTER": 1, "WAIT_DEPTH": 1}),
-                                      ("int8", {})])
+                                      ("int8", {}),   # one consumer: a slice in flight unless told otherwise
+                                      ("fp16", {"CONSUMERS": 1, "BN": 128, "CLUSTER": 2}),
+                                      ("tf32", {"CONSUMERS": 1, "BN": 256, "CLUSTER": 2, "STAGES": 5}),
+                                      ("bf16", {"CONSUMERS": 1, "BN": 64, "CLUSTER": 2})])
 def test_wgmma_builds_keep_their_mmas_asynchronous(key, tile):
     """ptxas serialises wgmma (warnings C7510–C7520, "Potential Performance Loss") when ordinary
     instructions may touch accumulators a group still writes: a build that says so would time
     something other than what its source says. A fresh compile (its ptxas log) must be free of it."""
-    cubin = compiler.compile_cubin(kernels.wgmma_kernel(key, tile, choose=False), "sm_90", cache=False)
+    kernel = kernels.wgmma_kernel(key, tile, choose=False)
+    assert ("WAIT_DEPTH=1" in kernel.defines) == (tile.get("WAIT_DEPTH") == 1 or tile.get("CONSUMERS") == 1)
+    cubin = compiler.compile_cubin(kernel, "sm_90", cache=False)
+    assert cubin.spill_bytes == 0, kernel.file_stem
     if "Compiling entry function" not in (cubin.log or ""):
         pytest.skip("NVRTC served the compile from its own cache: no ptxas log to read")
     assert "Potential Performance Loss" not in cubin.log, cubin.log

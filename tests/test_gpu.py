@@ -240,6 +240,27 @@ def test_every_06_configuration_is_correct_at_the_edges(device, host_problems, c
             assert rec.passed and rec.unwritten == 0, (shape, mode, rec.config, rec.max_rel_err, rec.bad)
 
 
+@pytest.mark.parametrize("consumers", [1, 2])
+def test_06_64_columns_in_clusters_of_2_are_correct(device, host_problems, consumers):
+    """64-column tiles in clusters of 2 (not a pick, but buildable: one block copies B's one box
+    for both) on partial tiles, pitched rows, split-K, whole tiles and stream-K (280 tiles of
+    the cluster's, the last 16 cut; odd edges): verified, integers exact."""
+    kernel = kernels.KERNELS["wgmma_tma_fp16"]
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    config = {"CONSUMERS": consumers, "BN": 64, "CLUSTER": 2}
+    stream_k = (1000, 2200 * consumers + 50 * (consumers - 1), 2100)
+    tiles, kt, clusters, p, share = kernels.wgmma_schedule(*stream_k, 132, {**kernels.WGMMA_TILE, **config})
+    assert p == 1 and share > 0 and tiles % clusters   # the test reaches stream-K (on 132 SMs)
+    for shape in [(130, 300, 1000), (65, 129, 4105), (700, 1000, 70), (256, 4096, 4096), (512, 512, 8192), stream_k]:
+        for mode in ("normal", "int"):
+            rec = run_matmul(device, kernel, host_problems("fp16", *shape, mode), iters=1, warmup=0, config=config)
+            assert "BN=64" in rec.config and "CLUSTER=2" in rec.config, rec.config
+            assert rec.passed and rec.unwritten == 0, (shape, mode, rec.config, rec.max_rel_err, rec.bad)
+            if mode == "int":
+                assert rec.max_abs_err == 0.0, (shape, rec.config)
+
+
 @pytest.mark.parametrize("key", ["fp8e4m3", "fp8e4m3bf16", "fp8e5m2", "int8", "tf32"])
 def test_07_k_major_forms_are_correct_at_the_edges(device, host_problems, key):
     """07 (FP8, INT8, TF32 with B stored N×K) on partial tiles, split-K and pitched rows, both
@@ -439,6 +460,23 @@ def test_one_slice_of_mmas_in_flight_is_correct(device, host_problems, key):
         for mode in ("normal", "int"):
             rec = run_matmul(device, kernel, host_problems(key, *shape, mode), iters=1, warmup=0)
             assert rec.passed and rec.unwritten == 0, (shape, mode, rec.max_rel_err, rec.bad)
+
+
+@pytest.mark.parametrize("key", ["fp16", "int8"])
+def test_one_consumer_without_a_slice_in_flight_is_correct(device, host_problems, key):
+    """One consumer with WAIT_DEPTH=0 — no longer what a pick runs, but what PROMOTE, one stage
+    or asking for it builds — on edge, split-K and stream-K shapes: verified, integers exact."""
+    kernel = kernels.wgmma_kernel(key)
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    config = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 2, "WAIT_DEPTH": 0}
+    shapes = [(130, 300, 1000), (65, 129, 4105), (1000, 1003, 997), (1000, 4400, 2100)]   # split 4, 16; whole; stream-K (fp16)
+    assert kernels.wgmma_schedule(*shapes[-1], 132, {**kernels.WGMMA_TILE, **config})[4] > 0
+    for shape in shapes:
+        for mode in ("normal", "int"):
+            rec = run_matmul(device, kernel, host_problems(key, *shape, mode), iters=1, warmup=0, config=config)
+            assert "WAIT_DEPTH=0" in rec.config and "CONSUMERS=1" in rec.config, rec.config
+            assert rec.passed and rec.unwritten == 0, (shape, mode, rec.config, rec.max_rel_err, rec.bad)
 
 
 @pytest.mark.parametrize("a_rows", [8, 16])

@@ -88,6 +88,12 @@ def test_tune_ladder_picked_keeps_each_problems_configuration():
         got, want = v.configured(*shape, 132).defines, base.configured(*shape, 132).defines
         assert "SPLIT_LOADS=1" in got and [d for d in got if "SPLIT_LOADS" not in d] == \
             [d for d in want if "SPLIT_LOADS" not in d], shape
+    # one consumer's slice in flight is the pick's unless a variant says otherwise — and a fixed
+    # variant's label says when it is on without being asked
+    for spec, depth in [("", "WAIT_DEPTH=1"), ("WAIT_DEPTH=0", "WAIT_DEPTH=0")]:
+        assert depth in variant("kmajor", "int8", spec, picked=True).configured(1, 4096, 4096, 132).defines
+    assert variant("wgmma", "fp16", "CONSUMERS=1,BN=64").name == "wgmma_fp16[CONSUMERS=1+BN=64+WAIT_DEPTH=1]"
+    assert variant("wgmma", "fp16", "BN=128,STAGES=6").name == "wgmma_fp16[BN=128+STAGES=6]"
     with pytest.raises(UsageError, match="the pick's to set"):
         variant("wgmma", "fp16", "BN=128", picked=True)
     with pytest.raises(UsageError, match="--picked is for"):
@@ -200,8 +206,52 @@ def test_fit_wgmma_model_reads_the_default_variant_and_fixed_ones(tmp_path):
     from fit_wgmma_model import read_tables
     table = tmp_path / "t.txt"
     table.write_text("wgmma_fp16[default]  fp16→fp32  4096³  0.1875  733\n"
-                     "wgmma_fp16[CONSUMERS=1+BN=64+CLUSTER=1+STAGES=8]  fp16→fp32  1×4096×14336  0.051  2.3\n"
+                     "wgmma_fp16[CONSUMERS=1+BN=64+CLUSTER=1+STAGES=8+WAIT_DEPTH=1]  fp16→fp32  1×4096×14336  0.051  2.3\n"
+                     "wgmma_fp16[CONSUMERS=1+BN=64+CLUSTER=1+STAGES=8]  fp16→fp32  1×4096×14336  0.052  2.3\n"
                      "wgmma_fp16[CONSUMERS=1+BN=192]  fp16→fp32  4096³  0.2  700\n"   # no rate: left out
                      "cublas  fp16→fp32  4096³  0.18  740\n")
+    # one consumer without a slice in flight is not how a pick of it runs: left out
     assert read_tables([table]) == [((4096, 4096, 4096), {}, 187.5),
-                                    ((1, 4096, 14336), {"CONSUMERS": 1, "BN": 64, "CLUSTER": 1, "STAGES": 8}, 51.0)]
+                                    ((1, 4096, 14336), {"CONSUMERS": 1, "BN": 64, "CLUSTER": 1, "STAGES": 8,
+                                                        "WAIT_DEPTH": 1}, 51.0)]
+
+
+def test_fit_wgmma_model_moves_only_the_constants_it_is_told(tmp_path):
+    script = ROOT / "scripts" / "fit_wgmma_model.py"
+    table = tmp_path / "t.txt"
+    table.write_text("wgmma_fp16[default]  fp16→fp32  4096³  0.1875  733\n"
+                     "wgmma_fp16[CONSUMERS=1+BN=128+CLUSTER=2+STAGES=8+WAIT_DEPTH=1]  fp16→fp32  4096³  0.25  550\n")
+    out = subprocess.run([sys.executable, str(script), "--free", "1x128", str(table)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    rates = out.stdout.splitlines()[0]
+    assert "(2, 256): 5.0" in rates and "(1, 256): 3.9" in rates and "LAUNCH_US = 5.8" in out.stdout
+    bad = subprocess.run([sys.executable, str(script), "--free", "1x96", str(table)], capture_output=True, text=True)
+    assert bad.returncode != 0 and "--free '1x96'" in bad.stderr and "1x128" in bad.stderr
+
+
+@pytest.mark.parametrize("arg, words", [("bogus", "write KEY:MxNxK"), ("fp16:1x2", "KEY is one of"),
+                                        ("fp99:8x8x8", "KEY is one of"), ("fp16:8x8x8:BN", "write KEY:MxNxK")])
+def test_sanitize_configs_refuses_a_problem_it_cannot_read(arg, words):
+    p = script("sanitize_configs", arg)
+    assert p.returncode == 2 and p.stderr.startswith("sanitize_configs: ") and words in p.stderr, p.stderr
+    assert len(p.stderr.splitlines()) == 1 and "Traceback" not in p.stderr
+
+
+def test_fit_wgmma_model_judges_the_pick_the_picker_would_make(tmp_path):
+    """The fit's pick on a shape is wgmma_config's among the configurations timed there (its
+    rules and tie-breaks), and a one-consumer row that says WAIT_DEPTH=0 is not how a pick runs."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from fit_wgmma_model import picks, read_tables
+    from tcraw import kernels
+    table = tmp_path / "t.txt"
+    # 256×4096×4096: today's pick is one consumer × 128 columns in clusters of 2
+    table.write_text("wgmma_fp16[BN=128+STAGES=6]  fp16→fp32  256×4096×4096  0.0204  420\n"
+                     "wgmma_fp16[CONSUMERS=1+BN=128+CLUSTER=2+STAGES=8+WAIT_DEPTH=1]  fp16→fp32  256×4096×4096  0.0192  440\n"
+                     "wgmma_fp16[CONSUMERS=1+BN=128+CLUSTER=1+STAGES=8+WAIT_DEPTH=1]  fp16→fp32  256×4096×4096  0.0190  450\n"
+                     "wgmma_fp16[CONSUMERS=1+BN=128+CLUSTER=2+STAGES=8+WAIT_DEPTH=0]  fp16→fp32  256×4096×4096  0.0150  560\n")
+    rows = read_tables([table])
+    assert len(rows) == 3   # the WAIT_DEPTH=0 one-consumer row is left out
+    chosen, fastest, config, best = picks(rows)[(256, 4096, 4096)]
+    want = kernels.wgmma_config(256, 4096, 4096, 132)
+    assert (config["CONSUMERS"], config["BN"], config["CLUSTER"]) == (want["CONSUMERS"], want["BN"], want["CLUSTER"])
+    assert chosen == pytest.approx(19.2) and fastest == pytest.approx(19.0) and best["CLUSTER"] == 1

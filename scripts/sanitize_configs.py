@@ -1,0 +1,52 @@
+"""06/07 on named problems with integer inputs, each in the configuration given (or its pick):
+what compute-sanitizer runs over configurations the battery's shapes do not reach.
+
+    compute-sanitizer --tool racecheck python scripts/sanitize_configs.py fp16:256x4096x4096 \\
+        fp16:512x512x8192:CONSUMERS=1,BN=128,CLUSTER=2
+
+Each argument is KEY:MxNxK[:MACRO=VALUE,...] (KEY a wgmma precision: fp16, bf16, fp8e4m3bf16, ...).
+Prints each run's configuration and passed / FAILED; exits 1 if any failed. Needs a GPU.
+"""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tcraw import kernels                                               # noqa: E402
+from tcraw.errors import UsageError, run_main                           # noqa: E402
+from tcraw.matmul import run_matmul                                     # noqa: E402
+from tcraw.precision import PRECISIONS, base_matrices, host_problem     # noqa: E402
+
+
+def parse(item):
+    """(key, (m, n, k), {macro: value} or None) from KEY:MxNxK[:MACRO=VALUE,...]."""
+    parts = item.split(":")
+    try:
+        key, dims = parts[0], tuple(int(v) for v in parts[1].split("x"))
+        config = {name: int(value) for name, value in (p.split("=") for p in parts[2].split(","))} if len(parts) > 2 else None
+    except (IndexError, ValueError):
+        raise UsageError(f"{item!r}: write KEY:MxNxK[:MACRO=VALUE,...], e.g. fp16:512x512x8192:BN=128,CLUSTER=2") from None
+    if key not in kernels.WGMMA_FORMS or len(dims) != 3 or len(parts) > 3:
+        raise UsageError(f"{item!r}: KEY is one of {', '.join(kernels.WGMMA_FORMS)}, then M×N×K as MxNxK")
+    return key, dims, config
+
+
+def main():
+    from tcraw.runtime import Device
+    problems = [parse(item) for item in sys.argv[1:]]
+    if not problems:
+        raise UsageError("name one or more problems: KEY:MxNxK[:MACRO=VALUE,...]")
+    device, failed = Device(0), 0
+    for key, shape, config in problems:
+        a, b = base_matrices(*shape, "int", 1)
+        rec = run_matmul(device, kernels.wgmma_kernel(key), host_problem(PRECISIONS[key], a, b, "int"), iters=1,
+                         warmup=0, config=config)
+        ok = rec.passed and rec.unwritten == 0
+        failed += not ok
+        print(key, shape, rec.config, "passed" if ok else "FAILED")
+    if failed:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    run_main("sanitize_configs", main)   # tcraw's own errors: one line, and the exit code each one carries
