@@ -31,8 +31,9 @@ RATES = list(K.WGMMA_SM_TFLOPS)
 SCALARS = ["HBM_BYTES_PER_US", "HBM_SMS", "SM_BYTES_PER_US", "SPLIT_K_US", "STREAM_K_US", "LAUNCH_US"]
 
 
-def read_tables(paths, old_stream_k=False):
-    """(shape, config, µs) for every fixed-configuration row of tune_ladder's tables."""
+def table_rows(paths):
+    """(shape, config, µs) for every timed fixed-configuration row of tune_ladder's wgmma tables,
+    as they are: the configuration is the label's macros ({} for "default")."""
     rows = []
     for path in paths:
         for line in Path(path).read_text().splitlines():
@@ -43,21 +44,28 @@ def read_tables(paths, old_stream_k=False):
                 continue
             name, shape = fields[0], fields[2]
             dims = tuple(int(v) for v in shape.replace("³", "").split("×"))
-            shape = dims * 3 if len(dims) == 1 else dims
             macros = name[name.index("[") + 1:-1]   # "default": the registry's own configuration
             config = {} if macros == "default" else {key: int(value) for key, value in
                                                      (item.split("=") for item in macros.split("+"))}
-            tile = {**K.WGMMA_TILE, **config}
-            if (tile["CONSUMERS"], tile["BN"]) not in K.WGMMA_SM_TFLOPS or \
-                    (old_stream_k and ran_early_stream_k(shape, config)):
-                continue   # a block tile the model has no rate for (one consumer × 192 columns), or see below
-            if config.get("WAIT_DEPTH", 0) != K.wgmma_wait_depth({**tile, "WAIT_DEPTH": None}):
-                continue   # not how a pick of this tile runs (one consumer keeps a slice in flight; a
-                #            row that does not say ran without, as tune_ladder's labels say it since)
             try:
-                rows.append((shape, config, float(fields[3]) * 1000))
+                rows.append((dims * 3 if len(dims) == 1 else dims, config, float(fields[3]) * 1000))
             except ValueError:   # a failed row has no time
                 pass
+    return rows
+
+
+def read_tables(paths, old_stream_k=False):
+    """table_rows' rows the model can be fitted to."""
+    rows = []
+    for shape, config, us in table_rows(paths):
+        tile = {**K.WGMMA_TILE, **config}
+        if (tile["CONSUMERS"], tile["BN"]) not in K.WGMMA_SM_TFLOPS or \
+                (old_stream_k and ran_early_stream_k(shape, config)):
+            continue   # a block tile the model has no rate for (one consumer × 192 columns), or see below
+        if config.get("WAIT_DEPTH", 0) != K.wgmma_wait_depth({**tile, "WAIT_DEPTH": None}):
+            continue   # not how a pick of this tile runs (one consumer keeps a slice in flight; a
+            #            row that does not say ran without, as tune_ladder's labels say it since)
+        rows.append((shape, config, us))
     return rows
 
 

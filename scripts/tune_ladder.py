@@ -66,7 +66,7 @@ def variant(family, key, spec, picked=False):
             raise UsageError(f"--picked: {name} is the pick's to set; leave out --picked to fix it")
         tile[name] = int(value)
     label = spec.replace(",", "+")
-    if factory is fixed_wgmma and "WAIT_DEPTH=1" in factory(key, tile, "probe").defines and "WAIT_DEPTH" not in spec:
+    if factory is fixed_wgmma and tile["WAIT_DEPTH"] is None and kernels.wgmma_wait_depth(tile):
         label += "+WAIT_DEPTH=1" if label else "WAIT_DEPTH=1"   # one consumer's own (kernels.wgmma_wait_depth): said
     label = ("picked+" + label if label else "picked") if picked else label or "default"
     return factory(key, tile, name=f"{family}_{key}[{label}]")

@@ -8,14 +8,15 @@ measured shape's pick before this change (the picker at c05ba27, read from git) 
 """
 import importlib.util
 import math
-import re
 import subprocess
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2]))
-from tcraw import kernels as new   # noqa: E402
+sys.path.insert(0, str(HERE.parents[2] / "scripts"))
+from fit_wgmma_model import table_rows   # noqa: E402
+from tcraw import kernels as new          # noqa: E402
 
 
 def picker_at(rev):
@@ -31,17 +32,9 @@ def picker_at(rev):
 def read(paths):
     """{shape: {(consumers, BN, cluster, WAIT_DEPTH): µs}} from tune_ladder's fp16 tables."""
     rows = {}
-    for path in paths:
-        for line in path.read_text().splitlines():
-            m = re.match(r"wgmma_fp16\[(.*?)\]\s+fp16→fp32\s+(\S+)\s+([\d.]+)", line)
-            if not m:
-                continue
-            dims = tuple(int(v) for v in m.group(2).replace("³", "").split("×"))
-            config = {} if m.group(1) == "default" else {k: int(v) for k, v in
-                                                          (i.split("=") for i in m.group(1).split("+"))}
-            tile = {**new.WGMMA_TILE, **config}   # a row that names no WAIT_DEPTH ran without
-            key = (tile["CONSUMERS"], tile["BN"], tile["CLUSTER"], config.get("WAIT_DEPTH", 0))
-            rows.setdefault(dims * 3 if len(dims) == 1 else dims, {})[key] = float(m.group(3)) * 1000
+    for shape, config, us in table_rows(paths):
+        tile = {**new.WGMMA_TILE, **config}   # a row that names no WAIT_DEPTH ran without
+        rows.setdefault(shape, {})[tile["CONSUMERS"], tile["BN"], tile["CLUSTER"], config.get("WAIT_DEPTH", 0)] = us
     return rows
 
 
@@ -79,9 +72,8 @@ def main():
         if before.get("SWAP_AB") or now.get("SWAP_AB"):
             continue   # M ≤ 32: the swapped form, not timed here
         key_old = (before["CONSUMERS"], before["BN"], before["CLUSTER"], 0)
-        key_new = (now["CONSUMERS"], now["BN"], now["CLUSTER"],
-                   new.wgmma_wait_depth({**new.WGMMA_TILE, **now, "STAGES": new.wgmma_max_stages(now["CONSUMERS"],
-                                                                                                now["BN"])}))
+        runs = new.KERNELS["wgmma_tma_fp16"].configured(*shape, 132).defines   # what today's pick builds
+        key_new = (now["CONSUMERS"], now["BN"], now["CLUSTER"], int("WAIT_DEPTH=1" in runs))
         best = min(times, key=times.get)
         t_old, t_new = times[key_old], times[key_new]
         ratios_old.append(t_old / times[best])
