@@ -19,8 +19,10 @@
 // (`for_each_unit`; after fewer than four whole rounds the partial one runs whole: `stream_k_share`),
 // (9) split-K when the tiles are too few for the SMs (small M or N, long K): each tile's K cut in
 // even pieces, one per cluster, partial sums in a workspace, every piece then adding a share of the
-// tile in a fixed order (`split_pieces`, `split_epilogue`), and (10) edges: any M, N, K — the copy
-// engine fills loads past an edge with zeros and clips stores there.
+// tile in a fixed order (`split_pieces`, `split_epilogue`), (10) edges: any M, N, K — the copy
+// engine fills loads past an edge with zeros and clips stores there, and (11) with PINGPONG, the
+// two consumers taking whole tiles in turn instead of sharing each one, so that one stores its C
+// while the other multiplies (an mbarrier per consumer says when its turn starts).
 //
 // Layouts: A is row-major M×K, so each A row is K-contiguous ("K-major", wgmma's default).
 // B is row-major K×N, i.e. N-contiguous ("MN-major"): wgmma reads it transposed (imm-trans-b = 1),

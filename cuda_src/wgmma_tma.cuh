@@ -22,6 +22,9 @@
 //   A_ROWS         rows of A loaded a slice when M is tiny (default 0: all of the block's)
 //   SWAP_AB        1: compute Cᵀ = Bᵀ·Aᵀ — N along the wgmma's 64 rows, M along its n (BN = 16,
 //                  32 or 64): for small M, no rows of zeros (16-bit types, clusters of 1)
+//   PINGPONG       64 or 128: the two consumers take the block's tiles in turn, each a whole tile
+//                  of that many rows (one or two wgmmas a k-step), so one stores its C while the
+//                  other multiplies (default 0: both share every tile, 64 rows each)
 // and the tile macros (CONSUMERS, BN, STAGES, CLUSTER, ...) as 06 documents them.
 
 #include "tile_order.cuh"   // tile_coords: bands of GROUP_M tile rows
@@ -79,9 +82,21 @@ static_assert(!WAIT_DEPTH || STAGES >= 2, "WAIT_DEPTH 1 frees a stage one slice 
 #ifndef SWAP_AB
 #define SWAP_AB 0     // 1: C's transpose, Bᵀ·Aᵀ — N along the wgmma's 64 rows, M (≤ BN) along its n
 #endif
+#ifndef PINGPONG
+#define PINGPONG 0    // 64, 128: each consumer a whole tile of these rows, the two in turn (see the top)
+#endif
+// 64-row wgmma blocks in one consumer's share of a tile: its accumulators are ATOMS × BN/2 a thread.
+constexpr int ATOMS = PINGPONG ? PINGPONG / 64 : 1;
+static_assert(PINGPONG == 0 || PINGPONG == 64 || PINGPONG == 128,
+              "PINGPONG is 0, 64 or 128 (rows of a consumer's tile)");
+static_assert(!PINGPONG || (CONSUMERS == 2 && !SWAP_AB && !PROMOTE && ATOMS * BN <= 256),
+              "PINGPONG: two consumers, not swapped, no promotion, at most 128 accumulators a thread (ATOMS × BN/2)");
+// The consumers that work on one unit (a tile or a piece of one): all of them, 64 rows each —
+// or, taking turns (PINGPONG), only the unit's own.
+constexpr int TEAM = PINGPONG ? 1 : CONSUMERS;
 
 // Every operand row in shared memory is one 128-byte swizzle row: BK elements of WG_ELEM_BYTES.
-constexpr int BM = 64 * CONSUMERS, BK = 128 / WG_ELEM_BYTES;
+constexpr int BM = PINGPONG ? PINGPONG : 64 * CONSUMERS, BK = 128 / WG_ELEM_BYTES;
 constexpr int K_STEPS = 128 / 32;   // wgmma k-steps per slice: each reads 32 bytes of every row
 constexpr int THREADS = 128 * (CONSUMERS + 1);
 // SWAP_AB: the "A" slot holds BM columns of B (one 64-column box per consumer) and the "B" slot BN
@@ -114,6 +129,7 @@ static_assert(!SWAP_AB || (WG_ELEM_BYTES == 2 && !WG_B_KMAJOR && WG_OUT_BYTES ==
               "no A_ROWS, BN (M's tile) 16, 32 or 64");
 // Split-K partial sums: each consumer thread's BN/2 accumulators as float4s, thread-interleaved
 // (float4 j of thread t at j·(consumer threads) + t): coalesced writes and reads, no layout change.
+// (Never taking turns: PINGPONG runs its tiles whole — split_pieces.)
 constexpr int CONSUMER_THREADS = 128 * CONSUMERS, PARTIAL_FLOATS = BM * BN;
 // A consumer's C boxes (what store_c stores one TMA copy at a time), and the box that thread t's
 // accumulator group j (d[4j..4j+3], the layout above store_c) falls in: a box is C_BOX_COLS
@@ -199,6 +215,9 @@ __device__ __forceinline__ void tma_load_2d_multicast(unsigned dst, const Tensor
 // first copies do not wait for its fetch.
 __device__ __forceinline__ void prefetch_map(const TensorMap* map) {
     asm volatile("prefetch.tensormap [%0];" ::"l"(map) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(unsigned bar) {
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
 }
 // Arrive on the barrier at the same offset in block `rank` of the cluster (this block included).
 __device__ __forceinline__ void mbar_arrive_cluster(unsigned bar, unsigned rank) {
@@ -357,7 +376,7 @@ __device__ __forceinline__ int stream_k_share(int tiles, int KT, int clusters) {
 // long K), a tile's KT slices are cut in p even pieces, one per cluster, so that p·tiles clusters
 // work instead of `tiles` — each piece at least SPLIT_MIN_SLICES long, at most SPLIT_MAX of them.
 __device__ __forceinline__ int split_pieces(int tiles, int KT, int clusters) {
-    if (!SPLIT_K) return 1;
+    if (!SPLIT_K || PINGPONG) return 1;   // (its epilogue sums whole 64-row consumer shares of one tile)
     return max(1, min(min(clusters / tiles, KT / SPLIT_MIN_SLICES), SPLIT_MAX));
 }
 
@@ -391,13 +410,17 @@ __device__ __forceinline__ void for_each_unit(int tiles, int KT, int cluster, in
     }
 }
 
-// The CONSUMERS × 128 consumer threads only (named barrier 1; the producer never joins), and the 128
-// threads of consumer c alone (barrier 2 + c).
+// The CONSUMERS × 128 consumer threads only (named barrier 1; the producer never joins), the 128
+// threads of consumer c alone (barrier 2 + c), and the threads of c's TEAM (one of the two).
 __device__ __forceinline__ void consumers_sync() {
     asm volatile("bar.sync 1, %0;" ::"n"(CONSUMERS * 128) : "memory");
 }
 __device__ __forceinline__ void warpgroup_sync(int c) {
     asm volatile("bar.sync %0, 128;" ::"r"(2 + c) : "memory");
+}
+__device__ __forceinline__ void team_sync(int c) {
+    if (PINGPONG) warpgroup_sync(c);
+    else consumers_sync();
 }
 
 // Consumer c's 64 × BN slice of C: accumulators → a swizzled shared-memory box → the copy
@@ -587,12 +610,20 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
 #endif
     const int tiles = tiles_m * tiles_n, KT = (K + BK - 1) / BK;
     const int warpgroup = threadIdx.x / 128;
+#if PINGPONG
+    // turn + 8c: consumer c may start waiting for its next tile's slices (see the consumers' loop)
+    __shared__ alignas(8) unsigned long long turns[CONSUMERS];
+    const unsigned turn = static_cast<unsigned>(__cvta_generic_to_shared(turns));
+#endif
     if (threadIdx.x == 0) {
         prefetch_map(map_a), prefetch_map(map_b), prefetch_map(map_c);   // while the barriers are set up
         for (int s = 0; s < STAGES; ++s) {
             mbar_init(full + 8 * s, 1);                       // own expect_tx arrival (+ the bytes)
-            mbar_init(empty + 8 * s, CONSUMERS * CLUSTER);    // every consumer of every block
+            mbar_init(empty + 8 * s, TEAM * CLUSTER);         // every consumer of the unit, in every block
         }
+#if PINGPONG
+        for (int c = 0; c < CONSUMERS; ++c) mbar_init(turn + 8 * c, 1);   // the other consumer's thread 0
+#endif
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");  // visible to the copy engine
     }
     cluster_sync();   // no block may multicast into, or arrive on, a peer's barrier before its init
@@ -643,8 +674,11 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
         }
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
-        const int c = warpgroup - 1;   // this consumer's 64 rows of the block tile
+        const int c = warpgroup - 1;   // this consumer: its 64 rows of every block tile, or (PINGPONG) its turns
         const int t = threadIdx.x - 128;
+        // Thread 0 of the consumers that share a unit (taking turns: of this one). A call, the
+        // cooperative test inline: so written, each form compiles to the code that was measured.
+        auto team_leader = [lead = PINGPONG && t % 128 == 0, t] { return PINGPONG ? lead : t == 0; };
         // Stream-K: block b's flag says its piece of a split tile is in C. Split-K: a counter
         // per block tile, then the partial sums (the workspace's layout, above).
         unsigned* flags = work;
@@ -660,8 +694,8 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                 bulk_wait<0>();
                 asm volatile("fence.proxy.async.global;" ::: "memory");
             }
-            consumers_sync();
-            if (t == 0) asm volatile("st.release.gpu.global.u32 [%0], 1;" ::"l"(flags + blockIdx.x) : "memory");
+            team_sync(c);
+            if (team_leader()) asm volatile("st.release.gpu.global.u32 [%0], 1;" ::"l"(flags + blockIdx.x) : "memory");
             owed = false;
         };
         // The descriptors' low words for this consumer's rows of A and for B in stage 0, and how
@@ -681,7 +715,8 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
 #else
         constexpr unsigned A_LBO = 16, B_LBO = B_BOX_BYTES, A_STEP = 32 >> 4, B_STEP = 2048 >> 4;
 #endif
-        const unsigned a_desc0 = smem_desc_lo(stages + c * 64 * 128, A_LBO), b_desc0 = smem_desc_lo(stages + A_BYTES, B_LBO);
+        const unsigned a_desc0 = smem_desc_lo(stages + (PINGPONG ? 0 : c * 64 * 128), A_LBO),
+                       b_desc0 = smem_desc_lo(stages + A_BYTES, B_LBO);
         unsigned slice = 0;
         // Where this consumer's part of a tile lands in C (SWAP_AB: rows are M's, columns N's).
 #if SWAP_AB
@@ -689,24 +724,45 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
 #define C_ROW (tile_n * BN)
 #else
 #define C_COL (tile_n * BN)
-#define C_ROW (tile_m * BM + c * 64)
+#define C_ROW (tile_m * BM + (PINGPONG ? 0 : c * 64))   // (taking turns, a consumer has all rows)
 #endif
+        // Taking turns (PINGPONG), the block's units go to consumer 0, 1, 0, ...: the producer
+        // fills the ring in unit order, so the next consumer's slices arrive as this one's end,
+        // and its MMAs run while this one stores C. A consumer counts the other's slices without
+        // waiting for them, so it must not wait for its own before the other has waited for all
+        // of its unit's: a parity wait tells phases apart only within one lap of the ring, and
+        // issued laps early it would pass on an old one. The other's thread 0 arrives on `turn`
+        // once its unit's MMAs are issued; by then the ring holds at most a lap past them.
+        int unit = 0;
         for_each_unit(tiles, KT, cluster, clusters, [&](int tile, int k0, int k1) {
+            const int u = unit++;
+            if (PINGPONG && u % CONSUMERS != c) {   // the other's turn: count its slices, skip them
+                slice += k1 - k0;
+                return;
+            }
+#if PINGPONG
+            if (u > 0) mbar_wait(turn + 8 * c, ((u - 1) / 2) & 1);   // the other's unit u - 1 issued
+            auto pass_turn = [&] { if (t % 128 == 0) mbar_arrive(turn + 8 * (1 - c)); };
+#else
+            auto pass_turn = [] {};
+#endif
             int tile_m, tile_n;
             tile_coords(tile, tiles_m, tiles_n, GROUP_M, tile_m, tile_n);
             tile_m = tile_m * CLUSTER + rank;
-            acc_t d[BN / 2];
+            acc_t d[ATOMS][BN / 2];
 #pragma unroll
-            for (int i = 0; i < BN / 2; ++i) d[i] = 0;
+            for (int a = 0; a < ATOMS; ++a)
+#pragma unroll
+                for (int i = 0; i < BN / 2; ++i) d[a][i] = 0;
 #if PROMOTE
             // The MMAs accumulate into `part`; every PROMOTE slices it is added into d by
             // ordinary fp32 adds and restarted (FP8: the tensor core's own accumulator is narrower
             // than fp32 — DeepGEMM's "promotion"). Twice the accumulator registers: BN ≤ 128.
-            acc_t part[BN / 2];
+            acc_t part[ATOMS][BN / 2];
 #pragma unroll
-            for (int i = 0; i < BN / 2; ++i) part[i] = 0;
+            for (int i = 0; i < BN / 2; ++i) part[0][i] = 0;   // (ATOMS is 1: no promotion taking turns)
 #else
-            acc_t (&part)[BN / 2] = d;
+            acc_t (&part)[ATOMS][BN / 2] = d;
 #endif
 
 #if WAIT_DEPTH
@@ -724,7 +780,10 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                 wgmma_fence();
 #pragma unroll
                 for (int kk = 0; kk < K_STEPS; ++kk)
-                    wgmma_step(part, smem_desc(a_desc0 + at + kk * A_STEP), smem_desc(b_desc0 + at + kk * B_STEP));
+#pragma unroll
+                    for (int a = 0; a < ATOMS; ++a)   // (a 64-row block of A is 64·128 bytes, 512 units, further)
+                        wgmma_step(part[a], smem_desc(a_desc0 + at + a * 512 + kk * A_STEP),
+                                   smem_desc(b_desc0 + at + kk * B_STEP));
                 wgmma_commit();
                 // The stage may be refilled only once the MMAs reading it are done — in every
                 // block of the cluster, since each one's B copy lands in all of them. (Waiting
@@ -743,21 +802,23 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
 #if PROMOTE
                 if ((kt - k0 + 1) % PROMOTE == 0 || kt + 1 == k1) {
 #pragma unroll
-                    for (int i = 0; i < BN / 2; ++i) d[i] += part[i], part[i] = 0;
+                    for (int i = 0; i < BN / 2; ++i) d[0][i] += part[0][i], part[0][i] = 0;   // (ATOMS is 1)
                 }
 #endif
 #if WAIT_DEPTH
             } while (++slice, ++kt < k1);
+            pass_turn();       // (PINGPONG: the other's MMAs may start while this unit's last run)
             wgmma_wait<0>();   // the unit's last slice: its MMAs done, its stage freed
             if (t % 128 == 0)
                 for (int r = 0; r < CLUSTER; ++r) mbar_arrive_cluster(empty + 8 * ((slice - 1) % STAGES), r);
 #else
             }
+            pass_turn();
 #endif
 
             if (p > 1) {   // split-K: every piece sums and stores its share of the tile, once all are in
                 const int block_tile = tile * CLUSTER + rank;
-                split_epilogue(d, partials + block_tile * p * PARTIAL_FLOATS, counters + block_tile, cluster / tiles,
+                split_epilogue(d[0], partials + block_tile * p * PARTIAL_FLOATS, counters + block_tile, cluster / tiles,
                                p, c, t, map_c, c_buffers + c * C_BUFFER_BYTES, C_COL, C_ROW, scale);
                 return;
             }
@@ -770,16 +831,18 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
             if (add) {
                 const int at = (tile - (tiles - tiles % clusters)) * KT + k1;   // place in the stretches
                 const unsigned* flag = flags + at / share * CLUSTER + rank;
-                if (t == 0) {
+                if (team_leader()) {
                     unsigned ready = 0;
                     while (!ready)
                         asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(ready) : "l"(flag) : "memory");
                     *const_cast<unsigned*>(flag) = 0;
                 }
-                consumers_sync();
+                team_sync(c);
                 asm volatile("fence.proxy.async.global;" ::: "memory");   // the adds come after the acquire
             }
-            store_c(map_c, d, c_buffers + c * C_BUFFER_BYTES, c, t, C_COL, C_ROW, add, scale);
+#pragma unroll
+            for (int a = 0; a < ATOMS; ++a)
+                store_c(map_c, d[a], c_buffers + c * C_BUFFER_BYTES, c, t, C_COL, C_ROW + 64 * a, add, scale);
             owed = k0 > 0;
         });
 #undef C_COL

@@ -55,6 +55,12 @@
 #          builds); GPU tests of one consumer without it and of 64 columns in clusters of 2
 #   check1 (issue 14) the GPU tests of 06/07's configurations, edges, split-K, stream-K, WAIT_DEPTH and 64
 #          columns in clusters of 2; compute-sanitizer over 06 and over one consumer in clusters of 2
+#   pingpong (issue 14) the consumers taking tiles in turn (PINGPONG): its GPU tests, then its tiles
+#          beside the cooperative ones and the picks (scripts/shapes/pingpong.txt), fp16
+#   ppcheck (issue 14) the 06/07 GPU tests after the loop's rework, compute-sanitizer over PINGPONG,
+#          PINGPONG at short K (scripts/shapes/pingpong_short_k.txt, fp16) and bf16 squares
+#   ppfinal (issue 14) the picks that take turns against the tiles they replace on fresh shapes
+#          (scripts/shapes/pingpong_fresh.txt), then the square and skinny suites, fp16 and bf16
 #   suite1 tests/test_gpu.py with the GPU; suite2 every other test file (each a call of its own)
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
 #          06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
@@ -343,6 +349,57 @@ for part in "${parts[@]}"; do
     echo "sanitize exit ${PIPESTATUS[0]}"
     sanitize_configs one fp16:256x4096x4096 fp16:512x512x8192:CONSUMERS=1,BN=128,CLUSTER=2 \
       bf16:130x300x1000:CONSUMERS=1,BN=64,CLUSTER=2 fp8e4m3bf16:128x4096x4096 ;;
+  pingpong)
+    # (issue 14) the two consumers taking tiles in turn (PINGPONG: one stores C while the other
+    # multiplies): its GPU tests; then its tiles beside the cooperative ones and the picks
+    # (scripts/shapes/pingpong.txt), fp16
+    timeout ${PYTEST_S:-150} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "in_turn" \
+      > "$OUT/pytest_pingpong.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_pingpong.txt")"
+    timeout ${PP_S:-300} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/pingpong.txt --iters 20 \
+      --seed 7 --variants "" BN=192 BN=128,STAGES=6 PINGPONG=128,BN=128,STAGES=6 PINGPONG=128,BN=128,STAGES=6,CLUSTER=1 \
+      PINGPONG=64,BN=256,STAGES=4 PINGPONG=64,BN=192,STAGES=6 PINGPONG=128,BN=64,STAGES=8 > "$OUT/pingpong_fp16.txt" 2>&1
+    echo "pingpong exit $?"; grep -E "×.*cuBLAS" "$OUT/pingpong_fp16.txt"
+    timeout ${PICKED_S:-90} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/pingpong.txt --iters 20 \
+      --seed 7 --picked --variants "" > "$OUT/pingpong_picked_fp16.txt" 2>&1
+    echo "picked exit $?"; grep -E "×.*cuBLAS" "$OUT/pingpong_picked_fp16.txt" ;;
+  ppcheck)
+    # (issue 14) after the consumers' loop was reworked for PINGPONG (the cooperative builds' SASS
+    # moved, same source semantics): the GPU tests of 06/07's configurations, edges, split-K and
+    # stream-K; compute-sanitizer's memcheck and racecheck over consumers taking turns (stream-K,
+    # one and two wgmmas a k-step, bf16 C); then PINGPONG at short K beside the cooperative
+    # tiles (scripts/shapes/pingpong_short_k.txt, fp16) and at 2048³ and 3072³ (bf16)
+    timeout ${PYTEST_S:-300} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "every_06_configuration or \
+      64_columns or no_tile_divides or 07_k_major or one_slice or split_k_pieces or stream_k_pieces or swapped" \
+      > "$OUT/pytest_ppcheck.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_ppcheck.txt")"
+    SAN_S=60 sanitize_configs pingpong fp16:1000x8503x4200:CONSUMERS=2,PINGPONG=128,BN=128,CLUSTER=2 \
+      fp8e4m3bf16:1000x4253x4200:CONSUMERS=2,PINGPONG=64,BN=128,CLUSTER=1,STAGES=8
+    timeout ${PP_S:-200} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/pingpong_short_k.txt --iters 20 \
+      --seed 7 --variants "" BN=192 BN=128,STAGES=6 PINGPONG=128,BN=128,STAGES=6 > "$OUT/pingpong_short_k_fp16.txt" 2>&1
+    echo "short-k exit $?"; grep -E "×.*cuBLAS" "$OUT/pingpong_short_k_fp16.txt"
+    timeout ${PPB_S:-90} $PY scripts/tune_ladder.py --family wgmma --precision bf16 --sizes 2048,3072 --iters 20 \
+      --seed 7 --variants "" BN=192 BN=128,STAGES=6 PINGPONG=128,BN=128,STAGES=6 > "$OUT/pingpong_bf16.txt" 2>&1
+    echo "bf16 exit $?"; grep -E "×.*cuBLAS" "$OUT/pingpong_bf16.txt" ;;
+  ppfinal)
+    # (issue 14) the picks that now take turns against the cooperative tiles they replace, on
+    # shapes the rule was not drawn from (scripts/shapes/pingpong_fresh.txt; fp16, a few bf16);
+    # then the suites whose picks moved (square, skinny), fp16 and bf16; first the edge test of
+    # every configuration with the new one (bf16)
+    timeout ${PYTEST_S:-60} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py \
+      -k "every_06_configuration and PINGPONG" > "$OUT/pytest_ppfinal.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_ppfinal.txt")"
+    timeout ${PPF_S:-150} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/pingpong_fresh.txt --iters 20 \
+      --seed 7 --variants "" BN=192 BN=128,STAGES=6 PINGPONG=128,BN=128,STAGES=6 > "$OUT/pingpong_fresh_fp16.txt" 2>&1
+    echo "fresh exit $?"; grep -E "×.*cuBLAS" "$OUT/pingpong_fresh_fp16.txt"
+    for p in fp16 bf16; do
+      for suite in square skinny; do
+        echo "## $p $suite" >> "$OUT/suites_$p.txt"
+        timeout ${SUITE_S:-90} $PY -m tcraw bench --shapes $suite --precision $p --kernel wgmma_tma_$p \
+          --iters 10 --warmup 3 --seed 7 >> "$OUT/suites_$p.txt" 2>&1
+        echo "$p $suite exit $?: $(grep -A2 geomean "$OUT/suites_$p.txt" | tail -1)"
+      done
+    done ;;
   recheck07)
     # (issue 14) after --picked variants' WAIT_DEPTH=0 stopped being replaced by the pick's 1: 07's
     # one-consumer picks at small M with and without a slice in flight; the GPU tests of one consumer

@@ -42,7 +42,8 @@ FAMILIES = {
 
 # what 06's pick sets (wgmma_config's configurations; WAIT_DEPTH follows them unless a variant
 # sets it, kernels.wgmma_wait_depth): --picked variants leave these to it
-PICKED_MACROS = {name for config in kernels.WGMMA_CONFIGS + kernels.SWAPPED_CONFIGS for name in config}
+PICKED_MACROS = {name for config in kernels.WGMMA_CONFIGS + kernels.SWAPPED_CONFIGS + (kernels.TURNS_CONFIG,)
+                 for name in config}
 
 
 def picked_wgmma(key, tile, name):

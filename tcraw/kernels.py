@@ -286,6 +286,7 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
                                     # None: as wgmma_wait_depth says (1 for one consumer)
               "A_ROWS": 0,       # rows of A loaded a slice (0: the block's all; 8/16 for tiny M)
               "SWAP_AB": 0,      # 1: Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n (BN 16/32/64; fp16, bf16)
+              "PINGPONG": 0,     # 64/128: the two consumers take tiles of these rows in turn (not shared)
               "STREAM_K_DIV": 2,  # stream-K's pieces are at least 1/STREAM_K_DIV of a tile ...
               "STREAM_K_ROUNDS": 4}  # ... and cut a last partial round only after this many whole ones
 WGMMA_ROW_BYTES = 128          # a slice of K: one 128-byte swizzle row per operand row (64 halves)
@@ -293,18 +294,25 @@ WGMMA_C_BOX_COLS = 32          # C leaves in 64 × 32 fp32 boxes (one 128-byte s
 SM90_SMEM_BYTES = 227 * 1024   # dynamic + static shared memory one sm_90 block can have
 
 
-def wgmma_smem_bytes(consumers, bn, stages):
-    """06's dynamic shared memory: alignment slack, the stages (A and B slices), two C boxes per
-    consumer, two mbarriers per stage (the .cu's SMEM_BYTES)."""
-    stage_bytes = (64 * consumers + bn) * WGMMA_ROW_BYTES
+def wgmma_rows(tile):
+    """The block tile's rows (the .cu's BM): 64 per consumer, or a consumer's own tile's
+    (PINGPONG) when the two take tiles in turn."""
+    return tile.get("PINGPONG") or 64 * tile["CONSUMERS"]
+
+
+def wgmma_smem_bytes(consumers, bn, stages, rows=None):
+    """06's dynamic shared memory: alignment slack, the stages (A's ``rows`` — 64 per consumer
+    unless given — and B's slices), two C boxes per consumer, two mbarriers per stage (the .cu's
+    SMEM_BYTES)."""
+    stage_bytes = ((rows or 64 * consumers) + bn) * WGMMA_ROW_BYTES
     return 1024 + stages * stage_bytes + consumers * 2 * 64 * WGMMA_C_BOX_COLS * 4 + 2 * stages * 8
 
 
-def wgmma_max_stages(consumers, bn, most=8):
+def wgmma_max_stages(consumers, bn, most=8, rows=None):
     """The most stages (up to ``most``) whose shared memory fits an sm_90 block (16 bytes spare
     for the kernel's static shared memory)."""
     stages = most
-    while stages > 1 and wgmma_smem_bytes(consumers, bn, stages) + 16 > SM90_SMEM_BYTES:
+    while stages > 1 and wgmma_smem_bytes(consumers, bn, stages, rows) + 16 > SM90_SMEM_BYTES:
         stages -= 1
     return stages
 
@@ -312,6 +320,13 @@ def wgmma_max_stages(consumers, bn, most=8):
 def wgmma_checked(tile):
     """``tile`` if 06/07 can be built with it; else a UsageError saying which macro and what fits."""
     consumers, bn, cluster, stages = tile["CONSUMERS"], tile["BN"], tile["CLUSTER"], tile["STAGES"]
+    rows = wgmma_rows(tile)
+    if tile["PINGPONG"] and (tile["PINGPONG"] not in (64, 128) or consumers != 2 or tile["SWAP_AB"] or
+                             tile["PROMOTE"] or tile["PINGPONG"] * bn > 16384):
+        raise UsageError(f"PINGPONG={tile['PINGPONG']}: the rows of each consumer's own tile, 64 or 128, with "
+                         f"CONSUMERS=2, no SWAP_AB or PROMOTE, and at most 128 accumulators a thread (PINGPONG × BN "
+                         f"≤ 16384: BN up to 256 at 64, 128 at 128); got CONSUMERS={consumers}, BN={bn}, "
+                         f"SWAP_AB={tile['SWAP_AB']}, PROMOTE={tile['PROMOTE']}")
     if tile["SWAP_AB"]:
         if bn not in (16, 32, 64) or cluster != 1 or tile["A_ROWS"] or consumers not in (1, 2):
             raise UsageError(f"SWAP_AB=1 takes BN (M's tile) of 16, 32 or 64, CLUSTER=1 and no A_ROWS; got BN={bn}, "
@@ -330,28 +345,28 @@ def wgmma_checked(tile):
     if tile["STREAM_K_ROUNDS"] < 1:
         raise UsageError(f"STREAM_K_ROUNDS={tile['STREAM_K_ROUNDS']}: the whole rounds before stream-K cuts the "
                          "last one, a whole number ≥ 1 (1: after any)")
-    if tile["A_ROWS"] % 8 or not 0 <= tile["A_ROWS"] <= 64 * consumers:
-        raise UsageError(f"A_ROWS={tile['A_ROWS']}: a multiple of 8 up to the block's {64 * consumers} rows "
+    if tile["A_ROWS"] % 8 or not 0 <= tile["A_ROWS"] <= rows:
+        raise UsageError(f"A_ROWS={tile['A_ROWS']}: a multiple of 8 up to the block tile's {rows} rows "
                          "(0: all of them)")
     if tile["WAIT_DEPTH"] not in (0, 1) or (tile["WAIT_DEPTH"] and (tile["PROMOTE"] or stages < 2)):
         raise UsageError(f"WAIT_DEPTH is 0 or 1, and 0 with PROMOTE (it reads the MMAs' sums after every "
                          f"batch) or one stage (it frees a stage a slice late); got WAIT_DEPTH={tile['WAIT_DEPTH']}, "
                          f"PROMOTE={tile['PROMOTE']}, STAGES={stages}")
-    if not 1 <= stages <= wgmma_max_stages(consumers, bn, max(stages, 1)):
-        raise UsageError(f"STAGES={stages} with CONSUMERS={consumers}, BN={bn} needs "
-                         f"{wgmma_smem_bytes(consumers, bn, max(stages, 1))} bytes of shared memory; an sm_90 block "
-                         f"has {SM90_SMEM_BYTES}: at most STAGES={wgmma_max_stages(consumers, bn)}")
+    if not 1 <= stages <= wgmma_max_stages(consumers, bn, max(stages, 1), rows):
+        raise UsageError(f"STAGES={stages} with CONSUMERS={consumers}, BN={bn}, {rows}-row tiles needs "
+                         f"{wgmma_smem_bytes(consumers, bn, max(stages, 1), rows)} bytes of shared memory; an sm_90 "
+                         f"block has {SM90_SMEM_BYTES}: at most STAGES={wgmma_max_stages(consumers, bn, 8, rows)}")
     return tile
 
 
 def wgmma_geometry(tile):
-    consumers, bn = tile["CONSUMERS"], tile["BN"]
-    smem = wgmma_smem_bytes(consumers, bn, tile["STAGES"])
+    consumers, bn, rows = tile["CONSUMERS"], tile["BN"], wgmma_rows(tile)
+    smem = wgmma_smem_bytes(consumers, bn, tile["STAGES"], rows)
 
     def geometry(m, n, k):
         # A 1-D grid of one block per C tile, which `persistent` caps at one block per SM (each
         # block then walks several tiles); one producer warpgroup + the consumers.
-        return Geometry(grid=(cdiv(m, 64 * consumers) * cdiv(n, bn), 1, 1), block=(128 * (consumers + 1), 1, 1),
+        return Geometry(grid=(cdiv(m, rows) * cdiv(n, bn), 1, 1), block=(128 * (consumers + 1), 1, 1),
                         smem_bytes=smem)
     return geometry
 
@@ -359,7 +374,7 @@ def wgmma_geometry(tile):
 def wgmma_workspace(tile):
     """Bytes of 06's workspace for a grid of ``blocks``: a stream-K flag and a split-K counter
     per block, then (16-byte aligned) split-K partial sums, one BM × BN fp32 tile per block."""
-    partial = 64 * tile["CONSUMERS"] * tile["BN"] * 4
+    partial = wgmma_rows(tile) * tile["BN"] * 4
     return lambda blocks: 4 * ((2 * blocks + 3) // 4 * 4) + blocks * partial
 
 
@@ -386,7 +401,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
     source, entry, macro, element, b_layout = WGMMA_FORMS[key]
     asked = {**WGMMA_TILE, **tile}   # WAIT_DEPTH may be None: each configuration's own (configure)
     tile = wgmma_checked({**asked, "WAIT_DEPTH": wgmma_wait_depth(asked)})
-    bm, bn, cluster = 64 * tile["CONSUMERS"], tile["BN"], tile["CLUSTER"]
+    bm, bn, cluster = wgmma_rows(tile), tile["BN"], tile["CLUSTER"]
     elem = PRECISIONS[key].in_dtype.itemsize
     bk = WGMMA_ROW_BYTES // elem   # a slice is one 128-byte swizzle row of K
     plain = {**WGMMA_TILE, "WAIT_DEPTH": 0}
@@ -403,16 +418,17 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         align=16, tma_boxes=(a_box, b_box, c_box), persistent=True,
         workspace=wgmma_workspace(tile), tma_element=element, b_layouts=(b_layout,), max_m=tile["A_ROWS"],
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
-        configs=(WGMMA_CONFIGS + (SWAPPED_CONFIGS if elem == 2 else ())) if choose else (),
+        configs=(WGMMA_CONFIGS + ((TURNS_CONFIG,) + SWAPPED_CONFIGS if elem == 2 else ())) if choose else (),
         configure=(lambda picked, over: wgmma_kernel(key, _with_stages(asked, picked, over), name, choose=False))
         if choose else None,
         pick=(lambda m, n, k, sms: wgmma_config(m, n, k, sms, elem, stream_k=PRECISIONS[key].out_dtype.itemsize == 4))
         if choose else None,
         summary=f"wgmma 64×{bn}×{32 // elem} from TMA-filled smem, {bm}×{bn}×{bk} "
                 f"tiles{', B K-major' if b_layout == 'col' else ''}, "
-                f"{tile['STAGES']}-stage mbarrier ring, producer + {tile['CONSUMERS']} consumer warpgroups, "
-                f"persistent, clusters of {cluster} multicasting B, stream-K last round, split-K for few "
-                "tiles, any shape")
+                f"{tile['STAGES']}-stage mbarrier ring, producer + {tile['CONSUMERS']} consumer warpgroups"
+                f"{' taking tiles in turn' if tile['PINGPONG'] else ''}, "
+                f"persistent, clusters of {cluster} multicasting B, stream-K last round, "
+                f"{'no split-K' if tile['PINGPONG'] else 'split-K for few tiles'}, any shape")
 
 
 # The model wgmma_config ranks configurations by, its constants fitted (least squares on log
@@ -476,6 +492,25 @@ SPLIT_K_US, STREAM_K_US, LAUNCH_US = 2.2, 2.3, 5.8
 SWAPPED_CONFIG = {"SWAP_AB": 1, "CONSUMERS": 2, "BN": 16, "CLUSTER": 1, "STAGES": 8}
 SWAPPED_CONFIGS = (SWAPPED_CONFIG, {**SWAPPED_CONFIG, "BN": 32})   # M ≤ 16, M ≤ 32
 STREAM_B_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "STAGES": 8}
+# The two consumers taking 128×128 tiles in turn (PINGPONG): each one's C is stored while the
+# other multiplies, where a cooperative tile's store holds both consumers once a round. But its
+# tile is 128×128, whose MMAs run slower than 128×256's when K is long — as slow as two consumers
+# sharing 128×128 tiles (H200, fp16, 4096³: 197.8 µs, 199.0 shared, 187.3 for 128×256). Against
+# the model's cooperative pick in the same call (docs/results/2026-12-01-h200-pingpong/,
+# turns_table.txt) it took less time where K is short: 8 to 16 slices (K of 512–1024 at 16 bits),
+# up to 10.5 % less (4096×4096×512 38.9 → 35.2 µs, 5120×5120×1024 98.3 → 88.0, 2048×2048×1024
+# in one round 4.5 %; 3 of 21 timings within −0.4 to +1.0 %); with 32 slices only where the
+# cooperative tiles take one round (2048³, fp16 and bf16: 1.6–2.3 % less). It took longer at 4
+# slices (4096×4096×256 +1.8 %), at 32 in several rounds (4096×4096×2048 +1.8 %, 8192×8192×2048
+# +1.2 %), from 64 (1024×4096×4096 +3.4 %) — and where K is not a whole number of slices:
+# 5000×5000×1000 +19 to +20 % (two consumers sharing 128×128 tiles +21 to +22 %),
+# 5000×5000×1024 −3.9 % (why a partial last
+# slice, or A's rows of 2000 bytes across 128-byte lines, costs 128-column tiles that much is not
+# measured). Of ten shapes chosen to check the first rule (run 4), the six the rule now moves
+# took 3.4–7.9 % less time; of the two it moved then, not now, 5000×5000×1000 took 19 % more and
+# 4000×4000×800 1.6 % less; the two it never moved would have taken 1.3 % and 24 % more.
+# wgmma_takes_turns keeps it to where it won; FP8, INT8 and TF32 are not measured with it.
+TURNS_CONFIG = {"CONSUMERS": 2, "PINGPONG": 128, "BN": 128, "CLUSTER": 2, "STAGES": 6}
 
 
 def stream_k_share(tiles, kt, clusters, tile):
@@ -489,8 +524,9 @@ def stream_k_share(tiles, kt, clusters, tile):
 
 
 def split_pieces(tiles, kt, clusters, tile):
-    """06's split_pieces: how many pieces split-K cuts each tile's K into (1: none)."""
-    if not tile["SPLIT_K"]:
+    """06's split_pieces: how many pieces split-K cuts each tile's K into (1: none; always with
+    PINGPONG, which runs its tiles whole)."""
+    if not tile["SPLIT_K"] or tile.get("PINGPONG"):
         return 1
     return max(1, min(clusters // tiles, kt // tile["SPLIT_MIN_SLICES"], tile["SPLIT_MAX"]))
 
@@ -502,7 +538,7 @@ def wgmma_schedule(m, n, k, sms, tile, elem_bytes=2):
     cluster = tile["CLUSTER"]
     if tile.get("SWAP_AB"):   # Cᵀ = Bᵀ·Aᵀ: the block tile's rows run along N, its BN columns along M
         m, n = n, m
-    tiles = cdiv(m, 64 * tile["CONSUMERS"] * cluster) * cdiv(n, tile["BN"])
+    tiles = cdiv(m, wgmma_rows(tile) * cluster) * cdiv(n, tile["BN"])
     kt, clusters = cdiv(k, WGMMA_ROW_BYTES // elem_bytes), sms // cluster
     p = split_pieces(tiles, kt, clusters, tile)
     return tiles, kt, clusters, p, (stream_k_share(tiles, kt, clusters, tile) if p == 1 else 0)
@@ -520,7 +556,7 @@ def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2):
     final sum, or the time to stream A, B and C through HBM when that is longer. Returns
     (that time, whether the schedule splits tiles along K)."""
     consumers, bn, cluster = tile["CONSUMERS"], tile["BN"], tile["CLUSTER"]
-    bm = 64 * consumers
+    bm = wgmma_rows(tile)
     # a slice is 128 bytes of K whatever the type: its MMA time is the same (FP8's rate is twice
     # fp16's, TF32's half), only the number of slices changes
     tiles, kt, clusters, p, share = wgmma_schedule(m, n, k, sms, tile, elem_bytes)
@@ -547,7 +583,8 @@ def wgmma_wait_depth(tile):
     (docs/results/2026-12-01-h200-one-consumer-in-flight/)."""
     if tile["WAIT_DEPTH"] is not None:
         return tile["WAIT_DEPTH"]
-    return int(tile["CONSUMERS"] == 1 and not tile["PROMOTE"] and tile["STAGES"] > 1)
+    alone = tile["CONSUMERS"] == 1 or tile.get("PINGPONG")   # taking turns, a consumer mostly multiplies alone
+    return int(bool(alone) and not tile["PROMOTE"] and tile["STAGES"] > 1)
 
 
 def _with_stages(tile, picked, overrides):
@@ -558,7 +595,7 @@ def _with_stages(tile, picked, overrides):
     if macros["SWAP_AB"] and "CLUSTER" not in overrides:
         macros["CLUSTER"] = 1   # the swapped form shares nothing across a cluster
     if "STAGES" not in overrides:
-        macros["STAGES"] = wgmma_max_stages(macros["CONSUMERS"], macros["BN"])
+        macros["STAGES"] = wgmma_max_stages(macros["CONSUMERS"], macros["BN"], rows=wgmma_rows(macros))
     return macros
 
 
@@ -609,7 +646,22 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
         return dict(SWAPPED_CONFIGS[m > 16])
     if m <= 16 and n > 64:
         return dict(STREAM_B_CONFIG)
-    return wgmma_choose(wgmma_ranked(m, n, k, sms, elem_bytes, stream_k))
+    picked = wgmma_choose(wgmma_ranked(m, n, k, sms, elem_bytes, stream_k))
+    return dict(TURNS_CONFIG) if wgmma_takes_turns(m, n, k, sms, picked, elem_bytes) else picked
+
+
+def wgmma_takes_turns(m, n, k, sms, picked, elem_bytes=2):
+    """Whether the consumers taking 128×128 tiles in turn (TURNS_CONFIG) replace the cooperative
+    128-row tile ``picked`` for (m, n, k): 16-bit inputs, the pick's tiles run whole, K a whole
+    number of 8 to 16 slices — or up to 32 where the pick takes one round — and nearly every
+    cluster has a tile for each consumer (see TURNS_CONFIG: where it measured faster)."""
+    if elem_bytes != 2 or picked["CONSUMERS"] != 2 or picked.get("SWAP_AB") or picked["BN"] < 128 or \
+            k * elem_bytes % WGMMA_ROW_BYTES:
+        return False
+    tiles, kt, clusters, p, share = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **picked}, elem_bytes)
+    turns = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **TURNS_CONFIG}, elem_bytes)[0]
+    short = 8 <= kt and (kt <= 16 or (kt <= 32 and tiles <= clusters))
+    return p == 1 and not share and short and 8 * turns >= 14 * clusters
 
 
 def wgmma_choose(ranked):

@@ -202,7 +202,7 @@ def test_every_06_configuration_compiles_without_spills_and_states_its_launch(ke
     """Each configuration the heuristic can pick builds (its tcraw_launch agrees with the
     registry's geometry, which compile_cubin checks) with no spills and HGMMA in its SASS."""
     configs = kernels.KERNELS[f"wgmma_tma_{key}"].configurations()
-    assert len({c.file_stem for c in configs}) == len(configs) == len(kernels.WGMMA_CONFIGS) + 2   # + the swapped ones
+    assert len({c.file_stem for c in configs}) == len(configs) == len(kernels.WGMMA_CONFIGS) + 3   # + turns, swapped
     for config in configs:
         cubin = compiler.compile_cubin(config, "sm_90")
         assert cubin.spill_bytes == 0, config.file_stem
@@ -488,18 +488,65 @@ def test_06_swapped_operands_build_and_state_their_boxes(key):
                                       ("int8", {}),   # one consumer: a slice in flight unless told otherwise
                                       ("fp16", {"CONSUMERS": 1, "BN": 128, "CLUSTER": 2}),
                                       ("tf32", {"CONSUMERS": 1, "BN": 256, "CLUSTER": 2, "STAGES": 5}),
-                                      ("bf16", {"CONSUMERS": 1, "BN": 64, "CLUSTER": 2})])
+                                      ("bf16", {"CONSUMERS": 1, "BN": 64, "CLUSTER": 2}),
+                                      ("fp16", {"PINGPONG": 128, "BN": 128, "STAGES": 6}),   # two wgmmas a k-step
+                                      ("fp8e4m3bf16", {"PINGPONG": 64, "BN": 256, "STAGES": 4})])
 def test_wgmma_builds_keep_their_mmas_asynchronous(key, tile):
     """ptxas serialises wgmma (warnings C7510–C7520, "Potential Performance Loss") when ordinary
     instructions may touch accumulators a group still writes: a build that says so would time
     something other than what its source says. A fresh compile (its ptxas log) must be free of it."""
     kernel = kernels.wgmma_kernel(key, tile, choose=False)
-    assert ("WAIT_DEPTH=1" in kernel.defines) == (tile.get("WAIT_DEPTH") == 1 or tile.get("CONSUMERS") == 1)
+    alone = tile.get("CONSUMERS") == 1 or tile.get("PINGPONG")   # one consumer multiplying at a time
+    assert ("WAIT_DEPTH=1" in kernel.defines) == (tile.get("WAIT_DEPTH") == 1 or bool(alone))
     cubin = compiler.compile_cubin(kernel, "sm_90", cache=False)
     assert cubin.spill_bytes == 0, kernel.file_stem
     if "Compiling entry function" not in (cubin.log or ""):
         pytest.skip("NVRTC served the compile from its own cache: no ptxas log to read")
     assert "Potential Performance Loss" not in cubin.log, cubin.log
+
+
+def test_consumers_taking_tiles_in_turn_build_and_refuse_what_cannot():
+    """PINGPONG: each consumer a whole tile of 64 or 128 rows (one or two wgmmas a k-step) —
+    the block tile's rows, the A box, the shared memory and the stages follow them; its tiles
+    run whole (no split-K: its epilogue sums 64-row shares of a shared tile), stream-K stays;
+    a slice in flight; what cannot be built is refused by name."""
+    k = kernels.wgmma_kernel("fp16", {"PINGPONG": 128, "BN": 128, "STAGES": 6}, choose=False)
+    assert k.tma_boxes[0] == (128, 64) and "WAIT_DEPTH=1" in k.defines
+    assert k.geometry(1000, 1000, 64).grid == (8 * 8, 1, 1) and k.geometry(1, 1, 1).block == (384, 1, 1)
+    assert kernels.wgmma_max_stages(2, 128, rows=128) == 6 and kernels.wgmma_max_stages(2, 256, rows=64) == 4
+    one_row = kernels.wgmma_kernel("bf16", {"PINGPONG": 64, "BN": 256, "STAGES": 4}, choose=False)
+    assert one_row.tma_boxes[0] == (64, 64)
+    assert compiler.compile_cubin(one_row, "sm_90a").spill_bytes == 0
+    pingpong = {**kernels.WGMMA_TILE, "PINGPONG": 128, "BN": 128}
+    # 512×512×32768: 2 × 4 tiles of 256 × 128 a cluster pair, whole (cooperative 128×128: 8 pieces)
+    assert kernels.wgmma_schedule(512, 512, 32768, 132, pingpong)[:4] == (8, 512, 66, 1)
+    assert kernels.wgmma_schedule(512, 512, 32768, 132, {**pingpong, "PINGPONG": 0})[3] == 8
+    assert kernels.wgmma_schedule(8192, 8192, 8192, 132, pingpong)[4] > 0   # stream-K's last round
+    for bad in ({"PINGPONG": 128, "BN": 256}, {"PINGPONG": 96}, {"PINGPONG": 64, "CONSUMERS": 1},
+                {"PINGPONG": 64, "BN": 64, "PROMOTE": 2}, {"PINGPONG": 64, "SWAP_AB": 1, "BN": 64, "CLUSTER": 1}):
+        with pytest.raises(UsageError, match=f"PINGPONG={bad['PINGPONG']}: the rows of each consumer's own tile"):
+            kernels.wgmma_kernel("fp16", bad, choose=False)
+    with pytest.raises(UsageError, match="128-row tiles needs .* at most STAGES=6"):
+        kernels.wgmma_kernel("fp16", {"PINGPONG": 128, "BN": 128, "STAGES": 7}, choose=False)
+
+
+def test_consumers_take_turns_where_k_is_short():
+    """The pick moves to 128×128 tiles taken in turn (TURNS_CONFIG) where that measured faster on
+    the H200 — K a whole number of 8 to 16 slices, or up to 32 where the cooperative tiles take
+    one round — and nowhere it measured slower; 16-bit inputs only (FP8, INT8 and TF32 not
+    measured)."""
+    turns = [(4096, 4096, 512), (4096, 4096, 1024), (8192, 8192, 1024), (2048, 2048, 1024), (2048, 2048, 2048),
+             (16384, 4096, 1024)]
+    cooperative = [(4096, 4096, 256), (4096, 4096, 2048), (8192, 8192, 2048), (1024, 4096, 4096), (2048, 2048, 256),
+                   (8192, 8192, 8192), (512, 4096, 4096), (5000, 5000, 1000), (4000, 4000, 800)]   # (K not whole slices)
+    assert kernels.wgmma_config(5000, 5000, 1024, 132) == kernels.TURNS_CONFIG
+    for shape in turns:
+        assert kernels.wgmma_config(*shape, 132) == kernels.TURNS_CONFIG, shape
+        assert kernels.wgmma_config(*shape, 132, elem_bytes=1).get("PINGPONG", 0) == 0, shape
+    for shape in cooperative:
+        assert kernels.wgmma_config(*shape, 132).get("PINGPONG", 0) == 0, shape
+    run = kernels.KERNELS["wgmma_tma_bf16"].configured(2048, 2048, 2048, 132)
+    assert "PINGPONG=128" in run.defines and "WAIT_DEPTH=1" in run.defines and run.tma_boxes[0] == (128, 64)
 
 
 def test_ptxas_warnings_are_read_from_the_log_and_shown():

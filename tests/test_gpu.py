@@ -228,7 +228,8 @@ def test_06_on_shapes_no_tile_divides(device, host_problems, shape, mode):
     assert c1.tobytes() == c2.tobytes()
 
 
-@pytest.mark.parametrize("config", kernels.WGMMA_CONFIGS + kernels.SWAPPED_CONFIGS, ids=lambda c: "+".join(f"{k}={v}" for k, v in c.items()))
+@pytest.mark.parametrize("config", kernels.WGMMA_CONFIGS + (kernels.TURNS_CONFIG,) + kernels.SWAPPED_CONFIGS,
+                         ids=lambda c: "+".join(f"{k}={v}" for k, v in c.items()))
 def test_every_06_configuration_is_correct_at_the_edges(device, host_problems, config):
     """Each configuration forced on shapes that give it partial tiles, split-K and pitched rows."""
     kernel = kernels.KERNELS["wgmma_tma_bf16"]
@@ -513,6 +514,43 @@ def test_06_swapped_operands_are_correct(device, host_problems, key, config):
                 assert rec.max_abs_err == 0.0
     _, c2 = run_matmul(device, kernel, hp, iters=1, warmup=0, config=config, keep_output=True)
     assert c1.tobytes() == c2.tobytes()
+
+
+def stream_k_n(m, k, config, elem_bytes, sms=132):
+    """An N (not a multiple of 8) at which 06/07 with ``config`` cuts its last round by stream-K."""
+    tile = {**kernels.WGMMA_TILE, **config}
+    return next(n for n in range(1003, 60000, 250) if kernels.wgmma_schedule(m, n, k, sms, tile, elem_bytes)[4])
+
+
+@pytest.mark.parametrize("config", [{"CONSUMERS": 2, "SWAP_AB": 0, "PINGPONG": rows, "BN": bn, "CLUSTER": cluster,
+                                     "WAIT_DEPTH": depth}
+                                    for rows, bn, cluster, depth in [(128, 128, 2, 1), (64, 256, 2, 1), (128, 64, 1, 1),
+                                                                     (64, 128, 1, 1), (128, 128, 2, 0)]],
+                         ids=lambda c: f"PP{c['PINGPONG']}-BN{c['BN']}-C{c['CLUSTER']}-WD{c['WAIT_DEPTH']}")
+@pytest.mark.parametrize("key", ["fp16", "int8", "fp8e4m3bf16"])
+def test_consumers_taking_tiles_in_turn_are_correct(device, host_problems, key, config):
+    """PINGPONG: the two consumers take the block's tiles in turn, each whole (one or two wgmmas
+    a k-step), on partial tiles, pitched rows, one slice, an odd number of tiles a block (the
+    second consumer one short), a shape that would be split along K (run whole), and stream-K
+    (the pieces of a tile on either consumer, added after their successors): verified,
+    integers exact, the same bits on a rerun."""
+    kernel = kernels.wgmma_kernel(key)
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    elem = kernels.PRECISIONS[key].in_dtype.itemsize
+    shapes = [(130, 300, 1000), (65, 129, 4105), (700, 1000, 70), (3, 5, 7), (1000, 1003, 997), (512, 512, 8192),
+              (1000, stream_k_n(1000, 4200, config, elem), 4200)]
+    for shape in shapes:
+        for mode in ("normal", "int"):
+            hp = host_problems(key, *shape, mode)
+            rec, c1 = run_matmul(device, kernel, hp, iters=1, warmup=0, config=config, keep_output=True)
+            assert f"PINGPONG={config['PINGPONG']}" in rec.config, rec.config
+            assert f"WAIT_DEPTH={config['WAIT_DEPTH']}" in rec.config or not config["WAIT_DEPTH"], rec.config
+            assert rec.passed and rec.unwritten == 0, (shape, mode, rec.config, rec.max_rel_err, rec.bad)
+            if mode == "int" and hp.tolerance() == 0.0:
+                assert rec.max_abs_err == 0.0, (shape, rec.config)
+        _, c2 = run_matmul(device, kernel, hp, iters=1, warmup=0, config=config, keep_output=True)
+        assert c1.tobytes() == c2.tobytes(), (shape, rec.config)
 
 
 def test_06_stream_k_in_finer_pieces_is_correct_and_repeatable(device, host_problems):
