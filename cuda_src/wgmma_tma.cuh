@@ -676,8 +676,9 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
         asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
         const int c = warpgroup - 1;   // this consumer: its 64 rows of every block tile, or (PINGPONG) its turns
         const int t = threadIdx.x - 128;
-        // Thread 0 of the consumers that share a unit (taking turns: of this one). A call, the
-        // cooperative test inline: so written, each form compiles to the code that was measured.
+        // Thread 0 of the consumers that share a unit (taking turns: of this one). Written as a
+        // call that tests t inline in the cooperative form, each form compiles to the code its
+        // measurements ran (docs/results/2026-12-01-h200-pingpong/sass_hashes.py).
         auto team_leader = [lead = PINGPONG && t % 128 == 0, t] { return PINGPONG ? lead : t == 0; };
         // Stream-K: block b's flag says its piece of a split tile is in C. Split-K: a counter
         // per block tile, then the partial sums (the workspace's layout, above).

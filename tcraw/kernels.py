@@ -317,12 +317,18 @@ def wgmma_max_stages(consumers, bn, most=8, rows=None):
     return stages
 
 
+def wgmma_turns_build(tile):
+    """Whether consumers taking tiles of tile["PINGPONG"] rows in turn can be built with the rest of
+    ``tile``: two consumers, unswapped, no promotion, at most 128 accumulators a thread."""
+    return tile["PINGPONG"] in (64, 128) and tile["CONSUMERS"] == 2 and not tile["SWAP_AB"] and \
+        not tile["PROMOTE"] and tile["PINGPONG"] * tile["BN"] <= 16384
+
+
 def wgmma_checked(tile):
     """``tile`` if 06/07 can be built with it; else a UsageError saying which macro and what fits."""
     consumers, bn, cluster, stages = tile["CONSUMERS"], tile["BN"], tile["CLUSTER"], tile["STAGES"]
     rows = wgmma_rows(tile)
-    if tile["PINGPONG"] and (tile["PINGPONG"] not in (64, 128) or consumers != 2 or tile["SWAP_AB"] or
-                             tile["PROMOTE"] or tile["PINGPONG"] * bn > 16384):
+    if tile["PINGPONG"] and not wgmma_turns_build(tile):
         raise UsageError(f"PINGPONG={tile['PINGPONG']}: the rows of each consumer's own tile, 64 or 128, with "
                          f"CONSUMERS=2, no SWAP_AB or PROMOTE, and at most 128 accumulators a thread (PINGPONG × BN "
                          f"≤ 16384: BN up to 256 at 64, 128 at 128); got CONSUMERS={consumers}, BN={bn}, "
@@ -373,8 +379,9 @@ def wgmma_geometry(tile):
 
 def wgmma_workspace(tile):
     """Bytes of 06's workspace for a grid of ``blocks``: a stream-K flag and a split-K counter
-    per block, then (16-byte aligned) split-K partial sums, one BM × BN fp32 tile per block."""
-    partial = wgmma_rows(tile) * tile["BN"] * 4
+    per block, then (16-byte aligned) split-K partial sums, one BM × BN fp32 tile per block —
+    none for consumers taking turns, whose tiles run whole."""
+    partial = 0 if tile["PINGPONG"] else wgmma_rows(tile) * tile["BN"] * 4   # (taking turns: no split-K)
     return lambda blocks: 4 * ((2 * blocks + 3) // 4 * 4) + blocks * partial
 
 
@@ -503,13 +510,14 @@ STREAM_B_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "STAGES": 8}
 # cooperative tiles take one round (2048³, fp16 and bf16: 1.6–2.3 % less). It took longer at 4
 # slices (4096×4096×256 +1.8 %), at 32 in several rounds (4096×4096×2048 +1.8 %, 8192×8192×2048
 # +1.2 %), from 64 (1024×4096×4096 +3.4 %) — and where K is not a whole number of slices:
-# 5000×5000×1000 +19 to +20 % (two consumers sharing 128×128 tiles +21 to +22 %),
-# 5000×5000×1024 −3.9 % (why a partial last
-# slice, or A's rows of 2000 bytes across 128-byte lines, costs 128-column tiles that much is not
-# measured). Of ten shapes chosen to check the first rule (run 4), the six the rule now moves
-# took 3.4–7.9 % less time; of the two it moved then, not now, 5000×5000×1000 took 19 % more and
-# 4000×4000×800 1.6 % less; the two it never moved would have taken 1.3 % and 24 % more.
-# wgmma_takes_turns keeps it to where it won; FP8, INT8 and TF32 are not measured with it.
+# 5000×5000×1000 +19 to +20 % (two consumers sharing 128×128 tiles +21 to +22 %), 5000×5000×1024
+# −3.9 % (why a partial last slice, or A's rows of 2000 bytes across 128-byte lines, costs
+# 128-column tiles that much is not measured) — and with 32 slices in one round but too few
+# tiles for both consumers (1536×1536×2048 +24 %: 72 tiles for 66 clusters). Of ten shapes chosen to check the first rule (run 4), the six
+# the rule now moves took 3.4–7.9 % less time; of the two it moved then, not now, 5000×5000×1000
+# took 19 % more and 4000×4000×800 1.6 % less; the two it never moved would have taken 1.3 % and
+# 24 % more. wgmma_takes_turns draws its rule from these shapes (none held out from the final
+# one; it takes 256×16384×1024 too, +1.0 %); FP8, INT8 and TF32 are not measured with it.
 TURNS_CONFIG = {"CONSUMERS": 2, "PINGPONG": 128, "BN": 128, "CLUSTER": 2, "STAGES": 6}
 
 
@@ -554,7 +562,9 @@ def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2):
     """Modelled µs of 06 with ``tile`` on (m, n, k): the busiest cluster's k-slices at the tile's
     rate (the schedule the kernel itself computes: rounds, stream-K, split-K) plus split-K's
     final sum, or the time to stream A, B and C through HBM when that is longer. Returns
-    (that time, whether the schedule splits tiles along K)."""
+    (that time, whether the schedule splits tiles along K). Consumers taking turns (PINGPONG) get
+    the rate of the cooperative tile of their size — the stores they hide are not modelled, and
+    the picker does not rank them by it (wgmma_takes_turns decides)."""
     consumers, bn, cluster = tile["CONSUMERS"], tile["BN"], tile["CLUSTER"]
     bm = wgmma_rows(tile)
     # a slice is 128 bytes of K whatever the type: its MMA time is the same (FP8's rate is twice
@@ -590,10 +600,13 @@ def wgmma_wait_depth(tile):
 def _with_stages(tile, picked, overrides):
     """The macros of a picked configuration with a caller's overrides: the most stages that fit
     the resulting tile, unless STAGES itself is overridden (WAIT_DEPTH, unless set, follows the
-    result: wgmma_wait_depth)."""
+    result: wgmma_wait_depth). Overrides that consumers taking turns cannot build (BN=256,
+    CONSUMERS=1, SWAP_AB, PROMOTE) turn a pick's turns off rather than being refused."""
     macros = {**tile, **picked, **overrides}
     if macros["SWAP_AB"] and "CLUSTER" not in overrides:
         macros["CLUSTER"] = 1   # the swapped form shares nothing across a cluster
+    if picked.get("PINGPONG") and "PINGPONG" not in overrides and not wgmma_turns_build(macros):
+        macros["PINGPONG"] = 0   # the overrides over the cooperative tiles instead
     if "STAGES" not in overrides:
         macros["STAGES"] = wgmma_max_stages(macros["CONSUMERS"], macros["BN"], rows=wgmma_rows(macros))
     return macros

@@ -533,20 +533,32 @@ def test_consumers_taking_tiles_in_turn_build_and_refuse_what_cannot():
 def test_consumers_take_turns_where_k_is_short():
     """The pick moves to 128×128 tiles taken in turn (TURNS_CONFIG) where that measured faster on
     the H200 — K a whole number of 8 to 16 slices, or up to 32 where the cooperative tiles take
-    one round — and nowhere it measured slower; 16-bit inputs only (FP8, INT8 and TF32 not
-    measured)."""
+    one round and there are tiles for both consumers — and not where it measured slower (but for
+    256×16384×1024, +1.0 %); 16-bit inputs only (FP8, INT8 and TF32 not measured). The workspace
+    holds no split-K partials then, and a caller's overrides that turns cannot build share the
+    tiles instead of being refused."""
     turns = [(4096, 4096, 512), (4096, 4096, 1024), (8192, 8192, 1024), (2048, 2048, 1024), (2048, 2048, 2048),
              (16384, 4096, 1024)]
     cooperative = [(4096, 4096, 256), (4096, 4096, 2048), (8192, 8192, 2048), (1024, 4096, 4096), (2048, 2048, 256),
-                   (8192, 8192, 8192), (512, 4096, 4096), (5000, 5000, 1000), (4000, 4000, 800)]   # (K not whole slices)
+                   (8192, 8192, 8192), (512, 4096, 4096), (5000, 5000, 1000), (4000, 4000, 800),   # (K not whole slices)
+                   (1536, 1536, 2048)]   # one cooperative round, but 72 tiles in turn for 66 clusters: lost 24 %
     assert kernels.wgmma_config(5000, 5000, 1024, 132) == kernels.TURNS_CONFIG
     for shape in turns:
         assert kernels.wgmma_config(*shape, 132) == kernels.TURNS_CONFIG, shape
         assert kernels.wgmma_config(*shape, 132, elem_bytes=1).get("PINGPONG", 0) == 0, shape
     for shape in cooperative:
         assert kernels.wgmma_config(*shape, 132).get("PINGPONG", 0) == 0, shape
-    run = kernels.KERNELS["wgmma_tma_bf16"].configured(2048, 2048, 2048, 132)
+    k06 = kernels.KERNELS["wgmma_tma_bf16"]
+    run = k06.configured(2048, 2048, 2048, 132)
     assert "PINGPONG=128" in run.defines and "WAIT_DEPTH=1" in run.defines and run.tma_boxes[0] == (128, 64)
+    assert run.workspace(132) == 4 * 264   # flags and counters only: no split-K partials taking turns
+    # a caller's overrides lie over the pick: where turns cannot take them, the tiles are shared
+    assert k06.configured(2048, 2048, 2048, 132, {"BN": 256}).variant == ""   # the registry's 128×256
+    assert "CONSUMERS=1" in k06.configured(2048, 2048, 2048, 132, {"CONSUMERS": 1}).defines
+    assert "PINGPONG=128" in k06.configured(2048, 2048, 2048, 132, {"BN": 64}).defines   # turns take BN=64
+    assert "PINGPONG=0" in k06.configured(2048, 2048, 2048, 132, {"PINGPONG": 0}).defines
+    with pytest.raises(UsageError, match="PINGPONG=128: the rows"):
+        k06.configured(2048, 2048, 2048, 132, {"PINGPONG": 128, "BN": 256})
 
 
 def test_ptxas_warnings_are_read_from_the_log_and_shown():
