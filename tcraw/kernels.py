@@ -512,8 +512,9 @@ STREAM_B_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "STAGES": 8}
 # +1.2 %), from 64 (1024×4096×4096 +3.4 %) — and where K is not a whole number of slices:
 # 5000×5000×1000 +19 to +20 % (two consumers sharing 128×128 tiles +21 to +22 %), 5000×5000×1024
 # −3.9 % (why a partial last slice, or A's rows of 2000 bytes across 128-byte lines, costs
-# 128-column tiles that much is not measured) — and with 32 slices in one round but too few
-# tiles for both consumers (1536×1536×2048 +24 %: 72 tiles for 66 clusters). Of ten shapes chosen to check the first rule (run 4), the six
+# 128-column tiles that much is not measured) — and with 32 slices where its tiles barely
+# outnumber the clusters (1536×1536×2048 +24 %: 72 tiles on 66 clusters, the busiest two 128×128
+# against the pick's one 128×192; two consumers sharing 128×128 tiles took as long). Of ten shapes chosen to check the first rule (run 4), the six
 # the rule now moves took 3.4–7.9 % less time; of the two it moved then, not now, 5000×5000×1000
 # took 19 % more and 4000×4000×800 1.6 % less; the two it never moved would have taken 1.3 % and
 # 24 % more. wgmma_takes_turns draws its rule from these shapes (none held out from the final
@@ -601,7 +602,7 @@ def _with_stages(tile, picked, overrides):
     """The macros of a picked configuration with a caller's overrides: the most stages that fit
     the resulting tile, unless STAGES itself is overridden (WAIT_DEPTH, unless set, follows the
     result: wgmma_wait_depth). Overrides that consumers taking turns cannot build (BN=256,
-    CONSUMERS=1, SWAP_AB, PROMOTE) turn a pick's turns off rather than being refused."""
+    CONSUMERS=1, PROMOTE) turn a pick's turns off rather than being refused."""
     macros = {**tile, **picked, **overrides}
     if macros["SWAP_AB"] and "CLUSTER" not in overrides:
         macros["CLUSTER"] = 1   # the swapped form shares nothing across a cluster

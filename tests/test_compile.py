@@ -541,7 +541,7 @@ def test_consumers_take_turns_where_k_is_short():
              (16384, 4096, 1024)]
     cooperative = [(4096, 4096, 256), (4096, 4096, 2048), (8192, 8192, 2048), (1024, 4096, 4096), (2048, 2048, 256),
                    (8192, 8192, 8192), (512, 4096, 4096), (5000, 5000, 1000), (4000, 4000, 800),   # (K not whole slices)
-                   (1536, 1536, 2048)]   # one cooperative round, but 72 tiles in turn for 66 clusters: lost 24 %
+                   (1536, 1536, 2048)]   # one cooperative round, but 72 tiles in turn on 66 clusters: lost 24 %
     assert kernels.wgmma_config(5000, 5000, 1024, 132) == kernels.TURNS_CONFIG
     for shape in turns:
         assert kernels.wgmma_config(*shape, 132) == kernels.TURNS_CONFIG, shape
