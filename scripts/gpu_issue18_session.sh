@@ -364,8 +364,8 @@ for part in "${parts[@]}"; do
       --seed 7 --picked --variants "" > "$OUT/pingpong_picked_fp16.txt" 2>&1
     echo "picked exit $?"; grep -E "×.*cuBLAS" "$OUT/pingpong_picked_fp16.txt" ;;
   ppcheck)
-    # (issue 14) after the consumers' loop was reworked for PINGPONG (the cooperative builds' SASS
-    # moved, same source semantics): the GPU tests of 06/07's configurations, edges, split-K and
+    # (issue 14) after the consumers' loop was reworked for PINGPONG (that rework's cooperative SASS
+    # moved; the committed source's does not): the GPU tests of 06/07's configurations, edges, split-K and
     # stream-K; compute-sanitizer's memcheck and racecheck over consumers taking turns (stream-K,
     # one and two wgmmas a k-step, bf16 C); then PINGPONG at short K beside the cooperative
     # tiles (scripts/shapes/pingpong_short_k.txt, fp16) and at 2048³ and 3072³ (bf16)
@@ -383,7 +383,7 @@ for part in "${parts[@]}"; do
     echo "bf16 exit $?"; grep -E "×.*cuBLAS" "$OUT/pingpong_bf16.txt" ;;
   ppfinal)
     # (issue 14) the picks that now take turns against the cooperative tiles they replace, on
-    # shapes the rule was not drawn from (scripts/shapes/pingpong_fresh.txt; fp16, a few bf16);
+    # shapes chosen to check the first rule (scripts/shapes/pingpong_fresh.txt, fp16);
     # then the suites whose picks moved (square, skinny), fp16 and bf16; first the edge test of
     # every configuration with the new one (bf16)
     timeout ${PYTEST_S:-60} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py \
