@@ -61,6 +61,8 @@
 #          PINGPONG at short K (scripts/shapes/pingpong_short_k.txt, fp16) and bf16 squares
 #   ppfinal (issue 14) the picks that take turns against the tiles they replace on fresh shapes
 #          (scripts/shapes/pingpong_fresh.txt), then the square and skinny suites, fp16 and bf16
+#   apitch (issue 14) 128-column tiles against 128×256 as A's row pitch moves between 16- and
+#          128-byte alignment (scripts/shapes/a_pitch.txt), fp16
 #   suite1 tests/test_gpu.py with the GPU; suite2 every other test file (each a call of its own)
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
 #          06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
@@ -400,6 +402,12 @@ for part in "${parts[@]}"; do
         echo "$p $suite exit $?: $(grep -A2 geomean "$OUT/suites_$p.txt" | tail -1)"
       done
     done ;;
+  apitch)
+    # (issue 14) whether A's row pitch (K × 2 bytes: 16-, 32-, 64- or 128-byte aligned) is what
+    # costs 128-column tiles ~20 % at 5000×5000×1000 (scripts/shapes/a_pitch.txt), fp16
+    timeout ${APITCH_S:-150} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/a_pitch.txt --iters 20 \
+      --seed 7 --variants "" BN=128,STAGES=6 PINGPONG=128,BN=128,STAGES=6 > "$OUT/a_pitch_fp16.txt" 2>&1
+    echo "apitch exit $?"; grep -E "×.*cuBLAS" "$OUT/a_pitch_fp16.txt" ;;
   recheck07)
     # (issue 14) after --picked variants' WAIT_DEPTH=0 stopped being replaced by the pick's 1: 07's
     # one-consumer picks at small M with and without a slice in flight; the GPU tests of one consumer
