@@ -129,7 +129,7 @@ static_assert(!SWAP_AB || (WG_ELEM_BYTES == 2 && !WG_B_KMAJOR && WG_OUT_BYTES ==
               "no A_ROWS, BN (M's tile) 16, 32 or 64");
 // Split-K partial sums: each consumer thread's BN/2 accumulators as float4s, thread-interleaved
 // (float4 j of thread t at j·(consumer threads) + t): coalesced writes and reads, no layout change.
-// (Never taking turns: PINGPONG runs its tiles whole — split_pieces.)
+// (Tiles taken in turn run whole and have none: split_pieces.)
 constexpr int CONSUMER_THREADS = 128 * CONSUMERS, PARTIAL_FLOATS = BM * BN;
 // A consumer's C boxes (what store_c stores one TMA copy at a time), and the box that thread t's
 // accumulator group j (d[4j..4j+3], the layout above store_c) falls in: a box is C_BOX_COLS

@@ -381,7 +381,7 @@ def wgmma_workspace(tile):
     """Bytes of 06's workspace for a grid of ``blocks``: a stream-K flag and a split-K counter
     per block, then (16-byte aligned) split-K partial sums, one BM × BN fp32 tile per block —
     none for consumers taking turns, whose tiles run whole."""
-    partial = 0 if tile["PINGPONG"] else wgmma_rows(tile) * tile["BN"] * 4   # (taking turns: no split-K)
+    partial = 0 if tile["PINGPONG"] else wgmma_rows(tile) * tile["BN"] * 4
     return lambda blocks: 4 * ((2 * blocks + 3) // 4 * 4) + blocks * partial
 
 
@@ -514,11 +514,12 @@ STREAM_B_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "STAGES": 8}
 # −3.9 % (why a partial last slice, or A's rows of 2000 bytes across 128-byte lines, costs
 # 128-column tiles that much is not measured) — and with 32 slices where its tiles barely
 # outnumber the clusters (1536×1536×2048 +24 %: 72 tiles on 66 clusters, the busiest two 128×128
-# against the pick's one 128×192; two consumers sharing 128×128 tiles took as long). Of ten shapes chosen to check the first rule (run 4), the six
-# the rule now moves took 3.4–7.9 % less time; of the two it moved then, not now, 5000×5000×1000
-# took 19 % more and 4000×4000×800 1.6 % less; the two it never moved would have taken 1.3 % and
-# 24 % more. wgmma_takes_turns draws its rule from these shapes (none held out from the final
-# one; it takes 256×16384×1024 too, +1.0 %); FP8, INT8 and TF32 are not measured with it.
+# against the pick's one 128×192; two consumers sharing 128×128 tiles took as long). Of ten
+# shapes chosen to check the first rule (run 4), the six the rule now moves took 3.4–7.9 % less
+# time; of the two it moved then, not now, 5000×5000×1000 took 19 % more and 4000×4000×800 1.6 %
+# less; the two it never moved would have taken 1.3 % and 24 % more. wgmma_takes_turns draws its
+# rule from these shapes (none held out from the final one; it takes 256×16384×1024 too, +1.0 %);
+# FP8, INT8 and TF32 are not measured with it.
 TURNS_CONFIG = {"CONSUMERS": 2, "PINGPONG": 128, "BN": 128, "CLUSTER": 2, "STAGES": 6}
 
 
@@ -634,7 +635,7 @@ def wgmma_ranked(m, n, k, sms, elem_bytes=2, stream_k=True):
     each as (modelled µs, MMAs with padding, split along K, order, configuration)."""
     ranked = []
     for order, config in enumerate(WGMMA_CONFIGS):
-        rows = 64 * config["CONSUMERS"]
+        rows = wgmma_rows(config)
         if (m <= 64 and config["CONSUMERS"] > 1) or (config["CLUSTER"] > 1 and cdiv(m, rows) < 2) or \
                 (config["BN"] > 64 and n <= config["BN"] // 2):
             continue   # a second consumer's, a second block's, or half the tile's columns would be all padding
