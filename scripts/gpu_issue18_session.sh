@@ -63,6 +63,9 @@
 #          (scripts/shapes/pingpong_fresh.txt), then the square and skinny suites, fp16 and bf16
 #   apitch (issue 14) 128-column tiles against 128×256 as A's row pitch moves between 16- and
 #          128-byte alignment (scripts/shapes/a_pitch.txt), fp16
+#   squares (issue 14) 3072³ (two whole rounds of 128×256 cluster tiles and 12 left over): stream-K
+#          after two rounds in finer pieces (STREAM_K_ROUNDS=2, STREAM_K_DIV) beside the 128×192 pick, fp16 and bf16
+#   names  (issue 14) which cuBLAS kernel (tile, cluster, grid) runs NAME_SHAPES (3072³, 2048³), one launch each
 #   suite1 tests/test_gpu.py with the GPU; suite2 every other test file (each a call of its own)
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
 #          06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
@@ -355,7 +358,7 @@ for part in "${parts[@]}"; do
     # (issue 14) the two consumers taking tiles in turn (PINGPONG: one stores C while the other
     # multiplies): its GPU tests; then its tiles beside the cooperative ones and the picks
     # (scripts/shapes/pingpong.txt), fp16
-    timeout ${PYTEST_S:-150} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "in_turn" \
+    timeout ${PYTEST_S:-300} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "in_turn" \
       > "$OUT/pytest_pingpong.txt" 2>&1
     echo "pytest exit $?: $(tail -1 "$OUT/pytest_pingpong.txt")"
     timeout ${PP_S:-300} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/pingpong.txt --iters 20 \
@@ -408,6 +411,28 @@ for part in "${parts[@]}"; do
     timeout ${APITCH_S:-150} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/a_pitch.txt --iters 20 \
       --seed 7 --variants "" BN=128,STAGES=6 PINGPONG=128,BN=128,STAGES=6 > "$OUT/a_pitch_fp16.txt" 2>&1
     echo "apitch exit $?"; grep -E "×.*cuBLAS" "$OUT/a_pitch_fp16.txt" ;;
+  squares)
+    # (issue 14) 3072³ runs three rounds of 128×192 tiles (2.91 rounds' work); 128×256 in clusters of
+    # 2 is 2.18 rounds, and stream-K after two whole rounds could cut the 12 cluster tiles left over
+    # in pieces of ~1/5 of a tile (9 slices of 48 a cluster). fp16 and bf16 (fp32 C)
+    for p in fp16 bf16; do
+      timeout ${SQ_S:-120} $PY scripts/tune_ladder.py --family wgmma --precision $p --sizes ${SQ_SIZES:-3072} --iters 20 \
+        --seed 7 --variants BN=192 STREAM_K_ROUNDS=2 STREAM_K_ROUNDS=2,STREAM_K_DIV=4 STREAM_K_ROUNDS=2,STREAM_K_DIV=5 \
+        STREAM_K_ROUNDS=2,STREAM_K_DIV=6 > "$OUT/squares_$p.txt" 2>&1
+      echo "squares $p exit $?"; grep -E "×.*cuBLAS" "$OUT/squares_$p.txt"
+    done ;;
+  names)
+    # (issue 14) which cuBLAS kernel meets 06 where (name: tile, stages, cluster; grid), one launch each
+    for p in fp16 bf16; do
+      for shape in ${NAME_SHAPES:-3072,3072,3072 2048,2048,2048}; do
+        echo "$shape" > /tmp/name_shape.txt
+        timeout ${NAME_S:-60} ncu --clock-control none --section LaunchStats -k regex:'nvjet|gemm|splitK|reduce' -c 3 \
+          $PY -m tcraw bench --shapes /tmp/name_shape.txt --precision $p --kernel wgmma_tma_$p --iters 1 --warmup 0 \
+          --seed 7 >> "$OUT/cublas_names.txt" 2>&1
+        echo "names $p $shape exit $?"
+      done
+    done
+    grep -E "^  [a-zA-Z_].*\(|Grid Size|Cluster Size" "$OUT/cublas_names.txt" ;;
   recheck07)
     # (issue 14) after --picked variants' WAIT_DEPTH=0 stopped being replaced by the pick's 1: 07's
     # one-consumer picks at small M with and without a slice in flight; the GPU tests of one consumer
