@@ -66,6 +66,9 @@
 #   squares (issue 14) 3072³ (two whole rounds of 128×256 cluster tiles and 12 left over): stream-K
 #          after two rounds in finer pieces (STREAM_K_ROUNDS=2, STREAM_K_DIV) beside the 128×192 pick, fp16 and bf16
 #   names  (issue 14) which cuBLAS kernel (tile, cluster, grid) runs NAME_SHAPES (3072³, 2048³), one launch each
+#   pitch  (issue 14) the GPU tests of pitched rows (edges, every configuration); 06 with its copies'
+#          rows padded to 16 bytes against 128 (scripts/pitch_study.py on scripts/shapes/pitch_odd.txt);
+#          then tiles on rows 16 bytes off a 32-byte boundary beside aligned twins (pitch_16.txt), fp16
 #   suite1 tests/test_gpu.py with the GPU; suite2 every other test file (each a call of its own)
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
 #          06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
@@ -433,6 +436,16 @@ for part in "${parts[@]}"; do
       done
     done
     grep -E "^  [a-zA-Z_].*\(|Grid Size|Cluster Size" "$OUT/cublas_names.txt" ;;
+  pitch)
+    timeout ${PYTEST_S:-240} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "no_tile_divides or \
+      every_06_configuration" > "$OUT/pytest_pitch.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_pitch.txt")"
+    timeout ${PSTUDY_S:-150} $PY scripts/pitch_study.py --shapes scripts/shapes/pitch_odd.txt --rounds 2 \
+      > "$OUT/pitch_study_fp16.txt" 2>&1
+    echo "pitch study exit $?"; tail -14 "$OUT/pitch_study_fp16.txt"
+    timeout ${P16_S:-150} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/pitch_16.txt --iters 20 \
+      --seed 7 --variants "" BN=192 BN=128,STAGES=6 CONSUMERS=1,BN=128,STAGES=8 > "$OUT/pitch_16_fp16.txt" 2>&1
+    echo "pitch_16 exit $?"; grep -E "×.*cuBLAS" "$OUT/pitch_16_fp16.txt" ;;
   recheck07)
     # (issue 14) after --picked variants' WAIT_DEPTH=0 stopped being replaced by the pick's 1: 07's
     # one-consumer picks at small M with and without a slice in flight; the GPU tests of one consumer

@@ -256,13 +256,21 @@ def operand_tensor_maps(kernel, d_a, d_b, d_c, m, n, k, pitches=None, b_layout="
             for (name, buf, element, rows, cols), box in zip(operands, kernel.tma_boxes)]
 
 
+# A copy's rows are padded to a multiple of 128 bytes — one swizzled TMA box row — not just to
+# the 16 a tensor map needs: a box row then starts on a 128-byte line and spans four 32-byte
+# sectors, not five. On the H200 (fp16, 5000×5000×K, 128×128 tiles; docs/results/
+# 2026-12-01-h200-pitch/) rows of A 16 bytes off a 32-byte boundary took ~21 % longer per MMA
+# than rows on a 128-byte one, 32-byte aligned 9 %, 64-byte 5 % (128×256 tiles: 3.4 %, 0.2 %, 0.4 %).
+COPY_PITCH_BYTES = 128
+
+
 class Pitched:
     """Pitched device copies of the operands whose rows are not a multiple of ``kernel.pitch``
     bytes (a tensor map's 16): A or B is copied in before each launch, row by row, into rows
-    padded to that pitch, and C is written there and copied out after — both by cuMemcpy2DAsync
-    inside the timed launch, so the time counts them. The pad bytes are never read: the tensor
-    maps keep the real M, N, K, and the copy engine reads zeros past them. Holds nothing when
-    every operand's rows already fit (an aligned problem is not copied)."""
+    padded to COPY_PITCH_BYTES, and C is written there and copied out after — both by
+    cuMemcpy2DAsync inside the timed launch, so the time counts them. The pad bytes are never
+    read: the tensor maps keep the real M, N, K, and the copy engine reads zeros past them. Holds
+    nothing when every operand's rows already fit (an aligned problem is not copied)."""
 
     def __init__(self, device, kernel, m, n, k, b_layout="row"):
         self.copies = {}   # name -> (DeviceBuffer, pitch, row bytes, rows)
@@ -287,7 +295,8 @@ class Pitched:
                                           ("C", (m, n), p.out_dtype)):
             row = cols * dtype.itemsize
             if align and row % align:
-                yield name, rows, row, -(-row // align) * align
+                step = max(align, COPY_PITCH_BYTES)
+                yield name, rows, row, -(-row // step) * step
 
     @staticmethod
     def bytes_needed(kernel, m, n, k, b_layout="row"):

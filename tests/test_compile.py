@@ -186,15 +186,16 @@ def test_the_tiled_kernels_state_their_launch(name):
 
 def test_06_takes_any_shape_and_copies_only_rows_the_tensor_maps_cannot_take():
     """06 pads nothing (its tile is 1×1×1: the copy engine fills and clips at the edges); an
-    operand whose rows are not a multiple of 16 bytes gets a pitched copy, inside the timing."""
+    operand whose rows are not a multiple of 16 bytes gets a pitched copy, inside the timing, its
+    rows padded to a multiple of 128 bytes (a TMA box row: whole sectors and lines)."""
     from tcraw.matmul import Pitched
     k06 = kernels.KERNELS["wgmma_tma_fp16"]
     assert k06.tile == (1, 1, 1) and k06.pitch == 16
     assert k06.padded(1000, 1003, 997) == (1000, 1003, 997)
     assert Pitched.bytes_needed(k06, 1, 4096, 14336) == 0             # aligned: no copy at all
-    # K = 997 halves: A's rows to 2000 bytes; N = 1003: B's to 2016, C's (fp32) to 4016
-    assert Pitched.bytes_needed(k06, 1000, 1003, 997) == 2000 * 1000 + 2016 * 997 + 4016 * 1000
-    assert Pitched.bytes_needed(k06, 8, 12, 16) == 32 * 16   # B's 24-byte rows; C's 48 are whole
+    # K = 997 halves: A's 1994-byte rows to 2048; N = 1003: B's 2006 to 2048, C's (fp32) 4012 to 4096
+    assert Pitched.bytes_needed(k06, 1000, 1003, 997) == 2048 * 1000 + 2048 * 997 + 4096 * 1000
+    assert Pitched.bytes_needed(k06, 8, 12, 16) == 128 * 16   # B's 24-byte rows; C's 48 are whole
 
 
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
@@ -249,7 +250,7 @@ def test_b_layout_is_checked_against_what_the_kernel_reads():
     kmajor = replace(k06, b_layouts=("col",))
     check_layout(kmajor, "col")
     # K-major B of 8 × 12 (K = 12 halves: 24-byte rows) needs a pitched copy; row-major (N = 8) none
-    assert Pitched.bytes_needed(k06, 16, 8, 12, "col") == 32 * 8 + 32 * 16
+    assert Pitched.bytes_needed(k06, 16, 8, 12, "col") == 128 * 8 + 128 * 16
     assert Pitched.bytes_needed(k06, 16, 8, 16, "row") == 0
 
 

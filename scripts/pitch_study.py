@@ -1,0 +1,66 @@
+"""06 on shapes whose operands it must copy to pitched rows (a row not a multiple of 16 bytes),
+with the copies' rows padded to 16 bytes (a tensor map's minimum) and to 128 (one TMA box row:
+tcraw.matmul.COPY_PITCH_BYTES), in one process, alternately, each run verified.
+
+    python scripts/pitch_study.py --shapes odd --precision fp16
+    python scripts/pitch_study.py --shapes scripts/shapes/pitch_odd.txt --rounds 2
+"""
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tabulate import tabulate                  # noqa: E402
+
+from tcraw import kernels, matmul              # noqa: E402
+from tcraw.bench import parse_shapes           # noqa: E402
+from tcraw.errors import UsageError, run_main  # noqa: E402
+from tcraw.precision import PRECISIONS, base_matrices   # noqa: E402
+from tcraw.report import shape_label           # noqa: E402
+from tcraw.runtime import Device               # noqa: E402
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--shapes", required=True, help="suites and/or files of M N K lines (see tcraw bench)")
+    ap.add_argument("--precision", default="fp16", choices=("fp16", "bf16"))
+    ap.add_argument("--pitches", default="16,128", help="copy pitches to compare, bytes")
+    ap.add_argument("--rounds", type=int, default=2, help="runs of each pitch, alternating")
+    ap.add_argument("--iters", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=7)
+    args = ap.parse_args(argv)
+    pitches = [int(p) for p in args.pitches.split(",")]
+    if any(p % 16 or p < 16 for p in pitches):
+        raise UsageError(f"--pitches {args.pitches}: multiples of 16 bytes (a tensor map's stride)")
+    key = args.precision
+    kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
+    rows = []
+    with Device(0) as device:
+        for item in parse_shapes(args.shapes):
+            m, n, k = item[1] if isinstance(item, tuple) and len(item) == 2 else item
+            hp = matmul.make_problem(device, PRECISIONS[key], *base_matrices(m, n, k, "normal", args.seed), "normal")
+            times = {p: [] for p in pitches}
+            for _ in range(args.rounds):
+                for p in pitches:
+                    matmul.COPY_PITCH_BYTES = p
+                    rec = matmul.run_matmul(device, kernel, hp, iters=args.iters, warmup=3, seed=args.seed,
+                                            rotate=True)
+                    if not rec.passed:
+                        raise SystemExit(f"{shape_label(m, n, k)} with rows padded to {p} bytes: FAILED "
+                                         f"(max rel err {rec.max_rel_err})")
+                    times[p].append(rec.time_ms * 1e3)
+            med = {p: statistics.median(t) for p, t in times.items()}
+            rows.append([shape_label(m, n, k), rec.config, ",".join(rec.pitched)]
+                        + [f"{med[p]:.2f}" for p in pitches]
+                        + [f"{med[p] / med[pitches[0]]:.3f}" for p in pitches[1:]])
+            print(f"{shape_label(m, n, k):>16} " + "  ".join(f"{p}: {med[p]:8.2f} µs" for p in pitches), flush=True)
+        print(f"\n{device.name} (sm_{device.cc}), {key}, median of {args.rounds} runs × {args.iters} launches each pitch, alternating; every run verified")
+    print(tabulate(rows, headers=["shape", "configuration", "copied"] + [f"µs, rows to {p} B" for p in pitches]
+                   + [f"{p} B / {pitches[0]} B" for p in pitches[1:]]))
+
+
+if __name__ == "__main__":
+    run_main("pitch_study", main)
