@@ -69,6 +69,8 @@
 #   pitch  (issue 14) the GPU tests of pitched rows (edges, every configuration); 06 with its copies'
 #          rows padded to 16 bytes against 128 (scripts/pitch_study.py on scripts/shapes/pitch_odd.txt);
 #          then tiles on rows 16 bytes off a 32-byte boundary beside aligned twins (pitch_16.txt), fp16
+#   pickpitch (issue 14) the picks the A-row cost moves (scripts/shapes/pitch_moves.txt), each old and new
+#          configuration among nine timed side by side, fp16; then the odd suite (copies' rows to 128 bytes), fp16 and bf16
 #   suite1 tests/test_gpu.py with the GPU; suite2 every other test file (each a call of its own)
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
 #          06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
@@ -446,6 +448,17 @@ for part in "${parts[@]}"; do
     timeout ${P16_S:-150} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/pitch_16.txt --iters 20 \
       --seed 7 --variants "" BN=192 BN=128,STAGES=6 CONSUMERS=1,BN=128,STAGES=8 > "$OUT/pitch_16_fp16.txt" 2>&1
     echo "pitch_16 exit $?"; grep -E "×.*cuBLAS" "$OUT/pitch_16_fp16.txt" ;;
+  pickpitch)
+    timeout ${PMOVES_S:-300} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/pitch_moves.txt --iters 20 \
+      --seed 7 --variants BN=128,STAGES=6 CONSUMERS=1,STAGES=5 "" BN=128,STAGES=6,CLUSTER=1 BN=192 \
+      CONSUMERS=1,BN=128,STAGES=8 BN=64,STAGES=8,CLUSTER=1 CONSUMERS=1,BN=64,STAGES=8,CLUSTER=1 CLUSTER=1 \
+      > "$OUT/pitch_moves_fp16.txt" 2>&1
+    echo "pitch moves exit $?"; grep -E "×.*cuBLAS" "$OUT/pitch_moves_fp16.txt"
+    for p in fp16 bf16; do
+      timeout ${SUITE_S:-90} $PY -m tcraw bench --shapes odd --precision $p --kernel wgmma_tma_$p --iters 10 --warmup 3 \
+        --seed 7 > "$OUT/suite_odd_$p.txt" 2>&1
+      echo "odd $p exit $?: $(grep -A2 geomean "$OUT/suite_odd_$p.txt" | tail -1)"
+    done ;;
   recheck07)
     # (issue 14) after --picked variants' WAIT_DEPTH=0 stopped being replaced by the pick's 1: 07's
     # one-consumer picks at small M with and without a slice in flight; the GPU tests of one consumer

@@ -487,6 +487,28 @@ HBM_BYTES_PER_US = 3.8e6
 HBM_SMS = 0.65
 SM_BYTES_PER_US = 0.8e5
 SPLIT_K_US, STREAM_K_US, LAUNCH_US = 2.2, 2.3, 5.8
+# A's rows off the copy engine's grain: with K·(element bytes) not a multiple of 32, each 128-byte
+# box row of A spans five 32-byte sectors, not four; not a multiple of 128, two lines. The tensor
+# maps take such rows as they are (a copy would cost more than it saves). A slice then takes
+# longer by a factor that grows as the tile narrows (A is loaded once per BN columns of C). H200,
+# fp16, same call, against twins with rows on 128-byte lines and the same tiles and slices
+# (docs/results/2026-12-01-h200-pitch/, pitch_table.txt): 16 bytes off 32 — 128×256 tiles ×1.01 to
+# ×1.08, 128×192 ×1.03 to ×1.23, 128×128 ×1.04 to ×1.41 (one or two consumers; the most where K is
+# long: 3000³, 256×6000×3000); 32 or 64 bytes off 128 — 128×128 ×1.05 to ×1.09, 128×256 none.
+# The factors are the long-K ends (fixed costs dilute them at small shapes); 64 columns are not
+# measured and take 128's; 192 columns 32 bytes off 128 are not measured and take none.
+A_ROW_COST = {"sector": {256: 1.05, 192: 1.2, 128: 1.38, 64: 1.38}, "line": {128: 1.07, 64: 1.07}}
+
+
+def a_row_cost(k, elem_bytes, bn):
+    """The factor a slice of a BN-column tile takes longer with A's rows K·elem_bytes long (see
+    A_ROW_COST): 1 on 128-byte lines, and 1 where they are copied to such rows anyway
+    (matmul.Pitched: not a multiple of 16 bytes). Measured with 16-bit inputs only: 1 for others."""
+    row = k * elem_bytes
+    if elem_bytes != 2 or row % 16:
+        return 1.0
+    grain = "sector" if row % 32 else "line" if row % WGMMA_ROW_BYTES else None
+    return A_ROW_COST[grain].get(bn, 1.0) if grain else 1.0
 # Measured where the model is blind: with M ≤ 32 the run is a stream of B. 06 swapped (Cᵀ = Bᵀ·Aᵀ:
 # N along the wgmma's 64 rows, M's tile of 16 or 32 along its n, so no wgmma works on 32+ rows of
 # padding) streams it fastest (H200, llm shapes: three at M = 1, two at M = 16): 0.97–1.17× cuBLAS
@@ -573,6 +595,8 @@ def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2):
     # fp16's, TF32's half), only the number of slices changes
     tiles, kt, clusters, p, share = wgmma_schedule(m, n, k, sms, tile, elem_bytes)
     slice_us = 2 * bm * bn * 64 / (WGMMA_SM_TFLOPS[consumers, bn] * 1e6)   # rates in fp16 FLOP: 64 K a slice
+    if m >= 256 and not tile.get("SWAP_AB"):   # (measured from M = 256 up)
+        slice_us *= a_row_cost(k, elem_bytes, bn)
     if p > 1:
         slices, active = cdiv(kt, p), tiles * p * cluster
         fixup_us = split_k_sum_us(p, bm, bn)
