@@ -71,6 +71,7 @@
 #          then tiles on rows 16 bytes off a 32-byte boundary beside aligned twins (pitch_16.txt), fp16
 #   pickpitch (issue 14) the picks the A-row cost moves (scripts/shapes/pitch_moves.txt), each old and new
 #          configuration among nine timed side by side, fp16; then the odd suite (copies' rows to 128 bytes), fp16 and bf16
+#   pitch64 (issue 14) 64- and 128-column tiles on misaligned rows of A beside aligned twins (scripts/shapes/pitch_64.txt)
 #   suite1 tests/test_gpu.py with the GPU; suite2 every other test file (each a call of its own)
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
 #          06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
@@ -459,6 +460,11 @@ for part in "${parts[@]}"; do
         --seed 7 > "$OUT/suite_odd_$p.txt" 2>&1
       echo "odd $p exit $?: $(grep -A2 geomean "$OUT/suite_odd_$p.txt" | tail -1)"
     done ;;
+  pitch64)
+    timeout ${P64_S:-150} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/pitch_64.txt --iters 20 \
+      --seed 7 --variants CONSUMERS=1,BN=64,STAGES=8,CLUSTER=1 BN=64,STAGES=8,CLUSTER=1 CONSUMERS=1,BN=128,STAGES=8 \
+      > "$OUT/pitch_64_fp16.txt" 2>&1
+    echo "pitch64 exit $?"; grep -E "×.*cuBLAS" "$OUT/pitch_64_fp16.txt" ;;
   recheck07)
     # (issue 14) after --picked variants' WAIT_DEPTH=0 stopped being replaced by the pick's 1: 07's
     # one-consumer picks at small M with and without a slice in flight; the GPU tests of one consumer

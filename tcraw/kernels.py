@@ -488,27 +488,25 @@ HBM_SMS = 0.65
 SM_BYTES_PER_US = 0.8e5
 SPLIT_K_US, STREAM_K_US, LAUNCH_US = 2.2, 2.3, 5.8
 # A's rows off the copy engine's grain: with K·(element bytes) not a multiple of 32, each 128-byte
-# box row of A spans five 32-byte sectors, not four; not a multiple of 128, two lines. The tensor
-# maps take such rows as they are (a copy would cost more than it saves). A slice then takes
-# longer by a factor that grows as the tile narrows (A is loaded once per BN columns of C). H200,
-# fp16, same call, against twins with rows on 128-byte lines and the same tiles and slices
-# (docs/results/2026-12-01-h200-pitch/, pitch_table.txt): 16 bytes off 32 — 128×256 tiles ×1.01 to
-# ×1.08, 128×192 ×1.03 to ×1.23, 128×128 ×1.04 to ×1.41 (one or two consumers; the most where K is
-# long: 3000³, 256×6000×3000); 32 or 64 bytes off 128 — 128×128 ×1.05 to ×1.09, 128×256 none.
-# The factors are the long-K ends (fixed costs dilute them at small shapes); 64 columns are not
-# measured and take 128's; 192 columns 32 bytes off 128 are not measured and take none.
-A_ROW_COST = {"sector": {256: 1.05, 192: 1.2, 128: 1.38, 64: 1.38}, "line": {128: 1.07, 64: 1.07}}
+# box row of A spans five 32-byte sectors, not four (the tensor maps take such rows as they are;
+# a copy to aligned rows would cost more than it saves). A slice then takes longer, the more so
+# the narrower the tile (A is loaded once per BN columns of C). H200, fp16, against twins with
+# rows on 128-byte lines and the same tiles and slices (docs/results/2026-12-01-h200-pitch/,
+# pitch_table.txt): 128×256 tiles ×1.01 to ×1.08, 128×192 ×1.03 to ×1.23, 128×128 (one or two
+# consumers) ×1.04 to ×1.41, the most at long K (3000³, 256×6000×3000). But a factor per width,
+# given to every width, moved 14 picks of which 4 measured 7 to 35 % slower (2000×384×3000 and
+# 4096×384×4104: wider tiles padding a third of N; pitch_moves_table.txt); so it is given only to
+# 64 columns, whose picks it moved to wider tiles: 640×512×2056 ×1.96 faster, 256×2000×4104 ×1.36,
+# 512×2048×200 (4 slices) ×0.90. 64 columns' factor is 128's (not measured itself).
+A_ROW_COST = {64: 1.38}
 
 
 def a_row_cost(k, elem_bytes, bn):
-    """The factor a slice of a BN-column tile takes longer with A's rows K·elem_bytes long (see
-    A_ROW_COST): 1 on 128-byte lines, and 1 where they are copied to such rows anyway
-    (matmul.Pitched: not a multiple of 16 bytes). Measured with 16-bit inputs only: 1 for others."""
+    """The factor the model gives a slice of a BN-column tile for A's rows of K·elem_bytes bytes
+    (see A_ROW_COST): with rows off a 32-byte boundary — but a multiple of 16, else they are
+    copied to 128-byte rows (matmul.Pitched) — and 16-bit inputs (the only ones measured)."""
     row = k * elem_bytes
-    if elem_bytes != 2 or row % 16:
-        return 1.0
-    grain = "sector" if row % 32 else "line" if row % WGMMA_ROW_BYTES else None
-    return A_ROW_COST[grain].get(bn, 1.0) if grain else 1.0
+    return A_ROW_COST.get(bn, 1.0) if elem_bytes == 2 and row % 32 and not row % 16 else 1.0
 # Measured where the model is blind: with M ≤ 32 the run is a stream of B. 06 swapped (Cᵀ = Bᵀ·Aᵀ:
 # N along the wgmma's 64 rows, M's tile of 16 or 32 along its n, so no wgmma works on 32+ rows of
 # padding) streams it fastest (H200, llm shapes: three at M = 1, two at M = 16): 0.97–1.17× cuBLAS
