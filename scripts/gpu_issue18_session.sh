@@ -72,6 +72,8 @@
 #   pickpitch (issue 14) the picks the A-row cost moves (scripts/shapes/pitch_moves.txt), each old and new
 #          configuration among nine timed side by side, fp16; then the odd suite (copies' rows to 128 bytes), fp16 and bf16
 #   pitch64 (issue 14) 64- and 128-column tiles on misaligned rows of A beside aligned twins (scripts/shapes/pitch_64.txt)
+#   pitchncu (issue 14) Nsight Compute's full set on 06's pick and cuBLAS at 3000³ (rows of A and B 16 bytes
+#          off a 32-byte boundary) and 3008³ (on 128-byte lines), one launch each; raw CSVs to read offline
 #   suite1 tests/test_gpu.py with the GPU; suite2 every other test file (each a call of its own)
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
 #          06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
@@ -465,6 +467,18 @@ for part in "${parts[@]}"; do
       --seed 7 --variants CONSUMERS=1,BN=64,STAGES=8,CLUSTER=1 BN=64,STAGES=8,CLUSTER=1 CONSUMERS=1,BN=128,STAGES=8 \
       > "$OUT/pitch_64_fp16.txt" 2>&1
     echo "pitch64 exit $?"; grep -E "×.*cuBLAS" "$OUT/pitch_64_fp16.txt" ;;
+  pitchncu)
+    for size in ${PNCU_SIZES:-3000 3008}; do
+      timeout ${NCU_S:-150} ncu --clock-control none --set full -k regex:'wgmma|nvjet|sm90_xmma|gemm' -c 4 -f \
+        -o "$OUT/full_$size" $PY -m tcraw bench --sizes $size --precision fp16 --kernel wgmma_tma_fp16 --iters 1 \
+        --warmup 0 --seed 7 > "$OUT/full_$size.log" 2>&1
+      echo "ncu $size exit $?"
+      ncu -i "$OUT/full_$size.ncu-rep" --page raw --csv > "$OUT/full_${size}_raw.csv" 2>&1
+      ncu -i "$OUT/full_$size.ncu-rep" --page details > "$OUT/full_${size}_details.txt" 2>&1
+      grep -E "^  [a-zA-Z_].*\(|Duration|L2 Cache Throughput|DRAM Throughput|Memory Throughput|Compute \(SM\)" \
+        "$OUT/full_${size}_details.txt"
+      rm -f "$OUT/full_$size.ncu-rep"
+    done ;;
   recheck07)
     # (issue 14) after --picked variants' WAIT_DEPTH=0 stopped being replaced by the pick's 1: 07's
     # one-consumer picks at small M with and without a slice in flight; the GPU tests of one consumer
