@@ -487,26 +487,31 @@ HBM_BYTES_PER_US = 3.8e6
 HBM_SMS = 0.65
 SM_BYTES_PER_US = 0.8e5
 SPLIT_K_US, STREAM_K_US, LAUNCH_US = 2.2, 2.3, 5.8
-# A's rows off the copy engine's grain: with K·(element bytes) not a multiple of 32, each 128-byte
-# box row of A spans five 32-byte sectors, not four (the tensor maps take such rows as they are;
-# a copy to aligned rows would cost more than it saves). A slice then takes longer, the more so
-# the narrower the tile (A is loaded once per BN columns of C). H200, fp16, against twins with
-# rows on 128-byte lines and the same tiles and slices (docs/results/2026-12-01-h200-pitch/,
-# pitch_table.txt): 128×256 tiles ×1.01 to ×1.08, 128×192 ×1.03 to ×1.23, 128×128 (one or two
-# consumers) ×1.04 to ×1.41, the most at long K (3000³, 256×6000×3000). But a factor per width,
-# given to every width, moved 14 picks of which 4 measured 7 to 35 % slower (2000×384×3000 and
-# 4096×384×4104: wider tiles padding a third of N; pitch_moves_table.txt); so it is given only to
-# 64 columns, whose picks it moved to wider tiles: 640×512×2056 ×1.96 faster, 256×2000×4104 ×1.36,
-# 512×2048×200 (4 slices) ×0.90. 64 columns' factor is 128's (not measured itself).
-A_ROW_COST = {64: 1.38}
+# The L2's read requests. A box row of 128 bytes (one k-slice of one row of A or B) is one
+# request when its operand's rows start on 128-byte lines; otherwise most box rows straddle two
+# lines, and those 16 bytes off a 32-byte boundary a partial sector too. Nsight Compute, H200,
+# fp16, 06's 128×192 tiles (docs/results/2026-12-01-h200-pitch/, run 5): 3.67 M requests at 3008³
+# (rows of 6016 bytes, on lines) and 9.06 M at 3000³ (6000 bytes: 16 off 32), 2.47 a box row,
+# taking 84.9 and 99.8 µs — 91 G requests/s, where cuBLAS (192×192 tiles) ran 87 G/s at 3000³.
+# So a problem takes at least its requests over L2_REQUESTS_PER_US: the narrower the tile, the
+# more often A is loaded (once per BN columns of C), B once per BM rows (halved in clusters of 2).
+# On 22 shapes of 16-byte aligned but not 128-byte rows, timed with 9 configurations (runs 1–4),
+# the term puts the pick within X of the fastest timed (geomean) against Y without it. Rows 32
+# or 64 bytes off a line (two lines, whole sectors) count 2, not measured by Nsight Compute.
+# Measured with 16-bit inputs; rows not a multiple of 16 bytes are copied to lines
+# (matmul.Pitched) and count 1.
+L2_REQUESTS_PER_US = 9.1e4
+BOX_ROW_REQUESTS = {"line": 1.0, "two lines": 2.0, "partial sector": 2.47}
 
 
-def a_row_cost(k, elem_bytes, bn):
-    """The factor the model gives a slice of a BN-column tile for A's rows of K·elem_bytes bytes
-    (see A_ROW_COST): with rows off a 32-byte boundary — but a multiple of 16, else they are
-    copied to 128-byte rows (matmul.Pitched) — and 16-bit inputs (the only ones measured)."""
-    row = k * elem_bytes
-    return A_ROW_COST.get(bn, 1.0) if elem_bytes == 2 and row % 32 and not row % 16 else 1.0
+def box_row_requests(row_bytes):
+    """The L2 read requests a 128-byte box row costs with an operand's rows ``row_bytes`` apart
+    (see BOX_ROW_REQUESTS)."""
+    if row_bytes % 16 or row_bytes % WGMMA_ROW_BYTES == 0:
+        return BOX_ROW_REQUESTS["line"]   # (rows not a multiple of 16 bytes are copied to 128-byte ones)
+    return BOX_ROW_REQUESTS["partial sector" if row_bytes % 32 else "two lines"]
+
+
 # Measured where the model is blind: with M ≤ 32 the run is a stream of B. 06 swapped (Cᵀ = Bᵀ·Aᵀ:
 # N along the wgmma's 64 rows, M's tile of 16 or 32 along its n, so no wgmma works on 32+ rows of
 # padding) streams it fastest (H200, llm shapes: three at M = 1, two at M = 16): 0.97–1.17× cuBLAS
@@ -593,8 +598,6 @@ def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2):
     # fp16's, TF32's half), only the number of slices changes
     tiles, kt, clusters, p, share = wgmma_schedule(m, n, k, sms, tile, elem_bytes)
     slice_us = 2 * bm * bn * 64 / (WGMMA_SM_TFLOPS[consumers, bn] * 1e6)   # rates in fp16 FLOP: 64 K a slice
-    if m >= 256 and not tile.get("SWAP_AB"):   # (measured from M = 256 up)
-        slice_us *= a_row_cost(k, elem_bytes, bn)
     if p > 1:
         slices, active = cdiv(kt, p), tiles * p * cluster
         fixup_us = split_k_sum_us(p, bm, bn)
@@ -604,7 +607,13 @@ def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2):
         fixup_us = STREAM_K_US if share else 0.0
     # HBM at full speed needs HBM_SMS of the SMs reading; fewer get their share of it
     memory_us = (elem_bytes * (m * k + k * n) + 4 * m * n) / (HBM_BYTES_PER_US * min(1.0, active / (HBM_SMS * sms)))
-    return max(slices * slice_us, memory_us) + fixup_us + LAUNCH_US, p > 1 or share > 0
+    # every block's k-slices, each bm box rows of A and its share of B's bn
+    requests_us = 0.0
+    if elem_bytes == 2 and not tile.get("SWAP_AB"):
+        requests = tiles * cluster * kt * (bm * box_row_requests(k * elem_bytes) +
+                                           bn / cluster * box_row_requests(n * elem_bytes))
+        requests_us = requests / L2_REQUESTS_PER_US
+    return max(slices * slice_us, memory_us, requests_us) + fixup_us + LAUNCH_US, p > 1 or share > 0
 
 
 def wgmma_wait_depth(tile):
