@@ -76,6 +76,7 @@
 #          off a 32-byte boundary) and 3008³ (on 128-byte lines), one launch each; raw CSVs to read offline
 #   pitchfresh (issue 14) the picks the L2-request term moves on fresh shapes (scripts/shapes/pitch_fresh.txt),
 #          each old and new pick among nine configurations, fp16
+#   pitchbf16 (issue 14) the same on more fresh shapes (scripts/shapes/pitch_fresh_bf16.txt), bf16
 #   suite1 tests/test_gpu.py with the GPU; suite2 every other test file (each a call of its own)
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
 #          06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
@@ -487,6 +488,11 @@ for part in "${parts[@]}"; do
       CONSUMERS=1,STAGES=5 CONSUMERS=1,BN=128,STAGES=8,CLUSTER=1 CONSUMERS=1,BN=128,STAGES=8 \
       > "$OUT/pitch_fresh_fp16.txt" 2>&1
     echo "pitch fresh exit $?"; grep -E "×.*cuBLAS" "$OUT/pitch_fresh_fp16.txt" ;;
+  pitchbf16)
+    timeout ${PBF16_S:-300} $PY scripts/tune_ladder.py --family wgmma --precision bf16 --shapes scripts/shapes/pitch_fresh_bf16.txt \
+      --iters 20 --seed 7 --variants BN=128,STAGES=6 BN=192 CLUSTER=1 "" BN=128,STAGES=6,CLUSTER=1 BN=192,CLUSTER=1 \
+      CONSUMERS=1,STAGES=5,CLUSTER=1 > "$OUT/pitch_fresh_bf16.txt" 2>&1
+    echo "pitch fresh bf16 exit $?"; grep -E "×.*cuBLAS" "$OUT/pitch_fresh_bf16.txt" ;;
   recheck07)
     # (issue 14) after --picked variants' WAIT_DEPTH=0 stopped being replaced by the pick's 1: 07's
     # one-consumer picks at small M with and without a slice in flight; the GPU tests of one consumer

@@ -1,0 +1,142 @@
+"""The tables of this directory's README, from its raw files (run from the repository root):
+rows 16 bytes off a 32-byte boundary against twins on 128-byte lines (run 2); A's row pitch
+swept at 5000×5000×K (run 1); Nsight Compute's L2 requests at 3000³ and 3008³ (run 5); the picks
+before the L2-request term (the picker at 7b5dbff, read from git) against today's, on the shapes
+the term was drawn from (runs 1–4) and on fresh ones drawn after (run 6); how many picks of two
+grids move.
+
+    python docs/results/2026-12-01-h200-pitch/pitch_table.py
+"""
+import csv
+import importlib.util
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[2]))
+sys.path.insert(0, str(HERE.parents[2] / "scripts"))
+from fit_wgmma_model import table_rows   # noqa: E402
+
+from tcraw import kernels as new         # noqa: E402
+
+
+def picker_at(rev):
+    """tcraw/kernels.py as it was at ``rev``, loaded beside today's."""
+    source = subprocess.run(["git", "show", f"{rev}:tcraw/kernels.py"], capture_output=True, text=True,
+                            check=True, cwd=HERE).stdout
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(f"tcraw.kernels_{rev}", loader=None))
+    module.__package__ = "tcraw"
+    exec(compile(source, f"kernels.py@{rev}", "exec"), module.__dict__)
+    return module
+
+
+old = picker_at("7b5dbff")   # the last stop's picker, before this one's changes
+
+
+def key(config):
+    tile = {**new.WGMMA_TILE, **config}
+    return tile["CONSUMERS"], tile["BN"], tile["CLUSTER"], tile["PINGPONG"]
+
+
+def name(k):
+    return f"{k[0]}×{k[1]} c{k[2]}" + (f" turns {k[3]}" if k[3] else "")
+
+
+def read(files):
+    """{shape: {configuration key: µs}} per file, from tune_ladder's fp16 tables."""
+    return {f: {shape: {key(c): us for s, c, us in table_rows([HERE / f]) if s == shape}
+                for shape in dict.fromkeys(s for s, _, _ in table_rows([HERE / f]))} for f in files}
+
+
+def geomean(values):
+    return math.exp(sum(map(math.log, values)) / len(values))
+
+
+def twins():
+    print("rows 16 bytes off 32 against twins on 128-byte lines, same tiles and k-slices (run 2, fp16): time "
+          "per MMA, misaligned / aligned")
+    tables = read(["run2_pitch_16_fp16.txt"])["run2_pitch_16_fp16.txt"]
+    shapes = list(tables)
+    for bad, good in zip(shapes[::2], shapes[1::2]):
+        flops = (bad[0] * bad[1] * bad[2]) / (good[0] * good[1] * good[2])
+        cells = [f"{name(k)} ×{tables[bad][k] / tables[good][k]:.2f}" for k in tables[bad] if k in tables[good]]
+        rows = [f"A {bad[2] * 2} B", f"B {bad[1] * 2} B"]
+        print(f"  {'×'.join(map(str, bad)):>14} ({', '.join(rows)}) against {'×'.join(map(str, good))}: "
+              + ", ".join(cells) + f"   (its MACs ×{flops:.3f})")
+    print("  (the same MMAs: the twins keep each tile count and k-slice count, so time alone compares)")
+
+
+def k_sweep():
+    print("\nA's row pitch at 5000×5000×K (run 1, fp16; B's rows 10000 bytes, 16 off 32, in all): µs")
+    tables = read(["run1_a_pitch_fp16.txt"])["run1_a_pitch_fp16.txt"]
+    for shape, times in sorted(tables.items(), key=lambda kv: kv[0][2]):
+        row = shape[2] * 2
+        grain = "128" if row % 128 == 0 else "64" if row % 64 == 0 else "32" if row % 32 == 0 else "16"
+        print(f"  K {shape[2]:>5} (rows {row} B, {grain}-byte aligned): "
+              + ", ".join(f"{name(k)} {us:7.2f}" for k, us in times.items()))
+
+
+def ncu():
+    print("\nNsight Compute, one launch each (run 5): L2 read requests and sectors from the SMs")
+    wanted = {"gpu__time_duration.sum": "µs", "lts__t_requests_srcunit_tex_op_read.sum": "requests",
+              "lts__t_sectors_srcunit_tex_op_read.sum": "sectors",
+              "lts__throughput.avg.pct_of_peak_sustained_elapsed": "L2 %",
+              "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed": "tensor pipe %"}
+    for size in (3000, 3008):
+        rows = list(csv.reader(open(HERE / f"run5_ncu_{size}_raw.csv")))
+        head = next(i for i, r in enumerate(rows) if r and r[0] == "ID")
+        for r in rows[head + 2:]:
+            rec = dict(zip(rows[head], r))
+            if len(r) != len(rows[head]):
+                continue
+            req, sec, us = (float(rec[m]) for m in ("lts__t_requests_srcunit_tex_op_read.sum",
+                                                    "lts__t_sectors_srcunit_tex_op_read.sum", "gpu__time_duration.sum"))
+            print(f"  {size}³ {rec['Kernel Name'][:48]:<48} " +
+                  ", ".join(f"{label} {float(rec[m]):,.1f}" for m, label in wanted.items()) +
+                  f", sectors a request {sec / req:.2f}, {req / us / 1e3:.1f} G requests/s")
+
+
+def picks(label, files):
+    tables = read(files)
+    print(f"\n{label}: the pick before (7b5dbff) and now, µs as timed (— where not timed), and the fastest timed")
+    before, now = [], []
+    for f, shapes in tables.items():
+        for shape, times in shapes.items():
+            a, b = key(old.wgmma_config(*shape, 132)), key(new.wgmma_config(*shape, 132))
+            best = min(times, key=times.get)
+            cell = lambda k: f"{times[k]:7.1f}" if k in times else "      —"   # noqa: E731
+            change = "" if a == b or a not in times or b not in times else f" ({times[b] / times[a] - 1:+.1%})"
+            print(f"  {f[:4]} {'×'.join(map(str, shape)):>15}  before {name(a):>10} {cell(a)}   now {name(b):>10} "
+                  f"{cell(b)}{change:>10}   fastest {name(best):>10} {times[best]:7.1f}")
+            if a in times and b in times:
+                before.append(times[a] / times[best])
+                now.append(times[b] / times[best])
+    print(f"  {len(now)} timings with both picks timed: pick / fastest timed (geomean) before {geomean(before):.3f}, "
+          f"now {geomean(now):.3f}; now slower than before by at most {max(n / o for n, o in zip(now, before)) - 1:+.1%}")
+
+
+def grids():
+    sizes = [1, 16, 32, 64, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192]
+    aligned = [(m, n, k) for m in sizes for n in sizes[3:] for k in (256, 1024, 2048, 4096, 8192, 16384, 32768)]
+    Ms = (256, 320, 448, 576, 704, 896, 1200, 1800, 2200, 2600, 3400, 4400, 5600, 7000)
+    Ns = (448, 576, 1200, 1800, 2200, 2600, 3400, 4400, 5600, 7000, 9000, 12000)
+    Ks = (360, 776, 1192, 1608, 2024, 2440, 3272, 4520, 5352, 7000)
+    off = [(m, n, k) for m in Ms for n in Ns for k in Ks]
+    print()
+    for label, grid in (("the earlier stops' grid (rows on 128-byte lines but for N = 16, 32)", aligned),
+                        ("a grid of rows mostly off 128-byte lines (run 6 drew from it)", off)):
+        for elem in (2, 1, 4):
+            moved = sum(old.wgmma_config(*s, 132, elem) != new.wgmma_config(*s, 132, elem) for s in grid)
+            print(f"{label}, {elem}-byte inputs: {moved} of {len(grid)} picks move")
+
+
+if __name__ == "__main__":
+    twins()
+    k_sweep()
+    ncu()
+    picks("shapes the term was drawn from (runs 1–4)", ["run1_a_pitch_fp16.txt", "run2_pitch_16_fp16.txt",
+                                                        "run3_pitch_moves_fp16.txt", "run4_pitch_64_fp16.txt"])
+    picks("fresh shapes, drawn after the term was written (run 6)", ["run6_pitch_fresh_fp16.txt"])
+    grids()
