@@ -69,8 +69,8 @@
 #   pitch  (issue 14) the GPU tests of pitched rows (edges, every configuration); 06 with its copies'
 #          rows padded to 16 bytes against 128 (scripts/pitch_study.py on scripts/shapes/pitch_odd.txt);
 #          then tiles on rows 16 bytes off a 32-byte boundary beside aligned twins (pitch_16.txt), fp16
-#   pickpitch (issue 14) the picks the A-row cost moves (scripts/shapes/pitch_moves.txt), each old and new
-#          configuration among nine timed side by side, fp16; then the odd suite (copies' rows to 128 bytes), fp16 and bf16
+#   pickpitch (issue 14) the picks a first form of the pitch term moved (scripts/shapes/pitch_moves.txt), each old
+#          and new configuration among nine timed side by side, fp16; then the odd suite (copies' rows to 128 bytes), fp16 and bf16
 #   pitch64 (issue 14) 64- and 128-column tiles on misaligned rows of A beside aligned twins (scripts/shapes/pitch_64.txt)
 #   pitchncu (issue 14) Nsight Compute's full set on 06's pick and cuBLAS at 3000³ (rows of A and B 16 bytes
 #          off a 32-byte boundary) and 3008³ (on 128-byte lines), one launch each; raw CSVs to read offline

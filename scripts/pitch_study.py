@@ -17,7 +17,7 @@ from tabulate import tabulate                  # noqa: E402
 
 from tcraw import kernels, matmul              # noqa: E402
 from tcraw.bench import parse_shapes           # noqa: E402
-from tcraw.errors import UsageError, run_main  # noqa: E402
+from tcraw.errors import run_main             # noqa: E402
 from tcraw.precision import PRECISIONS, base_matrices   # noqa: E402
 from tcraw.report import shape_label           # noqa: E402
 from tcraw.runtime import Device               # noqa: E402
@@ -32,9 +32,15 @@ def main(argv=None):
     ap.add_argument("--iters", type=int, default=20)
     ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args(argv)
-    pitches = [int(p) for p in args.pitches.split(",")]
-    if any(p % 16 or p < 16 for p in pitches):
-        raise UsageError(f"--pitches {args.pitches}: multiples of 16 bytes (a tensor map's stride)")
+    try:
+        pitches = [int(p) for p in args.pitches.split(",")]
+    except ValueError:
+        pitches = []
+    if len(pitches) < 2 or any(p % 16 or p < 16 for p in pitches):
+        ap.error(f"--pitches {args.pitches}: two or more multiples of 16 bytes (a tensor map's stride), e.g. 16,128")
+    for name in ("rounds", "iters"):
+        if getattr(args, name) < 1:
+            ap.error(f"--{name} {getattr(args, name)}: must be at least 1")
     key = args.precision
     kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
     rows = []
@@ -53,11 +59,12 @@ def main(argv=None):
                                          f"(max rel err {rec.max_rel_err})")
                     times[p].append(rec.time_ms * 1e3)
             med = {p: statistics.median(t) for p, t in times.items()}
-            rows.append([shape_label(m, n, k), rec.config, ",".join(rec.pitched)]
+            rows.append([shape_label(m, n, k), rec.variant or "the registry's", ",".join(rec.pitched)]
                         + [f"{med[p]:.2f}" for p in pitches]
                         + [f"{med[p] / med[pitches[0]]:.3f}" for p in pitches[1:]])
             print(f"{shape_label(m, n, k):>16} " + "  ".join(f"{p}: {med[p]:8.2f} µs" for p in pitches), flush=True)
-        print(f"\n{device.name} (sm_{device.cc}), {key}, median of {args.rounds} runs × {args.iters} launches each pitch, alternating; every run verified")
+        print(f"\n{device.name} (sm_{device.cc}), {key}, median of {args.rounds} runs × {args.iters} launches "
+              "each pitch, alternating; every run verified")
     print(tabulate(rows, headers=["shape", "configuration", "copied"] + [f"µs, rows to {p} B" for p in pitches]
                    + [f"{p} B / {pitches[0]} B" for p in pitches[1:]]))
 

@@ -489,17 +489,21 @@ SM_BYTES_PER_US = 0.8e5
 SPLIT_K_US, STREAM_K_US, LAUNCH_US = 2.2, 2.3, 5.8
 # The L2's read requests. A box row of 128 bytes (one k-slice of one row of A or B) is one
 # request when its operand's rows start on 128-byte lines; otherwise most box rows straddle two
-# lines, and those 16 bytes off a 32-byte boundary a partial sector too. Nsight Compute, H200,
-# fp16, 06's 128×192 tiles (docs/results/2026-12-01-h200-pitch/, run 5): 3.67 M requests at 3008³
-# (rows of 6016 bytes, on lines) and 9.06 M at 3000³ (6000 bytes: 16 off 32), 2.47 a box row,
-# taking 84.9 and 99.8 µs — 91 G requests/s, where cuBLAS (192×192 tiles) ran 87 G/s at 3000³.
-# So a problem takes at least its requests over L2_REQUESTS_PER_US: the narrower the tile, the
-# more often A is loaded (once per BN columns of C), B once per BM rows (halved in clusters of 2).
-# On 22 shapes of 16-byte aligned but not 128-byte rows, timed with 9 configurations (runs 1–4),
-# the term puts the pick within X of the fastest timed (geomean) against Y without it. Rows 32
-# or 64 bytes off a line (two lines, whole sectors) count 2, not measured by Nsight Compute.
-# Measured with 16-bit inputs; rows not a multiple of 16 bytes are copied to lines
-# (matmul.Pitched) and count 1.
+# lines, and rows 16 bytes off a 32-byte boundary split a sector too. Nsight Compute, H200, fp16,
+# 06's 128×192 tiles (docs/results/2026-12-01-h200-pitch/, run 5): 3.67 M requests at 3008³ (rows
+# of 6016 bytes, on lines) and 9.06 M at 3000³ (6000 bytes, 16 off 32: 2.47 a box row) in 84.9
+# and 99.8 µs — 91 G requests/s, where cuBLAS's 192×192 tiles ran 87 G/s at 3000³ (and lost 2 %
+# to 3008³, we 18 %). So a problem takes at least its requests over L2_REQUESTS_PER_US: the
+# narrower the tile, the more often A is loaded (once per BN columns of C), B once per BM rows,
+# halved in clusters of 2. Rows 16 bytes off 32 took 128-column tiles up to 1.40× the time of
+# twins on lines, 192 up to 1.22×, 256 up to 1.07× (3000³, 256×6000×3000: pitch_table.txt). With
+# the term the pick is 1.6 % off the fastest of nine configurations timed (geomean) on 12 fresh
+# shapes, 26.5 % before (all 12 faster, 5.9–42 % less time; fp16, run 6), and on 8 more 0.9 %
+# against 7.9 % (bf16, run 7: 7 faster by 3–20 %, one 7 % slower); on the 33 timings it was drawn
+# from, 5.4 % against 7.9 %. It never binds where rows are on lines: no pick of the earlier stops'
+# grid moves. Rows 32 or 64 bytes off a line count 2 (not profiled); rows not a multiple of 16
+# bytes are copied to lines (matmul.Pitched) and count 1; FP8, INT8 and TF32 are not measured
+# and get no term.
 L2_REQUESTS_PER_US = 9.1e4
 BOX_ROW_REQUESTS = {"line": 1.0, "two lines": 2.0, "partial sector": 2.47}
 

@@ -257,10 +257,10 @@ def operand_tensor_maps(kernel, d_a, d_b, d_c, m, n, k, pitches=None, b_layout="
 
 
 # A copy's rows are padded to a multiple of 128 bytes — one swizzled TMA box row — not just to
-# the 16 a tensor map needs: a box row then starts on a 128-byte line and spans four 32-byte
-# sectors, not five. On the H200 (fp16, 5000×5000×K, 128×128 tiles; docs/results/
-# 2026-12-01-h200-pitch/) rows of A 16 bytes off a 32-byte boundary took ~21 % longer per MMA
-# than rows on a 128-byte one, 32-byte aligned 9 %, 64-byte 5 % (128×256 tiles: 3.4 %, 0.2 %, 0.4 %).
+# the 16 a tensor map needs: a box row then is one L2 request, not two or three (rows off
+# 128-byte lines: see kernels.L2_REQUESTS_PER_US). On the H200 (fp16, ten shapes whose operands
+# are all copied, same run: docs/results/2026-12-01-h200-pitch/, scripts/pitch_study.py) each
+# took 0.4–16 % less time with rows padded to 128 bytes than to 16 (3333³ 312 → 262 µs).
 COPY_PITCH_BYTES = 128
 
 

@@ -562,6 +562,30 @@ def test_consumers_take_turns_where_k_is_short():
         k06.configured(2048, 2048, 2048, 132, {"PINGPONG": 128, "BN": 256})
 
 
+def test_06_counts_the_l2_requests_of_rows_off_128_byte_lines(monkeypatch):
+    """kernels.L2_REQUESTS_PER_US: a 128-byte box row is one L2 request where its operand's rows
+    start on 128-byte lines, 2.47 (Nsight Compute, H200) where they are 16 bytes off 32, 2 on other
+    lines; rows the library copies (not a multiple of 16 bytes) land on lines. The bound moves the
+    fresh shapes measured faster to the configurations measured (docs/results/2026-12-01-h200-pitch/,
+    run 6); on rows on lines it never binds — every pick the same without it — and 8-bit and
+    TF32 inputs (not measured) get none."""
+    assert [kernels.box_row_requests(b) for b in (6016, 6000, 4000, 1984, 1994)] == [1.0, 2.47, 2.0, 2.0, 1.0]
+    fresh = {(1800, 7000, 4520): (2, 256, 2), (3400, 5600, 1192): (2, 256, 2), (576, 7000, 2024): (2, 192, 2),
+             (896, 7000, 2440): (2, 256, 2), (448, 1200, 1192): (1, 128, 2), (3400, 5600, 5352): (2, 256, 2)}
+    for shape, want in fresh.items():
+        c = kernels.wgmma_config(*shape, 132)
+        assert (c["CONSUMERS"], c["BN"], c["CLUSTER"]) == want, shape
+    sizes = [64, 128, 256, 384, 768, 1024, 2048, 4096, 8192]
+    on_lines = [(m, n, k) for m in sizes for n in sizes for k in (256, 1024, 4096, 16384)]
+    off_lines = list(fresh) + [(m, n, k) for m in (500, 1500, 3000) for n in (1000, 3000, 6000) for k in (1000, 3000)]
+    with_bound = {(s, e): kernels.wgmma_config(*s, 132, e) for s in on_lines + off_lines for e in (1, 2, 4)}
+    monkeypatch.setattr(kernels, "L2_REQUESTS_PER_US", float("inf"))   # requests cost nothing
+    assert all(kernels.wgmma_config(*s, 132, e) == with_bound[s, e] for s in on_lines for e in (1, 2, 4))
+    assert all(kernels.wgmma_config(*s, 132, e) == with_bound[s, e] for s in off_lines for e in (1, 4))
+    moved = [s for s in off_lines if kernels.wgmma_config(*s, 132) != with_bound[s, 2]]
+    assert set(fresh) <= set(moved), set(fresh) - set(moved)
+
+
 def test_ptxas_warnings_are_read_from_the_log_and_shown():
     from tcraw.compiler import ptxas_warnings
     log = ("ptxas info    : Compiling entry function 'k' for 'sm_90a'\n"

@@ -132,6 +132,9 @@ def script(name, *argv):
     ("hmma_peak", ["--iters", "0"]),
     ("hmma_peak", ["--blocks-per-sm", "-1"]),
     ("hmma_peak", ["--launches", "0"]),
+    ("pitch_study", ["--shapes", "odd", "--pitches", "16,100"]),
+    ("pitch_study", ["--shapes", "odd", "--pitches", "128"]),
+    ("pitch_study", ["--shapes", "odd", "--rounds", "0"]),
 ])
 def test_scripts_refuse_a_bad_argument_before_the_gpu(name, argv):
     p = script(name, *argv)
@@ -150,11 +153,11 @@ def test_tune_ladder_refuses_a_bad_variant_or_precision_in_one_line(argv, words)
     assert len(p.stderr.splitlines()) == 1 and "Traceback" not in p.stderr
 
 
-@pytest.mark.parametrize("name", ["tune_ladder", "accumulator_study", "fp8_accumulator_study", "hmma_peak"])
+@pytest.mark.parametrize("name", ["tune_ladder", "accumulator_study", "fp8_accumulator_study", "hmma_peak", "pitch_study"])
 def test_gpu_scripts_without_a_gpu_say_so_and_exit_3(name):
     if gpu_present():
         pytest.skip("a CUDA driver and GPU are present: the no-GPU path cannot be exercised here")
-    p = script(name)
+    p = script(name, *(["--shapes", "odd"] if name == "pitch_study" else []))
     assert p.returncode == 3, p.stderr
     assert p.stderr.startswith(f"{name}: ") and ("no CUDA driver" in p.stderr or "GPU" in p.stderr)
     assert len(p.stderr.splitlines()) == 1 and "Traceback" not in p.stderr

@@ -2,8 +2,8 @@
 rows 16 bytes off a 32-byte boundary against twins on 128-byte lines (run 2); A's row pitch
 swept at 5000×5000×K (run 1); Nsight Compute's L2 requests at 3000³ and 3008³ (run 5); the picks
 before the L2-request term (the picker at 7b5dbff, read from git) against today's, on the shapes
-the term was drawn from (runs 1–4) and on fresh ones drawn after (run 6); how many picks of two
-grids move.
+the term was drawn from (runs 1–4) and on fresh ones drawn after (runs 6, fp16, and 7, bf16); how
+many picks of two grids move.
 
     python docs/results/2026-12-01-h200-pitch/pitch_table.py
 """
@@ -45,7 +45,7 @@ def name(k):
 
 
 def read(files):
-    """{shape: {configuration key: µs}} per file, from tune_ladder's fp16 tables."""
+    """{file: {shape: {configuration key: µs}}}, from tune_ladder's wgmma tables."""
     return {f: {shape: {key(c): us for s, c, us in table_rows([HERE / f]) if s == shape}
                 for shape in dict.fromkeys(s for s, _, _ in table_rows([HERE / f]))} for f in files}
 
@@ -138,5 +138,6 @@ if __name__ == "__main__":
     ncu()
     picks("shapes the term was drawn from (runs 1–4)", ["run1_a_pitch_fp16.txt", "run2_pitch_16_fp16.txt",
                                                         "run3_pitch_moves_fp16.txt", "run4_pitch_64_fp16.txt"])
-    picks("fresh shapes, drawn after the term was written (run 6)", ["run6_pitch_fresh_fp16.txt"])
+    picks("fresh shapes, drawn after the term was written (run 6, fp16)", ["run6_pitch_fresh_fp16.txt"])
+    picks("more fresh shapes (run 7, bf16)", ["run7_pitch_fresh_bf16.txt"])
     grids()
