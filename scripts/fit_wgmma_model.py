@@ -18,8 +18,10 @@ session 17): their rows of a kernel that no longer exists are left out too.
 """
 
 import argparse
+import importlib.util
 import math
 import random
+import subprocess
 import sys
 from pathlib import Path
 
@@ -29,6 +31,17 @@ from tcraw import kernels as K   # noqa: E402
 
 RATES = list(K.WGMMA_SM_TFLOPS)
 SCALARS = ["HBM_BYTES_PER_US", "HBM_SMS", "SM_BYTES_PER_US", "SPLIT_K_US", "STREAM_K_US", "LAUNCH_US"]
+
+
+def picker_at(rev):
+    """tcraw/kernels.py as it was at git revision ``rev``, loaded beside today's (the results'
+    tables compare a stop's picks with an earlier one's)."""
+    source = subprocess.run(["git", "show", f"{rev}:tcraw/kernels.py"], capture_output=True, text=True,
+                            check=True, cwd=Path(__file__).resolve().parent).stdout
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(f"tcraw.kernels_{rev}", loader=None))
+    module.__package__ = "tcraw"
+    exec(compile(source, f"kernels.py@{rev}", "exec"), module.__dict__)
+    return module
 
 
 def table_rows(paths):

@@ -6,26 +6,14 @@ measured shape's pick before this change (the picker at c05ba27, read from git) 
 
     python docs/results/2026-12-01-h200-one-consumer-in-flight/pick_table.py
 """
-import importlib.util
 import math
-import subprocess
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2]))
 sys.path.insert(0, str(HERE.parents[2] / "scripts"))
-from fit_wgmma_model import table_rows   # noqa: E402
-
-
-def picker_at(rev):
-    """tcraw/kernels.py as it was at ``rev``, loaded beside today's."""
-    source = subprocess.run(["git", "show", f"{rev}:tcraw/kernels.py"], capture_output=True, text=True,
-                            check=True, cwd=HERE).stdout
-    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(f"tcraw.kernels_{rev}", loader=None))
-    module.__package__ = "tcraw"
-    exec(compile(source, f"kernels.py@{rev}", "exec"), module.__dict__)
-    return module
+from fit_wgmma_model import picker_at, table_rows   # noqa: E402
 
 
 # "today's" picker: this stop's (54089c0), read from git like the one before it — later stops

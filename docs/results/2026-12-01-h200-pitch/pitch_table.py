@@ -8,28 +8,16 @@ many picks of two grids move.
     python docs/results/2026-12-01-h200-pitch/pitch_table.py
 """
 import csv
-import importlib.util
 import math
-import subprocess
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2]))
 sys.path.insert(0, str(HERE.parents[2] / "scripts"))
-from fit_wgmma_model import table_rows   # noqa: E402
+from fit_wgmma_model import picker_at, table_rows   # noqa: E402
 
 from tcraw import kernels as new         # noqa: E402
-
-
-def picker_at(rev):
-    """tcraw/kernels.py as it was at ``rev``, loaded beside today's."""
-    source = subprocess.run(["git", "show", f"{rev}:tcraw/kernels.py"], capture_output=True, text=True,
-                            check=True, cwd=HERE).stdout
-    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(f"tcraw.kernels_{rev}", loader=None))
-    module.__package__ = "tcraw"
-    exec(compile(source, f"kernels.py@{rev}", "exec"), module.__dict__)
-    return module
 
 
 old = picker_at("7b5dbff")   # the last stop's picker, before this one's changes
