@@ -60,7 +60,7 @@
 #if SWAP_AB   // A in BN-row boxes, B in BK × 64 boxes, C in BN-row × 32-column boxes
 extern "C" __constant__ int tcraw_launch[8] = {THREADS, SMEM_BYTES, BN, BK, BK, 64, BN, C_BOX_COLS};
 #else
-extern "C" __constant__ int tcraw_launch[8] = {THREADS, SMEM_BYTES, A_LOAD_ROWS, BK, BK, 64, 64, C_BOX_COLS};
+extern "C" __constant__ int tcraw_launch[8] = {THREADS, SMEM_BYTES, A_BOX_ROWS, BK, BK, 64, 64, C_BOX_COLS};
 #endif
 
 // (THREADS, 1): setmaxnreg only takes effect when the kernel starts under a register cap.

@@ -53,7 +53,7 @@
 
 // The launch this file needs — threads, dynamic shared memory, then the TMA boxes (rows, cols in
 // elements) of A, B (64 rows of N × BK) and C — read from the cubin by tcraw, as 06's is.
-extern "C" __constant__ int tcraw_launch[8] = {THREADS, SMEM_BYTES, A_LOAD_ROWS, BK, 64, BK, 64, C_BOX_COLS};
+extern "C" __constant__ int tcraw_launch[8] = {THREADS, SMEM_BYTES, A_BOX_ROWS, BK, 64, BK, 64, C_BOX_COLS};
 
 #if WG_SCALED
 #define WG07_SCALES , const float* scales

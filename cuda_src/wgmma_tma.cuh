@@ -36,7 +36,10 @@
 #define STAGES 4
 #endif
 #ifndef CLUSTER
-#define CLUSTER 2     // blocks per cluster sharing (multicasting) one B tile: 1 or 2
+#define CLUSTER 2     // blocks per cluster sharing (multicasting) one B tile — or A's (SHARE_A): 1 or 2
+#endif
+#ifndef SHARE_A
+#define SHARE_A 0     // 1: the cluster's blocks take neighbouring tiles of one tile row and share A, not B
 #endif
 #ifndef GROUP_M
 #define GROUP_M 8     // block tiles walk M first within a band of GROUP_M rows: B tiles stay in L2
@@ -110,6 +113,10 @@ constexpr int A_BYTES = BM * 128, B_BOX_BYTES = 64 * 128, B_BYTES = SWAP_AB ? BN
 // C's rows past A_ROWS — never stored, since they are past M too.
 constexpr int A_LOAD_ROWS = A_ROWS ? A_ROWS : BM;
 static_assert(A_LOAD_ROWS % 8 == 0 && A_LOAD_ROWS <= BM, "A_ROWS: whole 8-row swizzle atoms, at most BM");
+// Sharing A (SHARE_A), each block of the cluster copies its run of A's rows — one box — for all.
+static_assert(!SHARE_A || (CLUSTER == 2 && !SWAP_AB && !A_ROWS && !PINGPONG),
+              "SHARE_A: clusters of 2, not swapped, no A_ROWS, no PINGPONG");
+constexpr int A_BOX_ROWS = SHARE_A ? A_LOAD_ROWS / CLUSTER : A_LOAD_ROWS;
 constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
 // C leaves through shared memory in 64-row × 32-column fp32 boxes (one 128-byte swizzle row
 // each), two buffers per consumer so one can fill while the copy engine reads the other.
@@ -601,13 +608,22 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
     // they all need the same B tile: each loads its run of the tile's 64-column boxes and the
     // copy engine multicasts them into every block's shared memory (same offsets), halving B's
     // L2 traffic at 2. Runs, not every other box: 192 columns split as one box and two; 64 columns'
-    // one box is rank 1's to copy, rank 0 copies none of B.
+    // one box is rank 1's to copy, rank 0 copies none of B. Sharing A (SHARE_A), they take
+    // neighbouring tiles of one tile row instead, and each copies half of A's rows for both —
+    // where A's rows start off 128-byte lines, each box row costs the L2 two or three requests
+    // (kernels.L2_REQUESTS_PER_US), and sharing halves A's.
     const unsigned rank = cluster_rank();
 #if SWAP_AB   // the tile's rows are N's, its columns M's
     const int tiles_m = (N + BM - 1) / BM, tiles_n = (M + BN - 1) / BN;
 #else
-    const int tiles_m = (M + BM * CLUSTER - 1) / (BM * CLUSTER), tiles_n = (N + BN - 1) / BN;
+    constexpr int CM = SHARE_A ? 1 : CLUSTER, CN = SHARE_A ? CLUSTER : 1;   // a cluster's block tiles along M, N
+    const int tiles_m = (M + BM * CM - 1) / (BM * CM), tiles_n = (N + BN * CN - 1) / (BN * CN);
 #endif
+    // This block's tile of the cluster's (tile_m, tile_n): the rank-th of its CLUSTER along M or N.
+    auto own_tile = [rank](int& tile_m, int& tile_n) {
+        if (SHARE_A) tile_n = tile_n * CLUSTER + rank;
+        else tile_m = tile_m * CLUSTER + rank;
+    };
     const int tiles = tiles_m * tiles_n, KT = (K + BK - 1) / BK;
     const int warpgroup = threadIdx.x / 128;
 #if PINGPONG
@@ -642,17 +658,27 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
             for_each_unit(tiles, KT, cluster, clusters, [&](int tile, int k0, int k1) {
                 int tile_m, tile_n;
                 tile_coords(tile, tiles_m, tiles_n, GROUP_M, tile_m, tile_n);
-                tile_m = tile_m * CLUSTER + rank;
+                own_tile(tile_m, tile_n);
                 for (int kt = k0; kt < k1; ++kt, ++slice) {
                     const int s = slice % STAGES;
                     mbar_wait(empty + 8 * s, (slice / STAGES + 1) & 1);   // every consumer is done with s
                     const unsigned a_dst = stages + s * STAGE_BYTES, b_dst = a_dst + A_BYTES;
-                    mbar_expect_tx(full + 8 * s, A_LOAD_ROWS * 128 + B_BYTES);   // own A + all of B, whoever sends it
+                    mbar_expect_tx(full + 8 * s, A_LOAD_ROWS * 128 + B_BYTES);   // all of A and B, whoever sends them
 #if SWAP_AB   // the A slot: BM columns of B (64 a consumer, BK rows of k); the B slot: BN rows of A
 #pragma unroll
                     for (int j = 0; j < CONSUMERS; ++j)
                         tma_load_2d(a_dst + j * B_BOX_BYTES, map_b, tile_m * BM + j * 64, kt * BK, full + 8 * s);
                     tma_load_2d(b_dst, map_a, kt * BK, tile_n * BN, full + 8 * s);
+#elif SHARE_A   // this block's half of A's rows for both blocks; all of B, its own
+                    tma_load_2d_multicast(a_dst + rank * A_BOX_ROWS * 128, map_a, kt * BK, tile_m * BM + rank * A_BOX_ROWS,
+                                          full + 8 * s, (1u << CLUSTER) - 1);
+#pragma unroll
+                    for (int j = 0; j < B_BOXES; ++j)
+#if WG_B_KMAJOR
+                        tma_load_2d(b_dst + j * B_BOX_BYTES, map_b, kt * BK, tile_n * BN + j * 64, full + 8 * s);
+#else
+                        tma_load_2d(b_dst + j * B_BOX_BYTES, map_b, tile_n * BN + j * 64, kt * BK, full + 8 * s);
+#endif
 #else
                     tma_load_2d(a_dst, map_a, kt * BK, tile_m * BM, full + 8 * s);   // BK × A_LOAD_ROWS box of A
 #pragma unroll
@@ -749,7 +775,7 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
 #endif
             int tile_m, tile_n;
             tile_coords(tile, tiles_m, tiles_n, GROUP_M, tile_m, tile_n);
-            tile_m = tile_m * CLUSTER + rank;
+            own_tile(tile_m, tile_n);
             acc_t d[ATOMS][BN / 2];
 #pragma unroll
             for (int a = 0; a < ATOMS; ++a)

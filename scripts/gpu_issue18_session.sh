@@ -77,6 +77,8 @@
 #   pitchfresh (issue 14) the picks the L2-request term moves on fresh shapes (scripts/shapes/pitch_fresh.txt),
 #          each old and new pick among nine configurations, fp16
 #   pitchbf16 (issue 14) the same on more fresh shapes (scripts/shapes/pitch_fresh_bf16.txt), bf16
+#   sharea (issue 14) clusters sharing A (SHARE_A=1): their GPU tests; then beside clusters sharing B on rows
+#          off 128-byte lines (scripts/shapes/share_a.txt), and the picks, fp16
 #   suite1 tests/test_gpu.py with the GPU; suite2 every other test file (each a call of its own)
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
 #          06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
@@ -493,6 +495,17 @@ for part in "${parts[@]}"; do
       --iters 20 --seed 7 --variants BN=128,STAGES=6 BN=192 CLUSTER=1 "" BN=128,STAGES=6,CLUSTER=1 BN=192,CLUSTER=1 \
       CONSUMERS=1,STAGES=5,CLUSTER=1 > "$OUT/pitch_fresh_bf16.txt" 2>&1
     echo "pitch fresh bf16 exit $?"; grep -E "×.*cuBLAS" "$OUT/pitch_fresh_bf16.txt" ;;
+  sharea)
+    timeout ${PYTEST_S:-200} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "sharing_a or \
+      (every_06_configuration and SHARE_A)" > "$OUT/pytest_share_a.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_share_a.txt")"
+    timeout ${SHA_S:-180} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/share_a.txt --iters 20 \
+      --seed 7 --variants "" SHARE_A=1 BN=192 BN=192,SHARE_A=1 BN=128,STAGES=6 BN=128,STAGES=6,SHARE_A=1 \
+      > "$OUT/share_a_fp16.txt" 2>&1
+    echo "share_a exit $?"; grep -E "×.*cuBLAS" "$OUT/share_a_fp16.txt"
+    timeout ${PICKED_S:-90} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/share_a.txt --iters 20 \
+      --seed 7 --picked --variants "" > "$OUT/share_a_picked_fp16.txt" 2>&1
+    echo "picked exit $?"; grep -E "×.*cuBLAS" "$OUT/share_a_picked_fp16.txt" ;;
   recheck07)
     # (issue 14) after --picked variants' WAIT_DEPTH=0 stopped being replaced by the pick's 1: 07's
     # one-consumer picks at small M with and without a slice in flight; the GPU tests of one consumer

@@ -287,6 +287,7 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
               "A_ROWS": 0,       # rows of A loaded a slice (0: the block's all; 8/16 for tiny M)
               "SWAP_AB": 0,      # 1: Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n (BN 16/32/64; fp16, bf16)
               "PINGPONG": 0,     # 64/128: the two consumers take tiles of these rows in turn (not shared)
+              "SHARE_A": 0,      # 1: a cluster's two blocks take neighbouring tiles of a tile row, sharing A
               "STREAM_K_DIV": 2,  # stream-K's pieces are at least 1/STREAM_K_DIV of a tile ...
               "STREAM_K_ROUNDS": 4}  # ... and cut a last partial round only after this many whole ones
 WGMMA_ROW_BYTES = 128          # a slice of K: one 128-byte swizzle row per operand row (64 halves)
@@ -340,6 +341,10 @@ def wgmma_checked(tile):
     elif consumers not in (1, 2) or bn not in (64, 128, 192, 256) or cluster not in (1, 2):
         raise UsageError(f"06/07 cannot be built with CONSUMERS={consumers}, BN={bn}, CLUSTER={cluster}: CONSUMERS "
                          "is 1 or 2, BN 64, 128, 192 or 256, and CLUSTER 1 or 2")
+    if tile["SHARE_A"] and (cluster != 2 or tile["SWAP_AB"] or tile["A_ROWS"] or tile["PINGPONG"]):
+        raise UsageError(f"SHARE_A=1 shares A between a cluster's two blocks: it needs CLUSTER=2 and no SWAP_AB, A_ROWS "
+                         f"or PINGPONG; got CLUSTER={cluster}, SWAP_AB={tile['SWAP_AB']}, A_ROWS={tile['A_ROWS']}, "
+                         f"PINGPONG={tile['PINGPONG']}")
     if tile["PROMOTE"] and bn > 128:
         raise UsageError(f"PROMOTE={tile['PROMOTE']} doubles the accumulators: it needs BN of 128 or 64, not {bn}")
     if tile["STREAM_K_DIV"] < 1:
@@ -416,7 +421,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
     b_box = (bk, 64) if b_layout == "row" else (64, bk)
     if tile["SWAP_AB"] and (elem != 2 or b_layout != "row"):
         raise UsageError(f"SWAP_AB=1 is for fp16 and bf16 (wgmma transposes only 16-bit operands), not {key}")
-    a_box = (bn, bk) if tile["SWAP_AB"] else (tile["A_ROWS"] or bm, bk)
+    a_box = (bn, bk) if tile["SWAP_AB"] else (bm // cluster if tile["SHARE_A"] else tile["A_ROWS"] or bm, bk)
     c_box = (bn if tile["SWAP_AB"] else 64, 128 // PRECISIONS[key].out_dtype.itemsize)
     return Kernel(
         name=name or entry, source=source, entry=entry,
@@ -577,7 +582,8 @@ def wgmma_schedule(m, n, k, sms, tile, elem_bytes=2):
     cluster = tile["CLUSTER"]
     if tile.get("SWAP_AB"):   # Cᵀ = Bᵀ·Aᵀ: the block tile's rows run along N, its BN columns along M
         m, n = n, m
-    tiles = cdiv(m, wgmma_rows(tile) * cluster) * cdiv(n, tile["BN"])
+    along_n = cluster if tile.get("SHARE_A") else 1   # a cluster's blocks along N, sharing A (else along M)
+    tiles = cdiv(m, wgmma_rows(tile) * cluster // along_n) * cdiv(n, tile["BN"] * along_n)
     kt, clusters = cdiv(k, WGMMA_ROW_BYTES // elem_bytes), sms // cluster
     p = split_pieces(tiles, kt, clusters, tile)
     return tiles, kt, clusters, p, (stream_k_share(tiles, kt, clusters, tile) if p == 1 else 0)
@@ -614,8 +620,9 @@ def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2):
     # every block's k-slices, each bm box rows of A and its share of B's bn
     requests_us = 0.0
     if elem_bytes == 2 and not tile.get("SWAP_AB"):
-        requests = tiles * cluster * kt * (bm * box_row_requests(k * elem_bytes) +
-                                           bn / cluster * box_row_requests(n * elem_bytes))
+        a_share, b_share = (cluster, 1) if tile.get("SHARE_A") else (1, cluster)   # the operand multicast
+        requests = tiles * cluster * kt * (bm / a_share * box_row_requests(k * elem_bytes) +
+                                           bn / b_share * box_row_requests(n * elem_bytes))
         requests_us = requests / L2_REQUESTS_PER_US
     return max(slices * slice_us, memory_us, requests_us) + fixup_us + LAUNCH_US, p > 1 or share > 0
 
@@ -644,6 +651,9 @@ def _with_stages(tile, picked, overrides):
         macros["CLUSTER"] = 1   # the swapped form shares nothing across a cluster
     if picked.get("PINGPONG") and "PINGPONG" not in overrides and not wgmma_turns_build(macros):
         macros["PINGPONG"] = 0   # the overrides over the cooperative tiles instead
+    if picked.get("SHARE_A") and "SHARE_A" not in overrides and \
+            (macros["CLUSTER"] != 2 or macros["SWAP_AB"] or macros["A_ROWS"] or macros["PINGPONG"]):
+        macros["SHARE_A"] = 0   # clusters that share B (or none), as the overrides ask
     if "STAGES" not in overrides:
         macros["STAGES"] = wgmma_max_stages(macros["CONSUMERS"], macros["BN"], rows=wgmma_rows(macros))
     return macros
@@ -659,7 +669,9 @@ def _wgmma_candidates():
             for cluster in (2, 1) if bn > 64 else (1,):
                 out.append({"CONSUMERS": consumers, "BN": bn, "CLUSTER": cluster,
                             "STAGES": wgmma_max_stages(consumers, bn)})
-    return tuple(out)
+    # clusters of 2 along N sharing A, for rows of A off 128-byte lines (see wgmma_ranked)
+    return tuple(out) + tuple({"CONSUMERS": 2, "BN": bn, "CLUSTER": 2, "SHARE_A": 1, "STAGES": wgmma_max_stages(2, bn)}
+                              for bn in (256, 192, 128))
 
 
 WGMMA_CONFIGS = _wgmma_candidates()
@@ -670,8 +682,11 @@ def wgmma_ranked(m, n, k, sms, elem_bytes=2, stream_k=True):
     each as (modelled µs, MMAs with padding, split along K, order, configuration)."""
     ranked = []
     for order, config in enumerate(WGMMA_CONFIGS):
-        rows = wgmma_rows(config)
-        if (m <= 64 and config["CONSUMERS"] > 1) or (config["CLUSTER"] > 1 and cdiv(m, rows) < 2) or \
+        rows, share_a = wgmma_rows(config), config.get("SHARE_A", 0)
+        if share_a and (elem_bytes != 2 or box_row_requests(k * elem_bytes) == 1):
+            continue   # sharing A only where A's rows cost extra L2 requests (measured: 16-bit inputs)
+        second = cdiv(n, config["BN"]) if share_a else cdiv(m, rows)   # block tiles along the cluster
+        if (m <= 64 and config["CONSUMERS"] > 1) or (config["CLUSTER"] > 1 and second < 2) or \
                 (config["BN"] > 64 and n <= config["BN"] // 2):
             continue   # a second consumer's, a second block's, or half the tile's columns would be all padding
         tile = {**WGMMA_TILE, **config, "STREAM_K": int(stream_k)}

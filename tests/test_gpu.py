@@ -561,6 +561,36 @@ def test_consumers_taking_tiles_in_turn_are_correct(device, host_problems, key, 
         assert c1.tobytes() == c2.tobytes(), (shape, rec.config)   # (random inputs: the order of the adds shows)
 
 
+@pytest.mark.parametrize("bn", [256, 192, 128])
+@pytest.mark.parametrize("key", ["fp16", "int8", "fp8e4m3bf16"])
+def test_clusters_sharing_a_are_correct(device, host_problems, key, bn):
+    """SHARE_A=1: a cluster's two blocks take neighbouring tiles of one tile row, each copying half
+    of A's rows for both and all of B for itself. Partial tiles (the second block's tile past N
+    too), pitched rows and rows off 128-byte lines, one slice, split-K, several rounds and (fp32
+    or s32 C) stream-K: verified, integers exact, the same bits when random inputs run again."""
+    kernel = kernels.wgmma_kernel(key)
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    config = {"CONSUMERS": 2, "BN": bn, "CLUSTER": 2, "SHARE_A": 1}
+    elem, sms = kernels.PRECISIONS[key].in_dtype.itemsize, device.sm_count
+    tile = {**kernels.WGMMA_TILE, **config}
+    shapes = [(130, 300, 1000), (65, 129 + bn, 4105), (700, 1000, 70), (3000, 3000, 1000), (256, 6000, 3000),
+              (512, 512, 8192)]
+    assert kernels.wgmma_schedule(512, 512, 8192, sms, tile, elem)[3] > 1   # split-K
+    if kernels.PRECISIONS[key].out_dtype.itemsize == 4:
+        shapes.append((8 * 128 + 7, stream_k_n(8 * 128 + 7, 4100, config, elem, sms), 4100))
+    for shape in shapes:
+        for mode in ("int", "normal"):
+            hp = host_problems(key, *shape, mode)
+            rec, c1 = run_matmul(device, kernel, hp, iters=1, warmup=0, config=config, keep_output=True)
+            assert "SHARE_A=1" in rec.config, rec.config
+            assert rec.passed and rec.unwritten == 0, (shape, mode, rec.config, rec.max_rel_err, rec.bad)
+            if mode == "int" and hp.tolerance() == 0.0:
+                assert rec.max_abs_err == 0.0, (shape, rec.config)
+        _, c2 = run_matmul(device, kernel, hp, iters=1, warmup=0, config=config, keep_output=True)
+        assert c1.tobytes() == c2.tobytes(), (shape, rec.config)
+
+
 def test_06_stream_k_in_finer_pieces_is_correct_and_repeatable(device, host_problems):
     """STREAM_K_DIV=4: the last round's tiles cut in up to five pieces, each adding itself after
     the next one is in (a chain of flags); 3072³'s 12 leftover tiles are cut in four."""
