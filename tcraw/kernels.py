@@ -288,6 +288,7 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
               "SWAP_AB": 0,      # 1: Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n (BN 16/32/64; fp16, bf16)
               "PINGPONG": 0,     # 64/128: the two consumers take tiles of these rows in turn (not shared)
               "SHARE_A": 0,      # 1: a cluster's two blocks take neighbouring tiles of a tile row, sharing A
+                                 # (not picked: see the note after TURNS_CONFIG)
               "STREAM_K_DIV": 2,  # stream-K's pieces are at least 1/STREAM_K_DIV of a tile ...
               "STREAM_K_ROUNDS": 4}  # ... and cut a last partial round only after this many whole ones
 WGMMA_ROW_BYTES = 128          # a slice of K: one 128-byte swizzle row per operand row (64 halves)
@@ -555,6 +556,14 @@ STREAM_B_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "STAGES": 8}
 # rule from these shapes (none held out from the final one; it takes 256×16384×1024 too, +1.0 %);
 # FP8, INT8 and TF32 are not measured with it.
 TURNS_CONFIG = {"CONSUMERS": 2, "PINGPONG": 128, "BN": 128, "CLUSTER": 2, "STAGES": 6}
+# Clusters sharing A instead of B (SHARE_A=1: the two blocks along N, each copying half of A's
+# rows for both and all of B for itself) halve A's L2 requests and double B's. H200, fp16, the
+# fastest of three widths each way, same call (docs/results/2026-12-01-h200-pitch/, run 8,
+# pitch_table.txt): less time at 5000×1024×4104 (−16 %), 4096×384×4104 (−5 %), 384×5000×2000
+# (−3 %), 256×6000×3000 (−1 %); more at 1800×7000×4520 (+22 %), 256×6000×3008 (+12 %), 3000³
+# (+11 %), 2000×3000×1000 (+10 %), 576×7000×2024 (+8 %), 7000×1800×3272 (+4 %), 3008³ (+2 %). The
+# request bound ranked them wrongly both ways (it took them at 576×7000×2024, not at the first
+# two), so the picker does not weigh them; config={"SHARE_A": 1} and tune_ladder build them.
 
 
 def stream_k_share(tiles, kt, clusters, tile):
@@ -651,9 +660,6 @@ def _with_stages(tile, picked, overrides):
         macros["CLUSTER"] = 1   # the swapped form shares nothing across a cluster
     if picked.get("PINGPONG") and "PINGPONG" not in overrides and not wgmma_turns_build(macros):
         macros["PINGPONG"] = 0   # the overrides over the cooperative tiles instead
-    if picked.get("SHARE_A") and "SHARE_A" not in overrides and \
-            (macros["CLUSTER"] != 2 or macros["SWAP_AB"] or macros["A_ROWS"] or macros["PINGPONG"]):
-        macros["SHARE_A"] = 0   # clusters that share B (or none), as the overrides ask
     if "STAGES" not in overrides:
         macros["STAGES"] = wgmma_max_stages(macros["CONSUMERS"], macros["BN"], rows=wgmma_rows(macros))
     return macros
@@ -669,9 +675,7 @@ def _wgmma_candidates():
             for cluster in (2, 1) if bn > 64 else (1,):
                 out.append({"CONSUMERS": consumers, "BN": bn, "CLUSTER": cluster,
                             "STAGES": wgmma_max_stages(consumers, bn)})
-    # clusters of 2 along N sharing A, for rows of A off 128-byte lines (see wgmma_ranked)
-    return tuple(out) + tuple({"CONSUMERS": 2, "BN": bn, "CLUSTER": 2, "SHARE_A": 1, "STAGES": wgmma_max_stages(2, bn)}
-                              for bn in (256, 192, 128))
+    return tuple(out)
 
 
 WGMMA_CONFIGS = _wgmma_candidates()
@@ -682,11 +686,8 @@ def wgmma_ranked(m, n, k, sms, elem_bytes=2, stream_k=True):
     each as (modelled µs, MMAs with padding, split along K, order, configuration)."""
     ranked = []
     for order, config in enumerate(WGMMA_CONFIGS):
-        rows, share_a = wgmma_rows(config), config.get("SHARE_A", 0)
-        if share_a and (elem_bytes != 2 or box_row_requests(k * elem_bytes) == 1):
-            continue   # sharing A only where A's rows cost extra L2 requests (measured: 16-bit inputs)
-        second = cdiv(n, config["BN"]) if share_a else cdiv(m, rows)   # block tiles along the cluster
-        if (m <= 64 and config["CONSUMERS"] > 1) or (config["CLUSTER"] > 1 and second < 2) or \
+        rows = wgmma_rows(config)
+        if (m <= 64 and config["CONSUMERS"] > 1) or (config["CLUSTER"] > 1 and cdiv(m, rows) < 2) or \
                 (config["BN"] > 64 and n <= config["BN"] // 2):
             continue   # a second consumer's, a second block's, or half the tile's columns would be all padding
         tile = {**WGMMA_TILE, **config, "STREAM_K": int(stream_k)}

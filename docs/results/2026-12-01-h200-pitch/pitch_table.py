@@ -105,6 +105,22 @@ def picks(label, files):
           f"now {geomean(now):.3f}; now slower than before by at most {max(n / o for n, o in zip(now, before)) - 1:+.1%}")
 
 
+def share_a():
+    print("\nclusters sharing A (SHARE_A=1) against the same tiles sharing B, same call (run 8, fp16): µs, and the "
+          "fastest of each kind")
+    shares = {}
+    for shape, config, us in table_rows([HERE / "run8_share_a_fp16.txt"]):
+        tile = {**new.WGMMA_TILE, **config}
+        shares.setdefault(shape, {})[tile["BN"], tile["SHARE_A"]] = us
+    for shape, t in shares.items():
+        cells = [f"{bn}: {t[bn, 0]:6.1f} → {t[bn, 1]:6.1f} ({t[bn, 1] / t[bn, 0] - 1:+6.1%})" for bn in (256, 192, 128)]
+        best_b = min(t[k] for k in t if not k[1])
+        best_a = min(t[k] for k in t if k[1])
+        rows = ("on lines" if 2 * shape[1] % 128 == 0 else "off lines")
+        print(f"  {'×'.join(map(str, shape)):>15} (B's rows {rows})  " + "   ".join(cells) +
+              f"   fastest {best_b:6.1f} → {best_a:6.1f} ({best_a / best_b - 1:+6.1%})")
+
+
 def grids():
     sizes = [1, 16, 32, 64, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192]
     aligned = [(m, n, k) for m in sizes for n in sizes[3:] for k in (256, 1024, 2048, 4096, 8192, 16384, 32768)]
@@ -128,4 +144,5 @@ if __name__ == "__main__":
                                                         "run3_pitch_moves_fp16.txt", "run4_pitch_64_fp16.txt"])
     picks("fresh shapes, drawn after the term was written (run 6, fp16)", ["run6_pitch_fresh_fp16.txt"])
     picks("more fresh shapes (run 7, bf16)", ["run7_pitch_fresh_bf16.txt"])
+    share_a()
     grids()
