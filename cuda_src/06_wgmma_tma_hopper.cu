@@ -14,7 +14,7 @@
 // delivered stage s's bytes (expect_tx), `empty[s]` when every consumer is done with it;
 // (5) a persistent grid (one block per SM walking tiles, so one tile's epilogue overlaps the
 // next tile's copies), (6) clusters of 2 blocks that share each B tile through TMA multicast
-// (or, SHARE_A, each A tile: rows of A off 128-byte lines cost the L2 two or three requests a box row),
+// (or, SHARE_A, each A tile: rows off 128-byte lines cost the L2 two or more requests a box row),
 // (7) C out through shared memory and TMA stores (`store_c`), (8) stream-K for the last,
 // partial round of tiles after whole ones: split along K, the pieces added into C by TMA
 // (`for_each_unit`; after fewer than four whole rounds the partial one runs whole: `stream_k_share`),
@@ -32,10 +32,11 @@
 // the copy engine and stores past it are clipped. Only the row pitch is constrained: a tensor map's
 // row stride is a multiple of 16 bytes (K of A and N of B multiples of 8 halves, N of C of 4
 // floats) — tcraw copies an operand whose rows are not into a pitched buffer (rows of a 128-byte
-// multiple), on the device, and counts that copy in the time. Pointers A, B and C are unused beside the maps (C is written by TMA
-// stores too). The workspace (zeroed once by the host; every launch leaves its flags and counters
-// zeroed): a stream-K flag per block, a split-K counter per block, then the split-K partial sums,
-// BM × BN floats per block (tcraw.kernels.wgmma_workspace sizes it).
+// multiple), on the device, and counts that copy in the time. Pointers A, B and C are unused
+// beside the maps (C is written by TMA stores too). The workspace (zeroed once by the host; every
+// launch leaves its flags and counters zeroed): a stream-K flag per block, a split-K counter per
+// block, then the split-K partial sums, BM × BN floats per block (tcraw.kernels.wgmma_workspace
+// sizes it).
 
 // The machinery (cuda_src/wgmma_tma.cuh), for 16-bit inputs and a row-major (MN-major) B.
 #define WG_ELEM_BYTES 2

@@ -1,6 +1,7 @@
 // wgmma_tma.cuh — the machinery of 06 and 07: TMA copies into a swizzled shared-memory ring,
 // warpgroup MMAs (wgmma) from it, producer/consumer warpgroups, a persistent grid walking tiles
-// in clusters that multicast B, stream-K and split-K, C out through shared memory and TMA stores.
+// in clusters that multicast B (or A), stream-K and split-K, C out through shared memory and TMA
+// stores.
 // 06_wgmma_tma_hopper.cu explains each part; this header is that code, parametrised by what the
 // element type changes (set before including it):
 //   WG_ELEM_BYTES  bytes per input element: 2 (fp16, bf16), 1 (fp8, int8), 4 (tf32). A slice is
@@ -813,10 +814,11 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                                    smem_desc(b_desc0 + at + kk * B_STEP));
                 wgmma_commit();
                 // The stage may be refilled only once the MMAs reading it are done — in every
-                // block of the cluster, since each one's B copy lands in all of them. (Waiting
-                // for one group less and releasing the previous stage measured no faster with two
-                // consumers: the other's MMAs keep the tensor cores busy meanwhile. With one,
-                // nothing does: WAIT_DEPTH=1 keeps one group in flight, up to 20 % faster.)
+                // block of the cluster, since each one's multicast copy (of B, or SHARE_A's A)
+                // lands in all of them. (Waiting for one group less and releasing the previous
+                // stage measured no faster with two consumers: the other's MMAs keep the tensor
+                // cores busy meanwhile. With one, nothing does: WAIT_DEPTH=1 keeps one group in
+                // flight, up to 20 % faster.)
 #if WAIT_DEPTH
                 wgmma_wait<1>();
                 if (kt > k0 && t % 128 == 0)   // the previous slice's MMAs are done: free its stage

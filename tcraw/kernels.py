@@ -498,19 +498,21 @@ SPLIT_K_US, STREAM_K_US, LAUNCH_US = 2.2, 2.3, 5.8
 # lines, and rows 16 bytes off a 32-byte boundary split a sector too. Nsight Compute, H200, fp16,
 # 06's 128×192 tiles (docs/results/2026-12-01-h200-pitch/, run 5): 3.67 M requests at 3008³ (rows
 # of 6016 bytes, on lines) and 9.06 M at 3000³ (6000 bytes, 16 off 32: 2.47 a box row) in 84.9
-# and 99.8 µs — 91 G requests/s, where cuBLAS's 192×192 tiles ran 87 G/s at 3000³ (and lost 2 %
-# to 3008³, we 18 %). So a problem takes at least its requests over L2_REQUESTS_PER_US: the
+# and 99.8 µs, ~91 G/s; cuBLAS's 192×192 tiles made 1.85× as many at 3000³ as at 3008³ and took
+# 2 % longer, ours 18 %. So a problem takes at least its requests over L2_REQUESTS_PER_US: the
 # narrower the tile, the more often A is loaded (once per BN columns of C), B once per BM rows,
-# halved in clusters of 2. Rows 16 bytes off 32 took 128-column tiles up to 1.40× the time of
-# twins on lines, 192 up to 1.22×, 256 up to 1.07× (3000³, 256×6000×3000: pitch_table.txt). With
-# the term the pick is 1.6 % off the fastest of nine configurations timed (geomean) on 12 fresh
-# shapes, 26.5 % before (all 12 faster, 5.9–42 % less time; fp16, run 6), and on 8 more 0.9 %
-# against 7.9 % (bf16, run 7: 7 faster by 3–20 %, one 7 % slower); on the 33 timings it was drawn
-# from, 5.4 % against 7.9 %. It never binds where rows are on lines: no pick of the earlier stops'
-# grid moves. Rows 32 or 64 bytes off a line count 2 (not profiled); rows not a multiple of 16
-# bytes are copied to lines (matmul.Pitched) and count 1; FP8, INT8 and TF32 are not measured
-# and get no term.
-L2_REQUESTS_PER_US = 9.1e4
+# halved in clusters of 2. The rate is in the model's own count, which includes box rows past
+# the edges: 9.99 M at 3000³ in the 99.8 µs (91 000 a µs, Nsight Compute's count, moved the
+# same fp16 picks of run 6 and two more bf16 ones of run 7, one of them 7 % slower). Rows 16
+# bytes off 32 took 128-column tiles up to 1.40× the time of 3008³, 192 up to 1.22×, 256 up to
+# 1.07× (3000³; pitch_table.txt). With the term the pick is 1.6 % off the fastest of nine
+# configurations timed (geomean) on 12 fresh shapes, 26.5 % before (all 12 faster, 5.9–42 % less
+# time; fp16, run 6), and on 8 more 0.4 % against 7.9 % (bf16, run 7: the 6 that move faster by
+# 5–20 %); on the 33 timings it was judged on, 6.3 % against 7.9 %. Where rows are on lines it
+# moves no pick of the earlier stops' grid. Rows 32 or 64 bytes off a line count 2 (not
+# profiled); rows not a multiple of 16 bytes are copied to lines (matmul.Pitched) and count 1;
+# FP8, INT8 and TF32 are not measured and get no term.
+L2_REQUESTS_PER_US = 1.0e5
 BOX_ROW_REQUESTS = {"line": 1.0, "two lines": 2.0, "partial sector": 2.47}
 
 
@@ -561,9 +563,10 @@ TURNS_CONFIG = {"CONSUMERS": 2, "PINGPONG": 128, "BN": 128, "CLUSTER": 2, "STAGE
 # fastest of three widths each way, same call (docs/results/2026-12-01-h200-pitch/, run 8,
 # pitch_table.txt): less time at 5000×1024×4104 (−16 %), 4096×384×4104 (−5 %), 384×5000×2000
 # (−3 %), 256×6000×3000 (−1 %); more at 1800×7000×4520 (+22 %), 256×6000×3008 (+12 %), 3000³
-# (+11 %), 2000×3000×1000 (+10 %), 576×7000×2024 (+8 %), 7000×1800×3272 (+4 %), 3008³ (+2 %). The
-# request bound ranked them wrongly both ways (it took them at 576×7000×2024, not at the first
-# two), so the picker does not weigh them; config={"SHARE_A": 1} and tune_ladder build them.
+# (+11 %), 2000×3000×1000 (+10 %), 576×7000×2024 (+8 %), 7000×1800×3272 (+4 %), 3008³ (+2 %).
+# Weighed by the request bound it was picked at 576×7000×2024 (slower) and 256×6000×3000 (faster),
+# not at the first two, so the picker does not weigh it; a caller's config={"SHARE_A": 1} builds
+# it over a pick in clusters of 2 without turns (others are refused by name), and tune_ladder.
 
 
 def stream_k_share(tiles, kt, clusters, tile):
@@ -607,7 +610,8 @@ def split_k_sum_us(p, bm, bn):
 def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2):
     """Modelled µs of 06 with ``tile`` on (m, n, k): the busiest cluster's k-slices at the tile's
     rate (the schedule the kernel itself computes: rounds, stream-K, split-K) plus split-K's
-    final sum, or the time to stream A, B and C through HBM when that is longer. Returns
+    final sum, or the time to stream A, B and C through HBM, or (16-bit inputs) for the L2 to serve
+    the read requests of A's and B's box rows (L2_REQUESTS_PER_US), when that is longer. Returns
     (that time, whether the schedule splits tiles along K). Consumers taking turns (PINGPONG) get
     the rate of the cooperative tile of their size — the stores they hide are not modelled, and
     the picker does not rank them by it (wgmma_takes_turns decides)."""
@@ -626,7 +630,7 @@ def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2):
         fixup_us = STREAM_K_US if share else 0.0
     # HBM at full speed needs HBM_SMS of the SMs reading; fewer get their share of it
     memory_us = (elem_bytes * (m * k + k * n) + 4 * m * n) / (HBM_BYTES_PER_US * min(1.0, active / (HBM_SMS * sms)))
-    # every block's k-slices, each bm box rows of A and its share of B's bn
+    # every block's k-slices, each bm box rows of A and bn of B, the multicast operand's halved
     requests_us = 0.0
     if elem_bytes == 2 and not tile.get("SWAP_AB"):
         a_share, b_share = (cluster, 1) if tile.get("SHARE_A") else (1, cluster)   # the operand multicast

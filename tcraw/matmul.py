@@ -4,6 +4,7 @@ Read it top to bottom; every device step is a named call on the objects in runti
 """
 
 import itertools
+import math
 import os
 import statistics
 from contextlib import ExitStack
@@ -260,7 +261,8 @@ def operand_tensor_maps(kernel, d_a, d_b, d_c, m, n, k, pitches=None, b_layout="
 # the 16 a tensor map needs: a box row then is one L2 request, not two or three (rows off
 # 128-byte lines: see kernels.L2_REQUESTS_PER_US). On the H200 (fp16, ten shapes whose operands
 # are all copied, same run: docs/results/2026-12-01-h200-pitch/, scripts/pitch_study.py) each
-# took 0.4–16 % less time with rows padded to 128 bytes than to 16 (3333³ 312 → 262 µs).
+# took 0.4–16 % less time with rows padded to 128 bytes than to 16 (3333³ 312 → 262 µs); 07's
+# FP8, INT8 and TF32 copies are padded the same, not timed.
 COPY_PITCH_BYTES = 128
 
 
@@ -295,7 +297,7 @@ class Pitched:
                                           ("C", (m, n), p.out_dtype)):
             row = cols * dtype.itemsize
             if align and row % align:
-                step = max(align, COPY_PITCH_BYTES)
+                step = math.lcm(align, COPY_PITCH_BYTES)
                 yield name, rows, row, -(-row // step) * step
 
     @staticmethod

@@ -567,8 +567,8 @@ def test_06_counts_the_l2_requests_of_rows_off_128_byte_lines(monkeypatch):
     start on 128-byte lines, 2.47 (Nsight Compute, H200) where they are 16 bytes off 32, 2 on other
     lines; rows the library copies (not a multiple of 16 bytes) land on lines. The bound moves the
     fresh shapes measured faster to the configurations measured (docs/results/2026-12-01-h200-pitch/,
-    run 6); on rows on lines it never binds — every pick the same without it — and 8-bit and
-    TF32 inputs (not measured) get none."""
+    run 6); where rows are on lines it moves no pick — every one the same without it — and 8-bit
+    and TF32 inputs (not measured) get none."""
     assert [kernels.box_row_requests(b) for b in (6016, 6000, 4000, 1984, 1994)] == [1.0, 2.47, 2.0, 2.0, 1.0]
     fresh = {(1800, 7000, 4520): (2, 256, 2), (3400, 5600, 1192): (2, 256, 2), (576, 7000, 2024): (2, 192, 2),
              (896, 7000, 2440): (2, 256, 2), (448, 1200, 1192): (1, 128, 2), (3400, 5600, 5352): (2, 256, 2)}
@@ -588,17 +588,24 @@ def test_06_counts_the_l2_requests_of_rows_off_128_byte_lines(monkeypatch):
 
 def test_clusters_sharing_a_build_schedule_and_refuse_what_cannot():
     """SHARE_A=1: a cluster's two blocks along N, each loading half of A's rows (the A box is half
-    the block's rows) for both; refused by name with clusters of 1, SWAP_AB, A_ROWS or PINGPONG. Not
-    among the picker's configurations (measured both faster and slower than sharing B, the request
-    bound ranking them wrongly): a caller's override asks for it."""
-    k = kernels.wgmma_kernel("fp16", {"SHARE_A": 1, "BN": 192}, choose=False)
-    assert k.tma_boxes[0] == (64, 64) and "SHARE_A=1" in k.defines
-    tile = {**kernels.WGMMA_TILE, "SHARE_A": 1, "BN": 192}
-    assert kernels.wgmma_schedule(3000, 3000, 3000, 132, tile)[0] == 24 * 8   # cluster tiles of 128 × 384
-    assert kernels.wgmma_schedule(3000, 3000, 3000, 132, {**tile, "SHARE_A": 0})[0] == 12 * 16   # of 256 × 192
-    for bad, words in [({"CLUSTER": 1}, "CLUSTER=2"), ({"SWAP_AB": 1, "BN": 16, "CLUSTER": 1}, "SWAP_AB=1"),
-                       ({"A_ROWS": 16}, "A_ROWS"), ({"PINGPONG": 128, "BN": 128}, "PINGPONG")]:
-        with pytest.raises(UsageError, match=f"SHARE_A=1 .*{words}"):
+    the block's rows, as the cubin states) for both; the model counts half of A's requests and all
+    of B's; refused by name with clusters of 1, A_ROWS or PINGPONG. Not among the picker's
+    configurations (measured both faster and slower than sharing B, the request bound ranking
+    them wrongly): a caller's override asks for it."""
+    for key in ("fp16", "int8"):
+        k = kernels.wgmma_kernel(key, {"SHARE_A": 1, "BN": 192}, choose=False)
+        cubin = compiler.compile_cubin(k, "sm_90")   # refuses a build whose stated boxes differ
+        assert k.tma_boxes[0][0] == 64 and "SHARE_A=1" in k.defines and cubin.spill_bytes == 0
+    tile = {**kernels.WGMMA_TILE, "SHARE_A": 1, "BN": 128}
+    assert kernels.wgmma_schedule(300, 500, 1000, 132, tile)[0] == 3 * 2   # cluster tiles of 128 × 256
+    assert kernels.wgmma_schedule(300, 500, 1000, 132, {**tile, "SHARE_A": 0})[0] == 2 * 4   # of 256 × 128
+    model = lambda shape, t: kernels.wgmma_model_us(*shape, 132, t)[0]   # noqa: E731
+    assert model((576, 7000, 2024), tile) < model((576, 7000, 2024), {**tile, "SHARE_A": 0})   # A's requests halved
+    wide = {**tile, "BN": 192}
+    assert model((3000, 3000, 3000), wide) > model((3000, 3000, 3000), {**wide, "SHARE_A": 0})   # B's doubled
+    for bad, got in [({"CLUSTER": 1}, "CLUSTER=1"), ({"A_ROWS": 16}, "A_ROWS=16"), ({"PINGPONG": 128, "BN": 128},
+                                                                                      "PINGPONG=128")]:
+        with pytest.raises(UsageError, match=f"SHARE_A=1 shares A .*got .*{got}"):
             kernels.wgmma_kernel("fp16", {"SHARE_A": 1, **bad}, choose=False)
     assert not any(c.get("SHARE_A") for c in kernels.WGMMA_CONFIGS)
     k06 = kernels.KERNELS["wgmma_tma_fp16"]

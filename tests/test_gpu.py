@@ -228,11 +228,16 @@ def test_06_on_shapes_no_tile_divides(device, host_problems, shape, mode):
     assert c1.tobytes() == c2.tobytes()
 
 
-@pytest.mark.parametrize("config", kernels.WGMMA_CONFIGS + (kernels.TURNS_CONFIG,) + kernels.SWAPPED_CONFIGS,
+# clusters sharing A (not picked: kernels.py's note after TURNS_CONFIG), as the picker once listed them
+SHARING_A = tuple({"CONSUMERS": 2, "BN": bn, "CLUSTER": 2, "SHARE_A": 1, "STAGES": kernels.wgmma_max_stages(2, bn)}
+                  for bn in (256, 192, 128))
+
+
+@pytest.mark.parametrize("config", kernels.WGMMA_CONFIGS + (kernels.TURNS_CONFIG,) + kernels.SWAPPED_CONFIGS + SHARING_A,
                          ids=lambda c: "+".join(f"{k}={v}" for k, v in c.items()))
 def test_every_06_configuration_is_correct_at_the_edges(device, host_problems, config):
-    """Each configuration forced on shapes that give it partial tiles, split-K (not with tiles
-    taken in turn: those run whole) and pitched rows."""
+    """Each configuration (and clusters sharing A) forced on shapes that give it partial tiles,
+    split-K (not with tiles taken in turn: those run whole) and pitched rows."""
     kernel = kernels.KERNELS["wgmma_tma_bf16"]
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
@@ -565,9 +570,10 @@ def test_consumers_taking_tiles_in_turn_are_correct(device, host_problems, key, 
 @pytest.mark.parametrize("key", ["fp16", "int8", "fp8e4m3bf16"])
 def test_clusters_sharing_a_are_correct(device, host_problems, key, bn):
     """SHARE_A=1: a cluster's two blocks take neighbouring tiles of one tile row, each copying half
-    of A's rows for both and all of B for itself. Partial tiles (the second block's tile past N
-    too), pitched rows and rows off 128-byte lines, one slice, split-K, several rounds and (fp32
-    or s32 C) stream-K: verified, integers exact, the same bits when random inputs run again."""
+    of A's rows for both and all of B for itself. Partial tiles (at 128 columns a cluster's second
+    tile wholly past N), pitched rows and rows off 128-byte lines, one slice (8-bit; two at fp16),
+    split-K, several rounds and (fp32 or s32 C) stream-K: verified, integers exact, the same bits
+    when random inputs run again."""
     kernel = kernels.wgmma_kernel(key)
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))

@@ -2,7 +2,7 @@
 rows 16 bytes off a 32-byte boundary against twins on 128-byte lines (run 2); A's row pitch
 swept at 5000×5000×K (run 1); Nsight Compute's L2 requests at 3000³ and 3008³ (run 5); the picks
 before the L2-request term (the picker at 7b5dbff, read from git) against today's, on the shapes
-the term was drawn from (runs 1–4) and on fresh ones drawn after (runs 6, fp16, and 7, bf16); how
+the term was judged on (runs 1–4) and on fresh ones drawn after (runs 6, fp16, and 7, bf16); how
 many picks of two grids move.
 
     python docs/results/2026-12-01-h200-pitch/pitch_table.py
@@ -140,7 +140,7 @@ if __name__ == "__main__":
     twins()
     k_sweep()
     ncu()
-    picks("shapes the term was drawn from (runs 1–4)", ["run1_a_pitch_fp16.txt", "run2_pitch_16_fp16.txt",
+    picks("shapes the term was judged on (runs 1–4)", ["run1_a_pitch_fp16.txt", "run2_pitch_16_fp16.txt",
                                                         "run3_pitch_moves_fp16.txt", "run4_pitch_64_fp16.txt"])
     picks("fresh shapes, drawn after the term was written (run 6, fp16)", ["run6_pitch_fresh_fp16.txt"])
     picks("more fresh shapes (run 7, bf16)", ["run7_pitch_fresh_bf16.txt"])
