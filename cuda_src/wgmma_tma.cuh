@@ -611,7 +611,7 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
     // L2 traffic at 2. Runs, not every other box: 192 columns split as one box and two; 64 columns'
     // one box is rank 1's to copy, rank 0 copies none of B. Sharing A (SHARE_A), they take
     // neighbouring tiles of one tile row instead, and each copies half of A's rows for both —
-    // where A's rows start off 128-byte lines, each box row costs the L2 two or three requests
+    // where A's rows start off 128-byte lines, each box row costs the L2 two or more requests
     // (kernels.L2_REQUESTS_PER_US), and sharing halves A's.
     const unsigned rank = cluster_rank();
 #if SWAP_AB   // the tile's rows are N's, its columns M's
