@@ -326,6 +326,12 @@ def wgmma_turns_build(tile):
         not tile["PROMOTE"] and tile["PINGPONG"] * tile["BN"] <= 16384
 
 
+def wgmma_cluster_shape(tile):
+    """A cluster's blocks along M and along N (the .cu's CM, CN): (CLUSTER, 1), sharing B — or
+    (1, CLUSTER), sharing A (SHARE_A). The blocks along N share A's box, those along M B's."""
+    return (1, tile["CLUSTER"]) if tile.get("SHARE_A") else (tile["CLUSTER"], 1)
+
+
 def wgmma_checked(tile):
     """``tile`` if 06/07 can be built with it; else a UsageError saying which macro and what fits."""
     consumers, bn, cluster, stages = tile["CONSUMERS"], tile["BN"], tile["CLUSTER"], tile["STAGES"]
@@ -343,8 +349,8 @@ def wgmma_checked(tile):
         raise UsageError(f"06/07 cannot be built with CONSUMERS={consumers}, BN={bn}, CLUSTER={cluster}: CONSUMERS "
                          "is 1 or 2, BN 64, 128, 192 or 256, and CLUSTER 1 or 2")
     if tile["SHARE_A"] and (cluster != 2 or tile["SWAP_AB"] or tile["A_ROWS"] or tile["PINGPONG"]):
-        raise UsageError(f"SHARE_A=1 shares A between a cluster's two blocks: it needs CLUSTER=2 and no SWAP_AB, A_ROWS "
-                         f"or PINGPONG; got CLUSTER={cluster}, SWAP_AB={tile['SWAP_AB']}, A_ROWS={tile['A_ROWS']}, "
+        raise UsageError(f"SHARE_A=1 shares A between a cluster's two blocks: it needs CLUSTER=2 and no SWAP_AB, "
+                         f"A_ROWS or PINGPONG; got CLUSTER={cluster}, SWAP_AB={tile['SWAP_AB']}, A_ROWS={tile['A_ROWS']}, "
                          f"PINGPONG={tile['PINGPONG']}")
     if tile["PROMOTE"] and bn > 128:
         raise UsageError(f"PROMOTE={tile['PROMOTE']} doubles the accumulators: it needs BN of 128 or 64, not {bn}")
@@ -422,7 +428,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
     b_box = (bk, 64) if b_layout == "row" else (64, bk)
     if tile["SWAP_AB"] and (elem != 2 or b_layout != "row"):
         raise UsageError(f"SWAP_AB=1 is for fp16 and bf16 (wgmma transposes only 16-bit operands), not {key}")
-    a_box = (bn, bk) if tile["SWAP_AB"] else (bm // cluster if tile["SHARE_A"] else tile["A_ROWS"] or bm, bk)
+    a_box = (bn, bk) if tile["SWAP_AB"] else (tile["A_ROWS"] or bm // wgmma_cluster_shape(tile)[1], bk)
     c_box = (bn if tile["SWAP_AB"] else 64, 128 // PRECISIONS[key].out_dtype.itemsize)
     return Kernel(
         name=name or entry, source=source, entry=entry,
@@ -594,8 +600,8 @@ def wgmma_schedule(m, n, k, sms, tile, elem_bytes=2):
     cluster = tile["CLUSTER"]
     if tile.get("SWAP_AB"):   # Cᵀ = Bᵀ·Aᵀ: the block tile's rows run along N, its BN columns along M
         m, n = n, m
-    along_n = cluster if tile.get("SHARE_A") else 1   # a cluster's blocks along N, sharing A (else along M)
-    tiles = cdiv(m, wgmma_rows(tile) * cluster // along_n) * cdiv(n, tile["BN"] * along_n)
+    along_m, along_n = wgmma_cluster_shape(tile)
+    tiles = cdiv(m, wgmma_rows(tile) * along_m) * cdiv(n, tile["BN"] * along_n)
     kt, clusters = cdiv(k, WGMMA_ROW_BYTES // elem_bytes), sms // cluster
     p = split_pieces(tiles, kt, clusters, tile)
     return tiles, kt, clusters, p, (stream_k_share(tiles, kt, clusters, tile) if p == 1 else 0)
@@ -630,12 +636,12 @@ def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2):
         fixup_us = STREAM_K_US if share else 0.0
     # HBM at full speed needs HBM_SMS of the SMs reading; fewer get their share of it
     memory_us = (elem_bytes * (m * k + k * n) + 4 * m * n) / (HBM_BYTES_PER_US * min(1.0, active / (HBM_SMS * sms)))
-    # every block's k-slices, each bm box rows of A and bn of B, the multicast operand's halved
+    # every block's k-slices, each bm box rows of A and bn of B, a multicast operand's shared
     requests_us = 0.0
     if elem_bytes == 2 and not tile.get("SWAP_AB"):
-        a_share, b_share = (cluster, 1) if tile.get("SHARE_A") else (1, cluster)   # the operand multicast
-        requests = tiles * cluster * kt * (bm / a_share * box_row_requests(k * elem_bytes) +
-                                           bn / b_share * box_row_requests(n * elem_bytes))
+        along_m, along_n = wgmma_cluster_shape(tile)
+        requests = tiles * cluster * kt * (bm / along_n * box_row_requests(k * elem_bytes) +
+                                           bn / along_m * box_row_requests(n * elem_bytes))
         requests_us = requests / L2_REQUESTS_PER_US
     return max(slices * slice_us, memory_us, requests_us) + fixup_us + LAUNCH_US, p > 1 or share > 0
 

@@ -233,7 +233,8 @@ SHARING_A = tuple({"CONSUMERS": 2, "BN": bn, "CLUSTER": 2, "SHARE_A": 1, "STAGES
                   for bn in (256, 192, 128))
 
 
-@pytest.mark.parametrize("config", kernels.WGMMA_CONFIGS + (kernels.TURNS_CONFIG,) + kernels.SWAPPED_CONFIGS + SHARING_A,
+@pytest.mark.parametrize("config", kernels.WGMMA_CONFIGS + (kernels.TURNS_CONFIG,) + kernels.SWAPPED_CONFIGS
+                         + SHARING_A,
                          ids=lambda c: "+".join(f"{k}={v}" for k, v in c.items()))
 def test_every_06_configuration_is_correct_at_the_edges(device, host_problems, config):
     """Each configuration (and clusters sharing A) forced on shapes that give it partial tiles,
@@ -522,6 +523,22 @@ def test_06_swapped_operands_are_correct(device, host_problems, key, config):
     assert c1.tobytes() == c2.tobytes()
 
 
+def runs_right_and_repeatable(device, host_problems, kernel, key, shapes, config, built):
+    """``kernel`` with ``config`` over its picks on each shape, integer then random inputs: built as
+    ``built(record)`` says, verified, every element written, integers exact where the precision
+    allows, and the random inputs' run the same bits again."""
+    for shape in shapes:
+        for mode in ("int", "normal"):
+            hp = host_problems(key, *shape, mode)
+            rec, c1 = run_matmul(device, kernel, hp, iters=1, warmup=0, config=config, keep_output=True)
+            assert built(rec), rec.config
+            assert rec.passed and rec.unwritten == 0, (shape, mode, rec.config, rec.max_rel_err, rec.bad)
+            if mode == "int" and hp.tolerance() == 0.0:
+                assert rec.max_abs_err == 0.0, (shape, rec.config)
+        _, c2 = run_matmul(device, kernel, hp, iters=1, warmup=0, config=config, keep_output=True)
+        assert c1.tobytes() == c2.tobytes(), (shape, rec.config)   # (random inputs: the order of the adds shows)
+
+
 def stream_k_n(m, k, config, elem_bytes, sms):
     """An N (not a multiple of 8) at which 06/07 with ``config`` cuts its last round by stream-K."""
     tile = {**kernels.WGMMA_TILE, **config}
@@ -553,17 +570,10 @@ def test_consumers_taking_tiles_in_turn_are_correct(device, host_problems, key, 
     for shape in turns:   # more tiles than clusters: both consumers of some block take turns
         tiles, _, clusters, _, _ = kernels.wgmma_schedule(*shape, sms, {**kernels.WGMMA_TILE, **config}, elem)
         assert tiles > clusters, (shape, tiles, clusters)
-    for shape in [(130, 300, 1000), (65, 129, 4105), (700, 1000, 70), (3, 5, 7), (512, 512, 8192)] + turns:
-        for mode in ("int", "normal"):
-            hp = host_problems(key, *shape, mode)
-            rec, c1 = run_matmul(device, kernel, hp, iters=1, warmup=0, config=config, keep_output=True)
-            assert f"PINGPONG={config['PINGPONG']}" in rec.config, rec.config
-            assert ("WAIT_DEPTH=1" in rec.config) == bool(config["WAIT_DEPTH"]), rec.config
-            assert rec.passed and rec.unwritten == 0, (shape, mode, rec.config, rec.max_rel_err, rec.bad)
-            if mode == "int" and hp.tolerance() == 0.0:
-                assert rec.max_abs_err == 0.0, (shape, rec.config)
-        _, c2 = run_matmul(device, kernel, hp, iters=1, warmup=0, config=config, keep_output=True)
-        assert c1.tobytes() == c2.tobytes(), (shape, rec.config)   # (random inputs: the order of the adds shows)
+    runs_right_and_repeatable(device, host_problems, kernel, key,
+                              [(130, 300, 1000), (65, 129, 4105), (700, 1000, 70), (3, 5, 7), (512, 512, 8192)] + turns,
+                              config, lambda rec: f"PINGPONG={config['PINGPONG']}" in rec.config and
+                              ("WAIT_DEPTH=1" in rec.config) == bool(config["WAIT_DEPTH"]))
 
 
 @pytest.mark.parametrize("bn", [256, 192, 128])
@@ -585,16 +595,7 @@ def test_clusters_sharing_a_are_correct(device, host_problems, key, bn):
     assert kernels.wgmma_schedule(512, 512, 8192, sms, tile, elem)[3] > 1   # split-K
     if kernels.PRECISIONS[key].out_dtype.itemsize == 4:
         shapes.append((8 * 128 + 7, stream_k_n(8 * 128 + 7, 4100, config, elem, sms), 4100))
-    for shape in shapes:
-        for mode in ("int", "normal"):
-            hp = host_problems(key, *shape, mode)
-            rec, c1 = run_matmul(device, kernel, hp, iters=1, warmup=0, config=config, keep_output=True)
-            assert "SHARE_A=1" in rec.config, rec.config
-            assert rec.passed and rec.unwritten == 0, (shape, mode, rec.config, rec.max_rel_err, rec.bad)
-            if mode == "int" and hp.tolerance() == 0.0:
-                assert rec.max_abs_err == 0.0, (shape, rec.config)
-        _, c2 = run_matmul(device, kernel, hp, iters=1, warmup=0, config=config, keep_output=True)
-        assert c1.tobytes() == c2.tobytes(), (shape, rec.config)
+    runs_right_and_repeatable(device, host_problems, kernel, key, shapes, config, lambda rec: "SHARE_A=1" in rec.config)
 
 
 def test_06_stream_k_in_finer_pieces_is_correct_and_repeatable(device, host_problems):
