@@ -37,11 +37,11 @@
 #define STAGES 4
 #endif
 #ifndef CLUSTER
-#define CLUSTER 2     // blocks per cluster sharing (multicasting) one B tile — or A's (SHARE_A): 1 or 2
+#define CLUSTER 2     // blocks per cluster sharing (multicasting) one B tile — or A's (SHARE_A): 1, 2 or 4
 #endif
 #ifndef SHARE_A
-#define SHARE_A 0     // 1: the cluster's blocks take neighbouring tiles of one tile row and share A, not B
-#endif
+#define SHARE_A 0     // 1: pairs of the cluster's blocks take neighbouring tiles of one tile row and share A
+#endif                // (CLUSTER 2: A, not B; 4: 2×2 tiles, the pairs along M sharing B too)
 #ifndef GROUP_M
 #define GROUP_M 8     // block tiles walk M first within a band of GROUP_M rows: B tiles stay in L2
 #endif
@@ -114,10 +114,14 @@ constexpr int A_BYTES = BM * 128, B_BOX_BYTES = 64 * 128, B_BYTES = SWAP_AB ? BN
 // C's rows past A_ROWS — never stored, since they are past M too.
 constexpr int A_LOAD_ROWS = A_ROWS ? A_ROWS : BM;
 static_assert(A_LOAD_ROWS % 8 == 0 && A_LOAD_ROWS <= BM, "A_ROWS: whole 8-row swizzle atoms, at most BM");
-// Sharing A (SHARE_A), each block of the cluster copies its run of A's rows — one box — for all.
-static_assert(!SHARE_A || (CLUSTER == 2 && !SWAP_AB && !A_ROWS && !PINGPONG),
-              "SHARE_A: clusters of 2, not swapped, no A_ROWS, no PINGPONG");
-constexpr int A_BOX_ROWS = SHARE_A ? A_LOAD_ROWS / CLUSTER : A_LOAD_ROWS;
+// A cluster's blocks along M (sharing B) and along N (sharing A): CLUSTER × 1, or with SHARE_A
+// pairs along N — 1 × 2 or 2 × 2. Rank r is block (r % CM, r / CM) of the cluster's tiles.
+static_assert(CLUSTER == 1 || CLUSTER == 2 || (CLUSTER == 4 && !PINGPONG), "CLUSTER is 1, 2 or 4 (not taking turns)");
+static_assert(!SHARE_A || ((CLUSTER == 2 || CLUSTER == 4) && !SWAP_AB && !A_ROWS && !PINGPONG),
+              "SHARE_A: clusters of 2 or 4, not swapped, no A_ROWS, no PINGPONG");
+constexpr int CN = SHARE_A ? 2 : 1, CM = CLUSTER / CN;
+// Sharing A, each block of a pair copies its half of A's rows — one box — for both.
+constexpr int A_BOX_ROWS = A_LOAD_ROWS / CN;
 constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
 // C leaves through shared memory in 64-row × 32-column fp32 boxes (one 128-byte swizzle row
 // each), two buffers per consumer so one can fill while the copy engine reads the other.
@@ -609,21 +613,27 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
     // they all need the same B tile: each loads its run of the tile's 64-column boxes and the
     // copy engine multicasts them into every block's shared memory (same offsets), halving B's
     // L2 traffic at 2. Runs, not every other box: 192 columns split as one box and two; 64 columns'
-    // one box is rank 1's to copy, rank 0 copies none of B. Sharing A (SHARE_A), they take
-    // neighbouring tiles of one tile row instead, and each copies half of A's rows for both —
-    // where A's rows start off 128-byte lines, each box row costs the L2 two or more requests
-    // (kernels.L2_REQUESTS_PER_US), and sharing halves A's.
+    // one box is rank 1's to copy, rank 0 copies none of B (at 4, 128 columns' two boxes are ranks
+    // 1's and 3's). Sharing A (SHARE_A), a cluster of 2 takes neighbouring tiles of one tile row
+    // instead, and each copies half of A's rows for both — where A's rows start off 128-byte
+    // lines, each box row costs the L2 two or more requests (kernels.L2_REQUESTS_PER_US), and
+    // sharing halves A's; a cluster of 4 takes 2 × 2 tiles, A's halves shared along each row and
+    // B's runs along each column: fewer box rows per MMA than either cluster of 2 (128×256 tiles:
+    // 192 a tile a slice, against 256 sharing B and 320 sharing A; 4 along M sharing B: 192). Every
+    // consumer still frees a stage in every block of the cluster (each one's stage holds copies
+    // from up to three others).
     const unsigned rank = cluster_rank();
 #if SWAP_AB   // the tile's rows are N's, its columns M's
     const int tiles_m = (N + BM - 1) / BM, tiles_n = (M + BN - 1) / BN;
 #else
-    constexpr int CM = SHARE_A ? 1 : CLUSTER, CN = SHARE_A ? CLUSTER : 1;   // a cluster's block tiles along M, N
     const int tiles_m = (M + BM * CM - 1) / (BM * CM), tiles_n = (N + BN * CN - 1) / (BN * CN);
 #endif
-    // This block's tile of the cluster's (tile_m, tile_n): the rank-th of its CLUSTER along M or N.
+    // This block's tile of the cluster's (tile_m, tile_n): the rank-th of its CLUSTER along M or N,
+    // or in 2×2, (rank % 2, rank / 2).
     auto own_tile = [rank](int& tile_m, int& tile_n) {
-        if (SHARE_A) tile_n = tile_n * CLUSTER + rank;
-        else tile_m = tile_m * CLUSTER + rank;
+        if (CN == 1) tile_m = tile_m * CLUSTER + rank;
+        else if (CM == 1) tile_n = tile_n * CLUSTER + rank;
+        else tile_m = tile_m * CM + rank % CM, tile_n = tile_n * CN + rank / CM;
     };
     const int tiles = tiles_m * tiles_n, KT = (K + BK - 1) / BK;
     const int warpgroup = threadIdx.x / 128;
@@ -670,7 +680,7 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                     for (int j = 0; j < CONSUMERS; ++j)
                         tma_load_2d(a_dst + j * B_BOX_BYTES, map_b, tile_m * BM + j * 64, kt * BK, full + 8 * s);
                     tma_load_2d(b_dst, map_a, kt * BK, tile_n * BN, full + 8 * s);
-#elif SHARE_A   // this block's half of A's rows for both blocks; all of B, its own
+#elif SHARE_A && CLUSTER == 2   // this block's half of A's rows for both blocks; all of B, its own
                     tma_load_2d_multicast(a_dst + rank * A_BOX_ROWS * 128, map_a, kt * BK, tile_m * BM + rank * A_BOX_ROWS,
                                           full + 8 * s, (1u << CLUSTER) - 1);
 #pragma unroll
@@ -680,6 +690,22 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
 #else
                         tma_load_2d(b_dst + j * B_BOX_BYTES, map_b, tile_n * BN + j * 64, kt * BK, full + 8 * s);
 #endif
+#elif SHARE_A   // 2×2: half of A's rows for this block and the one beside it (same rank % 2), half
+                // of B's boxes for this block and the one below (same rank / 2)
+                    {
+                        const unsigned rm = rank % CM, rn = rank / CM;
+                        tma_load_2d_multicast(a_dst + rn * A_BOX_ROWS * 128, map_a, kt * BK, tile_m * BM + rn * A_BOX_ROWS,
+                                              full + 8 * s, 0b0101u << rm);
+#pragma unroll
+                        for (int j = rm * B_BOXES / CM; j < (rm + 1) * B_BOXES / CM; ++j)
+#if WG_B_KMAJOR
+                            tma_load_2d_multicast(b_dst + j * B_BOX_BYTES, map_b, kt * BK, tile_n * BN + j * 64,
+                                                  full + 8 * s, 0b0011u << CM * rn);
+#else
+                            tma_load_2d_multicast(b_dst + j * B_BOX_BYTES, map_b, tile_n * BN + j * 64, kt * BK,
+                                                  full + 8 * s, 0b0011u << CM * rn);
+#endif
+                    }
 #else
                     tma_load_2d(a_dst, map_a, kt * BK, tile_m * BM, full + 8 * s);   // BK × A_LOAD_ROWS box of A
 #pragma unroll

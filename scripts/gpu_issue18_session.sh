@@ -79,6 +79,14 @@
 #   pitchbf16 (issue 14) the same on more fresh shapes (scripts/shapes/pitch_fresh_bf16.txt), bf16
 #   sharea (issue 14) clusters sharing A (SHARE_A=1): their GPU tests; then beside clusters sharing B on rows
 #          off 128-byte lines (scripts/shapes/share_a.txt), and the picks, fp16
+#   cluster4 (issue 14) how many clusters of 1, 2 and 4 the device holds; clusters of 4 (along M, 2 × 2)
+#          beside clusters of 2 (scripts/shapes/cluster4.txt), and the picks, fp16
+#   cluster4fresh (issue 14) 13 configurations on fresh shapes of rows off 128-byte lines (cluster4_fresh.txt)
+#   cluster4tests (issue 14) the GPU tests of clusters sharing A and of 4, and the edge test of those configurations
+#   cluster4final (issue 14) the final picks against cuBLAS on four shape files (fp16, bf16); compute-sanitizer
+#          over clusters of 4
+#   cluster4round (issue 14) round-number shapes whose pick moved (cluster4_round.txt): both picks, six configurations
+#   launchpaths (issue 14) GPU tests over the launch paths the grid cut to what the device holds touches
 #   suite1 tests/test_gpu.py with the GPU; suite2 every other test file (each a call of its own)
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
 #          06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
@@ -506,6 +514,66 @@ for part in "${parts[@]}"; do
     timeout ${PICKED_S:-90} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/share_a.txt --iters 20 \
       --seed 7 --picked --variants "" > "$OUT/share_a_picked_fp16.txt" 2>&1
     echo "picked exit $?"; grep -E "×.*cuBLAS" "$OUT/share_a_picked_fp16.txt" ;;
+  cluster4)
+    # clusters of 4: how many the device holds at once, then along M sharing B and 2 × 2 sharing
+    # both, against clusters of 2 and the picks (scripts/shapes/cluster4.txt)
+    $PY - <<'PYEOF' 2>&1 | tee "$OUT/held_clusters.txt"
+from tcraw import compiler, kernels, runtime
+device = runtime.Device(0)
+for tile in ({"CLUSTER": 1}, {"CLUSTER": 2}, {"CLUSTER": 4}, {"CLUSTER": 4, "SHARE_A": 1}, {"CLUSTER": 4, "BN": 192},
+             {"CLUSTER": 4, "BN": 128, "STAGES": 6}, {"CLUSTER": 2, "BN": 128, "STAGES": 6}):
+    kernel = kernels.wgmma_kernel("fp16", tile, choose=False)
+    with runtime.Module(device, compiler.compile_cubin(kernel, device.arch, device.drv).image) as mod:
+        fn = mod.function(kernel.entry)
+        g = kernel.launch_geometry(8192, 8192, 8192, device.sm_count)
+        fn.set_max_dynamic_smem(g.smem_bytes)
+        print(f"{device.name} {device.sm_count} SMs: {kernel.variant}: {fn.max_active_clusters(g)} clusters of "
+              f"{kernel.cluster} held at once ({g.smem_bytes} B shared memory a block)")
+PYEOF
+    timeout ${C4_S:-330} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/cluster4.txt --iters 20 \
+      --seed 7 --variants "" BN=192 CLUSTER=4 CLUSTER=4,SHARE_A=1 BN=192,CLUSTER=4 BN=192,CLUSTER=4,SHARE_A=1 \
+      BN=128,STAGES=6,CLUSTER=4,SHARE_A=1 > "$OUT/cluster4_fp16.txt" 2>&1
+    echo "cluster4 exit $?"; grep -E "×.*cuBLAS" "$OUT/cluster4_fp16.txt"
+    timeout ${PICKED_S:-90} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/cluster4.txt --iters 20 \
+      --seed 7 --picked --variants "" > "$OUT/cluster4_picked_fp16.txt" 2>&1
+    echo "picked exit $?"; grep -E "×.*cuBLAS" "$OUT/cluster4_picked_fp16.txt" ;;
+  cluster4fresh)
+    timeout ${C4F_S:-500} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/cluster4_fresh.txt --iters 20 \
+      --seed 7 --variants "" BN=128,STAGES=6 BN=128,STAGES=6,CLUSTER=1 BN=128,STAGES=6,CLUSTER=4,SHARE_A=1 BN=192 \
+      BN=192,CLUSTER=4 BN=192,CLUSTER=4,SHARE_A=1 CLUSTER=1 CLUSTER=4 CLUSTER=4,SHARE_A=1 CONSUMERS=1,BN=128,STAGES=8 \
+      CONSUMERS=1,BN=128,STAGES=8,CLUSTER=1 CONSUMERS=1,STAGES=5 > "$OUT/cluster4_fresh_fp16.txt" 2>&1
+    echo "cluster4 fresh exit $?"; grep -cE "×.*cuBLAS" "$OUT/cluster4_fresh_fp16.txt"; grep FAIL "$OUT/cluster4_fresh_fp16.txt" | head ;;
+  cluster4final)
+    # the final picks on every shape file of this work against cuBLAS, then compute-sanitizer over
+    # clusters of 4 (2 × 2 with stream-K and split-K; along M with 8-bit inputs and a bf16 C)
+    for f in cluster4 cluster4_fresh pitch_fresh; do
+      timeout ${PICKED_S:-120} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/$f.txt --iters 20 \
+        --seed 11 --picked --variants "" > "$OUT/final_picked_${f}_fp16.txt" 2>&1
+      echo "$f exit $?"; grep -E "×.*cuBLAS" "$OUT/final_picked_${f}_fp16.txt"
+    done
+    timeout ${PICKED_S:-120} $PY scripts/tune_ladder.py --family wgmma --precision bf16 --shapes scripts/shapes/pitch_fresh_bf16.txt \
+      --iters 20 --seed 11 --picked --variants "" > "$OUT/final_picked_pitch_fresh_bf16.txt" 2>&1
+    echo "bf16 exit $?"; grep -E "×.*cuBLAS" "$OUT/final_picked_pitch_fresh_bf16.txt"
+    SAN_S=110 sanitize_configs cluster4 fp16:1031x9253x4100:CONSUMERS=2,BN=192,CLUSTER=4,SHARE_A=1 \
+      fp16:512x512x8192:CONSUMERS=2,BN=128,CLUSTER=4,SHARE_A=1 fp8e4m3bf16:700x1000x300:CONSUMERS=2,BN=256,CLUSTER=4 ;;
+  cluster4round)
+    timeout ${C4R_S:-400} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/cluster4_round.txt --iters 20 \
+      --seed 13 --variants "" CLUSTER=4 BN=192 BN=192,CLUSTER=4 BN=192,CLUSTER=4,SHARE_A=1 BN=128,STAGES=6 \
+      > "$OUT/cluster4_round_fp16.txt" 2>&1
+    echo "cluster4 round exit $?"; grep -E "×.*cuBLAS" "$OUT/cluster4_round_fp16.txt" ;;
+  launchpaths)
+    # (issue 14) GPU tests over the launch paths the cut grid (matmul.resident_geometry) touches
+    timeout ${PYTEST_S:-420} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "06_on_shapes or \
+      split_k_leaves or cli_run_json or backends_agree or same_seed or walkthrough or (trace and wgmma) or 07_k_major" \
+      > "$OUT/pytest_launch_paths.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_launch_paths.txt")"
+    timeout ${PYTEST_S:-280} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "stream_k_pieces or \
+      split_k_pieces or swapped or one_slice or 64_columns" > "$OUT/pytest_launch_paths2.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_launch_paths2.txt")" ;;
+  cluster4tests)
+    timeout ${PYTEST_S:-400} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "sharing_a_or_of_4 or \
+      (every_06_configuration and SHARE_A)" > "$OUT/pytest_cluster4.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_cluster4.txt")" ;;
   recheck07)
     # (issue 14) after --picked variants' WAIT_DEPTH=0 stopped being replaced by the pick's 1: 07's
     # one-consumer picks at small M with and without a slice in flight; the GPU tests of one consumer

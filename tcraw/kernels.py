@@ -52,8 +52,8 @@ class Kernel:
     tma_boxes: tuple = ()
     tma_element: tuple = ()
     # Persistent kernels loop over tiles: launch_geometry caps the grid at one block per SM
-    # (a whole number of clusters, when the kernel is built with __cluster_dims__), and the
-    # launch checks that the device holds the whole grid at once (matmul.check_resident).
+    # (a whole number of clusters, when the kernel is built with __cluster_dims__) and at the
+    # blocks the device holds at once in such clusters (matmul.resident_geometry).
     persistent: bool = False
     cluster: int = 1
     # Kernels that need device scratch beside their operands (06's stream-K flags): blocks in
@@ -140,12 +140,17 @@ class Kernel:
             return None
         return ArchError(f"kernel {self.name} needs sm_{self.min_arch} or newer; {what} is below it")
 
-    def launch_geometry(self, m, n, k, sm_count):
+    def launch_geometry(self, m, n, k, sm_count, held=None):
+        """The grid, block and shared memory of a launch on (m, n, k) with ``sm_count`` SMs — for
+        a persistent kernel, at most ``held`` blocks when given: what the device holds at once
+        in its clusters (matmul.resident_geometry asks), which can be fewer than its SMs."""
         g = self.geometry(m, n, k)
         if self.persistent:
             # One block per SM, or per tile if fewer — except that a kernel splitting tiles along K
             # (a workspace for the pieces) uses every SM even when tiles are fewer than SMs.
             blocks = sm_count - sm_count % self.cluster
+            if held is not None:
+                blocks = min(blocks, held)
             g = Geometry(grid=(blocks if self.workspace else min(g.grid[0], blocks), 1, 1), block=g.block,
                          smem_bytes=g.smem_bytes)
         return g
@@ -287,8 +292,8 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
               "A_ROWS": 0,       # rows of A loaded a slice (0: the block's all; 8/16 for tiny M)
               "SWAP_AB": 0,      # 1: Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n (BN 16/32/64; fp16, bf16)
               "PINGPONG": 0,     # 64/128: the two consumers take tiles of these rows in turn (not shared)
-              "SHARE_A": 0,      # 1: a cluster's two blocks take neighbouring tiles of a tile row, sharing A
-                                 # (not picked: see the note after TURNS_CONFIG)
+              "SHARE_A": 0,      # 1: pairs of a cluster's blocks take neighbouring tiles of a tile row, sharing A
+                                 # (in clusters of 2 not picked: see the note after TURNS_CONFIG)
               "STREAM_K_DIV": 2,  # stream-K's pieces are at least 1/STREAM_K_DIV of a tile ...
               "STREAM_K_ROUNDS": 4}  # ... and cut a last partial round only after this many whole ones
 WGMMA_ROW_BYTES = 128          # a slice of K: one 128-byte swizzle row per operand row (64 halves)
@@ -327,15 +332,19 @@ def wgmma_turns_build(tile):
 
 
 def wgmma_cluster_shape(tile):
-    """A cluster's blocks along M and along N (the .cu's CM, CN): (CLUSTER, 1), sharing B — or
-    (1, CLUSTER), sharing A (SHARE_A). The blocks along N share A's box, those along M B's."""
-    return (1, tile["CLUSTER"]) if tile.get("SHARE_A") else (tile["CLUSTER"], 1)
+    """A cluster's blocks along M and along N (the .cu's CM, CN): (CLUSTER, 1), sharing B — or,
+    sharing A (SHARE_A), pairs along N: (1, 2) or (2, 2). The blocks along N share A's box,
+    those along M B's."""
+    return (tile["CLUSTER"] // 2, 2) if tile.get("SHARE_A") else (tile["CLUSTER"], 1)
 
 
 def wgmma_checked(tile):
     """``tile`` if 06/07 can be built with it; else a UsageError saying which macro and what fits."""
     consumers, bn, cluster, stages = tile["CONSUMERS"], tile["BN"], tile["CLUSTER"], tile["STAGES"]
     rows = wgmma_rows(tile)
+    if tile["PINGPONG"] and cluster == 4:
+        raise UsageError(f"PINGPONG={tile['PINGPONG']} runs in clusters of 1 or 2 (its turns are not built for 4); "
+                         "got CLUSTER=4")
     if tile["PINGPONG"] and not wgmma_turns_build(tile):
         raise UsageError(f"PINGPONG={tile['PINGPONG']}: the rows of each consumer's own tile, 64 or 128, with "
                          f"CONSUMERS=2, no SWAP_AB or PROMOTE, and at most 128 accumulators a thread (PINGPONG × BN "
@@ -345,13 +354,13 @@ def wgmma_checked(tile):
         if bn not in (16, 32, 64) or cluster != 1 or tile["A_ROWS"] or consumers not in (1, 2):
             raise UsageError(f"SWAP_AB=1 takes BN (M's tile) of 16, 32 or 64, CLUSTER=1 and no A_ROWS; got BN={bn}, "
                              f"CLUSTER={cluster}, A_ROWS={tile['A_ROWS']}")
-    elif consumers not in (1, 2) or bn not in (64, 128, 192, 256) or cluster not in (1, 2):
+    elif consumers not in (1, 2) or bn not in (64, 128, 192, 256) or cluster not in (1, 2, 4):
         raise UsageError(f"06/07 cannot be built with CONSUMERS={consumers}, BN={bn}, CLUSTER={cluster}: CONSUMERS "
-                         "is 1 or 2, BN 64, 128, 192 or 256, and CLUSTER 1 or 2")
-    if tile["SHARE_A"] and (cluster != 2 or tile["SWAP_AB"] or tile["A_ROWS"] or tile["PINGPONG"]):
-        raise UsageError(f"SHARE_A=1 shares A between a cluster's two blocks: it needs CLUSTER=2 and no SWAP_AB, "
-                         f"A_ROWS or PINGPONG; got CLUSTER={cluster}, SWAP_AB={tile['SWAP_AB']}, A_ROWS={tile['A_ROWS']}, "
-                         f"PINGPONG={tile['PINGPONG']}")
+                         "is 1 or 2, BN 64, 128, 192 or 256, and CLUSTER 1, 2 or 4")
+    if tile["SHARE_A"] and (cluster not in (2, 4) or tile["SWAP_AB"] or tile["A_ROWS"] or tile["PINGPONG"]):
+        raise UsageError(f"SHARE_A=1 shares A between pairs of a cluster's blocks: it needs CLUSTER=2 or 4 and no "
+                         f"SWAP_AB, A_ROWS or PINGPONG; got CLUSTER={cluster}, SWAP_AB={tile['SWAP_AB']}, "
+                         f"A_ROWS={tile['A_ROWS']}, PINGPONG={tile['PINGPONG']}")
     if tile["PROMOTE"] and bn > 128:
         raise UsageError(f"PROMOTE={tile['PROMOTE']} doubles the accumulators: it needs BN of 128 or 64, not {bn}")
     if tile["STREAM_K_DIV"] < 1:
@@ -437,7 +446,8 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         align=16, tma_boxes=(a_box, b_box, c_box), persistent=True,
         workspace=wgmma_workspace(tile), tma_element=element, b_layouts=(b_layout,), max_m=tile["A_ROWS"],
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
-        configs=(WGMMA_CONFIGS + ((TURNS_CONFIG,) + SWAPPED_CONFIGS if elem == 2 else ())) if choose else (),
+        configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + SWAPPED_CONFIGS if elem == 2 else   # (clusters of 4: 16-bit only)
+                 tuple(c for c in WGMMA_CONFIGS if c["CLUSTER"] < 4)) if choose else (),
         configure=(lambda picked, over: wgmma_kernel(key, _with_stages(asked, picked, over), name, choose=False))
         if choose else None,
         pick=(lambda m, n, k, sms: wgmma_config(m, n, k, sms, elem, stream_k=PRECISIONS[key].out_dtype.itemsize == 4))
@@ -446,7 +456,8 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
                 f"tiles{', B K-major' if b_layout == 'col' else ''}, "
                 f"{tile['STAGES']}-stage mbarrier ring, producer + {tile['CONSUMERS']} consumer warpgroups"
                 f"{' taking tiles in turn' if tile['PINGPONG'] else ''}, "
-                f"persistent, clusters of {cluster} multicasting B, stream-K last round, "
+                f"persistent, clusters of {cluster} multicasting "
+                f"{'B' if not tile['SHARE_A'] else 'A' if cluster == 2 else 'A and B'}, stream-K last round, "
                 f"{'no split-K' if tile['PINGPONG'] else 'split-K for few tiles'}, any shape")
 
 
@@ -519,7 +530,23 @@ SPLIT_K_US, STREAM_K_US, LAUNCH_US = 2.2, 2.3, 5.8
 # profiled); rows not a multiple of 16 bytes are copied to lines (matmul.Pitched) and count 1;
 # FP8, INT8 and TF32 are not measured and get no term.
 L2_REQUESTS_PER_US = 1.0e5
+# Where rows lie off lines, the MMAs and the requests overlap only in part: the model adds them
+# as the norm of this order, not the larger alone. On 16 fresh shapes (H200, fp16, 13
+# configurations each, docs/results/2026-12-01-h200-clusters-of-4/, run 3, cluster4_table.txt)
+# the pick took 1.024, 1.022, 1.053 and 1.062 times the fastest configuration's time (geomean)
+# with orders 3, 4, 6 and 8, 1.106 with the larger alone (the last stop's picker); then on 14
+# round-number shapes listed after it was set (run 6), 1.012 against 1.092. On lines the larger
+# alone stands: every earlier stop's pick there was judged with it, and a norm of order 4 would
+# move 50 of that grid's 1666 picks (64-column and split-K tiles, whose requests come nearer
+# their MMAs' time), none of them timed.
+L2_OVERLAP = 4
 BOX_ROW_REQUESTS = {"line": 1.0, "two lines": 2.0, "partial sector": 2.47}
+
+
+def wgmma_rows_off_lines(n, k, elem_bytes):
+    """Whether A's rows (K) or B's (N) of 16-bit inputs start off 128-byte lines, costing the L2
+    more than one request a box row (box_row_requests)."""
+    return elem_bytes == 2 and max(box_row_requests(k * elem_bytes), box_row_requests(n * elem_bytes)) > 1
 
 
 def box_row_requests(row_bytes):
@@ -571,8 +598,10 @@ TURNS_CONFIG = {"CONSUMERS": 2, "PINGPONG": 128, "BN": 128, "CLUSTER": 2, "STAGE
 # (−3 %), 256×6000×3000 (−1 %); more at 1800×7000×4520 (+22 %), 256×6000×3008 (+12 %), 3000³
 # (+11 %), 2000×3000×1000 (+10 %), 576×7000×2024 (+8 %), 7000×1800×3272 (+4 %), 3008³ (+2 %).
 # Weighed by the request bound it was picked at 576×7000×2024 (slower) and 256×6000×3000 (faster),
-# not at the first two, so the picker does not weigh it; a caller's config={"SHARE_A": 1} builds
-# it over a pick in clusters of 2 without turns (others are refused by name), and tune_ladder.
+# not at the first two, so the picker does not weigh it in clusters of 2; a caller's
+# config={"SHARE_A": 1} builds it over a pick in clusters of 2 without turns (others are refused by
+# name), and tune_ladder. In clusters of 4 (2 × 2, sharing B as well) it is a candidate:
+# CLUSTERS_OF_4.
 
 
 def stream_k_share(tiles, kt, clusters, tile):
@@ -593,6 +622,31 @@ def split_pieces(tiles, kt, clusters, tile):
     return max(1, min(clusters // tiles, kt // tile["SPLIT_MIN_SLICES"], tile["SPLIT_MAX"]))
 
 
+# A cluster's blocks must share a GPC, and the H200's (132 SMs) hold only 30 clusters of 4 at once
+# — 120 SMs — where they hold 66 of 2 (cuOccupancyMaxActiveClusters, 06 at 197–230 KB of shared
+# memory a block: docs/results/2026-12-01-h200-clusters-of-4/run2_held_clusters.txt). 06's grid
+# is what the device holds (matmul.resident_geometry); the model assumes the same share of a
+# GPU's SMs elsewhere.
+CLUSTERS_OF_4_HELD = {132: 30}
+# Clusters of 4 load a quarter fewer box rows per MMA than clusters of 2 (128×256 tiles: 768 box
+# rows a slice for four tiles, against 512 for two), on 120 of the H200's SMs. Where rows lie off
+# 128-byte lines they took less time than the fastest cluster of 2 timed (H200, fp16, same call,
+# docs/results/2026-12-01-h200-clusters-of-4/, run 2): 5000×1024×4104 −19 % (128×192 tiles,
+# 2 × 2), 7000×1800×3272 −14 % (the same), 576×7000×2024 −8 % (the same), 1800×7000×4520 −7 %
+# (128×192 or 128×256 along M), 3000³ −7 % (128×128, 2 × 2) — but 2000×3000×1000 +6.5 %; on
+# lines they lost 4–8 % (3008³, 3072³, 4096³, 6144³), so wgmma_ranked weighs them only off lines.
+# (BN, SHARE_A): 128×256 and 128×192 tiles along M or 2 × 2, 128×128 2 × 2.
+CLUSTERS_OF_4 = ((256, 0), (256, 1), (192, 0), (192, 1), (128, 1))
+
+
+def wgmma_clusters(sms, cluster):
+    """The clusters 06 runs on ``sms`` SMs: one block per SM — but clusters of 4 as the H200's
+    GPCs hold them (CLUSTERS_OF_4_HELD), scaled for other SM counts."""
+    if cluster < 4:
+        return sms // cluster
+    return CLUSTERS_OF_4_HELD.get(sms, sms * 30 // 132)
+
+
 def wgmma_schedule(m, n, k, sms, tile, elem_bytes=2):
     """06's schedule on (m, n, k) as the kernel computes it: (tiles, k-slices a tile, clusters,
     split-K's pieces a tile, stream-K's share of the last round per cluster). ``tile``'s STREAM_K
@@ -602,7 +656,7 @@ def wgmma_schedule(m, n, k, sms, tile, elem_bytes=2):
         m, n = n, m
     along_m, along_n = wgmma_cluster_shape(tile)
     tiles = cdiv(m, wgmma_rows(tile) * along_m) * cdiv(n, tile["BN"] * along_n)
-    kt, clusters = cdiv(k, WGMMA_ROW_BYTES // elem_bytes), sms // cluster
+    kt, clusters = cdiv(k, WGMMA_ROW_BYTES // elem_bytes), wgmma_clusters(sms, cluster)
     p = split_pieces(tiles, kt, clusters, tile)
     return tiles, kt, clusters, p, (stream_k_share(tiles, kt, clusters, tile) if p == 1 else 0)
 
@@ -616,8 +670,9 @@ def split_k_sum_us(p, bm, bn):
 def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2):
     """Modelled µs of 06 with ``tile`` on (m, n, k): the busiest cluster's k-slices at the tile's
     rate (the schedule the kernel itself computes: rounds, stream-K, split-K) plus split-K's
-    final sum, or the time to stream A, B and C through HBM, or (16-bit inputs) for the L2 to serve
-    the read requests of A's and B's box rows (L2_REQUESTS_PER_US), when that is longer. Returns
+    final sum, or the time to stream A, B and C through HBM — with (16-bit inputs) the time for the
+    L2 to serve the read requests of A's and B's box rows (L2_REQUESTS_PER_US): the longer of the
+    two where rows lie on 128-byte lines, their norm of order L2_OVERLAP where they do not. Returns
     (that time, whether the schedule splits tiles along K). Consumers taking turns (PINGPONG) get
     the rate of the cooperative tile of their size — the stores they hide are not modelled, and
     the picker does not rank them by it (wgmma_takes_turns decides)."""
@@ -636,14 +691,18 @@ def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2):
         fixup_us = STREAM_K_US if share else 0.0
     # HBM at full speed needs HBM_SMS of the SMs reading; fewer get their share of it
     memory_us = (elem_bytes * (m * k + k * n) + 4 * m * n) / (HBM_BYTES_PER_US * min(1.0, active / (HBM_SMS * sms)))
+    busy_us = max(slices * slice_us, memory_us)
     # every block's k-slices, each bm box rows of A and bn of B, a multicast operand's shared
-    requests_us = 0.0
     if elem_bytes == 2 and not tile.get("SWAP_AB"):
         along_m, along_n = wgmma_cluster_shape(tile)
         requests = tiles * cluster * kt * (bm / along_n * box_row_requests(k * elem_bytes) +
                                            bn / along_m * box_row_requests(n * elem_bytes))
         requests_us = requests / L2_REQUESTS_PER_US
-    return max(slices * slice_us, memory_us, requests_us) + fixup_us + LAUNCH_US, p > 1 or share > 0
+        if wgmma_rows_off_lines(n, k, elem_bytes):
+            busy_us = (busy_us ** L2_OVERLAP + requests_us ** L2_OVERLAP) ** (1 / L2_OVERLAP)
+        else:
+            busy_us = max(busy_us, requests_us)
+    return busy_us + fixup_us + LAUNCH_US, p > 1 or share > 0
 
 
 def wgmma_wait_depth(tile):
@@ -678,13 +737,16 @@ def _with_stages(tile, picked, overrides):
 def _wgmma_candidates():
     """06's configurations: block rows (1 or 2 consumers of 64), columns (BN), clusters of 1 or 2,
     and the most stages (up to 8) that fit in shared memory — biggest tile first. 192 columns
-    only with two consumers, the form measured (WGMMA_SM_TFLOPS)."""
+    only with two consumers, the form measured (WGMMA_SM_TFLOPS). Last (so ties go to the
+    others), clusters of 4 as measured: along M, and 2 × 2 (SHARE_A) — CLUSTERS_OF_4."""
     out = []
     for consumers in (2, 1):
         for bn in (256, 192, 128, 64) if consumers == 2 else (256, 128, 64):
             for cluster in (2, 1) if bn > 64 else (1,):
                 out.append({"CONSUMERS": consumers, "BN": bn, "CLUSTER": cluster,
                             "STAGES": wgmma_max_stages(consumers, bn)})
+    for bn, share_a in CLUSTERS_OF_4:
+        out.append({"CONSUMERS": 2, "BN": bn, "CLUSTER": 4, "SHARE_A": share_a, "STAGES": wgmma_max_stages(2, bn)})
     return tuple(out)
 
 
@@ -694,12 +756,15 @@ WGMMA_CONFIGS = _wgmma_candidates()
 def wgmma_ranked(m, n, k, sms, elem_bytes=2, stream_k=True):
     """The configurations wgmma_config weighs for (m, n, k) — those its measured rules allow —
     each as (modelled µs, MMAs with padding, split along K, order, configuration)."""
-    ranked = []
+    ranked, off_lines = [], wgmma_rows_off_lines(n, k, elem_bytes)
     for order, config in enumerate(WGMMA_CONFIGS):
         rows = wgmma_rows(config)
-        if (m <= 64 and config["CONSUMERS"] > 1) or (config["CLUSTER"] > 1 and cdiv(m, rows) < 2) or \
+        along_m, along_n = wgmma_cluster_shape(config)
+        if config["CLUSTER"] == 4 and not off_lines:
+            continue   # measured faster only there (CLUSTERS_OF_4)
+        if (m <= 64 and config["CONSUMERS"] > 1) or cdiv(m, rows) < along_m or cdiv(n, config["BN"]) < along_n or \
                 (config["BN"] > 64 and n <= config["BN"] // 2):
-            continue   # a second consumer's, a second block's, or half the tile's columns would be all padding
+            continue   # a second consumer's, a cluster's last block's, or half the tile's columns would be all padding
         tile = {**WGMMA_TILE, **config, "STREAM_K": int(stream_k)}
         tiles, _, clusters, p, _ = wgmma_schedule(m, n, k, sms, tile, elem_bytes)
         if config["CONSUMERS"] == 1 and m > 64 and p == 1 and tiles > clusters:

@@ -331,17 +331,25 @@ def workspace_buffer(device, kernel, m, n, k):
     return buf
 
 
-def check_resident(kernel, fn, geometry):
-    """A persistent kernel's blocks may wait for each other (06's split-K pieces for all of a
-    tile's, stream-K's for the piece after): every block of its grid must be on the GPU at once,
-    or the waits never end. Refuse a grid the device cannot hold whole rather than hang."""
-    blocks = geometry.grid[0] * geometry.grid[1] * geometry.grid[2]
+def resident_geometry(kernel, fn, m, n, k):
+    """``kernel``'s launch geometry on (M, N, K) for ``fn`` on its device. A persistent kernel's
+    blocks may wait for each other (06's split-K pieces for all of a tile's, stream-K's for the
+    piece after): every block of its grid must be on the GPU at once, or the waits never end. A
+    cluster's blocks must share a GPC, so the device may hold fewer of them at once than it has
+    SMs (clusters of 4 on the H200); the grid is cut to what it holds
+    (cuOccupancyMaxActiveClusters), and the kernel deals its tiles over the grid it gets."""
+    device = fn.module.device
+    geometry = kernel.launch_geometry(m, n, k, device.sm_count)
+    if geometry.smem_bytes > fn.max_dynamic_smem:   # (the occupancy question counts it only once allowed)
+        fn.set_max_dynamic_smem(geometry.smem_bytes)
+    if not kernel.persistent:
+        return geometry
     held = fn.max_active_clusters(geometry) * kernel.cluster
-    if blocks > held:
-        raise UsageError(f"{kernel.name} runs a persistent grid of {blocks} blocks (clusters of {kernel.cluster}) "
-                         f"that wait for each other, so all must be resident at once; {fn.module.device.name} "
-                         f"holds {held} of them with this launch (cuOccupancyMaxActiveClusters): run it where "
-                         "the whole GPU is available")
+    if held == 0:
+        raise UsageError(f"{kernel.name} runs a persistent grid in clusters of {kernel.cluster} that wait for "
+                         f"each other, and {device.name} holds none of them at once with this launch "
+                         "(cuOccupancyMaxActiveClusters): run it where the whole GPU is available")
+    return kernel.launch_geometry(m, n, k, device.sm_count, held)
 
 
 def matmul_launcher(kernel, fn, d_a, d_b, d_c, m, n, k, workspace=None, pitched=None, b_layout="row",
@@ -366,11 +374,7 @@ def matmul_launcher(kernel, fn, d_a, d_b, d_c, m, n, k, workspace=None, pitched=
             before.append(drv.copier_2d(buf.ptr, pitch, ops[name].ptr, row, row, rows))
         ops[name], pitches[name] = buf, pitch
     d_a, d_b, d_c = ops["A"], ops["B"], ops["C"]
-    geometry = kernel.launch_geometry(m, n, k, fn.module.device.sm_count)
-    if geometry.smem_bytes > fn.max_dynamic_smem:
-        fn.set_max_dynamic_smem(geometry.smem_bytes)
-    if kernel.persistent:
-        check_resident(kernel, fn, geometry)
+    geometry = resident_geometry(kernel, fn, m, n, k)   # (and the shared memory it needs allowed)
     scratch = []
     if kernel.workspace:
         need = kernel.workspace(geometry.grid[0] * geometry.grid[1] * geometry.grid[2])
@@ -565,7 +569,7 @@ def run_matmul(device, kernel, hp: HostProblem, *, iters=20, warmup=3, seed=0, c
         record, c = measure(device, kernel.name, kernel.precision, hp, kernel.padded(hp.m, hp.n, hp.k),
                             prepare, iters=iters, warmup=warmup, seed=seed, rotate=rotate,
                             keep_output=keep_output, guard=guard, b_layout=b_layout)
-        geometry = kernel.launch_geometry(*record.padded, device.sm_count)
+        geometry = resident_geometry(kernel, fn, *record.padded)
         record.grid, record.block, record.registers = list(geometry.grid), list(geometry.block), fn.num_regs
         record.smem_bytes = geometry.smem_bytes + fn.static_smem
         record.pitched = pitched.names

@@ -398,7 +398,7 @@ def test_06_overrides_refit_the_stages_and_refuse_what_cannot_build():
     assert "CONSUMERS=1" in promoted.defines and "WAIT_DEPTH=0" in promoted.defines
     single = k06.configured(64, 4096, 4096, 132, {"STAGES": 1})   # nothing to keep a slice in flight with
     assert "STAGES=1" in single.defines and "WAIT_DEPTH=0" in single.defines
-    for bad, words in [({"CLUSTER": 3}, "CLUSTER 1 or 2"), ({"PROMOTE": 1, "WAIT_DEPTH": 1, "BN": 128}, "0 with PROMOTE"),
+    for bad, words in [({"CLUSTER": 3}, "CLUSTER 1, 2 or 4"), ({"PROMOTE": 1, "WAIT_DEPTH": 1, "BN": 128}, "0 with PROMOTE"),
                        ({"STAGES": 9}, "at most STAGES=4"),
                        ({"PROMOTE": 1}, "BN of 128 or 64"), ({"BN": 96}, "BN 64, 128, 192 or 256")]:
         with pytest.raises(UsageError, match=words):
@@ -434,23 +434,28 @@ def test_a_rows_limits_the_problems_a_configuration_takes():
         k06.configured(8, 4096, 4096, 132, {**unswapped, "A_ROWS": 12})
 
 
-def test_a_persistent_grid_the_device_cannot_hold_whole_is_refused():
-    """06's blocks wait for each other (split-K, stream-K): a grid of 66 clusters of 2 on a device
-    that holds 60 of them at once (cuOccupancyMaxActiveClusters) is refused with both numbers,
-    not launched to hang; one that fits passes."""
+def test_a_persistent_grid_is_cut_to_what_the_device_holds_at_once():
+    """06's blocks wait for each other (split-K, stream-K), so all must be resident: a grid of 66
+    clusters of 2 on a device that holds 60 of them at once (cuOccupancyMaxActiveClusters) is cut
+    to 120 blocks, one that holds them all keeps 132, clusters of 4 where 30 fit (the H200) get
+    120, and a device that holds none is refused by name, not launched to hang. The question is
+    asked once the kernel may have its shared memory: before that the driver counts none (as it
+    did on the H200 — every cluster size 0)."""
     from types import SimpleNamespace
-    from tcraw.matmul import check_resident
-    k06 = kernels.KERNELS["wgmma_tma_fp16"].configured(512, 512, 32768, 132)
-    geometry = k06.launch_geometry(512, 512, 32768, 132)
-    assert k06.cluster == 2 and geometry.grid == (132, 1, 1)
-    for held, refused in ((60, True), (66, False)):
-        fn = SimpleNamespace(max_active_clusters=lambda g, held=held: held,
-                             module=SimpleNamespace(device=SimpleNamespace(name="GPU")))
-        if refused:
-            with pytest.raises(UsageError, match="132 blocks .* all must be resident at once; GPU holds 120"):
-                check_resident(k06, fn, geometry)
+    from tcraw.matmul import resident_geometry
+    shape = (512, 512, 32768)
+    for tile, held, blocks in (({}, 60, 120), ({}, 66, 132), ({"CLUSTER": 4}, 30, 120), ({}, 0, None)):
+        k06 = kernels.KERNELS["wgmma_tma_fp16"].configured(*shape, 132, tile)
+        fn = SimpleNamespace(max_dynamic_smem=48 * 1024, module=SimpleNamespace(
+            device=SimpleNamespace(name="GPU", sm_count=132)))
+        fn.set_max_dynamic_smem = lambda nbytes, fn=fn: setattr(fn, "max_dynamic_smem", nbytes)
+        fn.max_active_clusters = lambda g, fn=fn, held=held: held if fn.max_dynamic_smem >= g.smem_bytes else 0
+        if blocks is None:
+            with pytest.raises(UsageError, match="clusters of 2 .* GPU holds none of them at once"):
+                resident_geometry(k06, fn, *shape)
         else:
-            check_resident(k06, fn, geometry)
+            assert resident_geometry(k06, fn, *shape).grid == (blocks, 1, 1), (tile, held)
+    assert kernels.wgmma_clusters(132, 4) == 30 and kernels.wgmma_clusters(132, 2) == 66
 
 
 def test_the_occupancy_question_is_asked_once_per_geometry():
@@ -567,11 +572,12 @@ def test_06_counts_the_l2_requests_of_rows_off_128_byte_lines(monkeypatch):
     start on 128-byte lines, 2.47 (Nsight Compute, H200) where they are 16 bytes off 32, 2 on other
     lines; rows the library copies (not a multiple of 16 bytes) land on lines. The bound moves the
     fresh shapes measured faster to the configurations measured (docs/results/2026-12-01-h200-pitch/,
-    run 6); where rows are on lines it moves no pick — every one the same without it — and 8-bit
-    and TF32 inputs (not measured) get none."""
+    run 6) — or, since clusters of 4 joined the candidates, to those (measured faster at 1800×7000×4520
+    and 576×7000×2024: docs/results/2026-12-01-h200-clusters-of-4/); where rows are on lines it moves
+    no pick — every one the same without it — and 8-bit and TF32 inputs (not measured) get none."""
     assert [kernels.box_row_requests(b) for b in (6016, 6000, 4000, 1984, 1994)] == [1.0, 2.47, 2.0, 2.0, 1.0]
-    fresh = {(1800, 7000, 4520): (2, 256, 2), (3400, 5600, 1192): (2, 256, 2), (576, 7000, 2024): (2, 192, 2),
-             (896, 7000, 2440): (2, 256, 2), (448, 1200, 1192): (1, 128, 2), (3400, 5600, 5352): (2, 256, 2)}
+    fresh = {(1800, 7000, 4520): (2, 256, 4), (3400, 5600, 1192): (2, 256, 2), (576, 7000, 2024): (2, 192, 4),
+             (896, 7000, 2440): (2, 256, 4), (448, 1200, 1192): (1, 128, 2), (3400, 5600, 5352): (2, 256, 2)}
     for shape, want in fresh.items():
         c = kernels.wgmma_config(*shape, 132)
         assert (c["CONSUMERS"], c["BN"], c["CLUSTER"]) == want, shape
@@ -589,9 +595,9 @@ def test_06_counts_the_l2_requests_of_rows_off_128_byte_lines(monkeypatch):
 def test_clusters_sharing_a_build_schedule_and_refuse_what_cannot():
     """SHARE_A=1: a cluster's two blocks along N, each loading half of A's rows (the A box is half
     the block's rows, as the cubin states) for both; the model counts half of A's requests and all
-    of B's; refused by name with clusters of 1, A_ROWS or PINGPONG. Not among the picker's
-    configurations (measured both faster and slower than sharing B, the request bound ranking
-    them wrongly): a caller's override asks for it."""
+    of B's; refused by name with clusters of 1, A_ROWS or PINGPONG. In clusters of 2 not among the
+    picker's configurations (measured both faster and slower than sharing B, the request bound
+    ranking them wrongly): a caller's override asks for it. In clusters of 4 (2 × 2) it is."""
     for key in ("fp16", "int8"):
         k = kernels.wgmma_kernel(key, {"SHARE_A": 1, "BN": 192}, choose=False)
         cubin = compiler.compile_cubin(k, "sm_90")   # refuses a build whose stated boxes differ
@@ -607,11 +613,48 @@ def test_clusters_sharing_a_build_schedule_and_refuse_what_cannot():
                                                                                       "PINGPONG=128")]:
         with pytest.raises(UsageError, match=f"SHARE_A=1 shares A .*got .*{got}"):
             kernels.wgmma_kernel("fp16", {"SHARE_A": 1, **bad}, choose=False)
-    assert not any(c.get("SHARE_A") for c in kernels.WGMMA_CONFIGS)
+    assert all(c["CLUSTER"] == 4 for c in kernels.WGMMA_CONFIGS if c.get("SHARE_A"))
     k06 = kernels.KERNELS["wgmma_tma_fp16"]
-    assert "SHARE_A=0" in k06.configured(5000, 1024, 4104, 132).defines
-    over = k06.configured(5000, 1024, 4104, 132, {"SHARE_A": 1, "BN": 192})
+    assert "SHARE_A=0" in k06.configured(3000, 3000, 3000, 132).defines
+    over = k06.configured(3000, 3000, 3000, 132, {"SHARE_A": 1, "BN": 192})
     assert {"SHARE_A=1", "BN=192", "CLUSTER=2"} <= set(over.defines) and over.tma_boxes[0] == (64, 64)
+    # 2 × 2, picked where measured fastest (docs/results/2026-12-01-h200-clusters-of-4/): A's box half
+    # the block's rows, the cluster's tiles 256 × 384
+    picked = k06.configured(5000, 1024, 4104, 132)
+    assert {"SHARE_A=1", "BN=192", "CLUSTER=4"} <= set(picked.defines) and picked.tma_boxes[0] == (64, 64)
+    assert kernels.wgmma_schedule(5000, 1024, 4104, 132, {**kernels.WGMMA_TILE, **kernels.wgmma_config(
+        5000, 1024, 4104, 132)})[:3] == (20 * 3, 65, 30)
+
+
+def test_clusters_of_4_build_schedule_and_are_picked_only_where_rows_are_off_lines():
+    """CLUSTER=4: four tiles along M sharing B (each block copies one of its boxes for all), or
+    with SHARE_A 2 × 2 (half of A's rows for the block beside, half of B's boxes for the one
+    below); the H200 holds 30 such clusters, and the model schedules on them. Picked only for
+    16-bit inputs whose rows lie off 128-byte lines — where they were measured faster; on lines
+    they lost (docs/results/2026-12-01-h200-clusters-of-4/) — as on run 3's fresh shapes."""
+    for key in ("fp16", "int8"):
+        for share_a, a_rows in ((0, 128), (1, 64)):
+            k = kernels.wgmma_kernel(key, {"CLUSTER": 4, "SHARE_A": share_a, "BN": 192}, choose=False)
+            cubin = compiler.compile_cubin(k, "sm_90")   # refuses a build whose stated boxes differ
+            assert k.cluster == 4 and k.tma_boxes[0][0] == a_rows and cubin.spill_bytes == 0, (key, share_a)
+    tile = {**kernels.WGMMA_TILE, "CLUSTER": 4}
+    assert kernels.wgmma_cluster_shape(tile) == (4, 1) and kernels.wgmma_cluster_shape({**tile, "SHARE_A": 1}) == (2, 2)
+    assert kernels.wgmma_schedule(3000, 3000, 3000, 132, tile)[:3] == (6 * 12, 47, 30)   # 512 × 256 a cluster
+    assert kernels.wgmma_schedule(3000, 3000, 3000, 132, {**tile, "SHARE_A": 1})[:3] == (12 * 6, 47, 30)   # 256 × 512
+    for bad, words in (({"CLUSTER": 4, "PINGPONG": 128, "BN": 128}, "clusters of 1 or 2"), ({"CLUSTER": 3}, "CLUSTER 1, 2 or 4")):
+        with pytest.raises(UsageError, match=words):
+            kernels.wgmma_kernel("fp16", bad, choose=False)
+    sizes = [64, 128, 256, 384, 768, 1024, 2048, 3072, 4096, 8192]
+    on_lines = [(m, n, k) for m in sizes for n in sizes for k in (256, 1024, 4096, 16384)]
+    off_lines = [(m, n, k) for m in (448, 1800, 4400) for n in (1800, 3400, 7000) for k in (2024, 3272, 5352)]
+    assert not any(kernels.wgmma_config(*s, 132, e)["CLUSTER"] == 4 for s in on_lines for e in (1, 2, 4))
+    assert not any(kernels.wgmma_config(*s, 132, e)["CLUSTER"] == 4 for s in off_lines for e in (1, 4))
+    assert sum(kernels.wgmma_config(*s, 132)["CLUSTER"] == 4 for s in off_lines) > len(off_lines) // 3
+    # run 3's fresh shapes, each as its fastest timed configuration (of 13) ran
+    for shape, want in (((448, 3400, 2024), (128, 4, 1)), ((4400, 1800, 2024), (192, 4, 1)),
+                        ((448, 7000, 5352), (256, 4, 0)), ((896, 1200, 1608), (128, 4, 1))):
+        c = kernels.wgmma_config(*shape, 132)
+        assert (c["BN"], c["CLUSTER"], c.get("SHARE_A", 0)) == want, (shape, c)
 
 
 def test_ptxas_warnings_are_read_from_the_log_and_shown():

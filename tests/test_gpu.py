@@ -183,7 +183,7 @@ def test_trace_covers_every_call_of_a_run(device, name):
                 "cuMemFree", "cuModuleUnload"}
     if kernel.tma_boxes:
         expected.add("cuTensorMapEncodeTiled")
-    if kernel.persistent:   # matmul.check_resident: the whole grid must fit on the device at once
+    if kernel.persistent:   # matmul.resident_geometry: the grid is what the device holds at once
         expected.add("cuOccupancyMaxActiveClusters")
     if kernel.pitch:   # 67×45×99: every operand's rows miss 16 bytes, so each is copied, and traced
         expected.add("cuMemcpy2DAsync")
@@ -228,9 +228,11 @@ def test_06_on_shapes_no_tile_divides(device, host_problems, shape, mode):
     assert c1.tobytes() == c2.tobytes()
 
 
-# clusters sharing A (not picked: kernels.py's note after TURNS_CONFIG), as the picker once listed them
-SHARING_A = tuple({"CONSUMERS": 2, "BN": bn, "CLUSTER": 2, "SHARE_A": 1, "STAGES": kernels.wgmma_max_stages(2, bn)}
-                  for bn in (256, 192, 128))
+# clusters sharing A (not picked: kernels.py's note after TURNS_CONFIG), as the picker once listed
+# them, and clusters of 4: along M sharing B, and 2 × 2 sharing both
+SHARING_A = tuple({"CONSUMERS": 2, "BN": bn, "CLUSTER": cluster, "SHARE_A": share,
+                   "STAGES": kernels.wgmma_max_stages(2, bn)}
+                  for cluster, share in ((2, 1), (4, 1), (4, 0)) for bn in (256, 192, 128))
 
 
 @pytest.mark.parametrize("config", kernels.WGMMA_CONFIGS + (kernels.TURNS_CONFIG,) + kernels.SWAPPED_CONFIGS
@@ -377,7 +379,7 @@ def test_split_k_leaves_its_workspace_as_it_found_it(device, host_problems):
     launch's partials, would mix the first problem into the second — and every flag and counter
     zero after each launch, as the next one needs (the last piece out resets its tile's)."""
     from tcraw import compiler
-    from tcraw.matmul import matmul_launcher, workspace_buffer
+    from tcraw.matmul import matmul_launcher, resident_geometry, workspace_buffer
     from tcraw.precision import verify
     from tcraw.runtime import DeviceBuffer, Module
     shape = (512, 512, 32768)
@@ -389,7 +391,7 @@ def test_split_k_leaves_its_workspace_as_it_found_it(device, host_problems):
         cubin = compiler.compile_cubin(kernel, device.arch, device.drv)
         with Module(device, cubin.image) as mod, workspace_buffer(device, kernel, *shape) as work:
             fn = mod.function(kernel.entry)
-            blocks = kernel.launch_geometry(*shape, device.sm_count).grid[0]
+            blocks = resident_geometry(kernel, fn, *shape).grid[0]
             for mode in ("normal", "int"):   # two problems, different inputs
                 hp = host_problems("fp16", *shape, mode)
                 a, b = DeviceBuffer(device, hp.a.nbytes, np.float16), DeviceBuffer(device, hp.b.nbytes, np.float16)
@@ -578,16 +580,19 @@ def test_consumers_taking_tiles_in_turn_are_correct(device, host_problems, key, 
 
 @pytest.mark.parametrize("bn", [256, 192, 128])
 @pytest.mark.parametrize("key", ["fp16", "int8", "fp8e4m3bf16"])
-def test_clusters_sharing_a_are_correct(device, host_problems, key, bn):
-    """SHARE_A=1: a cluster's two blocks take neighbouring tiles of one tile row, each copying half
-    of A's rows for both and all of B for itself. Partial tiles (at 128 columns a cluster's second
-    tile wholly past N), pitched rows and rows off 128-byte lines, one slice (8-bit; two at fp16),
-    split-K, several rounds and (fp32 or s32 C) stream-K: verified, integers exact, the same bits
-    when random inputs run again."""
+@pytest.mark.parametrize("cluster,share_a", [(2, 1), (4, 1), (4, 0)], ids=["A-1x2", "AB-2x2", "B-4x1"])
+def test_clusters_sharing_a_or_of_4_are_correct(device, host_problems, key, bn, cluster, share_a):
+    """SHARE_A=1 in clusters of 2: the two blocks take neighbouring tiles of one tile row, each
+    copying half of A's rows for both and all of B for itself; in clusters of 4, 2 × 2 tiles, each
+    block copying half of A's rows for the block beside it and half of B's boxes for the one below;
+    without SHARE_A, four tiles of one tile column sharing B. Partial tiles (at 128 columns a
+    cluster's second tile wholly past N), pitched rows and rows off 128-byte lines, one slice
+    (8-bit; two at fp16), split-K, several rounds and (fp32 or s32 C) stream-K: verified, integers
+    exact, the same bits when random inputs run again."""
     kernel = kernels.wgmma_kernel(key)
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
-    config = {"CONSUMERS": 2, "BN": bn, "CLUSTER": 2, "SHARE_A": 1}
+    config = {"CONSUMERS": 2, "BN": bn, "CLUSTER": cluster, "SHARE_A": share_a}
     elem, sms = kernels.PRECISIONS[key].in_dtype.itemsize, device.sm_count
     tile = {**kernels.WGMMA_TILE, **config}
     shapes = [(130, 300, 1000), (65, 129 + bn, 4105), (700, 1000, 70), (3000, 3000, 1000), (256, 6000, 3000),
@@ -595,7 +600,8 @@ def test_clusters_sharing_a_are_correct(device, host_problems, key, bn):
     assert kernels.wgmma_schedule(512, 512, 8192, sms, tile, elem)[3] > 1   # split-K
     if kernels.PRECISIONS[key].out_dtype.itemsize == 4:
         shapes.append((8 * 128 + 7, stream_k_n(8 * 128 + 7, 4100, config, elem, sms), 4100))
-    runs_right_and_repeatable(device, host_problems, kernel, key, shapes, config, lambda rec: "SHARE_A=1" in rec.config)
+    runs_right_and_repeatable(device, host_problems, kernel, key, shapes, config,
+                              lambda rec: f"SHARE_A={share_a}" in rec.config and f"CLUSTER={cluster}" in rec.config)
 
 
 def test_06_stream_k_in_finer_pieces_is_correct_and_repeatable(device, host_problems):
