@@ -326,9 +326,10 @@ def wgmma_max_stages(consumers, bn, most=8, rows=None):
 
 def wgmma_turns_build(tile):
     """Whether consumers taking tiles of tile["PINGPONG"] rows in turn can be built with the rest of
-    ``tile``: two consumers, unswapped, no promotion, at most 128 accumulators a thread."""
+    ``tile``: two consumers, unswapped, no promotion, at most 128 accumulators a thread, clusters
+    of 1 or 2."""
     return tile["PINGPONG"] in (64, 128) and tile["CONSUMERS"] == 2 and not tile["SWAP_AB"] and \
-        not tile["PROMOTE"] and tile["PINGPONG"] * tile["BN"] <= 16384
+        not tile["PROMOTE"] and tile["PINGPONG"] * tile["BN"] <= 16384 and tile["CLUSTER"] <= 2
 
 
 def wgmma_cluster_shape(tile):
@@ -527,19 +528,24 @@ SPLIT_K_US, STREAM_K_US, LAUNCH_US = 2.2, 2.3, 5.8
 # time; fp16, run 6), and on 8 more 0.4 % against 7.9 % (bf16, run 7: the 6 that move faster by
 # 5–20 %); on the 33 timings it was judged on, 6.3 % against 7.9 %. Where rows are on lines it
 # moves no pick of the earlier stops' grid. Rows 32 or 64 bytes off a line count 2 (not
-# profiled); rows not a multiple of 16 bytes are copied to lines (matmul.Pitched) and count 1;
-# FP8, INT8 and TF32 are not measured and get no term.
+# profiled); rows not a multiple of 16 bytes are copied to lines (matmul.Pitched) and count 1,
+# as do rows of 16, 32 or 64 bytes, which never straddle a line (counted 2 or 2.47 until session
+# 23; the correction moves 8 picks of a 2916-shape grid with N and K from 1 and 16, all with N ≤ 16
+# or K ≤ 32, from two consumers' 64-column tiles to one's — not timed); FP8, INT8 and TF32 are not
+# measured and get no term.
 L2_REQUESTS_PER_US = 1.0e5
 # Where rows lie off lines, the MMAs and the requests overlap only in part: the model adds them
 # as the norm of this order, not the larger alone. On 16 fresh shapes (H200, fp16, 13
 # configurations each, docs/results/2026-12-01-h200-clusters-of-4/, run 3, cluster4_table.txt)
 # the pick took 1.024, 1.022, 1.053 and 1.062 times the fastest configuration's time (geomean)
-# with orders 3, 4, 6 and 8, 1.106 with the larger alone (the last stop's picker); then on 14
-# round-number shapes listed after it was set (run 6), 1.012 against 1.092. On lines the larger
+# with orders 3, 4, 6 and 8, 1.096 with the larger alone (1.106 the last stop's picker, without
+# clusters of 4) — shapes drawn where order 4 or 6 moves the last stop's pick; then on 14
+# round-number shapes listed after it was set (run 6), 1.012 (order 3: 1.009; the larger alone
+# 1.085, the last stop's 1.092). On lines the larger
 # alone stands: every earlier stop's pick there was judged with it, and a norm of order 4 would
 # move 50 of that grid's 1666 picks (64-column and split-K tiles, whose requests come nearer
 # their MMAs' time), none of them timed.
-L2_OVERLAP = 4
+L2_OVERLAP = 4   # (None: the larger alone everywhere)
 BOX_ROW_REQUESTS = {"line": 1.0, "two lines": 2.0, "partial sector": 2.47}
 
 
@@ -551,9 +557,10 @@ def wgmma_rows_off_lines(n, k, elem_bytes):
 
 def box_row_requests(row_bytes):
     """The L2 read requests a 128-byte box row costs with an operand's rows ``row_bytes`` apart
-    (see BOX_ROW_REQUESTS)."""
-    if row_bytes % 16 or row_bytes % WGMMA_ROW_BYTES == 0:
-        return BOX_ROW_REQUESTS["line"]   # (rows not a multiple of 16 bytes are copied to 128-byte ones)
+    (see BOX_ROW_REQUESTS). Rows not a multiple of 16 bytes are copied to 128-byte ones; rows of
+    16, 32 or 64 bytes (N of 8 to 32 halves) lie within one line each."""
+    if row_bytes % 16 or row_bytes % WGMMA_ROW_BYTES == 0 or WGMMA_ROW_BYTES % row_bytes == 0:
+        return BOX_ROW_REQUESTS["line"]
     return BOX_ROW_REQUESTS["partial sector" if row_bytes % 32 else "two lines"]
 
 
@@ -698,7 +705,7 @@ def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2):
         requests = tiles * cluster * kt * (bm / along_n * box_row_requests(k * elem_bytes) +
                                            bn / along_m * box_row_requests(n * elem_bytes))
         requests_us = requests / L2_REQUESTS_PER_US
-        if wgmma_rows_off_lines(n, k, elem_bytes):
+        if wgmma_rows_off_lines(n, k, elem_bytes) and L2_OVERLAP:
             busy_us = (busy_us ** L2_OVERLAP + requests_us ** L2_OVERLAP) ** (1 / L2_OVERLAP)
         else:
             busy_us = max(busy_us, requests_us)
@@ -723,8 +730,15 @@ def _with_stages(tile, picked, overrides):
     """The macros of a picked configuration with a caller's overrides: the most stages that fit
     the resulting tile, unless STAGES itself is overridden (WAIT_DEPTH, unless set, follows the
     result: wgmma_wait_depth). Overrides that consumers taking turns cannot build (BN=256,
-    CONSUMERS=1, PROMOTE) turn a pick's turns off rather than being refused."""
+    CONSUMERS=1, PROMOTE, CLUSTER=4) turn a pick's turns off rather than being refused; a pick's
+    2 × 2 sharing of A goes with its cluster of 4 when the overrides reshape the cluster (CLUSTER,
+    SWAP_AB, A_ROWS, PINGPONG: taking turns, clusters of 2)."""
     macros = {**tile, **picked, **overrides}
+    if picked.get("CLUSTER") == 4 and "SHARE_A" not in overrides and \
+            any(name in overrides for name in ("CLUSTER", "SWAP_AB", "A_ROWS", "PINGPONG")):
+        macros["SHARE_A"] = 0
+        if overrides.get("PINGPONG") and "CLUSTER" not in overrides:
+            macros["CLUSTER"] = 2
     if macros["SWAP_AB"] and "CLUSTER" not in overrides:
         macros["CLUSTER"] = 1   # the swapped form shares nothing across a cluster
     if picked.get("PINGPONG") and "PINGPONG" not in overrides and not wgmma_turns_build(macros):

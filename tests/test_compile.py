@@ -576,6 +576,7 @@ def test_06_counts_the_l2_requests_of_rows_off_128_byte_lines(monkeypatch):
     and 576×7000×2024: docs/results/2026-12-01-h200-clusters-of-4/); where rows are on lines it moves
     no pick — every one the same without it — and 8-bit and TF32 inputs (not measured) get none."""
     assert [kernels.box_row_requests(b) for b in (6016, 6000, 4000, 1984, 1994)] == [1.0, 2.47, 2.0, 2.0, 1.0]
+    assert [kernels.box_row_requests(b) for b in (16, 32, 64, 96)] == [1.0, 1.0, 1.0, 2.0]   # short rows: one line
     fresh = {(1800, 7000, 4520): (2, 256, 4), (3400, 5600, 1192): (2, 256, 2), (576, 7000, 2024): (2, 192, 4),
              (896, 7000, 2440): (2, 256, 4), (448, 1200, 1192): (1, 128, 2), (3400, 5600, 5352): (2, 256, 2)}
     for shape, want in fresh.items():
@@ -650,6 +651,17 @@ def test_clusters_of_4_build_schedule_and_are_picked_only_where_rows_are_off_lin
     assert not any(kernels.wgmma_config(*s, 132, e)["CLUSTER"] == 4 for s in on_lines for e in (1, 2, 4))
     assert not any(kernels.wgmma_config(*s, 132, e)["CLUSTER"] == 4 for s in off_lines for e in (1, 4))
     assert sum(kernels.wgmma_config(*s, 132)["CLUSTER"] == 4 for s in off_lines) > len(off_lines) // 3
+    # overrides that reshape a 2 × 2 pick's cluster take its sharing of A with it; turns give way to 4
+    k06 = kernels.KERNELS["wgmma_tma_fp16"]
+    assert {"CLUSTER=4", "SHARE_A=1", "BN=192"} <= set(k06.configured(5000, 1024, 4104, 132).defines)
+    for over, want in (({"CLUSTER": 1}, {"CLUSTER=1", "SHARE_A=0"}), ({"CLUSTER": 2}, {"CLUSTER=2", "SHARE_A=0"}),
+                       ({"SWAP_AB": 1, "BN": 32}, {"SWAP_AB=1", "CLUSTER=1", "SHARE_A=0"}),
+                       ({"PINGPONG": 128, "BN": 128}, {"PINGPONG=128", "CLUSTER=2", "SHARE_A=0"}),
+                       ({"BN": 256}, {"BN=256", "CLUSTER=4", "SHARE_A=1"}),
+                       ({"CLUSTER": 2, "SHARE_A": 1}, {"CLUSTER=2", "SHARE_A=1"})):
+        assert want <= set(k06.configured(5000, 1024, 4104, 132, over).defines), over
+    assert "PINGPONG=128" in k06.configured(4096, 4096, 1024, 132).defines
+    assert {"PINGPONG=0", "CLUSTER=4"} <= set(k06.configured(4096, 4096, 1024, 132, {"CLUSTER": 4}).defines)
     # run 3's fresh shapes, each as its fastest timed configuration (of 13) ran
     for shape, want in (((448, 3400, 2024), (128, 4, 1)), ((4400, 1800, 2024), (192, 4, 1)),
                         ((448, 7000, 5352), (256, 4, 0)), ((896, 1200, 1608), (128, 4, 1))):
