@@ -630,11 +630,11 @@ def split_pieces(tiles, kt, clusters, tile):
 
 
 # A cluster's blocks must share a GPC, and the H200's (132 SMs) hold only 30 clusters of 4 at once
-# — 120 SMs — where they hold 66 of 2 (cuOccupancyMaxActiveClusters, 06 at 197–230 KB of shared
+# — 120 SMs — where they hold 66 of 2 (cuOccupancyMaxActiveClusters, 06 at 198–230 kB of shared
 # memory a block: docs/results/2026-12-01-h200-clusters-of-4/run2_held_clusters.txt). 06's grid
 # is what the device holds (matmul.resident_geometry); the model assumes the same share of a
-# GPU's SMs elsewhere.
-CLUSTERS_OF_4_HELD = {132: 30}
+# GPU's SMs elsewhere: CLUSTERS_OF_4_HELD of every 132.
+CLUSTERS_OF_4_HELD = 30
 # Clusters of 4 load a quarter fewer box rows per MMA than clusters of 2 (128×256 tiles: 768 box
 # rows a slice for four tiles, against 512 for two), on 120 of the H200's SMs. Where rows lie off
 # 128-byte lines they took less time than the fastest cluster of 2 timed (H200, fp16, same call,
@@ -648,10 +648,8 @@ CLUSTERS_OF_4 = ((256, 0), (256, 1), (192, 0), (192, 1), (128, 1))
 
 def wgmma_clusters(sms, cluster):
     """The clusters 06 runs on ``sms`` SMs: one block per SM — but clusters of 4 as the H200's
-    GPCs hold them (CLUSTERS_OF_4_HELD), scaled for other SM counts."""
-    if cluster < 4:
-        return sms // cluster
-    return CLUSTERS_OF_4_HELD.get(sms, sms * 30 // 132)
+    GPCs hold them (CLUSTERS_OF_4_HELD of its 132 SMs), in proportion for other SM counts."""
+    return sms // cluster if cluster < 4 else sms * CLUSTERS_OF_4_HELD // 132
 
 
 def wgmma_schedule(m, n, k, sms, tile, elem_bytes=2):
@@ -702,10 +700,9 @@ def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2):
     # every block's k-slices, each bm box rows of A and bn of B, a multicast operand's shared
     if elem_bytes == 2 and not tile.get("SWAP_AB"):
         along_m, along_n = wgmma_cluster_shape(tile)
-        requests = tiles * cluster * kt * (bm / along_n * box_row_requests(k * elem_bytes) +
-                                           bn / along_m * box_row_requests(n * elem_bytes))
-        requests_us = requests / L2_REQUESTS_PER_US
-        if wgmma_rows_off_lines(n, k, elem_bytes) and L2_OVERLAP:
+        per_row_a, per_row_b = box_row_requests(k * elem_bytes), box_row_requests(n * elem_bytes)
+        requests_us = tiles * cluster * kt * (bm / along_n * per_row_a + bn / along_m * per_row_b) / L2_REQUESTS_PER_US
+        if max(per_row_a, per_row_b) > 1 and L2_OVERLAP:   # rows off lines (wgmma_rows_off_lines)
             busy_us = (busy_us ** L2_OVERLAP + requests_us ** L2_OVERLAP) ** (1 / L2_OVERLAP)
         else:
             busy_us = max(busy_us, requests_us)
