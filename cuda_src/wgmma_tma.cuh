@@ -31,7 +31,7 @@
 #include "tile_order.cuh"   // tile_coords: bands of GROUP_M tile rows
 
 #ifndef CONSUMERS
-#define CONSUMERS 2   // consumer warpgroups; each owns 64 rows of the block tile
+#define CONSUMERS 2   // consumer warpgroups (1, 2 or 3); each owns 64 rows of the block tile
 #endif
 #ifndef STAGES
 #define STAGES 4
@@ -103,6 +103,17 @@ constexpr int TEAM = PINGPONG ? 1 : CONSUMERS;
 constexpr int BM = PINGPONG ? PINGPONG : 64 * CONSUMERS, BK = 128 / WG_ELEM_BYTES;
 constexpr int K_STEPS = 128 / 32;   // wgmma k-steps per slice: each reads 32 bytes of every row
 constexpr int THREADS = 128 * (CONSUMERS + 1);
+// Registers a thread after setmaxnreg: the producer gives its own to the consumers. Each SM
+// quarter (16384 registers) runs one warp of every warpgroup: 40 + 2 × 232 = 504 a lane with two
+// consumers (168 each before: 65536 / 384), 24 + 3 × 160 = 504 with three (128 before). ptxas
+// allocates under the launch bound's count whatever setmaxnreg grants later, so three consumers —
+// 192-row tiles — hold 64 × 192's 96 accumulators in 128 registers: they fit with split-K's sum
+// loading at most 8 partials at once (SPLIT_LOADS; 16 spill 5 kB). A producer of one warp instead
+// (416 threads, 152 registers) cannot launch: a quarter runs four warps, 4 × 32 × 152 > 16384.
+static_assert(CONSUMERS >= 1 && CONSUMERS <= 3, "CONSUMERS is 1, 2 or 3");
+static_assert(CONSUMERS < 3 || (!PINGPONG && !SWAP_AB && !PROMOTE && BN <= 192),
+              "three consumers: no PINGPONG, SWAP_AB or PROMOTE, BN of at most 192");
+constexpr int PRODUCER_REGS = CONSUMERS == 3 ? 24 : 40, CONSUMER_REGS = CONSUMERS == 3 ? 160 : 232;
 // SWAP_AB: the "A" slot holds BM columns of B (one 64-column box per consumer) and the "B" slot BN
 // rows of A — the block tile is BM of N by BN of M.
 constexpr int A_BYTES = BM * 128, B_BOX_BYTES = 64 * 128, B_BYTES = SWAP_AB ? BN * 128 : BN / 64 * B_BOX_BYTES;
@@ -662,8 +673,8 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
     // pipeline never drains between tiles.
     const int cluster = blockIdx.x / CLUSTER, clusters = gridDim.x / CLUSTER;
     if (warpgroup == 0) {
-        // Producer: 40 registers are plenty for a loop of copies; the rest go to the consumers.
-        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+        // Producer: 24–40 registers are plenty for a loop of copies; the rest go to the consumers.
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(PRODUCER_REGS));
         if (threadIdx.x == 0) {
             unsigned slice = 0;
             for_each_unit(tiles, KT, cluster, clusters, [&](int tile, int k0, int k1) {
@@ -726,7 +737,7 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                 mbar_wait(empty + 8 * (slice % STAGES), (slice / STAGES + 1) & 1);
         }
     } else {
-        asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(CONSUMER_REGS));
         const int c = warpgroup - 1;   // this consumer: its 64 rows of every block tile, or (PINGPONG) its turns
         const int t = threadIdx.x - 128;
         // Thread 0 of the consumers that share a unit (taking turns: of this one). Written as a

@@ -87,6 +87,15 @@
 #          over clusters of 4
 #   cluster4round (issue 14) round-number shapes whose pick moved (cluster4_round.txt): both picks, six configurations
 #   launchpaths (issue 14) GPU tests over the launch paths the grid cut to what the device holds touches
+#   rows192 (issue 14) tiles of 192 rows (CONSUMERS=3: three consumers, a producer warp) in clusters of 1, 2
+#          (along M, or along N sharing A) and 2 × 2, and 192 × 128, beside the picks and 128×192 in clusters
+#          of 2 (scripts/shapes/rows192.txt), fp16
+#   rows192fresh (issue 14) the last stop's picks and this one's among 11 configurations on fresh shapes
+#          (scripts/shapes/rows192_fresh.txt), fp16
+#   rows192tests (issue 14) the GPU tests of three consumers and the edge test of every configuration the picker
+#          weighs; compute-sanitizer over 192-row tiles
+#   rows192final (issue 14) the final picks on both shape files of 192-row tiles, then the square, llm and odd
+#          suites (each with a shape whose pick moved), fp16 and bf16
 #   suite1 tests/test_gpu.py with the GPU; suite2 every other test file (each a call of its own)
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
 #          06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
@@ -561,6 +570,40 @@ PYEOF
       --seed 13 --variants "" CLUSTER=4 BN=192 BN=192,CLUSTER=4 BN=192,CLUSTER=4,SHARE_A=1 BN=128,STAGES=6 \
       > "$OUT/cluster4_round_fp16.txt" 2>&1
     echo "cluster4 round exit $?"; grep -E "×.*cuBLAS" "$OUT/cluster4_round_fp16.txt" ;;
+  rows192)
+    R3=CONSUMERS=3,BN=192,STAGES=3,SPLIT_LOADS=4
+    timeout ${R192_S:-420} $PY scripts/tune_ladder.py --family wgmma --shapes ${R192_SHAPES:-scripts/shapes/rows192.txt} \
+      --iters 20 --seed 17 --variants $R3 $R3,CLUSTER=1 $R3,CLUSTER=4,SHARE_A=1 $R3,SHARE_A=1 \
+      CONSUMERS=3,BN=128 BN=192 > "$OUT/rows192_fp16.txt" 2>&1
+    echo "rows192 exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/rows192_fp16.txt"
+    timeout ${PICKED_S:-120} $PY scripts/tune_ladder.py --family wgmma --shapes ${R192_SHAPES:-scripts/shapes/rows192.txt} \
+      --iters 20 --seed 17 --picked --variants "" > "$OUT/rows192_picked_fp16.txt" 2>&1
+    echo "picked exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/rows192_picked_fp16.txt" ;;
+  rows192fresh)
+    R3=CONSUMERS=3,BN=192,STAGES=3
+    timeout ${R192F_S:-480} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/rows192_fresh.txt \
+      --iters 10 --seed 19 --variants "" $R3 $R3,SHARE_A=1 $R3,CLUSTER=1 BN=128,STAGES=6 CLUSTER=4 BN=192 \
+      BN=128,STAGES=6,PINGPONG=128 BN=128,STAGES=6,CLUSTER=1 BN=192,CLUSTER=1 CLUSTER=4,SHARE_A=1 \
+      > "$OUT/rows192_fresh_fp16.txt" 2>&1
+    echo "rows192 fresh exit $?"; grep -cE "×.*cuBLAS" "$OUT/rows192_fresh_fp16.txt"; grep FAIL "$OUT/rows192_fresh_fp16.txt" | head ;;
+  rows192tests)
+    timeout ${PYTEST_S:-300} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "three_consumers or \
+      (every_06_configuration and 3+BN)" > "$OUT/pytest_rows192.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_rows192.txt")"
+    SAN_S=100 sanitize_configs rows192 fp16:1031x9253x4100:CONSUMERS=3,BN=192,CLUSTER=2,SHARE_A=1 \
+      fp16:512x512x8192:CONSUMERS=3,BN=192,CLUSTER=1 fp8e4m3bf16:700x1000x300:CONSUMERS=3,BN=192,CLUSTER=4,SHARE_A=1 ;;
+  rows192final)
+    for p in fp16 bf16; do
+      timeout ${PICKED_S:-90} $PY scripts/tune_ladder.py --family wgmma --precision $p \
+        --shapes scripts/shapes/rows192.txt,scripts/shapes/rows192_fresh.txt --iters 10 --seed 23 --picked --variants "" \
+        > "$OUT/final_picked_rows192_$p.txt" 2>&1
+      echo "final $p exit $?"; grep -E "×.*cuBLAS" "$OUT/final_picked_rows192_$p.txt"
+    done
+    for p in fp16 bf16; do
+      timeout ${SUITES_S:-150} $PY -m tcraw bench --shapes square,llm,odd --precision $p --kernel wgmma_tma_$p --iters 10 \
+        --seed 23 > "$OUT/suites_$p.txt" 2>&1
+      echo "suites $p exit $?"; grep -A5 geomean "$OUT/suites_$p.txt"
+    done ;;
   launchpaths)
     # (issue 14) GPU tests over the launch paths the cut grid (matmul.resident_geometry) touches
     timeout ${PYTEST_S:-420} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "06_on_shapes or \

@@ -285,7 +285,8 @@ def mma_sync_kernel(key, tile=MMA_TILE, name=None):
 
 WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8, "STREAM_K": 1,
               "SPLIT_MIN_SAVED": 16, "SPLIT_K": 1, "SPLIT_MIN_SLICES": 4, "SPLIT_MAX": 16,
-              "SPLIT_LOADS": 16,   # split-K's sum over 3+ pieces: about this many 16-byte loads of partials at once
+              "SPLIT_LOADS": None,   # split-K's sum over 3+ pieces: about this many 16-byte loads of partials at
+                                     # once (None: as wgmma_split_loads says, 16 — 8 for three consumers of 192)
               "PROMOTE": 0,   # PROMOTE=N: MMAs accumulate N slices, then fp32 adds (FP8's accumulator study)
               "WAIT_DEPTH": None,   # 1: one slice's MMAs stay in flight while the next is issued;
                                     # None: as wgmma_wait_depth says (1 for one consumer)
@@ -332,6 +333,15 @@ def wgmma_turns_build(tile):
         not tile["PROMOTE"] and tile["PINGPONG"] * tile["BN"] <= 16384 and tile["CLUSTER"] <= 2
 
 
+def wgmma_split_loads(tile):
+    """The SPLIT_LOADS ``tile`` builds with: its own if set, else 16 — 8 for three consumers of 192
+    columns, whose 96 accumulators a thread leave room under 128 registers for 8 loads' partials
+    (16 spill 5 kB)."""
+    if tile["SPLIT_LOADS"] is not None:
+        return tile["SPLIT_LOADS"]
+    return 8 if tile["CONSUMERS"] == 3 and tile["BN"] == 192 else 16
+
+
 def wgmma_cluster_shape(tile):
     """A cluster's blocks along M and along N (the .cu's CM, CN): (CLUSTER, 1), sharing B — or,
     sharing A (SHARE_A), pairs along N: (1, 2) or (2, 2). The blocks along N share A's box,
@@ -353,11 +363,15 @@ def wgmma_checked(tile):
                          f"SWAP_AB={tile['SWAP_AB']}, PROMOTE={tile['PROMOTE']}")
     if tile["SWAP_AB"]:
         if bn not in (16, 32, 64) or cluster != 1 or tile["A_ROWS"] or consumers not in (1, 2):
-            raise UsageError(f"SWAP_AB=1 takes BN (M's tile) of 16, 32 or 64, CLUSTER=1 and no A_ROWS; got BN={bn}, "
-                             f"CLUSTER={cluster}, A_ROWS={tile['A_ROWS']}")
-    elif consumers not in (1, 2) or bn not in (64, 128, 192, 256) or cluster not in (1, 2, 4):
+            raise UsageError(f"SWAP_AB=1 takes BN (M's tile) of 16, 32 or 64, CLUSTER=1, no A_ROWS and CONSUMERS 1 or 2; "
+                             f"got BN={bn}, CLUSTER={cluster}, A_ROWS={tile['A_ROWS']}, CONSUMERS={consumers}")
+    elif consumers not in (1, 2, 3) or bn not in (64, 128, 192, 256) or cluster not in (1, 2, 4):
         raise UsageError(f"06/07 cannot be built with CONSUMERS={consumers}, BN={bn}, CLUSTER={cluster}: CONSUMERS "
-                         "is 1 or 2, BN 64, 128, 192 or 256, and CLUSTER 1, 2 or 4")
+                         "is 1, 2 or 3, BN 64, 128, 192 or 256, and CLUSTER 1, 2 or 4")
+    if consumers == 3 and (bn > 192 or tile["PROMOTE"] or tile["SWAP_AB"] or (bn == 192 and tile["SPLIT_LOADS"] > 8)):
+        raise UsageError(f"CONSUMERS=3 (192-row tiles) holds its accumulators in 128 registers a thread: BN of at most "
+                         f"192 (with SPLIT_LOADS of at most 8 at 192), no PROMOTE or SWAP_AB; got BN={bn}, "
+                         f"SPLIT_LOADS={tile['SPLIT_LOADS']}, PROMOTE={tile['PROMOTE']}, SWAP_AB={tile['SWAP_AB']}")
     if tile["SHARE_A"] and (cluster not in (2, 4) or tile["SWAP_AB"] or tile["A_ROWS"] or tile["PINGPONG"]):
         raise UsageError(f"SHARE_A=1 shares A between pairs of a cluster's blocks: it needs CLUSTER=2 or 4 and no "
                          f"SWAP_AB, A_ROWS or PINGPONG; got CLUSTER={cluster}, SWAP_AB={tile['SWAP_AB']}, "
@@ -428,12 +442,12 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
     device, inside the timed launch. With ``choose``, each problem gets the configuration
     wgmma_config picks for it (Kernel.configured), ``tile`` over the registry's macros."""
     source, entry, macro, element, b_layout = WGMMA_FORMS[key]
-    asked = {**WGMMA_TILE, **tile}   # WAIT_DEPTH may be None: each configuration's own (configure)
-    tile = wgmma_checked({**asked, "WAIT_DEPTH": wgmma_wait_depth(asked)})
+    asked = {**WGMMA_TILE, **tile}   # WAIT_DEPTH, SPLIT_LOADS may be None: each configuration's own (configure)
+    tile = wgmma_checked({**asked, "WAIT_DEPTH": wgmma_wait_depth(asked), "SPLIT_LOADS": wgmma_split_loads(asked)})
     bm, bn, cluster = wgmma_rows(tile), tile["BN"], tile["CLUSTER"]
     elem = PRECISIONS[key].in_dtype.itemsize
     bk = WGMMA_ROW_BYTES // elem   # a slice is one 128-byte swizzle row of K
-    plain = {**WGMMA_TILE, "WAIT_DEPTH": 0}
+    plain = {**WGMMA_TILE, "WAIT_DEPTH": 0, "SPLIT_LOADS": wgmma_split_loads({**tile, "SPLIT_LOADS": None})}
     variant = "" if choose else "+".join(f"{k}={v}" for k, v in tile.items() if v != plain[k])
     b_box = (bk, 64) if b_layout == "row" else (64, bk)
     if tile["SWAP_AB"] and (elem != 2 or b_layout != "row"):
@@ -448,7 +462,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         workspace=wgmma_workspace(tile), tma_element=element, b_layouts=(b_layout,), max_m=tile["A_ROWS"],
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
         configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + SWAPPED_CONFIGS if elem == 2 else   # (clusters of 4: 16-bit only)
-                 tuple(c for c in WGMMA_CONFIGS if c["CLUSTER"] < 4)) if choose else (),
+                 tuple(c for c in WGMMA_CONFIGS if c["CLUSTER"] < 4 and c["CONSUMERS"] < 3)) if choose else (),
         configure=(lambda picked, over: wgmma_kernel(key, _with_stages(asked, picked, over), name, choose=False))
         if choose else None,
         pick=(lambda m, n, k, sms: wgmma_config(m, n, k, sms, elem, stream_k=PRECISIONS[key].out_dtype.itemsize == 4))
@@ -504,9 +518,9 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
 # round, and only 64×128's rate moved, 3.6 → 3.8. Then 33 of the grid's picks move; on the 31
 # shapes measured with 9 of the 12 candidates (old pick as it ran against the new one) the pick
 # is 0.8 % off the fastest configuration timed (geomean; 2.6 % before), none slower than the old
-# pick by more than 1.6 %.
+# pick by more than 1.6 %. 192-row tiles (three consumers) came last, at 128×256's rate: ROWS_192.
 WGMMA_SM_TFLOPS = {(2, 256): 5.0, (2, 192): 4.8, (2, 128): 4.7, (2, 64): 3.3, (1, 256): 3.9, (1, 128): 3.8,
-                   (1, 64): 2.9}
+                   (1, 64): 2.9, (3, 192): 5.0}
 HBM_BYTES_PER_US = 3.8e6
 HBM_SMS = 0.65
 SM_BYTES_PER_US = 0.8e5
@@ -605,10 +619,10 @@ TURNS_CONFIG = {"CONSUMERS": 2, "PINGPONG": 128, "BN": 128, "CLUSTER": 2, "STAGE
 # (−3 %), 256×6000×3000 (−1 %); more at 1800×7000×4520 (+22 %), 256×6000×3008 (+12 %), 3000³
 # (+11 %), 2000×3000×1000 (+10 %), 576×7000×2024 (+8 %), 7000×1800×3272 (+4 %), 3008³ (+2 %).
 # Weighed by the request bound it was picked at 576×7000×2024 (slower) and 256×6000×3000 (faster),
-# not at the first two, so the picker does not weigh it in clusters of 2; a caller's
-# config={"SHARE_A": 1} builds it over a pick in clusters of 2 without turns (others are refused by
-# name), and tune_ladder. In clusters of 4 (2 × 2, sharing B as well) it is a candidate:
-# CLUSTERS_OF_4.
+# not at the first two, so the picker does not weigh 128-row tiles sharing it in clusters of 2; a
+# caller's config={"SHARE_A": 1} builds them over a pick in clusters of 2 without turns (others are
+# refused by name), and tune_ladder. In clusters of 4 (2 × 2, sharing B as well) it is a
+# candidate: CLUSTERS_OF_4; and for 192-row tiles in clusters of 2: ROWS_192.
 
 
 def stream_k_share(tiles, kt, clusters, tile):
@@ -745,11 +759,33 @@ def _with_stages(tile, picked, overrides):
     return macros
 
 
+# Tiles of 192 rows: three consumers (CONSUMERS=3) of 64 × 192 each, one producer warpgroup, 3
+# stages. Against the last stop's picks (H200, fp16, same call; docs/results/2026-12-01-h200-rows-192/,
+# run 2, rows192_table.txt) the fastest of their forms took 12–27 % less time where M is a whole
+# number of 192-row tiles or rows lie off 128-byte lines — 3000³ 99.7 → 87.7 µs (0.84 → 0.95×
+# cuBLAS), 576×7000×2024 42.8 → 34.1 (sharing A: 0.75 → 0.94×), 576×4096×11008 95.9 → 77.4 (0.87
+# → 1.08×), 320×4400×5352 48.5 → 40.5 — and 2.9 % less at 3072³ (2 rounds of 192×192 in clusters
+# of 2, not 3 of 128×192); on big squares on lines about as fast as 128×256 (6144³ +0.3 %, 8192³
+# +2.4 %), and 30–43 % slower where M pads a 192-row tile by much (M = 1000, 5000: 1152, 5184
+# rows). Their rate is 128×256's (WGMMA_SM_TFLOPS[3, 192]; 4.9 or less loses 3072³, and 5.1 or 5.2
+# pick the same on run 2's shapes); then on 16 fresh shapes drawn where that rate moves the last
+# stop's pick (run 3, 11 configurations each) the pick took 1.010 times the fastest's time
+# (geomean; the last stop's picks 1.046), 3.5 % less time than the last stop's picks (−14.9 % to
+# +1.8 %). Cut along K (split-
+# or stream-K) they won where measured (576×4096×11008, 320×4400×5352: 2 pieces), unlike 128×192.
+# In clusters of 2 along M (sharing B), of 1, and of 2 along N (sharing A: M of 576 runs in whole
+# tiles without a second tile row, and A's rows off lines cost half the requests); 2 × 2 lost
+# wherever timed (run 2), and 192 × 128 never won. 16-bit inputs only (8-bit and TF32 builds
+# pass their tests, not measured). (cluster, SHARE_A):
+ROWS_192 = ((2, 0), (1, 0), (2, 1))
+
+
 def _wgmma_candidates():
-    """06's configurations: block rows (1 or 2 consumers of 64), columns (BN), clusters of 1 or 2,
+    """06's configurations: block rows (1 to 3 consumers of 64), columns (BN), clusters of 1 or 2,
     and the most stages (up to 8) that fit in shared memory — biggest tile first. 192 columns
     only with two consumers, the form measured (WGMMA_SM_TFLOPS). Last (so ties go to the
-    others), clusters of 4 as measured: along M, and 2 × 2 (SHARE_A) — CLUSTERS_OF_4."""
+    others), clusters of 4 as measured: along M, and 2 × 2 (SHARE_A) — CLUSTERS_OF_4 — then
+    192-row tiles (three consumers): ROWS_192."""
     out = []
     for consumers in (2, 1):
         for bn in (256, 192, 128, 64) if consumers == 2 else (256, 128, 64):
@@ -758,6 +794,8 @@ def _wgmma_candidates():
                             "STAGES": wgmma_max_stages(consumers, bn)})
     for bn, share_a in CLUSTERS_OF_4:
         out.append({"CONSUMERS": 2, "BN": bn, "CLUSTER": 4, "SHARE_A": share_a, "STAGES": wgmma_max_stages(2, bn)})
+    for cluster, share_a in ROWS_192:
+        out.append({"CONSUMERS": 3, "BN": 192, "CLUSTER": cluster, "SHARE_A": share_a, "STAGES": wgmma_max_stages(3, 192)})
     return tuple(out)
 
 
@@ -773,7 +811,9 @@ def wgmma_ranked(m, n, k, sms, elem_bytes=2, stream_k=True):
         along_m, along_n = wgmma_cluster_shape(config)
         if config["CLUSTER"] == 4 and not off_lines:
             continue   # measured faster only there (CLUSTERS_OF_4)
-        if (m <= 64 and config["CONSUMERS"] > 1) or cdiv(m, rows) < along_m or cdiv(n, config["BN"]) < along_n or \
+        if config["CONSUMERS"] == 3 and elem_bytes != 2:
+            continue   # measured for 16-bit inputs only (ROWS_192)
+        if m <= 64 * (config["CONSUMERS"] - 1) or cdiv(m, rows) < along_m or cdiv(n, config["BN"]) < along_n or \
                 (config["BN"] > 64 and n <= config["BN"] // 2):
             continue   # a second consumer's, a cluster's last block's, or half the tile's columns would be all padding
         tile = {**WGMMA_TILE, **config, "STREAM_K": int(stream_k)}
@@ -781,8 +821,8 @@ def wgmma_ranked(m, n, k, sms, elem_bytes=2, stream_k=True):
         if config["CONSUMERS"] == 1 and m > 64 and p == 1 and tiles > clusters:
             continue   # one consumer's tiles in several rounds (see WGMMA_SM_TFLOPS)
         total, split = wgmma_model_us(m, n, k, sms, tile, elem_bytes)
-        if split and config["BN"] == 192:
-            continue   # 192 columns cut along K lost every time measured (see WGMMA_SM_TFLOPS)
+        if split and config["BN"] == 192 and config["CONSUMERS"] == 2:
+            continue   # 128×192 tiles cut along K lost every time measured (see WGMMA_SM_TFLOPS; not 192×192: ROWS_192)
         # every SM's MMAs, padding included: M = 384 in 128-row tiles, not in clusters of 2 × 128
         ranked.append((total, tiles * rows * config["CLUSTER"] * config["BN"], split, order, config))
     return ranked

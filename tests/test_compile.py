@@ -224,13 +224,13 @@ def test_06_picks_a_configuration_per_problem_and_takes_overrides():
     assert "CONSUMERS=1" in gemv07.defines and "CLUSTER=1" in gemv07.defines and "SWAP_AB=0" in gemv07.defines
     forced = k06.configured(8192, 8192, 8192, 132, {"BN": 128, "STAGES": 6})
     assert "BN=128" in forced.defines and forced.variant == "BN=128+STAGES=6"
-    # 192 columns where their tiles run whole (3072³: 192 tiles of 128×192, 3 rounds for 66
-    # clusters, no stream-K), and never cut along K (measured to lose)
-    assert kernels.wgmma_config(3072, 3072, 3072, 132)["BN"] == 192
+    # 192 columns where their tiles run whole (2048×3072×3072: 128×192 tiles, 2 rounds for 66
+    # clusters, no stream-K; 3072³ takes 192×192), and 128×192 never cut along K (measured to lose)
+    assert kernels.wgmma_config(2048, 3072, 3072, 132)["BN"] == 192
     for shape in [(384, 4096, 4096), (384, 14336, 4096), (256, 4096, 14336), (512, 512, 32768), (2048, 2048, 2048)]:
         config = kernels.wgmma_config(*shape, 132)
         split = kernels.wgmma_model_us(*shape, 132, {**kernels.WGMMA_TILE, **config})[1]
-        assert not (split and config["BN"] == 192), (shape, config)
+        assert not (split and config["BN"] == 192 and config["CONSUMERS"] == 2), (shape, config)
     with pytest.raises(UsageError, match="no configuration macro BOGUS.*BN"):
         k06.configured(64, 64, 64, 132, {"BOGUS": 1})
     with pytest.raises(UsageError, match="one configuration"):
@@ -364,7 +364,7 @@ def test_one_consumer_is_picked_for_one_round_and_keeps_a_slice_in_flight():
     for m, n, k in itertools.product(sizes, sizes, [256, 4096, 32768]):
         config = kernels.wgmma_config(m, n, k, 132)
         macros = kernels.KERNELS["wgmma_tma_fp16"].configured(m, n, k, 132).defines
-        if config.get("SWAP_AB") or config["CONSUMERS"] == 2:
+        if config.get("SWAP_AB") or config["CONSUMERS"] >= 2:
             assert "WAIT_DEPTH=0" in macros, (m, n, k)
             continue
         ones += 1
@@ -574,7 +574,9 @@ def test_06_counts_the_l2_requests_of_rows_off_128_byte_lines(monkeypatch):
     fresh shapes measured faster to the configurations measured (docs/results/2026-12-01-h200-pitch/,
     run 6) — or, since clusters of 4 joined the candidates, to those (measured faster at 1800×7000×4520
     and 576×7000×2024: docs/results/2026-12-01-h200-clusters-of-4/); where rows are on lines it moves
-    no pick — every one the same without it — and 8-bit and TF32 inputs (not measured) get none."""
+    no pick — every one the same without it — and 8-bit and TF32 inputs (not measured) get none.
+    (Among the candidates of those stops: 192-row tiles, which came later, left out.)"""
+    monkeypatch.setattr(kernels, "WGMMA_CONFIGS", tuple(c for c in kernels.WGMMA_CONFIGS if c["CONSUMERS"] < 3))
     assert [kernels.box_row_requests(b) for b in (6016, 6000, 4000, 1984, 1994)] == [1.0, 2.47, 2.0, 2.0, 1.0]
     assert [kernels.box_row_requests(b) for b in (16, 32, 64, 96)] == [1.0, 1.0, 1.0, 2.0]   # short rows: one line
     fresh = {(1800, 7000, 4520): (2, 256, 4), (3400, 5600, 1192): (2, 256, 2), (576, 7000, 2024): (2, 192, 4),
@@ -597,8 +599,9 @@ def test_clusters_sharing_a_build_schedule_and_refuse_what_cannot():
     """SHARE_A=1: a cluster's two blocks along N, each loading half of A's rows (the A box is half
     the block's rows, as the cubin states) for both; the model counts half of A's requests and all
     of B's; refused by name with clusters of 1, A_ROWS or PINGPONG. In clusters of 2 not among the
-    picker's configurations (measured both faster and slower than sharing B, the request bound
-    ranking them wrongly): a caller's override asks for it. In clusters of 4 (2 × 2) it is."""
+    picker's configurations with 128-row tiles (measured both faster and slower than sharing B,
+    the request bound ranking them wrongly): a caller's override asks for it. In clusters of 4
+    (2 × 2) it is, and with 192-row tiles (ROWS_192)."""
     for key in ("fp16", "int8"):
         k = kernels.wgmma_kernel(key, {"SHARE_A": 1, "BN": 192}, choose=False)
         cubin = compiler.compile_cubin(k, "sm_90")   # refuses a build whose stated boxes differ
@@ -614,11 +617,13 @@ def test_clusters_sharing_a_build_schedule_and_refuse_what_cannot():
                                                                                       "PINGPONG=128")]:
         with pytest.raises(UsageError, match=f"SHARE_A=1 shares A .*got .*{got}"):
             kernels.wgmma_kernel("fp16", {"SHARE_A": 1, **bad}, choose=False)
-    assert all(c["CLUSTER"] == 4 for c in kernels.WGMMA_CONFIGS if c.get("SHARE_A"))
+    assert all(c["CLUSTER"] == 4 or c["CONSUMERS"] == 3 for c in kernels.WGMMA_CONFIGS if c.get("SHARE_A"))
     k06 = kernels.KERNELS["wgmma_tma_fp16"]
     assert "SHARE_A=0" in k06.configured(3000, 3000, 3000, 132).defines
-    over = k06.configured(3000, 3000, 3000, 132, {"SHARE_A": 1, "BN": 192})
+    over = k06.configured(3000, 3000, 3000, 132, {"SHARE_A": 1, "BN": 192, "CONSUMERS": 2})
     assert {"SHARE_A=1", "BN=192", "CLUSTER=2"} <= set(over.defines) and over.tma_boxes[0] == (64, 64)
+    over = k06.configured(3000, 3000, 3000, 132, {"SHARE_A": 1})   # over its pick, 192×192: 96 rows each
+    assert {"SHARE_A=1", "CONSUMERS=3", "CLUSTER=2"} <= set(over.defines) and over.tma_boxes[0] == (96, 64)
     # 2 × 2, picked where measured fastest (docs/results/2026-12-01-h200-clusters-of-4/): A's box half
     # the block's rows, the cluster's tiles 256 × 384
     picked = k06.configured(5000, 1024, 4104, 132)
@@ -667,6 +672,47 @@ def test_clusters_of_4_build_schedule_and_are_picked_only_where_rows_are_off_lin
                         ((448, 7000, 5352), (256, 4, 0)), ((896, 1200, 1608), (128, 4, 1))):
         c = kernels.wgmma_config(*shape, 132)
         assert (c["BN"], c["CLUSTER"], c.get("SHARE_A", 0)) == want, (shape, c)
+
+
+def test_192_row_tiles_build_in_128_registers_and_are_picked_where_measured_faster():
+    """CONSUMERS=3: 192-row tiles, three consumers under one producer warpgroup (512 threads, so
+    ptxas allocates 128 registers a thread): 64 × 192 builds without spills with split-K's sum
+    loading 8 partials at once — its default there — and refuses 16 by name; wider tiles,
+    PROMOTE, SWAP_AB and PINGPONG are refused. Picked for 16-bit inputs only, as run 2's and run
+    3's fastest timed (docs/results/2026-12-01-h200-rows-192/), and not where M pads a tile by much."""
+    for key in ("fp16", "fp8e4m3bf16"):
+        for cluster, share_a, a_rows in ((2, 0, 192), (2, 1, 96), (1, 0, 192)):
+            k = kernels.wgmma_kernel(key, {"CONSUMERS": 3, "BN": 192, "STAGES": 3, "CLUSTER": cluster,
+                                           "SHARE_A": share_a}, choose=False)
+            cubin = compiler.compile_cubin(k, "sm_90")   # refuses a build whose stated launch or boxes differ
+            assert cubin.spill_bytes == 0 and cubin.registers <= 128, (key, cluster, share_a)
+            assert "SPLIT_LOADS=8" in k.defines and k.tma_boxes[0][0] == a_rows and k.variant.count("SPLIT_LOADS") == 0
+            assert k.geometry(4096, 4096, 4096).block == (512, 1, 1)
+    assert "SPLIT_LOADS=16" in kernels.wgmma_kernel("fp16", {"CONSUMERS": 3, "BN": 128}, choose=False).defines
+    assert "SPLIT_LOADS=4" in kernels.wgmma_kernel("fp16", {"CONSUMERS": 3, "BN": 192, "STAGES": 3, "SPLIT_LOADS": 4},
+                                                   choose=False).defines
+    for bad, words in (({"BN": 192, "STAGES": 3, "SPLIT_LOADS": 16}, "SPLIT_LOADS of at most 8"),
+                       ({"BN": 256, "STAGES": 2}, "BN of at most 192"), ({"BN": 128, "PROMOTE": 1}, "no PROMOTE"),
+                       ({"BN": 64, "SWAP_AB": 1, "CLUSTER": 1}, "CONSUMERS"),
+                       ({"BN": 128, "PINGPONG": 128}, "CONSUMERS=2"), ({"BN": 192, "STAGES": 4}, "at most STAGES=3")):
+        with pytest.raises(UsageError, match=words):
+            kernels.wgmma_kernel("fp16", {"CONSUMERS": 3, **bad}, choose=False)
+    with pytest.raises(UsageError, match="CONSUMERS is 1, 2 or 3"):
+        kernels.wgmma_kernel("fp16", {"CONSUMERS": 4}, choose=False)
+    tile = {**kernels.WGMMA_TILE, "CONSUMERS": 3, "BN": 192}
+    assert kernels.wgmma_schedule(576, 7000, 2024, 132, {**tile, "SHARE_A": 1})[:3] == (3 * 19, 32, 66)   # 192 × 384
+    assert kernels.wgmma_schedule(576, 7000, 2024, 132, tile)[:3] == (2 * 37, 32, 66)   # 384 × 192: 768 rows
+    # run 2's and run 3's shapes where a 192-row tile was the fastest timed, picked as it ran
+    for shape, want in (((3072, 3072, 3072), (2, 0)), ((3000, 3000, 3000), (2, 0)), ((576, 7000, 2024), (2, 1)),
+                        ((576, 4096, 11008), (1, 0)), ((7261, 2944, 7744), (2, 0)), ((4118, 3456, 3768), (2, 1))):
+        c = kernels.wgmma_config(*shape, 132)
+        assert (c["CONSUMERS"], c["CLUSTER"], c.get("SHARE_A", 0)) == (3, *want), (shape, c)
+    for shape in ((1000, 5000, 5000), (5000, 1000, 5000), (4096, 4096, 4096), (8192, 8192, 8192)):
+        assert kernels.wgmma_config(*shape, 132)["CONSUMERS"] == 2, shape
+    for elem in (1, 4):   # 07's picks: not measured there
+        assert not any(kernels.wgmma_config(m, n, 4096, 132, elem)["CONSUMERS"] == 3
+                       for m in (576, 3072, 6144) for n in (3072, 7168))
+    assert not any(c["CONSUMERS"] == 3 for c in kernels.wgmma_kernel("int8").configs)
 
 
 def test_ptxas_warnings_are_read_from_the_log_and_shown():

@@ -603,6 +603,33 @@ def test_clusters_sharing_a_or_of_4_are_correct(device, host_problems, key, bn, 
                               lambda rec: f"SHARE_A={share_a}" in rec.config and f"CLUSTER={cluster}" in rec.config)
 
 
+@pytest.mark.parametrize("key,bn,cluster,share_a",
+                         [("fp16", 192, c, a) for c, a in [(2, 0), (1, 0), (2, 1), (4, 1), (4, 0)]] +
+                         [(k, 192, c, a) for k in ("int8", "fp8e4m3bf16", "bf16") for c, a in [(2, 0), (2, 1)]] +
+                         [("fp16", 128, 2, 0), ("fp8e4m3bf16", 128, 1, 0)])
+def test_three_consumers_of_192_rows_are_correct(device, host_problems, key, bn, cluster, share_a):
+    """CONSUMERS=3: 192-row tiles, three consumers of 64 rows under one producer warpgroup
+    (setmaxnreg 24 / 160), in clusters of 1, 2 (along M, or along N sharing A) and 4. A tile
+    mostly past M (130 rows), a cluster's second tile wholly past M or N, pitched rows and rows
+    off 128-byte lines, one slice (8-bit; two at fp16), M a whole number of tiles (576), split-K in
+    7–14 pieces (the sum's 8 loads at once at 192 columns), several rounds and (fp32 or s32 C)
+    stream-K: verified, integers exact, the same bits when random inputs run again."""
+    kernel = kernels.wgmma_kernel(key)
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    config = {"CONSUMERS": 3, "BN": bn, "CLUSTER": cluster, "SHARE_A": share_a}
+    elem, sms = kernels.PRECISIONS[key].in_dtype.itemsize, device.sm_count
+    tile = {**kernels.WGMMA_TILE, **config}
+    shapes = [(130, 300, 1000), (65, 129 + bn, 4105), (300, bn - 40, 4105), (700, 1000, 70), (3000, 3000, 1000),
+              (576, 7000, 2024), (512, 512, 8192)]
+    assert kernels.wgmma_schedule(512, 512, 8192, sms, tile, elem)[3] > 2   # split-K, the sum over 3+ pieces
+    if kernels.PRECISIONS[key].out_dtype.itemsize == 4:
+        shapes.append((8 * 192 + 7, stream_k_n(8 * 192 + 7, 4100, config, elem, sms), 4100))
+    runs_right_and_repeatable(device, host_problems, kernel, key, shapes, config,
+                              lambda rec: "CONSUMERS=3" in rec.config and f"CLUSTER={cluster}" in rec.config and
+                              f"SHARE_A={share_a}" in rec.config)
+
+
 def test_06_stream_k_in_finer_pieces_is_correct_and_repeatable(device, host_problems):
     """STREAM_K_DIV=4: the last round's tiles cut in up to five pieces, each adding itself after
     the next one is in (a chain of flags); 3072³'s 12 leftover tiles are cut in four."""
