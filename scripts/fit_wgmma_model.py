@@ -44,6 +44,18 @@ def picker_at(rev):
     return module
 
 
+def pick_grids():
+    """The two grids the results' tables count moved picks on: the earlier stops' (M from 1 to
+    8192, N from 64, K from 256 to 32768: rows on 128-byte lines but for N of 16 or 32) and one of
+    rows mostly off 128-byte lines (1680 shapes)."""
+    sizes = [1, 16, 32, 64, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192]
+    aligned = [(m, n, k) for m in sizes for n in sizes[3:] for k in (256, 1024, 2048, 4096, 8192, 16384, 32768)]
+    ms = (256, 320, 448, 576, 704, 896, 1200, 1800, 2200, 2600, 3400, 4400, 5600, 7000)
+    ns = (448, 576, 1200, 1800, 2200, 2600, 3400, 4400, 5600, 7000, 9000, 12000)
+    ks = (360, 776, 1192, 1608, 2024, 2440, 3272, 4520, 5352, 7000)
+    return aligned, [(m, n, k) for m in ms for n in ns for k in ks]
+
+
 def table_rows(paths):
     """(shape, config, µs) for every timed fixed-configuration row of tune_ladder's wgmma tables,
     as they are: the configuration is the label's macros ({} for "default")."""

@@ -15,7 +15,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2]))
 sys.path.insert(0, str(HERE.parents[2] / "scripts"))
-from fit_wgmma_model import picker_at, table_rows   # noqa: E402
+from fit_wgmma_model import pick_grids, picker_at, table_rows   # noqa: E402
 
 # today's picker as this directory's stop left it (9818395), so the tables reproduce after later stops
 new = picker_at("9818395")
@@ -123,12 +123,7 @@ def share_a():
 
 
 def grids():
-    sizes = [1, 16, 32, 64, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192]
-    aligned = [(m, n, k) for m in sizes for n in sizes[3:] for k in (256, 1024, 2048, 4096, 8192, 16384, 32768)]
-    Ms = (256, 320, 448, 576, 704, 896, 1200, 1800, 2200, 2600, 3400, 4400, 5600, 7000)
-    Ns = (448, 576, 1200, 1800, 2200, 2600, 3400, 4400, 5600, 7000, 9000, 12000)
-    Ks = (360, 776, 1192, 1608, 2024, 2440, 3272, 4520, 5352, 7000)
-    off = [(m, n, k) for m in Ms for n in Ns for k in Ks]
+    aligned, off = pick_grids()
     print()
     for label, grid in (("the earlier stops' grid (rows on 128-byte lines but for N = 16, 32)", aligned),
                         ("a grid of rows mostly off 128-byte lines (run 6 drew from it)", off)):

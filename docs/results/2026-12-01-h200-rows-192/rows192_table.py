@@ -16,9 +16,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2]))
 sys.path.insert(0, str(HERE.parents[2] / "scripts"))
-from fit_wgmma_model import picker_at, table_rows   # noqa: E402
+from fit_wgmma_model import pick_grids, picker_at, table_rows   # noqa: E402
 
-new = picker_at("PINNED")   # this stop's picker as it left it, so the tables reproduce after later stops
+new = picker_at("baab32a")   # this stop's picker as it left it, so the tables reproduce after later stops
 old = picker_at("6dd4930")  # the last stop's picker
 
 
@@ -147,7 +147,7 @@ def fresh():
         r_new.append(row[b] / best)
         change.append(row[b] / row[a])
         lines = "off" if new.wgmma_rows_off_lines(shape[1], shape[2], 2) else "on"
-        print(f"  {fmt(shape):>15} (rows {lines:3})  last {name(a):>12} {row[a]:7.1f} ({row[a] / best:.3f})  "
+        print(f"  {fmt(shape):>15} (rows {lines})  last {name(a):>12} {row[a]:7.1f} ({row[a] / best:.3f})  "
               f"now {name(b):>12} {row[b]:7.1f} ({row[b] / best:.3f})  {row[b] / row[a] - 1:+6.1%}  "
               f"fastest {name(fastest):>12} {best:7.1f}")
     print(f"  geomean pick / fastest: last stop's {geomean(r_old):.3f}, this stop's {geomean(r_new):.3f}; this stop's "
@@ -155,12 +155,7 @@ def fresh():
 
 
 def grids():
-    sizes = [1, 16, 32, 64, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192]
-    aligned = [(m, n, k) for m in sizes for n in sizes[3:] for k in (256, 1024, 2048, 4096, 8192, 16384, 32768)]
-    Ms = (256, 320, 448, 576, 704, 896, 1200, 1800, 2200, 2600, 3400, 4400, 5600, 7000)
-    Ns = (448, 576, 1200, 1800, 2200, 2600, 3400, 4400, 5600, 7000, 9000, 12000)
-    Ks = (360, 776, 1192, 1608, 2024, 2440, 3272, 4520, 5352, 7000)
-    off = [(m, n, k) for m in Ms for n in Ns for k in Ks]
+    aligned, off = pick_grids()
     print()
     for label, grid in (("the earlier stops' grid (rows on 128-byte lines)", aligned),
                         ("the last stop's grid of rows mostly off 128-byte lines", off)):
