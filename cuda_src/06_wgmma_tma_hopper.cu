@@ -10,8 +10,9 @@
 // through 64-bit matrix descriptors (no ldmatrix), accumulators in registers (128 floats per
 // thread), asynchronously: issue, commit, wait; (3) warp specialisation — one producer
 // warpgroup only issues copies (and gives its registers away with setmaxnreg), two consumer
-// warpgroups (or three: 192-row tiles) only multiply; (4) an mbarrier ring — `full[s]` completes when the copy engine has
-// delivered stage s's bytes (expect_tx), `empty[s]` when every consumer is done with it;
+// warpgroups (or three: 192-row tiles) only multiply; (4) an mbarrier ring — `full[s]`
+// completes when the copy engine has delivered stage s's bytes (expect_tx), `empty[s]` when
+// every consumer is done with it;
 // (5) a persistent grid (one block per SM walking tiles, so one tile's epilogue overlaps the
 // next tile's copies), (6) clusters of 2 blocks that share each B tile through TMA multicast
 // (or, SHARE_A, each A tile: rows off 128-byte lines cost the L2 two or more requests a box row;

@@ -70,8 +70,8 @@
 #define SPLIT_MAX 16  // ... and at most this many pieces (each sums a share of all p: split_epilogue)
 #endif
 #ifndef SPLIT_LOADS
-#define SPLIT_LOADS 16   // ... whose sum over 3+ pieces loads about this many 16-byte partials at once (split_epilogue)
-#endif
+#define SPLIT_LOADS (CONSUMERS == 3 && BN == 192 ? 8 : 16)   // ... whose sum over 3+ pieces loads about this
+#endif                // many 16-byte partials at once (split_epilogue; 8 for 192 × 192: registers, at THREADS)
 
 #ifndef PROMOTE
 #define PROMOTE 0     // N > 0: the MMAs accumulate N slices, then fp32 adds (see the top)
@@ -105,14 +105,15 @@ constexpr int K_STEPS = 128 / 32;   // wgmma k-steps per slice: each reads 32 by
 constexpr int THREADS = 128 * (CONSUMERS + 1);
 // Registers a thread after setmaxnreg: the producer gives its own to the consumers. Each SM
 // quarter (16384 registers) runs one warp of every warpgroup: 40 + 2 × 232 = 504 a lane with two
-// consumers (168 each before: 65536 / 384), 24 + 3 × 160 = 504 with three (128 before). ptxas
-// allocates under the launch bound's count whatever setmaxnreg grants later, so three consumers —
-// 192-row tiles — hold 64 × 192's 96 accumulators in 128 registers: they fit with split-K's sum
-// loading at most 8 partials at once (SPLIT_LOADS; 16 spill 5 kB). A producer of one warp instead
-// (416 threads, 152 registers) cannot launch: a quarter runs four warps, 4 × 32 × 152 > 16384.
+// consumers (168 each at launch: 65536 / 384), 24 + 3 × 160 = 504 with three (128 at launch: the
+// cubin says 128 either way). ptxas allocates the consumers' code up to the count setmaxnreg
+// grants them: three consumers — 192-row tiles — hold 64 × 192's 96 accumulators in 160 (their
+// SASS uses up to R143 with split-K's sum loading 8 partials at once; 16 at once spill 5 kB:
+// SPLIT_LOADS). A producer of one warp instead, for 416 threads of 152 registers with no
+// setmaxnreg, cannot launch: a quarter would run four warps, 4 × 32 × 152 > 16384.
 static_assert(CONSUMERS >= 1 && CONSUMERS <= 3, "CONSUMERS is 1, 2 or 3");
-static_assert(CONSUMERS < 3 || (!PINGPONG && !SWAP_AB && !PROMOTE && BN <= 192),
-              "three consumers: no PINGPONG, SWAP_AB or PROMOTE, BN of at most 192");
+static_assert(CONSUMERS < 3 || (!PINGPONG && !SWAP_AB && !PROMOTE && BN <= 192 && (BN < 192 || SPLIT_LOADS <= 8)),
+              "three consumers: no PINGPONG, SWAP_AB or PROMOTE, BN of at most 192, SPLIT_LOADS at most 8 at 192");
 constexpr int PRODUCER_REGS = CONSUMERS == 3 ? 24 : 40, CONSUMER_REGS = CONSUMERS == 3 ? 160 : 232;
 // SWAP_AB: the "A" slot holds BM columns of B (one 64-column box per consumer) and the "B" slot BN
 // rows of A — the block tile is BM of N by BN of M.

@@ -121,7 +121,7 @@ def modelled(rows):
 
 def tile_of(config):
     tile = {**K.WGMMA_TILE, **config}
-    return tile["CONSUMERS"], tile["BN"], tile["CLUSTER"]
+    return tile["CONSUMERS"], tile["BN"], tile["CLUSTER"], tile["SHARE_A"]
 
 
 def picks(rows):

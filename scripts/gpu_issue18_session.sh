@@ -87,9 +87,9 @@
 #          over clusters of 4
 #   cluster4round (issue 14) round-number shapes whose pick moved (cluster4_round.txt): both picks, six configurations
 #   launchpaths (issue 14) GPU tests over the launch paths the grid cut to what the device holds touches
-#   rows192 (issue 14) tiles of 192 rows (CONSUMERS=3: three consumers, a producer warp) in clusters of 1, 2
-#          (along M, or along N sharing A) and 2 × 2, and 192 × 128, beside the picks and 128×192 in clusters
-#          of 2 (scripts/shapes/rows192.txt), fp16
+#   rows192 (issue 14) tiles of 192 rows (CONSUMERS=3: three consumers; the first run had a producer of one
+#          warp, since dropped) in clusters of 1, 2 (along M, or along N sharing A) and 2 × 2, and 192 × 128,
+#          beside the picks and 128×192 in clusters of 2 (scripts/shapes/rows192.txt), fp16
 #   rows192fresh (issue 14) the last stop's picks and this one's among 11 configurations on fresh shapes
 #          (scripts/shapes/rows192_fresh.txt), fp16
 #   rows192tests (issue 14) the GPU tests of three consumers and the edge test of every configuration the picker

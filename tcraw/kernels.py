@@ -294,7 +294,8 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
               "SWAP_AB": 0,      # 1: Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n (BN 16/32/64; fp16, bf16)
               "PINGPONG": 0,     # 64/128: the two consumers take tiles of these rows in turn (not shared)
               "SHARE_A": 0,      # 1: pairs of a cluster's blocks take neighbouring tiles of a tile row, sharing A
-                                 # (in clusters of 2 not picked: see the note after TURNS_CONFIG)
+                                 # (in clusters of 2 picked only with 192-row tiles: the note after
+                                 # TURNS_CONFIG, and ROWS_192)
               "STREAM_K_DIV": 2,  # stream-K's pieces are at least 1/STREAM_K_DIV of a tile ...
               "STREAM_K_ROUNDS": 4}  # ... and cut a last partial round only after this many whole ones
 WGMMA_ROW_BYTES = 128          # a slice of K: one 128-byte swizzle row per operand row (64 halves)
@@ -335,11 +336,20 @@ def wgmma_turns_build(tile):
 
 def wgmma_split_loads(tile):
     """The SPLIT_LOADS ``tile`` builds with: its own if set, else 16 — 8 for three consumers of 192
-    columns, whose 96 accumulators a thread leave room under 128 registers for 8 loads' partials
-    (16 spill 5 kB)."""
+    columns, whose 96 accumulators a thread leave room in the 160 registers setmaxnreg gives them
+    for 8 loads' partials, not 16 (5 kB of spills; the .cu refuses more than 8 there)."""
     if tile["SPLIT_LOADS"] is not None:
         return tile["SPLIT_LOADS"]
     return 8 if tile["CONSUMERS"] == 3 and tile["BN"] == 192 else 16
+
+
+def wgmma_three_consumers_refuse(tile):
+    """The macros of ``tile`` that three consumers (192-row tiles) cannot be built with, as
+    MACRO=value (empty if none): more than 192 columns, PROMOTE, more than 8 split-K loads at once
+    at 192 columns (wgmma_split_loads)."""
+    return [f"{name}={tile[name]}" for name, bad in (("BN", tile["BN"] > 192), ("PROMOTE", tile["PROMOTE"]),
+                                                     ("SPLIT_LOADS", tile["BN"] == 192 and (tile["SPLIT_LOADS"] or 8) > 8))
+            if bad]
 
 
 def wgmma_cluster_shape(tile):
@@ -368,10 +378,10 @@ def wgmma_checked(tile):
     elif consumers not in (1, 2, 3) or bn not in (64, 128, 192, 256) or cluster not in (1, 2, 4):
         raise UsageError(f"06/07 cannot be built with CONSUMERS={consumers}, BN={bn}, CLUSTER={cluster}: CONSUMERS "
                          "is 1, 2 or 3, BN 64, 128, 192 or 256, and CLUSTER 1, 2 or 4")
-    if consumers == 3 and (bn > 192 or tile["PROMOTE"] or tile["SWAP_AB"] or (bn == 192 and tile["SPLIT_LOADS"] > 8)):
-        raise UsageError(f"CONSUMERS=3 (192-row tiles) holds its accumulators in 128 registers a thread: BN of at most "
-                         f"192 (with SPLIT_LOADS of at most 8 at 192), no PROMOTE or SWAP_AB; got BN={bn}, "
-                         f"SPLIT_LOADS={tile['SPLIT_LOADS']}, PROMOTE={tile['PROMOTE']}, SWAP_AB={tile['SWAP_AB']}")
+    if consumers == 3 and (wrong := wgmma_three_consumers_refuse(tile)):
+        raise UsageError(f"CONSUMERS=3 (192-row tiles) cannot be built with {', '.join(wrong)}: its consumers hold "
+                         "their accumulators in 160 registers a thread — BN of at most 192, no PROMOTE, SPLIT_LOADS "
+                         "of at most 8 at BN=192; or CONSUMERS=2 for the others")
     if tile["SHARE_A"] and (cluster not in (2, 4) or tile["SWAP_AB"] or tile["A_ROWS"] or tile["PINGPONG"]):
         raise UsageError(f"SHARE_A=1 shares A between pairs of a cluster's blocks: it needs CLUSTER=2 or 4 and no "
                          f"SWAP_AB, A_ROWS or PINGPONG; got CLUSTER={cluster}, SWAP_AB={tile['SWAP_AB']}, "
@@ -490,7 +500,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
 # where its tiles run whole and the earlier pick's were cut by stream-K — 256×11008×4096: 58 tiles
 # of 128×192 in one round against 86 of 128×128, the last 20 in pieces, 0.90 → 0.99× cuBLAS;
 # 3072³: 192 tiles, 3 rounds, against 288 (0.91–0.99× → 0.97–0.99×) — and lost every time it was
-# cut along K itself (3–21 % longer), so wgmma_config never cuts it.
+# cut along K itself (3–21 % longer), so wgmma_config never cuts it (192-row tiles: ROWS_192).
 # The split-K term (p partial tiles through one SM) was fitted when the last piece summed them
 # alone; since the pieces share the sum it measured 0.2–3.2 µs shorter (long-K shapes, H200), but
 # a term of one partial tile a piece let the model cut 128×256 tiles 4–16 ways, which measured
@@ -742,10 +752,12 @@ def _with_stages(tile, picked, overrides):
     the resulting tile, unless STAGES itself is overridden (WAIT_DEPTH, unless set, follows the
     result: wgmma_wait_depth). Overrides that consumers taking turns cannot build (BN=256,
     CONSUMERS=1, PROMOTE, CLUSTER=4) turn a pick's turns off rather than being refused; a pick's
-    2 × 2 sharing of A goes with its cluster of 4 when the overrides reshape the cluster (CLUSTER,
-    SWAP_AB, A_ROWS, PINGPONG: taking turns, clusters of 2)."""
+    sharing of A (2 × 2, or 192-row tiles in pairs) goes with its cluster when the overrides
+    reshape the cluster (CLUSTER, SWAP_AB, A_ROWS, PINGPONG: taking turns, clusters of 2); a pick
+    of 192 rows gives way to 128 where the overrides cannot be built with three consumers
+    (wgmma_three_consumers_refuse, SWAP_AB, PINGPONG)."""
     macros = {**tile, **picked, **overrides}
-    if picked.get("CLUSTER") == 4 and "SHARE_A" not in overrides and \
+    if (picked.get("CLUSTER") == 4 or picked.get("SHARE_A")) and "SHARE_A" not in overrides and \
             any(name in overrides for name in ("CLUSTER", "SWAP_AB", "A_ROWS", "PINGPONG")):
         macros["SHARE_A"] = 0
         if overrides.get("PINGPONG") and "CLUSTER" not in overrides:
@@ -754,36 +766,41 @@ def _with_stages(tile, picked, overrides):
         macros["CLUSTER"] = 1   # the swapped form shares nothing across a cluster
     if picked.get("PINGPONG") and "PINGPONG" not in overrides and not wgmma_turns_build(macros):
         macros["PINGPONG"] = 0   # the overrides over the cooperative tiles instead
+    if macros["CONSUMERS"] == 3 and "CONSUMERS" not in overrides and \
+            (macros["SWAP_AB"] or macros["PINGPONG"] or wgmma_three_consumers_refuse(macros)):
+        macros["CONSUMERS"] = 2   # a 192-row pick gives way to 128 rows where the overrides need them
     if "STAGES" not in overrides:
         macros["STAGES"] = wgmma_max_stages(macros["CONSUMERS"], macros["BN"], rows=wgmma_rows(macros))
     return macros
 
 
 # Tiles of 192 rows: three consumers (CONSUMERS=3) of 64 × 192 each, one producer warpgroup, 3
-# stages. Against the last stop's picks (H200, fp16, same call; docs/results/2026-12-01-h200-rows-192/,
-# run 2, rows192_table.txt) the fastest of their forms took 12–27 % less time where M is a whole
-# number of 192-row tiles or rows lie off 128-byte lines — 3000³ 99.7 → 87.7 µs (0.84 → 0.95×
-# cuBLAS), 576×7000×2024 42.8 → 34.1 (sharing A: 0.75 → 0.94×), 576×4096×11008 95.9 → 77.4 (0.87
-# → 1.08×), 320×4400×5352 48.5 → 40.5 — and 2.9 % less at 3072³ (2 rounds of 192×192 in clusters
-# of 2, not 3 of 128×192); on big squares on lines about as fast as 128×256 (6144³ +0.3 %, 8192³
-# +2.4 %), and 30–43 % slower where M pads a 192-row tile by much (M = 1000, 5000: 1152, 5184
-# rows). Their rate is 128×256's (WGMMA_SM_TFLOPS[3, 192]; 4.9 or less loses 3072³, and 5.1 or 5.2
-# pick the same on run 2's shapes); then on 16 fresh shapes drawn where that rate moves the last
-# stop's pick (run 3, 11 configurations each) the pick took 1.010 times the fastest's time
-# (geomean; the last stop's picks 1.046), 3.5 % less time than the last stop's picks (−14.9 % to
-# +1.8 %). Cut along K (split-
-# or stream-K) they won where measured (576×4096×11008, 320×4400×5352: 2 pieces), unlike 128×192.
-# In clusters of 2 along M (sharing B), of 1, and of 2 along N (sharing A: M of 576 runs in whole
-# tiles without a second tile row, and A's rows off lines cost half the requests); 2 × 2 lost
-# wherever timed (run 2), and 192 × 128 never won. 16-bit inputs only (8-bit and TF32 builds
-# pass their tests, not measured). (cluster, SHARE_A):
+# stages. Against the last stop's picks (H200, fp16, one session: docs/results/2026-12-01-h200-rows-192/,
+# run 2, rows192_table.txt) the fastest of their forms took less time at 7 of 17 shapes, 3–27 %
+# less: 3000³ 99.7 → 87.7 µs (0.84 → 0.95× cuBLAS), 576×7000×2024 42.8 → 34.1 (sharing A: 0.75 →
+# 0.94×), 576×7168×2048 −26.5 %, 576×4096×11008 95.9 → 77.4 (0.87 → 1.08×), 320×4400×5352 48.5 →
+# 40.5, 576×1800×2440 −10.4 %, 3072³ −2.9 % (2 rounds of 192×192 in clusters of 2, not 3 of
+# 128×192) — and more at 10: 31–43 % where M or N of 1000–1024 pads to 1152, 15 % at
+# 2000×3000×1000, 8–9 % at 4096³ and 2048³, 0.3–6 % at 6144³, 8192³, 384×11008×4096 and
+# 192×4096×4096 (the model sees the padding's MMAs, not these losses' other causes). Their rate is
+# 128×256's (WGMMA_SM_TFLOPS[3, 192]): on run 2's shapes 4.9 or less loses 3072³, 5.2 moves 6144³
+# too (+0.3 %); then on 16 fresh shapes drawn where 5.0 moves the last stop's pick (run 3, 11
+# configurations each) the pick took 1.010 times the fastest's time (geomean; 1.009 at 5.1 or 5.2;
+# the last stop's picks 1.046), 3.5 % less time than the last stop's picks (−14.9 % to +1.8 %;
+# the same shapes and configurations measured up to 7 % apart between runs 1 and 2). Cut along K
+# they won in 2 pieces (576×4096×11008, 320×4400×5352) and 3–4 (576×1800×2440, 2981×384×6656)
+# and lost in 3–6 (192×4096×4096, every form), so wgmma_ranked cuts them in at most 4. In clusters
+# of 2 along M (sharing B), of 1, and of 2 along N (sharing A: M of 576 runs in whole tiles
+# without a second tile row, and A's rows off lines cost half the requests); 2 × 2 lost wherever
+# timed (run 2), and 192 × 128 never won. 16-bit inputs only (8-bit and TF32 builds pass their
+# tests, not measured). (cluster, SHARE_A):
 ROWS_192 = ((2, 0), (1, 0), (2, 1))
 
 
 def _wgmma_candidates():
     """06's configurations: block rows (1 to 3 consumers of 64), columns (BN), clusters of 1 or 2,
     and the most stages (up to 8) that fit in shared memory — biggest tile first. 192 columns
-    only with two consumers, the form measured (WGMMA_SM_TFLOPS). Last (so ties go to the
+    with two consumers (not one), the form measured (WGMMA_SM_TFLOPS). Last (so ties go to the
     others), clusters of 4 as measured: along M, and 2 × 2 (SHARE_A) — CLUSTERS_OF_4 — then
     192-row tiles (three consumers): ROWS_192."""
     out = []
@@ -815,14 +832,14 @@ def wgmma_ranked(m, n, k, sms, elem_bytes=2, stream_k=True):
             continue   # measured for 16-bit inputs only (ROWS_192)
         if m <= 64 * (config["CONSUMERS"] - 1) or cdiv(m, rows) < along_m or cdiv(n, config["BN"]) < along_n or \
                 (config["BN"] > 64 and n <= config["BN"] // 2):
-            continue   # a second consumer's, a cluster's last block's, or half the tile's columns would be all padding
+            continue   # the last consumer's, a cluster's last block's, or half the tile's columns would be all padding
         tile = {**WGMMA_TILE, **config, "STREAM_K": int(stream_k)}
         tiles, _, clusters, p, _ = wgmma_schedule(m, n, k, sms, tile, elem_bytes)
         if config["CONSUMERS"] == 1 and m > 64 and p == 1 and tiles > clusters:
             continue   # one consumer's tiles in several rounds (see WGMMA_SM_TFLOPS)
         total, split = wgmma_model_us(m, n, k, sms, tile, elem_bytes)
-        if split and config["BN"] == 192 and config["CONSUMERS"] == 2:
-            continue   # 128×192 tiles cut along K lost every time measured (see WGMMA_SM_TFLOPS; not 192×192: ROWS_192)
+        if split and config["BN"] == 192 and (config["CONSUMERS"] == 2 or p > 4):
+            continue   # 128×192 tiles cut along K lost every time measured (WGMMA_SM_TFLOPS), 192×192 in 5+ pieces (ROWS_192)
         # every SM's MMAs, padding included: M = 384 in 128-row tiles, not in clusters of 2 × 128
         ranked.append((total, tiles * rows * config["CLUSTER"] * config["BN"], split, order, config))
     return ranked
@@ -832,7 +849,8 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     """The 06 configuration for (m, n, k) on ``sms`` SMs — block rows (CONSUMERS), columns (BN),
     cluster and the stages that fit — with the least modelled time (wgmma_model_us; ``stream_k``:
     False for a 16-bit C, where the kernel turns stream-K off) among those wgmma_ranked allows.
-    Big problems get 128×256 tiles in clusters of 2 (128×192 where those run whole); small M one
+    Big problems get 128×256 tiles in clusters of 2 (128×192 where those run whole, 192×192 where
+    M is a whole number of them or rows lie off 128-byte lines and they save time); small M one
     consumer; few tiles narrower ones and split-K."""
     if elem_bytes == 2 and m <= 32 and n > 64:
         return dict(SWAPPED_CONFIGS[m > 16])

@@ -610,10 +610,11 @@ def test_clusters_sharing_a_or_of_4_are_correct(device, host_problems, key, bn, 
 def test_three_consumers_of_192_rows_are_correct(device, host_problems, key, bn, cluster, share_a):
     """CONSUMERS=3: 192-row tiles, three consumers of 64 rows under one producer warpgroup
     (setmaxnreg 24 / 160), in clusters of 1, 2 (along M, or along N sharing A) and 4. A tile
-    mostly past M (130 rows), a cluster's second tile wholly past M or N, pitched rows and rows
-    off 128-byte lines, one slice (8-bit; two at fp16), M a whole number of tiles (576), split-K in
-    7–14 pieces (the sum's 8 loads at once at 192 columns), several rounds and (fp32 or s32 C)
-    stream-K: verified, integers exact, the same bits when random inputs run again."""
+    partly past M (130 of 192 rows), one mostly past (65), a cluster's second tile wholly past M
+    or N, pitched rows and rows off 128-byte lines, one slice (8-bit; two at fp16), M a whole
+    number of tiles (576), split-K in 7–14 pieces (the sum's 8 loads at once at 192 columns),
+    several rounds and (fp32 or s32 C) stream-K: verified, integers exact, the same bits when
+    random inputs run again."""
     kernel = kernels.wgmma_kernel(key)
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
