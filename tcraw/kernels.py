@@ -755,7 +755,8 @@ def _with_stages(tile, picked, overrides):
     sharing of A (2 × 2, or 192-row tiles in pairs) goes with its cluster when the overrides
     reshape the cluster (CLUSTER, SWAP_AB, A_ROWS, PINGPONG: taking turns, clusters of 2); a pick
     of 192 rows gives way to 128 where the overrides cannot be built with three consumers
-    (wgmma_three_consumers_refuse, SWAP_AB, PINGPONG)."""
+    (wgmma_three_consumers_refuse, SWAP_AB, PINGPONG, more stages than fit) or change its columns
+    (BN=128 over it means the measured 128×128, not 192×128, which never won)."""
     macros = {**tile, **picked, **overrides}
     if (picked.get("CLUSTER") == 4 or picked.get("SHARE_A")) and "SHARE_A" not in overrides and \
             any(name in overrides for name in ("CLUSTER", "SWAP_AB", "A_ROWS", "PINGPONG")):
@@ -767,7 +768,9 @@ def _with_stages(tile, picked, overrides):
     if picked.get("PINGPONG") and "PINGPONG" not in overrides and not wgmma_turns_build(macros):
         macros["PINGPONG"] = 0   # the overrides over the cooperative tiles instead
     if macros["CONSUMERS"] == 3 and "CONSUMERS" not in overrides and \
-            (macros["SWAP_AB"] or macros["PINGPONG"] or wgmma_three_consumers_refuse(macros)):
+            (macros["SWAP_AB"] or macros["PINGPONG"] or wgmma_three_consumers_refuse(macros) or
+             overrides.get("BN", 192) != 192 or
+             overrides.get("STAGES", 0) > wgmma_max_stages(3, macros["BN"], rows=192)):
         macros["CONSUMERS"] = 2   # a 192-row pick gives way to 128 rows where the overrides need them
     if "STAGES" not in overrides:
         macros["STAGES"] = wgmma_max_stages(macros["CONSUMERS"], macros["BN"], rows=wgmma_rows(macros))
@@ -787,9 +790,11 @@ def _with_stages(tile, picked, overrides):
 # too (+0.3 %); then on 16 fresh shapes drawn where 5.0 moves the last stop's pick (run 3, 11
 # configurations each) the pick took 1.010 times the fastest's time (geomean; 1.009 at 5.1 or 5.2;
 # the last stop's picks 1.046), 3.5 % less time than the last stop's picks (−14.9 % to +1.8 %;
-# the same shapes and configurations measured up to 7 % apart between runs 1 and 2). Cut along K
-# they won in 2 pieces (576×4096×11008, 320×4400×5352) and 3–4 (576×1800×2440, 2981×384×6656)
-# and lost in 3–6 (192×4096×4096, every form), so wgmma_ranked cuts them in at most 4. In clusters
+# the same shapes and configurations measured up to 7 % apart between runs 1 and 2). Split along
+# K they won in 2 pieces (576×4096×11008, 320×4400×5352) and 4 (576×1800×2440 sharing A,
+# 2981×384×6656) and lost in 6 (192×4096×4096, +6 %), so wgmma_ranked splits them in at most 4;
+# stream-K's cut of a last round (pieces of at least half a tile) as for the others — picks with
+# it won at 7261×2944×7744 and 4657×4384×3488, lost 0.7 % at 6534×9024×5184 (run 3). In clusters
 # of 2 along M (sharing B), of 1, and of 2 along N (sharing A: M of 576 runs in whole tiles
 # without a second tile row, and A's rows off lines cost half the requests); 2 × 2 lost wherever
 # timed (run 2), and 192 × 128 never won. 16-bit inputs only (8-bit and TF32 builds pass their

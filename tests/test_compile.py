@@ -707,8 +707,8 @@ def test_192_row_tiles_build_without_spills_and_are_picked_where_measured_faster
     for bad, words in (({"BN": 192, "STAGES": 3, "SPLIT_LOADS": 16}, "cannot be built with SPLIT_LOADS=16:"),
                        ({"BN": 256, "STAGES": 2}, "cannot be built with BN=256:"),
                        ({"BN": 128, "PROMOTE": 1}, "cannot be built with PROMOTE=1:"),
-                       ({"BN": 64, "SWAP_AB": 1, "CLUSTER": 1}, "CONSUMERS"),
-                       ({"BN": 128, "PINGPONG": 128}, "CONSUMERS=2"), ({"BN": 192, "STAGES": 4}, "at most STAGES=3")):
+                       ({"BN": 64, "SWAP_AB": 1, "CLUSTER": 1}, "CONSUMERS 1 or 2; got .*CONSUMERS=3"),
+                       ({"BN": 128, "PINGPONG": 128}, "with CONSUMERS=2.*got CONSUMERS=3"), ({"BN": 192, "STAGES": 4}, "at most STAGES=3")):
         with pytest.raises(UsageError, match=words):
             kernels.wgmma_kernel("fp16", {"CONSUMERS": 3, **bad}, choose=False)
     with pytest.raises(UsageError, match="CONSUMERS is 1, 2 or 3"):
@@ -717,7 +717,9 @@ def test_192_row_tiles_build_without_spills_and_are_picked_where_measured_faster
     for shape, over, want in (((3072,) * 3, {"BN": 256}, {"CONSUMERS=2", "BN=256"}),
                               ((3072,) * 3, {"SPLIT_LOADS": 16}, {"CONSUMERS=2", "SPLIT_LOADS=16"}),
                               ((3072,) * 3, {"PINGPONG": 128, "BN": 128}, {"CONSUMERS=2", "PINGPONG=128"}),
-                              ((3072,) * 3, {"BN": 128}, {"CONSUMERS=3", "BN=128"}),
+                              ((3072,) * 3, {"BN": 128}, {"CONSUMERS=2", "BN=128"}),   # 128×128, not 192×128
+                              ((3072,) * 3, {"STAGES": 4}, {"CONSUMERS=2", "BN=192", "STAGES=4"}),
+                              ((3072,) * 3, {"CLUSTER": 1}, {"CONSUMERS=3", "BN=192", "STAGES=3"}),
                               ((576, 7000, 2024), {"CLUSTER": 1}, {"CONSUMERS=3", "CLUSTER=1", "SHARE_A=0"}),
                               ((576, 7000, 2024), {"SWAP_AB": 1, "BN": 32}, {"CONSUMERS=2", "SWAP_AB=1", "SHARE_A=0"})):
         assert want <= set(k06.configured(*shape, 132, over).defines), (shape, over)
