@@ -471,8 +471,8 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         align=16, tma_boxes=(a_box, b_box, c_box), persistent=True,
         workspace=wgmma_workspace(tile), tma_element=element, b_layouts=(b_layout,), max_m=tile["A_ROWS"],
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
-        configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + SWAPPED_CONFIGS if elem == 2 else   # (clusters of 4: 16-bit only)
-                 tuple(c for c in WGMMA_CONFIGS if c["CLUSTER"] < 4 and c["CONSUMERS"] < 3)) if choose else (),
+        configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + SWAPPED_CONFIGS if elem == 2 else
+                 tuple(c for c in WGMMA_CONFIGS if not wgmma_sixteen_bit_only(c))) if choose else (),
         configure=(lambda picked, over: wgmma_kernel(key, _with_stages(asked, picked, over), name, choose=False))
         if choose else None,
         pick=(lambda m, n, k, sms: wgmma_config(m, n, k, sms, elem, stream_k=PRECISIONS[key].out_dtype.itemsize == 4))
@@ -770,7 +770,7 @@ def _with_stages(tile, picked, overrides):
     if macros["CONSUMERS"] == 3 and "CONSUMERS" not in overrides and \
             (macros["SWAP_AB"] or macros["PINGPONG"] or wgmma_three_consumers_refuse(macros) or
              overrides.get("BN", 192) != 192 or
-             overrides.get("STAGES", 0) > wgmma_max_stages(3, macros["BN"], rows=192)):
+             overrides.get("STAGES", 0) > wgmma_max_stages(3, macros["BN"])):
         macros["CONSUMERS"] = 2   # a 192-row pick gives way to 128 rows where the overrides need them
     if "STAGES" not in overrides:
         macros["STAGES"] = wgmma_max_stages(macros["CONSUMERS"], macros["BN"], rows=wgmma_rows(macros))
@@ -802,6 +802,12 @@ def _with_stages(tile, picked, overrides):
 ROWS_192 = ((2, 0), (1, 0), (2, 1))
 
 
+def wgmma_sixteen_bit_only(config):
+    """Whether ``config`` is one the picker weighs for 16-bit inputs only — clusters of 4
+    (CLUSTERS_OF_4) and 192-row tiles (ROWS_192), not measured with 8-bit or TF32 inputs."""
+    return config["CLUSTER"] == 4 or config["CONSUMERS"] == 3
+
+
 def _wgmma_candidates():
     """06's configurations: block rows (1 to 3 consumers of 64), columns (BN), clusters of 1 or 2,
     and the most stages (up to 8) that fit in shared memory — biggest tile first. 192 columns
@@ -831,10 +837,8 @@ def wgmma_ranked(m, n, k, sms, elem_bytes=2, stream_k=True):
     for order, config in enumerate(WGMMA_CONFIGS):
         rows = wgmma_rows(config)
         along_m, along_n = wgmma_cluster_shape(config)
-        if config["CLUSTER"] == 4 and not off_lines:
-            continue   # measured faster only there (CLUSTERS_OF_4)
-        if config["CONSUMERS"] == 3 and elem_bytes != 2:
-            continue   # measured for 16-bit inputs only (ROWS_192)
+        if wgmma_sixteen_bit_only(config) and (elem_bytes != 2 or (config["CLUSTER"] == 4 and not off_lines)):
+            continue   # measured for 16-bit inputs only, clusters of 4 faster only off lines (CLUSTERS_OF_4, ROWS_192)
         if m <= 64 * (config["CONSUMERS"] - 1) or cdiv(m, rows) < along_m or cdiv(n, config["BN"]) < along_n or \
                 (config["BN"] > 64 and n <= config["BN"] // 2):
             continue   # the last consumer's, a cluster's last block's, or half the tile's columns would be all padding
