@@ -96,6 +96,10 @@
 #          weighs; compute-sanitizer over 192-row tiles
 #   rows192final (issue 14) the final picks on both shape files of 192-row tiles, then the square, llm and odd
 #          suites (each with a shape whose pick moved), fp16 and bf16
+#   rows192check (issue 14) three consumers' split-K sum bit for bit against one piece at a time; compute-sanitizer
+#          over their stream-K; the suites' picks that moved to 192-row tiles, old beside new
+#   fewtiles (issue 14) 2 × 2 clusters on long-K shapes with few tiles (scripts/shapes/split_configs.txt) beside the
+#          picks; M = 128 (scripts/shapes/mid_m_128.txt) in one consumer's tiles of 192 and 256 columns
 #   suite1 tests/test_gpu.py with the GPU; suite2 every other test file (each a call of its own)
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
 #          06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
@@ -633,6 +637,32 @@ PYEOF
       CLUSTER=1,STREAM_K_DIV=4 BN=192,CLUSTER=1,STREAM_K_DIV=4 STREAM_K_DIV=4 BN=192,STREAM_K_DIV=4 \
       > "$OUT/rounds.txt" 2>&1
     echo "rounds exit $?"; grep -E "×.*cuBLAS" "$OUT/rounds.txt" ;;
+  rows192check)
+    # (issue 14) three consumers' split-K sum (8 loads at once) against one piece at a time, bit for
+    # bit; compute-sanitizer over their stream-K; the suites' moved picks, old against new, one process
+    timeout ${PYTEST_S:-200} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k split_k_pieces_share \
+      > "$OUT/pytest_split_three.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_split_three.txt")"
+    SAN_S=150 sanitize_configs stream_k_three fp16:4000x5000x2048:CONSUMERS=3,BN=192,CLUSTER=2,SHARE_A=1,STAGES=3 \
+      bf16:4000x5000x2048:CONSUMERS=3,BN=192,CLUSTER=1,STAGES=3
+    timeout ${MOVES_S:-150} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/rows192_moves.txt \
+      --iters 10 --seed 29 --variants "" BN=128,CLUSTER=1,STAGES=6 BN=192 CONSUMERS=3,BN=192,STAGES=3 \
+      CONSUMERS=3,BN=192,STAGES=3,CLUSTER=1 > "$OUT/rows192_moves_fp16.txt" 2>&1
+    echo "moves exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/rows192_moves_fp16.txt" ;;
+  fewtiles)
+    # (issue 14) long K with few tiles: 2 × 2 clusters (sharing A and B) on lines, beside clusters
+    # of 2; then M = 128 in tiles of 192 or 256 columns with one consumer
+    timeout ${FEW_S:-240} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/split_configs.txt \
+      --iters 10 --seed 29 --variants "" BN=128,STAGES=6 CLUSTER=4,SHARE_A=1 BN=128,STAGES=6,CLUSTER=4,SHARE_A=1 \
+      CLUSTER=4 > "$OUT/few_tiles_cluster4_fp16.txt" 2>&1
+    echo "few tiles exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/few_tiles_cluster4_fp16.txt"
+    timeout ${PICKED_S:-90} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/split_configs.txt,scripts/shapes/mid_m_128.txt \
+      --iters 10 --seed 29 --picked --variants "" > "$OUT/few_tiles_picked_fp16.txt" 2>&1
+    echo "picked exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/few_tiles_picked_fp16.txt"
+    timeout ${M128_S:-120} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/mid_m_128.txt \
+      --iters 10 --seed 29 --variants CONSUMERS=1,BN=192,CLUSTER=2,STAGES=6 CONSUMERS=1,BN=192,CLUSTER=1,STAGES=6 \
+      CONSUMERS=1,BN=256,CLUSTER=2,STAGES=5 CONSUMERS=1,BN=256,CLUSTER=1,STAGES=5 > "$OUT/m128_one_consumer_fp16.txt" 2>&1
+    echo "M=128 exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/m128_one_consumer_fp16.txt" ;;
   suite1|suite2)
     # the whole suite took over 585 s on the H200 (cut at 93 %, 2026-11-30): tests/test_gpu.py
     # in one call, everything else in another

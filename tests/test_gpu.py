@@ -333,11 +333,12 @@ def wgmma_macros(kernel):
 def test_split_k_pieces_share_the_sum(device, host_problems, key):
     """Split-K's pieces each sum a share of the tile's C boxes after all have written their
     partials (split_epilogue): correct, every element written, exact on integers (fp32/s32 C), the same
-    bits on a rerun — with 2 to 16 pieces, 1 or 2 consumers of 64 to 256 columns (16 pieces of a
+    bits on a rerun — with 2 to 16 pieces, 1 to 3 consumers of 64 to 256 columns (16 pieces of a
     128×256 tile: one box each), the swapped form (two boxes a consumer), edges and pitched rows.
     Over 3+ pieces the sum loads several pieces' partials at once (SPLIT_LOADS=16): the same bits
     as one piece's at a time (SPLIT_LOADS=1), with a last batch of fewer pieces (3, 5, 11) and
-    shares of several boxes (128×256 tiles in 3 or 5 pieces; bf16 C's 64-column boxes). (The
+    shares of several boxes (128×256 tiles in 3 or 5 pieces; bf16 C's 64-column boxes) — and
+    with three consumers, whose default is 8 loads at once, the same bits as 1. (The
     piece counts assume the H200's 132 SMs; the last assert says when a device gives others.)"""
     kernel = kernels.wgmma_kernel(key)
     if (refusal := kernel.device_refusal(device)):
@@ -351,6 +352,11 @@ def test_split_k_pieces_share_the_sum(device, host_problems, key):
         cases += [((7, 4096, 4096), {}), ((30, 1000, 4105), {})]
     if key == "fp8e4m3bf16":   # bf16 C, 192 columns: three 64-column boxes a consumer; 13 tiles, 5 pieces
         cases += [((256, 2496, 4096), {"CONSUMERS": 2, "BN": 192, "CLUSTER": 2})]
+    # three consumers of 192 columns load at most 8 partials at once (their SPLIT_LOADS default):
+    # 192×192 sharing A in 4 pieces (the picker's form; rows off 128-byte lines for 16-bit A), and
+    # clusters of 1 in 11 (16-bit) or 7 (8-bit) pieces
+    three = {"CONSUMERS": 3, "BN": 192, "STAGES": 3}
+    cases += [((576, 1800, 2440), {**three, "CLUSTER": 2, "SHARE_A": 1}), ((1000, 400, 9000), {**three, "CLUSTER": 1})]
     pieces = []
     for shape, tile in cases:
         macros = wgmma_macros(kernel.configured(*shape, device.sm_count, tile))
