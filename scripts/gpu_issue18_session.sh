@@ -96,6 +96,8 @@
 #          weighs; compute-sanitizer over 192-row tiles
 #   rows192final (issue 14) the final picks on both shape files of 192-row tiles, then the square, llm and odd
 #          suites (each with a shape whose pick moved), fp16 and bf16
+#   c4long (issue 14) 2 × 2 clusters of 128×128 tiles beside the pick's clusters of 2 on fresh long-K shapes with
+#          few tiles (scripts/shapes/long_k_cluster4_fresh.txt), fp16, then bf16 with the long-k suite
 #   rows192check (issue 14) three consumers' split-K sum bit for bit against one piece at a time; compute-sanitizer
 #          over their stream-K; the suites' picks that moved to 192-row tiles, old beside new
 #   fewtiles (issue 14) 2 × 2 clusters on long-K shapes with few tiles (scripts/shapes/split_configs.txt) beside the
@@ -637,6 +639,18 @@ PYEOF
       CLUSTER=1,STREAM_K_DIV=4 BN=192,CLUSTER=1,STREAM_K_DIV=4 STREAM_K_DIV=4 BN=192,STREAM_K_DIV=4 \
       > "$OUT/rounds.txt" 2>&1
     echo "rounds exit $?"; grep -E "×.*cuBLAS" "$OUT/rounds.txt" ;;
+  c4long)
+    # (issue 14) 2 × 2 clusters of 128×128 tiles (sharing A and B) against the pick's clusters of 2 on
+    # fresh long-K shapes with few tiles (scripts/shapes/long_k_cluster4_fresh.txt), fp16; then bf16
+    # on those and the long-k suite
+    timeout ${C4L_S:-200} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/long_k_cluster4_fresh.txt \
+      --iters 10 --seed 31 --variants "" BN=128,STAGES=6 BN=128,STAGES=6,CLUSTER=4,SHARE_A=1 \
+      > "$OUT/c4long_fresh_fp16.txt" 2>&1
+    echo "c4long fp16 exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/c4long_fresh_fp16.txt"
+    timeout ${C4L_S:-200} $PY scripts/tune_ladder.py --family wgmma --precision bf16 \
+      --shapes long-k,scripts/shapes/long_k_cluster4_fresh.txt --iters 10 --seed 31 \
+      --variants BN=128,STAGES=6 BN=128,STAGES=6,CLUSTER=4,SHARE_A=1 > "$OUT/c4long_bf16.txt" 2>&1
+    echo "c4long bf16 exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/c4long_bf16.txt" ;;
   rows192check)
     # (issue 14) three consumers' split-K sum (8 loads at once) against one piece at a time, bit for
     # bit; compute-sanitizer over their stream-K; the suites' moved picks, old against new, one process
