@@ -96,6 +96,7 @@
 #          weighs; compute-sanitizer over 192-row tiles
 #   rows192final (issue 14) the final picks on both shape files of 192-row tiles, then the square, llm and odd
 #          suites (each with a shape whose pick moved), fp16 and bf16
+#   allsuites (issue 14) every suite (square, skinny, long-k, odd, mid-M, llm) with 06's picks, SUITE_PREC
 #   c4long (issue 14) 2 × 2 clusters of 128×128 tiles beside the pick's clusters of 2 on fresh long-K shapes with
 #          few tiles (scripts/shapes/long_k_cluster4_fresh.txt), fp16, then bf16 with the long-k suite
 #   rows192check (issue 14) three consumers' split-K sum bit for bit against one piece at a time; compute-sanitizer
@@ -639,6 +640,12 @@ PYEOF
       CLUSTER=1,STREAM_K_DIV=4 BN=192,CLUSTER=1,STREAM_K_DIV=4 STREAM_K_DIV=4 BN=192,STREAM_K_DIV=4 \
       > "$OUT/rounds.txt" 2>&1
     echo "rounds exit $?"; grep -E "×.*cuBLAS" "$OUT/rounds.txt" ;;
+  allsuites)
+    # (issue 14) every suite of `tcraw bench --shapes` and mid-M, 06's picks, SUITE_PREC (fp16)
+    p=${SUITE_PREC:-fp16}
+    timeout ${SUITES_S:-560} $PY -m tcraw bench --shapes square,skinny,long-k,odd,scripts/shapes/mid_m.txt,llm --precision $p \
+      --kernel wgmma_tma_$p --iters 10 --seed 37 > "$OUT/all_suites_$p.txt" 2>&1
+    echo "suites $p exit $?"; grep -A9 "geomean" "$OUT/all_suites_$p.txt" | tail -9 ;;
   c4long)
     # (issue 14) 2 × 2 clusters of 128×128 tiles (sharing A and B) against the pick's clusters of 2 on
     # fresh long-K shapes with few tiles (scripts/shapes/long_k_cluster4_fresh.txt), fp16; then bf16
@@ -652,13 +659,14 @@ PYEOF
       --variants BN=128,STAGES=6 BN=128,STAGES=6,CLUSTER=4,SHARE_A=1 > "$OUT/c4long_bf16.txt" 2>&1
     echo "c4long bf16 exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/c4long_bf16.txt" ;;
   rows192check)
-    # (issue 14) three consumers' split-K sum (8 loads at once) against one piece at a time, bit for
-    # bit; compute-sanitizer over their stream-K; the suites' moved picks, old against new, one process
+    # (issue 14) three consumers' split-K sum (8 loads at once) and 2 × 2 clusters' in 7 pieces against
+    # one piece at a time, bit for bit; compute-sanitizer over three consumers' stream-K and 2 × 2
+    # clusters' split-K in 7 pieces; the suites' moved picks, old against new, one process
     timeout ${PYTEST_S:-200} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k split_k_pieces_share \
       > "$OUT/pytest_split_three.txt" 2>&1
     echo "pytest exit $?: $(tail -1 "$OUT/pytest_split_three.txt")"
     SAN_S=150 sanitize_configs stream_k_three fp16:4000x5000x2048:CONSUMERS=3,BN=192,CLUSTER=2,SHARE_A=1,STAGES=3 \
-      bf16:4000x5000x2048:CONSUMERS=3,BN=192,CLUSTER=1,STAGES=3
+      bf16:4000x5000x2048:CONSUMERS=3,BN=192,CLUSTER=1,STAGES=3 fp16:512x512x8192:CONSUMERS=2,BN=128,CLUSTER=4,SHARE_A=1,STAGES=6
     timeout ${MOVES_S:-150} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/rows192_moves.txt \
       --iters 10 --seed 29 --variants "" BN=128,CLUSTER=1,STAGES=6 BN=192 CONSUMERS=3,BN=192,STAGES=3 \
       CONSUMERS=3,BN=192,STAGES=3,CLUSTER=1 > "$OUT/rows192_moves_fp16.txt" 2>&1

@@ -670,6 +670,25 @@ CLUSTERS_OF_4_HELD = 30
 CLUSTERS_OF_4 = ((256, 0), (256, 1), (192, 0), (192, 1), (128, 1))
 
 
+# 2 × 2 clusters of 128×128 tiles (CLUSTERS_OF_4's (128, 1)) where K is long and the tiles few:
+# there the model's pick is 128×128 tiles in clusters of 2 along M cut along K in many pieces,
+# each block streams a stretch of K of its own — A's and B's bytes come from HBM once each, at
+# the highest rate per MMA of any shape — and the L2 holds the loop (Nsight Compute at
+# 512×512×32768, docs/results/2026-11-30-h200-split-sum-loads-l2-traffic/: the tensor pipe 49 %
+# busy against cuBLAS's 71 %). 2 × 2 clusters ask the L2 for a third fewer box rows per MMA (a
+# block's 64 of A and 64 of B a slice, against 128 and 64), on the 120 SMs that hold them. H200,
+# same call each (docs/results/2026-12-01-h200-long-k-clusters-of-4/, long_k_table.txt): where
+# both cut K in 5 to 11 pieces they took less time at all 17 fp16 shapes timed — 512×512×32768,
+# 768×256×32768, 256×1024×32768 (run 1), and 14 fresh shapes drawn where this rule fires (run 2):
+# 0.7 to 18 % less, the long-k suite's 512×512×32768 0.86 → 0.93× cuBLAS — and at the same 14 in
+# bf16, and bf16's 512×512×32768; where they cut fewer pieces than the pick they lost:
+# 512×1024×16384 (3 against 4, +9 %), 1024×1024×8192 and ×16384 (whole against 2, +47 % and
+# +57 %); with M = 192 or 384 (padded to 256 or 512) they lost 5 and 17 %. The model ranks them
+# behind the pick at all of these (it charges split-K's sum per piece and sees no limit in the
+# L2 on lines), so a rule after it, wgmma_shares_both, swaps them in: for 16-bit inputs only.
+SHARED_BOTH_CONFIG = {"CONSUMERS": 2, "BN": 128, "CLUSTER": 4, "SHARE_A": 1, "STAGES": 6}
+
+
 def wgmma_clusters(sms, cluster):
     """The clusters 06 runs on ``sms`` SMs: one block per SM — but clusters of 4 as the H200's
     GPCs hold them (CLUSTERS_OF_4_HELD of its 132 SMs), in proportion for other SM counts."""
@@ -866,7 +885,9 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     if m <= 16 and n > 64:
         return dict(STREAM_B_CONFIG)
     picked = wgmma_choose(wgmma_ranked(m, n, k, sms, elem_bytes, stream_k))
-    return dict(TURNS_CONFIG) if wgmma_takes_turns(m, n, k, sms, picked, elem_bytes) else picked
+    if wgmma_takes_turns(m, n, k, sms, picked, elem_bytes):
+        return dict(TURNS_CONFIG)
+    return dict(SHARED_BOTH_CONFIG) if wgmma_shares_both(m, n, k, sms, picked, elem_bytes) else picked
 
 
 def wgmma_takes_turns(m, n, k, sms, picked, elem_bytes=2):
@@ -881,6 +902,21 @@ def wgmma_takes_turns(m, n, k, sms, picked, elem_bytes=2):
     turns = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **TURNS_CONFIG}, elem_bytes)[0]
     short = 8 <= kt and (kt <= 16 or (kt <= 32 and tiles <= clusters))
     return p == 1 and not share and short and 8 * turns >= 14 * clusters
+
+
+def wgmma_shares_both(m, n, k, sms, picked, elem_bytes=2):
+    """Whether 2 × 2 clusters of 128×128 tiles (SHARED_BOTH_CONFIG) replace the model's ``picked``
+    for (m, n, k): 16-bit inputs with rows on 128-byte lines (off them clusters of 4 are ranked
+    already), the pick 128×128 tiles in clusters of 2 along M cut along K in 5 or more pieces,
+    and the 2 × 2 clusters cut in 5 or more too, padding no more (a 2 × 2 cluster's tile covers
+    two of the pick's) — where they measured faster (see SHARED_BOTH_CONFIG)."""
+    pick_of_2 = {"CONSUMERS": 2, "BN": 128, "CLUSTER": 2, "SHARE_A": 0, "SWAP_AB": 0, "PINGPONG": 0}
+    if elem_bytes != 2 or wgmma_rows_off_lines(n, k, elem_bytes) or \
+            any(picked.get(name, 0) != value for name, value in pick_of_2.items()):
+        return False
+    tiles, _, _, p, _ = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **picked}, elem_bytes)
+    quads, _, _, q, _ = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **SHARED_BOTH_CONFIG}, elem_bytes)
+    return min(p, q) >= 5 and 2 * quads <= tiles
 
 
 def wgmma_choose(ranked):

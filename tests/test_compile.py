@@ -569,6 +569,41 @@ def test_consumers_take_turns_where_k_is_short():
         k06.configured(2048, 2048, 2048, 132, {"PINGPONG": 128, "BN": 256})
 
 
+def test_2x2_clusters_replace_deep_splits_of_128x128_tiles_where_measured_faster():
+    """Where K is long and the tiles few, and the model's pick is 128×128 tiles in clusters of 2
+    cut along K in 5+ pieces, 2 × 2 clusters of them (SHARED_BOTH_CONFIG) replace it if they are
+    cut in 5+ pieces too without more padding: at every shape where they measured faster on the
+    H200 (docs/results/2026-12-01-h200-long-k-clusters-of-4/, runs 1 and 2, fp16 and bf16), not
+    where they measured slower; on lines only, 16-bit inputs only. The configuration is one the
+    model ranks (CLUSTERS_OF_4), so it is built and tested with the others; overrides that reshape
+    its cluster drop its sharing of A."""
+    assert kernels.SHARED_BOTH_CONFIG in kernels.WGMMA_CONFIGS
+    faster = [(512, 512, 32768), (768, 256, 32768), (256, 1024, 32768),   # run 1
+              (1024, 256, 21504), (256, 1024, 62464), (1024, 256, 41984), (768, 512, 31744), (256, 1536, 14336),
+              (1280, 256, 16384), (1280, 256, 12288), (512, 512, 35840), (256, 1536, 15360), (1536, 256, 30720),
+              (256, 768, 45056), (256, 1280, 14336), (768, 512, 29696), (768, 256, 48128)]   # run 2, fresh
+    slower = [(512, 1024, 16384), (1024, 1024, 8192), (1024, 1024, 16384),   # fewer pieces than the pick's
+              (384, 512, 32768), (192, 1024, 8192), (192, 2048, 16384)]     # M padded to 512 / 256
+    for shape in faster:
+        assert kernels.wgmma_config(*shape, 132) == kernels.SHARED_BOTH_CONFIG, shape
+        for elem_bytes in (1, 4):   # FP8/INT8, TF32: not measured
+            assert kernels.wgmma_config(*shape, 132, elem_bytes=elem_bytes).get("SHARE_A", 0) == 0, shape
+        assert kernels.wgmma_choose(kernels.wgmma_ranked(*shape, 132)) != kernels.SHARED_BOTH_CONFIG   # a rule's
+    for shape in slower:
+        assert kernels.wgmma_config(*shape, 132) != kernels.SHARED_BOTH_CONFIG, shape
+    # rows off 128-byte lines: the model ranks clusters of 4 there itself; the rule stays out
+    off = (512, 520, 32760)
+    assert kernels.wgmma_rows_off_lines(520, 32760, 2)
+    assert not kernels.wgmma_shares_both(*off, 132, {"CONSUMERS": 2, "BN": 128, "CLUSTER": 2, "STAGES": 6})
+    # fewer SMs, fewer clusters of 4: 4 cluster tiles on 15 clusters are 3 pieces, not 7
+    assert kernels.wgmma_config(512, 512, 32768, 66) != kernels.SHARED_BOTH_CONFIG
+    k06 = kernels.KERNELS["wgmma_tma_fp16"]
+    defines = k06.configured(512, 512, 32768, 132).defines
+    assert "CLUSTER=4" in defines and "SHARE_A=1" in defines and "BN=128" in defines
+    over = k06.configured(512, 512, 32768, 132, {"CLUSTER": 2}).defines
+    assert "CLUSTER=2" in over and "SHARE_A=0" in over
+
+
 def test_06_counts_the_l2_requests_of_rows_off_128_byte_lines(monkeypatch):
     """kernels.L2_REQUESTS_PER_US: a 128-byte box row is one L2 request where its operand's rows
     start on 128-byte lines, 2.47 (Nsight Compute, H200) where they are 16 bytes off 32, 2 on other

@@ -334,7 +334,8 @@ def test_split_k_pieces_share_the_sum(device, host_problems, key):
     """Split-K's pieces each sum a share of the tile's C boxes after all have written their
     partials (split_epilogue): correct, every element written, exact on integers (fp32/s32 C), the same
     bits on a rerun — with 2 to 16 pieces, 1 to 3 consumers of 64 to 256 columns (16 pieces of a
-    128×256 tile: one box each), the swapped form (two boxes a consumer), edges and pitched rows.
+    128×256 tile: one box each), 2 × 2 clusters, the swapped form (two boxes a consumer), edges
+    and pitched rows.
     Over 3+ pieces the sum loads several pieces' partials at once (SPLIT_LOADS=16): the same bits
     as one piece's at a time (SPLIT_LOADS=1), with a last batch of fewer pieces (3, 5, 11) and
     shares of several boxes (128×256 tiles in 3 or 5 pieces; bf16 C's 64-column boxes) — and
@@ -357,6 +358,8 @@ def test_split_k_pieces_share_the_sum(device, host_problems, key):
     # clusters of 1 in 11 (16-bit) or 7 (8-bit) pieces
     three = {"CONSUMERS": 3, "BN": 192, "STAGES": 3}
     cases += [((576, 1800, 2440), {**three, "CLUSTER": 2, "SHARE_A": 1}), ((1000, 400, 9000), {**three, "CLUSTER": 1})]
+    # 2 × 2 clusters of 128×128 tiles in 7 pieces (kernels.SHARED_BOTH_CONFIG: the pick there, 16-bit)
+    cases += [((512, 512, 32768), kernels.SHARED_BOTH_CONFIG)]
     pieces = []
     for shape, tile in cases:
         macros = wgmma_macros(kernel.configured(*shape, device.sm_count, tile))
