@@ -96,6 +96,7 @@
 #          weighs; compute-sanitizer over 192-row tiles
 #   rows192final (issue 14) the final picks on both shape files of 192-row tiles, then the square, llm and odd
 #          suites (each with a shape whose pick moved), fp16 and bf16
+#   warmup (issue 14) 06 at 1024³ after the GPU idled, with warm-up floors of GPU time; the square suite after idling
 #   allsuites (issue 14) every suite (square, skinny, long-k, odd, mid-M, llm) with 06's picks, SUITE_PREC
 #   c4long (issue 14) 2 × 2 clusters of 128×128 tiles beside the pick's clusters of 2 on fresh long-K shapes with
 #          few tiles (scripts/shapes/long_k_cluster4_fresh.txt), fp16, then bf16 with the long-k suite
@@ -640,6 +641,18 @@ PYEOF
       CLUSTER=1,STREAM_K_DIV=4 BN=192,CLUSTER=1,STREAM_K_DIV=4 STREAM_K_DIV=4 BN=192,STREAM_K_DIV=4 \
       > "$OUT/rounds.txt" 2>&1
     echo "rounds exit $?"; grep -E "×.*cuBLAS" "$OUT/rounds.txt" ;;
+  warmup)
+    # (issue 14) a GPU that sat idle: 06 at 1024³ after 15 s idle with warm-up floors of 0, 30 and
+    # 100 ms of GPU time (runtime.WARM_MS), and at once after; then the square suite in a fresh process
+    # after 15 s idle, fp16 and bf16, with the default floor
+    timeout ${WARM_S:-150} $PY scripts/warmup_probe.py --idle 15 --warm-ms 0,30,100,0,30 > "$OUT/warmup_probe.txt" 2>&1
+    echo "warmup probe exit $?"; cat "$OUT/warmup_probe.txt"
+    for p in fp16 bf16; do
+      sleep 15
+      timeout ${SQUARE_S:-90} $PY -m tcraw bench --shapes square --precision $p --kernel wgmma_tma_$p --iters 10 --seed 43 \
+        > "$OUT/square_after_idle_$p.txt" 2>&1
+      echo "square $p exit $?"; grep -E "× cuBLAS" "$OUT/square_after_idle_$p.txt"
+    done ;;
   allsuites)
     # (issue 14) every suite of `tcraw bench --shapes` and mid-M, 06's picks, SUITE_PREC (fp16)
     p=${SUITE_PREC:-fp16}

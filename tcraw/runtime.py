@@ -5,6 +5,7 @@ raises), so a `with` block never leaks device memory on an error path.
 
 import ctypes
 import functools
+import math
 
 import numpy as np
 
@@ -430,13 +431,42 @@ def launch(fn, grid, block, args, smem_bytes=0):
     return packed   # the caller may keep it; the driver has read the values already
 
 
+# A GPU that sat idle runs its first launches slowly, whatever their number: on the H200 the
+# first shape of a `tcraw bench` process started after a pause read 35.6 µs for 06 at fp16 1024³
+# (5 warm-up launches, then 10 timed), the same build 9.6 µs in a process that had been busy
+# (docs/results/2026-12-01-h200-long-k-clusters-of-4/). So warm-up lasts at least this much GPU
+# time: the launches asked for, then as many more as make it up.
+WARM_MS = 30.0
+
+
+def warm_up(drv, run_once, launches, least_ms=None):
+    """``launches`` untimed launches (none: no warm-up), then more until at least ``least_ms``
+    (WARM_MS) of GPU time has passed since the first — sized by their own time, in one batch."""
+    if not launches:
+        return
+    least_ms = WARM_MS if least_ms is None else least_ms
+    start, end = drv.event_create(), drv.event_create()
+    try:
+        drv.event_record(start)
+        for _ in range(launches):
+            run_once()
+        drv.event_record(end)
+        drv.event_synchronize(end)
+        spent = drv.event_elapsed_ms(start, end)
+        for _ in range(min(100_000, math.ceil(launches * (least_ms - spent) / max(spent, 1e-3)))):
+            run_once()
+    finally:
+        for ev in (start, end):
+            _release(drv.event_destroy, ev)
+
+
 def time_launches(device, run_once, iters, warmup):
-    """Per-launch times in ms: warm-up launches untimed, then an event pair around each launch."""
+    """Per-launch times in ms: warm-up launches untimed (warm_up: at least WARM_MS of them when
+    any), then an event pair around each launch."""
     from .validate import timing
     timing(iters, warmup)
     drv = device.drv
-    for _ in range(warmup):
-        run_once()
+    warm_up(drv, run_once, warmup)
     events = []
     try:
         for _ in range(iters):

@@ -51,3 +51,44 @@ def test_the_cublaslt_yardstick_is_no_kernel_of_the_summary():
             {"kernel": "k", "suite": "square", "precision": "e4m3→fp32", "m": 64, "n": 64, "k": 64,
              "vs_cublas": 1.0, "passed": True, "padded": [64, 64, 64]}]
     assert [s["kernel"] for s in suite_summary(rows)] == ["k"]
+
+
+def test_warm_up_lasts_at_least_its_gpu_time_and_none_means_none():
+    """runtime.warm_up: the launches asked for, then as many more as their own time says make
+    up WARM_MS of GPU time (an idle GPU's first launches run slow whatever their number); none
+    asked, none run and no event made. A fake driver times each launch at 0.02 ms."""
+    from tcraw import runtime
+
+    class Fake:
+        def __init__(self):
+            self.launches, self.events, self.destroyed = 0, [], 0
+
+        def event_create(self):
+            self.events.append(None)
+            return len(self.events)
+
+        def event_record(self, ev):
+            self.events[ev - 1] = self.launches
+
+        def event_synchronize(self, ev):
+            pass
+
+        def event_elapsed_ms(self, start, end):
+            return 0.02 * (self.events[end - 1] - self.events[start - 1])
+
+        def event_destroy(self, ev):
+            self.destroyed += 1
+
+    drv = Fake()
+
+    def launch():
+        drv.launches += 1
+
+    runtime.warm_up(drv, launch, 5, least_ms=30.0)
+    assert drv.launches == 1500 and drv.destroyed == 2   # 5 took 0.1 ms: 1495 more make 30 ms
+    drv.launches = 0
+    runtime.warm_up(drv, launch, 5, least_ms=0.05)   # the asked-for launches took longer already
+    assert drv.launches == 5
+    drv = Fake()
+    runtime.warm_up(drv, launch, 0)
+    assert drv.launches == 0 and drv.events == []

@@ -445,7 +445,7 @@ def test_a_persistent_grid_is_cut_to_what_the_device_holds_at_once():
     did on the H200 — every cluster size 0)."""
     from types import SimpleNamespace
     from tcraw.matmul import resident_geometry
-    shape = (512, 512, 32768)
+    shape = (1024, 1024, 8192)   # picked in clusters of 2
     for tile, held, blocks in (({}, 60, 120), ({}, 66, 132), ({"CLUSTER": 4}, 30, 120), ({}, 0, None)):
         k06 = kernels.KERNELS["wgmma_tma_fp16"].configured(*shape, 132, tile)
         fn = SimpleNamespace(max_dynamic_smem=48 * 1024, module=SimpleNamespace(
