@@ -97,6 +97,7 @@
 #   rows192final (issue 14) the final picks on both shape files of 192-row tiles, then the square, llm and odd
 #          suites (each with a shape whose pick moved), fp16 and bf16
 #   warmup (issue 14) 06 at 1024³ after the GPU idled, with warm-up floors of GPU time; the square suite after idling
+#   warmupab (issue 14) big squares with the warm-up floor and without, alternating
 #   allsuites (issue 14) every suite (square, skinny, long-k, odd, mid-M, llm) with 06's picks, SUITE_PREC
 #   c4long (issue 14) 2 × 2 clusters of 128×128 tiles beside the pick's clusters of 2 on fresh long-K shapes with
 #          few tiles (scripts/shapes/long_k_cluster4_fresh.txt), fp16, then bf16 with the long-k suite
@@ -652,6 +653,16 @@ PYEOF
       timeout ${SQUARE_S:-90} $PY -m tcraw bench --shapes square --precision $p --kernel wgmma_tma_$p --iters 10 --seed 43 \
         > "$OUT/square_after_idle_$p.txt" 2>&1
       echo "square $p exit $?"; grep -E "× cuBLAS" "$OUT/square_after_idle_$p.txt"
+    done ;;
+  warmupab)
+    # (issue 14) the warm-up floor against none, alternating, each after 10 s idle, fp16: does 30 ms
+    # of warm-up change what big squares read?
+    for ms in 30 0 30 0; do
+      sleep 10
+      timeout 60 $PY -c "import sys; import tcraw.runtime as r; r.WARM_MS = $ms; from tcraw.cli import main; \
+sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--precision', 'fp16', '--kernel', \
+'wgmma_tma_fp16', '--iters', '10', '--seed', '47']))" > "$OUT/warmup_ab_$ms.txt" 2>&1
+      echo "WARM_MS=$ms exit $?"; grep -E "× cuBLAS" "$OUT/warmup_ab_$ms.txt"; cat "$OUT/warmup_ab_$ms.txt" >> "$OUT/warmup_ab_all.txt"
     done ;;
   allsuites)
     # (issue 14) every suite of `tcraw bench --shapes` and mid-M, 06's picks, SUITE_PREC (fp16)

@@ -10,7 +10,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import compiler, driver, kernels, report, validate
+from . import compiler, driver, kernels, report, runtime, validate
 from .errors import ArchError, NoDeviceError, NoNvrtcError, TcrawError, UsageError
 from .precision import FAMILIES
 
@@ -299,7 +299,8 @@ def cmd_run(args):
     _print_rows(rows, args.format)
     if args.format == "table" and rows:
         print(f"\n{rows[0]['device']} ({rows[0]['arch']}), backend {driver.get_backend().name}, seed {seed}, "
-              f"inputs {args.inputs}, {args.iters} timed launches after {args.warmup} warm-up; bound = "
+              f"inputs {args.inputs}, {args.iters} timed launches after {args.warmup} warm-up "
+              f"(at least {runtime.WARM_MS:g} ms when any); bound = "
               "error-model limit on max rel err (0 = must be exact)")
         best = max((r for r in rows if r["speedup"] and r["kernel"] != kernels.BASELINE),
                    key=lambda r: r["speedup"], default=None)
@@ -403,7 +404,8 @@ def cmd_bench(args):
             print("\n" + report.render(summary, "table", report.SUITE_COLUMNS))
         if rows:
             print(f"\n{rows[0]['device']} ({rows[0]['arch']}), seed {seed}, median of {args.iters} launches "
-                  f"after {args.warmup} warm-up, inputs rotated through several copies where one set fits "
+                  f"after {args.warmup} warm-up (at least {runtime.WARM_MS:g} ms when any), inputs rotated "
+                  "through several copies where one set fits "
                   "in L2; every row verified")
     else:
         print(report.render(rows, args.format))

@@ -678,14 +678,15 @@ CLUSTERS_OF_4 = ((256, 0), (256, 1), (192, 0), (192, 1), (128, 1))
 # busy against cuBLAS's 71 %). 2 × 2 clusters ask the L2 for a third fewer box rows per MMA (a
 # block's 64 of A and 64 of B a slice, against 128 and 64), on the 120 SMs that hold them. H200,
 # same call each (docs/results/2026-12-01-h200-long-k-clusters-of-4/, long_k_table.txt): where
-# both cut K in 5 to 11 pieces they took less time at all 17 fp16 shapes timed — 512×512×32768,
-# 768×256×32768, 256×1024×32768 (run 1), and 14 fresh shapes drawn where this rule fires (run 2):
-# 0.7 to 18 % less, the long-k suite's 512×512×32768 0.86 → 0.93× cuBLAS — and at the same 14 in
-# bf16, and bf16's 512×512×32768; where they cut fewer pieces than the pick they lost:
-# 512×1024×16384 (3 against 4, +9 %), 1024×1024×8192 and ×16384 (whole against 2, +47 % and
-# +57 %); with M = 192 or 384 (padded to 256 or 512) they lost 5 and 17 %. The model ranks them
-# behind the pick at all of these (it charges split-K's sum per piece and sees no limit in the
-# L2 on lines), so a rule after it, wgmma_shares_both, swaps them in: for 16-bit inputs only.
+# both cut K in 5 to 11 pieces they took less time at all 17 fp16 shapes timed — 512×512×32768
+# (−7.4 %), 768×256×32768 (−18.1 %) and 256×1024×32768 (−3.6 %) in run 1, and 0.7 to 18.0 %
+# less (geomean 8.9 %) at 14 fresh shapes drawn where this rule fires (run 2) — and in bf16 at
+# those 14 (0.2 to 18.2 % less) and 512×512×32768 (−5.9 %); the long-k suite's 512×512×32768
+# went from 0.86 to 0.91× cuBLAS (run 4). Where they cut fewer pieces than the pick they lost:
+# 512×1024×16384 (3 against 4: +9.8 %), 1024×1024×8192 and ×16384 (whole against 2: +46 % and
+# +57 %); and with M padded, 192×1024×8192 (+5.5 %) and 384×512×32768 (+17 %). The model ranks
+# them behind the pick at all of these (it charges split-K's sum per piece and sees no limit in
+# the L2 on lines), so a rule after it, wgmma_shares_both, swaps them in: 16-bit inputs only.
 SHARED_BOTH_CONFIG = {"CONSUMERS": 2, "BN": 128, "CLUSTER": 4, "SHARE_A": 1, "STAGES": 6}
 
 
@@ -879,7 +880,8 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     False for a 16-bit C, where the kernel turns stream-K off) among those wgmma_ranked allows.
     Big problems get 128×256 tiles in clusters of 2 (128×192 where those run whole, 192×192 where
     M is a whole number of them or rows lie off 128-byte lines and they save time); small M one
-    consumer; few tiles narrower ones and split-K."""
+    consumer; few tiles narrower ones and split-K — in 2 × 2 clusters where K is long
+    (wgmma_shares_both) — and short K tiles taken in turn (wgmma_takes_turns)."""
     if elem_bytes == 2 and m <= 32 and n > 64:
         return dict(SWAPPED_CONFIGS[m > 16])
     if m <= 16 and n > 64:

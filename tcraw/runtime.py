@@ -432,11 +432,13 @@ def launch(fn, grid, block, args, smem_bytes=0):
 
 
 # A GPU that sat idle runs its first launches slowly, whatever their number: on the H200 the
-# first shape of a `tcraw bench` process started after a pause read 35.6 µs for 06 at fp16 1024³
-# (5 warm-up launches, then 10 timed), the same build 9.6 µs in a process that had been busy
-# (docs/results/2026-12-01-h200-long-k-clusters-of-4/). So warm-up lasts at least this much GPU
-# time: the launches asked for, then as many more as make it up.
-WARM_MS = 30.0
+# first shape of a `tcraw bench` process read 06 at fp16 1024³ at 35.6 µs (5 warm-up launches,
+# then 10 timed), the same build 9.6 µs in a process that had been busy; after 10-15 s idle in
+# one process, 9.6-12.0 µs with the 5 launches alone, 9.3-9.5 with at least 10, 30 or 100 ms of
+# them (docs/results/2026-12-01-h200-long-k-clusters-of-4/, runs 4-8). So warm-up lasts at least
+# this much GPU time: the launches asked for, then as many more as make it up. Not longer: with
+# 30 ms, one of two timings of 8192³ read 10 % slow (a longer load before the timed launches).
+WARM_MS = 10.0
 
 
 def warm_up(drv, run_once, launches, least_ms=None):
