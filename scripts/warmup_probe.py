@@ -6,7 +6,6 @@ alone) — and again at once, busy. Needs a GPU.
     python scripts/warmup_probe.py --shape 1024,1024,1024 --idle 15 --warm-ms 0,30,100,0,30
 """
 import argparse
-import statistics
 import sys
 import time
 from pathlib import Path
