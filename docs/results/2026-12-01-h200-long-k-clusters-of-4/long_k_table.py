@@ -2,7 +2,9 @@
 clusters of 128×128 tiles beside the picks on long-K shapes with few tiles (run 1) and on fresh
 ones drawn where the rule they led to fires (run 2, fp16 and bf16); the picks that rule moves on
 the earlier stops' grids; the suites' picks moved to 192-row tiles last stop, old beside new (run 3);
-every suite's geomean (runs 4, 5).
+every suite's geomean (runs 4, 5); and what breaking the model's ties toward whole tiles only
+against split-K, not against stream-K's cut of a last round, would move among the shapes timed
+since 2026-12-01 and on the grids (no code does so: a question for the next device session).
 
     python docs/results/2026-12-01-h200-long-k-clusters-of-4/long_k_table.py
 """
@@ -15,7 +17,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2]))
 sys.path.insert(0, str(HERE.parents[2] / "scripts"))
-from fit_wgmma_model import pick_grids, picker_at   # noqa: E402
+from fit_wgmma_model import pick_grids, picker_at, table_rows   # noqa: E402
 
 new = picker_at("d8cbdb4")   # this stop's rule (wgmma_shares_both), so the tables reproduce after later stops
 old = picker_at("591d321")   # the last stop's picker
@@ -152,9 +154,55 @@ def suites():
                       f"worst {float(fields[5]):.3f}× at {fields[6]}")
 
 
+def whole_only_against_split_k(m, n, k, ranked):
+    """wgmma_choose's pick with its second tie-break, whole tiles, weighed only against split-K."""
+    best = min(r[0] for r in ranked)
+    tied = [r for r in ranked if r[0] <= best * 1.02]
+    least = min(r[1] for r in tied)
+    return dict(min(tied, key=lambda r: (r[1] > least * 1.05,
+                                         new.wgmma_schedule(m, n, k, 132, {**new.WGMMA_TILE, **r[4]})[3] > 1,
+                                         r[3]))[4])
+
+
+def ties():
+    def key(config):
+        tile = {**new.WGMMA_TILE, **config}
+        return tile["CONSUMERS"], tile["BN"], tile["CLUSTER"], tile["SHARE_A"], tile["PINGPONG"]
+
+    def moved(m, n, k):
+        ranked = new.wgmma_ranked(m, n, k, 132)
+        base = new.wgmma_choose(ranked)
+        if new.wgmma_takes_turns(m, n, k, 132, base) or new.wgmma_shares_both(m, n, k, 132, base):
+            return None
+        alt = whole_only_against_split_k(m, n, k, ranked)
+        return (key(base), key(alt)) if key(alt) != key(base) else None
+
+    print("\nTies broken toward whole tiles only against split-K (fp16): the shapes timed since 2026-12-01 "
+          "where that moves the pick, µs")
+    for path in sorted(HERE.parent.glob("2026-12-01-h200-*/run*.txt")):
+        timed = {}
+        try:
+            rows = table_rows([path])
+        except ValueError:   # the picks' tables (labels "picked"): no fixed configuration to weigh
+            continue
+        for shape, config, t in rows:
+            if config.get("WAIT_DEPTH", 0) != new.wgmma_wait_depth({**new.WGMMA_TILE, **config, "WAIT_DEPTH": None}):
+                continue   # not how the pick's configuration runs
+            timed.setdefault(shape, {})[key(config)] = t
+        for shape, row in timed.items():
+            if (pair := moved(*shape)) and all(p in row for p in pair):
+                base, alt = row[pair[0]], row[pair[1]]
+                print(f"  {path.parent.name[16:]}/{path.name[:28]:28} {fmt(shape):>17} {pair[0]} {base:7.1f} -> "
+                      f"{pair[1]} {alt:7.1f}   {alt / base - 1:+5.1%}")
+    for name, grid in zip(("rows on lines", "rows off lines"), pick_grids()):
+        print(f"  the grid of {name}: {sum(1 for s in grid if new.wgmma_ranked(*s, 132) and moved(*s))} of "
+              f"{len(grid)} picks would move")
+
+
 if __name__ == "__main__":
     run1()
     run2()
     grids()
     run3()
     suites()
+    ties()
