@@ -43,11 +43,13 @@ SUITES = {
 
 def parse_shapes(spec):
     """[(suite, (m, n, k))] from --shapes: suite names (comma-separated) and/or files of shapes,
-    one per line as `m n k`, `m,n,k` or `MxNxK` (# starts a comment); a file's suite is its name."""
+    one per line as `m n k`, `m,n,k` or `MxNxK` (# starts a comment); a file's suite is its name
+    (without its suffix) — or the path as given, where that name is a built-in suite's or another
+    file's (two suites are never merged into one geomean)."""
     from pathlib import Path
     from . import validate
     from .errors import UsageError
-    out = []
+    out, files = [], {}
     for item in [i.strip() for i in str(spec).split(",") if i.strip()]:
         if item in SUITES:
             out += [(item, shape) for shape in SUITES[item]]
@@ -59,19 +61,28 @@ def parse_shapes(spec):
             text = path.read_text()
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"--shapes {path}: cannot read it as text ({exc})") from None
+        suite = path.stem if path.stem not in SUITES and files.get(path.stem, path.resolve()) == path.resolve() \
+            else item
+        files.setdefault(suite, path.resolve())
+        before = len(out)
         for n, line in enumerate(text.splitlines(), 1):
             line = line.split("#")[0].strip()
             if not line:
                 continue
             parts = line.replace("x", " ").replace("×", " ").replace(",", " ").split()
             try:
-                shape = tuple(int(v) for v in parts)
+                shape = tuple(int(v) for v in parts) if all(v.isascii() for v in parts) else ()
             except ValueError:
                 shape = ()
             if len(shape) != 3:
                 raise UsageError(f"{path}:{n}: {line!r} is not a shape; write M N K (or M,N,K or MxNxK)")
-            validate.problem(*shape)
-            out.append((path.stem, shape))
+            try:
+                validate.problem(*shape)
+            except UsageError as exc:
+                raise UsageError(f"{path}:{n}: {exc}") from None
+            out.append((suite, shape))
+        if len(out) == before:
+            raise UsageError(f"--shapes {path}: no shape in it; write one M N K a line")
     if not out:
         raise UsageError("--shapes names no shape")
     return out
@@ -236,6 +247,10 @@ def bench_vs_cublas(device_index, keys=None, shapes=(1024, 2048, 4096, 8192), *,
     if validate.device_index(device_index, allow_all=True) == "all":
         raise UsageError("bench times one GPU at a time (the ratios are within one device); give "
                          "--device N, or run `tcraw sweep --device all` to cover every GPU")
+    if (left := [u.name for u in extra if u.precision.key not in keys]):
+        raise UsageError(f"{', '.join(left)}: a user kernel of a precision --precision {','.join(keys)} leaves "
+                         f"out ({', '.join(sorted({u.precision.key for u in extra}))}); add its precision or drop "
+                         "--precision")
     rungs = rungs or {k: [KERNELS[n] for n in LADDER[k]] + [u for u in extra if u.precision.key == k] for k in keys}
     if kernels:
         known = {kern.name for r in rungs.values() for kern in r}

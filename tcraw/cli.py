@@ -264,7 +264,8 @@ def _chosen(args):
     extra = _user_kernels(args)
     precision = None if args.source is not None else validate.names(args.precision, "--precision",
                                                                      (*FAMILIES, "all"))
-    return kernels.select(validate.names(args.kernel, "--kernel"), precision, extra), bool(args.kernel or extra)
+    return (kernels.select(validate.names(args.kernel, "--kernel"), precision, extra, getattr(args, "b_layout", None)),
+            bool(args.kernel or extra))
 
 
 def _check_run_options(args):

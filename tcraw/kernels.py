@@ -6,6 +6,7 @@ Every kernel takes (A, B, C, M, N, K) with row-major A (M×K), B (K×N), C (M×N
 """
 
 from dataclasses import dataclass
+from numbers import Integral
 from typing import Callable
 
 from .driver.constants import TMA_BF16, TMA_FP16, TMA_FP32, TMA_UINT8
@@ -110,7 +111,13 @@ class Kernel:
         """This kernel as it runs on (m, n, k) with ``sm_count`` SMs: its own configuration, or
         the one its ``pick`` chooses, with ``overrides`` (macro -> value, e.g. {"BN": 128}) over
         it. The record's ``config`` says which was run."""
+        checked_problem(m, n, k, sm_count)
+        if overrides is not None and not isinstance(overrides, dict):
+            raise UsageError(f"overrides are a dict of MACRO -> whole number, e.g. {{'BN': 128}}, not {overrides!r}")
         overrides = dict(overrides or {})
+        for name, value in overrides.items():
+            if isinstance(value, bool) or not isinstance(value, Integral) or value < 0:
+                raise UsageError(f"kernel {self.name}'s {name} takes a whole number, not {value!r}")
         unknown = [name for name in overrides if name not in self.tunables]
         if unknown or (overrides and not self.configure):
             raise UsageError(f"kernel {self.name} has no configuration macro {(unknown or list(overrides))[0]} "
@@ -359,6 +366,36 @@ def wgmma_cluster_shape(tile):
     return (tile["CLUSTER"] // 2, 2) if tile.get("SHARE_A") else (tile["CLUSTER"], 1)
 
 
+def checked_problem(m, n, k, sms):
+    """A UsageError unless M, N, K are whole numbers in [1, 2³¹) and ``sms`` one ≥ 1."""
+    from .validate import problem
+    problem(m, n, k)
+    if isinstance(sms, bool) or not isinstance(sms, Integral) or sms < 1:
+        raise UsageError(f"the SM count is a whole number ≥ 1, not {sms!r}")
+
+
+def checked_macros(tile, known, what, positive=()):
+    """``tile`` (macro -> value) if every macro is one of ``known``'s and a whole number — at
+    least 1 for those in ``positive``, 0 otherwise; None only where ``known``'s default is None
+    (each configuration's own) — else a UsageError naming the first that is not."""
+    if not isinstance(tile, dict):
+        raise UsageError(f"{what}'s macros are a dict of MACRO -> whole number, not {tile!r}")
+    for name, value in tile.items():
+        if name not in known:
+            raise UsageError(f"{what} has no macro {name!r}; its macros: {', '.join(known)}")
+        if value is None and known[name] is None:
+            continue
+        least = 1 if name in positive else 0
+        if isinstance(value, bool) or not isinstance(value, Integral) or value < least:
+            raise UsageError(f"{what}'s {name} takes a whole number ≥ {least}, not {value!r}")
+    return tile
+
+
+# 06/07's macros that count something (0 would leave nothing, or divide by it)
+WGMMA_POSITIVE = ("CONSUMERS", "BN", "STAGES", "CLUSTER", "GROUP_M", "SPLIT_MIN_SLICES", "SPLIT_LOADS",
+                  "STREAM_K_DIV")
+
+
 def wgmma_checked(tile):
     """``tile`` if 06/07 can be built with it; else a UsageError saying which macro and what fits."""
     consumers, bn, cluster, stages = tile["CONSUMERS"], tile["BN"], tile["CLUSTER"], tile["STAGES"]
@@ -451,8 +488,11 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
     are not a multiple of 16 bytes (the tensor maps' stride) is copied to a pitched buffer on the
     device, inside the timed launch. With ``choose``, each problem gets the configuration
     wgmma_config picks for it (Kernel.configured), ``tile`` over the registry's macros."""
+    if key not in WGMMA_FORMS:
+        raise UsageError(f"06/07 come in {', '.join(WGMMA_FORMS)}, not {key!r}")
     source, entry, macro, element, b_layout = WGMMA_FORMS[key]
-    asked = {**WGMMA_TILE, **tile}   # WAIT_DEPTH, SPLIT_LOADS may be None: each configuration's own (configure)
+    asked = {**WGMMA_TILE, **checked_macros(tile, WGMMA_TILE, "06/07", WGMMA_POSITIVE)}   # WAIT_DEPTH,
+    # SPLIT_LOADS may be None: each configuration's own (configure)
     tile = wgmma_checked({**asked, "WAIT_DEPTH": wgmma_wait_depth(asked), "SPLIT_LOADS": wgmma_split_loads(asked)})
     bm, bn, cluster = wgmma_rows(tile), tile["BN"], tile["CLUSTER"]
     elem = PRECISIONS[key].in_dtype.itemsize
@@ -882,6 +922,7 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     M is a whole number of them or rows lie off 128-byte lines and they save time); small M one
     consumer; few tiles narrower ones and split-K — in 2 × 2 clusters where K is long
     (wgmma_shares_both) — and short K tiles taken in turn (wgmma_takes_turns)."""
+    checked_problem(m, n, k, sms)
     if elem_bytes == 2 and m <= 32 and n > 64:
         return dict(SWAPPED_CONFIGS[m > 16])
     if m <= 16 and n > 64:
@@ -960,7 +1001,10 @@ def dmma_geometry(tile):
 def dmma_kernel(tile=DMMA_TILE, name=None, choose=True):
     """The 08 kernel (fp64 DMMA) with the macros ``tile`` (scripts/tune_ladder.py overrides them).
     With ``choose``, a run may override its macros (``run_matmul(config=...)``, Kernel.configured)."""
-    tile = {**DMMA_TILE, **tile}
+    tile = {**DMMA_TILE, **checked_macros(tile, DMMA_TILE, "08", tuple(DMMA_TILE))}
+    if tile["STAGES"] < 2:
+        raise UsageError(f"08's cp.async pipeline needs STAGES ≥ 2 (one slice in flight while one is read), "
+                         f"not {tile['STAGES']}")
     variant = "" if choose else "+".join(f"{k}={v}" for k, v in tile.items() if v != DMMA_TILE[k])
     return Kernel(
         name=name or "dmma_fp64", source="08_dmma_fp64.cu", entry="dmma_fp64", precision=PRECISIONS["fp64"],
@@ -1049,10 +1093,12 @@ def runnable(device, chosen, explicit, note=print):
     return keep
 
 
-def select(names=None, precisions=None, extra=()):
+def select(names=None, precisions=None, extra=(), b_layout=None):
     """Kernels by name and/or precision family ('all' for every family), registry order. Both
     given: every named kernel must be of a named family (a request is never half-ignored).
-    ``extra`` (user kernels) can be named, and with no name given they are the selection."""
+    ``extra`` (user kernels) can be named, and with no name given they are the selection. A
+    family's selection brings the FP32 baseline for speedups — unless ``b_layout`` (B's layout
+    asked for every kernel) is one it does not read: the baseline was not asked for."""
     fams = None
     if precisions:
         unknown = [f for f in precisions if f not in (*FAMILIES, "all")]
@@ -1074,7 +1120,7 @@ def select(names=None, precisions=None, extra=()):
             raise UsageError(f"none of the user kernels is {','.join(precisions)}")
     elif fams:
         chosen = [k for k in KERNELS.values() if k.precision.family in fams]
-        if BASELINE not in [k.name for k in chosen]:
+        if BASELINE not in [k.name for k in chosen] and b_layout in (None, *KERNELS[BASELINE].b_layouts):
             chosen.insert(0, KERNELS[BASELINE])  # speedups are against the FP32 baseline
     else:
         chosen = [KERNELS[n] for n in DEFAULT_KERNELS]
@@ -1118,11 +1164,25 @@ def load_spec(path):
 
 def tile_geometry(block, block_tile, smem_bytes=0):
     """The geometry of a kernel that gives each block one block_tile = (rows, cols) of C: grid.x
-    over N's tiles, grid.y over M's, a fixed block shape and dynamic shared memory."""
-    rows, cols = block_tile
+    over N's tiles, grid.y over M's, a fixed block shape and dynamic shared memory. What no GPU
+    can launch is refused here, on any machine (the device's own limits at the launch)."""
+    def whole(values, count):
+        values = tuple(values) if isinstance(values, (tuple, list)) else None
+        return values if values is not None and len(values) == count and all(
+            isinstance(v, Integral) and not isinstance(v, bool) and v >= 1 for v in values) else None
+    threads, tile = whole(block, 3), whole(block_tile, 2)
+    if threads is None or threads[0] * threads[1] * threads[2] > 1024 or threads[2] > 64:
+        raise UsageError(f"a block is (x, y, z) whole numbers ≥ 1, at most 1024 threads and z ≤ 64 on any "
+                         f"CUDA GPU; got block={block!r}")
+    if tile is None:
+        raise UsageError(f"block_tile is the (rows, cols) of C each block computes, whole numbers ≥ 1; got {block_tile!r}")
+    if isinstance(smem_bytes, bool) or not isinstance(smem_bytes, Integral) or not 0 <= smem_bytes <= SM90_SMEM_BYTES:
+        raise UsageError(f"dynamic shared memory is a whole number of bytes from 0 to {SM90_SMEM_BYTES} (the most a "
+                         f"block has on any GPU tcraw runs on); got {smem_bytes!r}")
+    rows, cols = tile
 
     def geometry(m, n, k):
-        return Geometry(grid=(cdiv(n, cols), cdiv(m, rows), 1), block=tuple(block), smem_bytes=smem_bytes)
+        return Geometry(grid=(cdiv(n, cols), cdiv(m, rows), 1), block=threads, smem_bytes=smem_bytes)
     return geometry
 
 
@@ -1134,9 +1194,10 @@ def user_kernel(source, entry, precision, *, block, tile=(1, 1, 1), block_tile=N
     from pathlib import Path
     block = tuple(block) + (1,) * (3 - len(block))
     tile = tuple(tile)
-    if len(block) != 3 or len(tile) != 3 or any(int(v) < 1 for v in (*block, *tile)):
-        raise UsageError(f"--block takes 1 to 3 sizes ≥ 1 and --tile three (M,N,K), got {block} and {tile}")
+    if len(block) != 3 or len(tile) != 3 or any(int(v) < 1 for v in (*block, *tile)) or max(tile) >= 2**31:
+        raise UsageError(f"--block takes 1 to 3 sizes ≥ 1 and --tile three (M,N,K) below 2^31, got {block} and {tile}")
     block_tile = tuple(block_tile or tile[:2])
+    geometry = tile_geometry(block, block_tile, smem_bytes)   # what no GPU can launch: refused here
     source, include_dirs = str(Path(source).resolve()), tuple(str(Path(d).resolve()) for d in include_dirs)
     origin = ("--source", source, "--entry", entry, "--precision", getattr(precision, "key", precision),
               "--block", ",".join(map(str, block)), "--tile", ",".join(map(str, tile)),
@@ -1144,6 +1205,6 @@ def user_kernel(source, entry, precision, *, block, tile=(1, 1, 1), block_tile=N
               "--min-arch", str(min_arch), *(f"--define={d}" for d in defines),
               *(f"--include={d}" for d in include_dirs), "--name", name or entry)
     return Kernel(name=name or entry, source=source, entry=entry, precision=precision, min_arch=min_arch,
-                  tile=tile, geometry=tile_geometry(block, block_tile, smem_bytes), defines=tuple(defines),
+                  tile=tile, geometry=geometry, defines=tuple(defines),
                   include_dirs=include_dirs, align=align, origin=origin,
                   summary=f"user kernel from {Path(source).name}")

@@ -129,11 +129,16 @@ def _kept_path(image):
 
 
 def _read_kept(path):
+    """The counts kept at ``path``, or None — none yet, unreadable, or not {opcode form: count ≥ 0}
+    (a damaged entry is counted again, as a damaged cubin is compiled again)."""
     try:
         counts = json.loads(path.read_bytes())
-    except (OSError, ValueError):  # none yet, or unreadable: count again
+    except (OSError, ValueError):
         return None
-    return counts if isinstance(counts, dict) else None
+    valid = isinstance(counts, dict) and all(
+        isinstance(form, str) and form.split(".")[0] in TENSOR_OPS and type(n) is int and n >= 0
+        for form, n in counts.items())
+    return counts if valid else None
 
 
 def _keep(path, counts):

@@ -106,8 +106,15 @@ def check_request(chosen, iters, warmup, seed, isolate, b_layout=None):
     validate.timing(iters, warmup)
     validate.seed(seed)
     if b_layout is not None:
+        readers = [k.name for k in chosen if b_layout in k.b_layouts]
         for k in chosen:
-            check_layout(k, b_layout)
+            try:
+                check_layout(k, b_layout)
+            except UsageError as exc:
+                if not readers:
+                    raise
+                raise UsageError(f"{exc}; of the kernels chosen, {', '.join(readers)} read B {b_layout}-major: "
+                                 f"name them alone (--kernel {','.join(readers)})") from None
     if isolate:
         for k in chosen:
             kernels.child_args(k)

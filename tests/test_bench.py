@@ -92,3 +92,22 @@ def test_warm_up_lasts_at_least_its_gpu_time_and_none_means_none():
     drv = Fake()
     runtime.warm_up(drv, launch, 0)
     assert drv.launches == 0 and drv.events == []
+
+
+def test_shape_files_keep_their_own_suite_and_say_where_a_shape_is_wrong(tmp_path, monkeypatch):
+    """A file named like a built-in suite, or like another file, is its own suite (labelled by its
+    path): two suites are never merged into one geomean. A file with no shape, a shape out of
+    range (with its file and line), and digits that are not ASCII are refused."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "d1").mkdir()
+    (tmp_path / "d2").mkdir()
+    (tmp_path / "llm.txt").write_text("8 8 8\n")
+    (tmp_path / "d1" / "s.txt").write_text("16 16 16\n")
+    (tmp_path / "d2" / "s.txt").write_text("32 32 32\n")
+    assert {suite for suite, _ in parse_shapes("llm,llm.txt")} == {"llm", "llm.txt"}
+    assert parse_shapes("d1/s.txt,d2/s.txt") == [("s", (16, 16, 16)), ("d2/s.txt", (32, 32, 32))]
+    for text, needle in (("# only a comment\n", "no shape in it"), ("4 4 4\n0 5 5\n", "bad.txt:2: M must be"),
+                         ("\u0663 2 2\n", "is not a shape")):
+        (tmp_path / "bad.txt").write_text(text)
+        with pytest.raises(UsageError, match=needle):
+            parse_shapes("square,bad.txt")

@@ -207,3 +207,16 @@ def test_sass_counts_survive_an_unwritable_cache(fake_cuobjdump, tmp_path, monke
     monkeypatch.setenv("TCRAW_CACHE_DIR", str(tmp_path / "a_file" / "cache"))
     assert [sass.tensor_op_counts(b"cubin", tool) for _ in range(2)] == [{"HMMA": 1}] * 2
     assert runs() == 2
+
+
+@pytest.mark.parametrize("kept", ['{"HMMA": "lots"}', '{"x": {"y": 1}}', '{"HMMA.16816.F32": -5}', '{"HMMA": true}',
+                                  '{"EXIT": 3}', "[1, 2]", "not json"])
+def test_damaged_sass_counts_are_counted_again(fake_cuobjdump, kept):
+    """A kept count that is not {tensor opcode form: count ≥ 0} is counted again from the cubin,
+    as a damaged cubin is compiled again — not served, not a crash of the table it feeds."""
+    tool, runs = fake_cuobjdump
+    assert sass.tensor_op_counts(b"cubin", tool) == {"HMMA": 1} and runs() == 1
+    [entry] = cache.cache_dir().glob("*" + cache.SASS_SUFFIX)
+    entry.write_text(kept)
+    assert sass.tensor_op_counts(b"cubin", tool) == {"HMMA": 1} and runs() == 2
+    assert sass.tensor_op_counts(b"cubin", tool) == {"HMMA": 1} and runs() == 2   # kept again, whole

@@ -103,6 +103,8 @@ def compiler_arch(text):
     (["run", "--precision", ","], "empty list"),
     (["run", "--precision", "all,fp4"], "unknown precision 'fp4'"),
     (["run", "--b-layout", "col"], "reads B row-major, not col-major"),
+    (["run", "--b-layout", "col", "--precision", "int8"], "name them alone (--kernel wgmma_kmajor_int8)"),
+    (["run", "--b-layout", "row", "--precision", "fp8"], "reads B col-major, not row-major"),
     (["run", "--kernel", "naive_fp32", "--precision", "fp16"], "leaves out"),
     (["run", "-m", str(2**31)], "below 2^31"),
     (["run", "--cubin-dir", "/nonexistent/cubins"], "not a directory"),
@@ -123,6 +125,17 @@ def test_run_without_a_driver_exits_3_plainly():
     rc, out, err = run_cli("run")
     assert rc == 3
     assert "no CUDA driver" in err and "Traceback" not in err
+
+
+@pytest.mark.skipif(has_gpu(), reason="this machine has a GPU; the no-driver path cannot be seen here")
+def test_a_layout_the_fp32_baseline_cannot_read_leaves_it_out():
+    """--precision fp8 --b-layout col: the FP8 kernels read B col-major; the FP32 baseline a
+    family's selection brings (row-major only) was not asked for, so it stays out rather than
+    refusing the request (which reaches the missing driver here)."""
+    rc, out, err = run_cli("run", "--precision", "fp8", "--b-layout", "col")
+    assert rc == 3 and "no CUDA driver" in err, err
+    assert [k.name for k in kernels.select(None, ["fp8"], b_layout="col")] == \
+        [k.name for k in kernels.select(None, ["fp8"])][1:]
 
 
 def test_info_works_with_or_without_a_gpu():

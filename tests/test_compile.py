@@ -803,3 +803,27 @@ def test_the_compile_table_shows_each_tensor_instruction_with_its_form():
         row = by_name[name]
         assert row["sass_forms"].get(form, 0) > 0, (name, row["sass_forms"])
         assert sum(row["sass_forms"].values()) == sum(row["sass"].values()), row["kernel"]
+
+
+@pytest.mark.parametrize("call,needle", [
+    (lambda: kernels.wgmma_kernel("fp16", {"BOGUS": 1}), "has no macro 'BOGUS'"),
+    (lambda: kernels.wgmma_kernel("fp16", {"BN": 128.0}), "BN takes a whole number ≥ 1, not 128.0"),
+    (lambda: kernels.wgmma_kernel("fp16", {"CLUSTER": True}), "CLUSTER takes a whole number"),
+    (lambda: kernels.wgmma_kernel("fp16", {"STAGES": 0}), "STAGES takes a whole number ≥ 1"),
+    (lambda: kernels.wgmma_kernel("fp16", {"STREAM_K_DIV": 0}), "STREAM_K_DIV takes a whole number ≥ 1"),
+    (lambda: kernels.wgmma_kernel("fp16", None), "macros are a dict"),
+    (lambda: kernels.wgmma_kernel("fp32"), "06/07 come in fp16"),
+    (lambda: kernels.KERNELS["wgmma_tma_fp16"].configured(0, 1, 1, 132), "M must be an integer ≥ 1"),
+    (lambda: kernels.KERNELS["wgmma_tma_fp16"].configured(64, 64, 64, 0), "SM count is a whole number ≥ 1"),
+    (lambda: kernels.KERNELS["wgmma_tma_fp16"].configured(64, 64, 64, 132, {"BN": "128"}), "BN takes a whole number"),
+    (lambda: kernels.KERNELS["wgmma_tma_fp16"].configured(64, 64, 64, 132, "BN"), "overrides are a dict"),
+    (lambda: kernels.wgmma_config(0, 0, 0, 132), "M must be an integer ≥ 1"),
+    (lambda: kernels.KERNELS["dmma_fp64"].configured(100, 100, 100, 132, {"STAGES": 1}), "needs STAGES ≥ 2"),
+    (lambda: kernels.KERNELS["dmma_fp64"].configured(100, 100, 100, 132, {"MIN_BLOCKS": -3}), "MIN_BLOCKS takes"),
+])
+def test_macros_and_problems_a_kernel_cannot_take_are_refused_by_name(call, needle):
+    """06/07's and 08's macros (built-in names, whole numbers, ≥ 1 where they count something) and
+    the problem and SM count a configuration is asked for: a UsageError naming what is wrong —
+    not a raw Python error, and not -DBN=128.0 left for NVRTC to refuse."""
+    with pytest.raises(UsageError, match=re.escape(needle)):
+        call()

@@ -47,6 +47,16 @@ def test_flags_declare_the_same_kernel_as_a_spec():
     (["compile", "--source", str(ROOT / "examples" / "edge_bug.cu"), "--entry", "edge_bug"], "--block"),
     (["compile", "--source", str(ROOT / "examples" / "edge_bug.cu"), "--entry", "edge_bug",
       "--block", "16,0", "--precision", "fp16"], "--block"),
+    (["run", "--source", str(ROOT / "examples" / "edge_bug.cu"), "--entry", "edge_bug", "--precision", "fp16",
+      "--block", "2000"], "at most 1024 threads"),
+    (["compile", "--source", str(ROOT / "examples" / "edge_bug.cu"), "--entry", "edge_bug", "--precision", "fp16",
+      "--block", "32,32,2"], "at most 1024 threads"),
+    (["run", "--source", str(ROOT / "examples" / "edge_bug.cu"), "--entry", "edge_bug", "--precision", "fp16",
+      "--block", "16", "--smem", "99999999999"], "dynamic shared memory is a whole number of bytes"),
+    (["run", "--source", str(ROOT / "examples" / "edge_bug.cu"), "--entry", "edge_bug", "--precision", "fp16",
+      "--block", "16", "--tile", "99999999999,1,1"], "below 2^31"),
+    (["bench", "--spec", str(ROOT / "examples" / "wmma_smem_64.py"), "--precision", "fp32"],
+     "student_wmma_64: a user kernel of a precision --precision fp32 leaves out"),
     (["check"], "name the kernel"),
     (["check", "--kernel", "naive_fp32", "--shapes", "1,2"], "--shapes"),
     (["check", "--kernel", "naive_fp32", "--timeout", "0"], "--timeout"),
@@ -54,6 +64,18 @@ def test_flags_declare_the_same_kernel_as_a_spec():
 def test_bad_user_kernel_declarations_are_exit_2(argv, needle, capsys):
     assert main(argv) == 2
     assert needle in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("block,block_tile,smem", [((2048, 1, 1), (16, 16), 0), ((16, 16), (16, 16), 0),
+                                                    (("16", 1, 1), (16, 16), 0), ((16, 1, 1), (0, 16), 0),
+                                                    ((16, 1, 1), (16, 16), -5), ((16, 1, 1), (16, 16), 1.5),
+                                                    ((1, 1, 65), (16, 16), 0)])
+def test_a_geometry_no_gpu_can_launch_is_refused_where_it_is_declared(block, block_tile, smem):
+    """tile_geometry (specs and --source flags alike): a block of more than 1024 threads or z > 64,
+    a block tile or block not whole numbers ≥ 1, shared memory below 0 or above any block's — a
+    UsageError on any machine, not a launch error on the GPU."""
+    with pytest.raises(tcraw.UsageError):
+        kernels.tile_geometry(block, block_tile, smem)
 
 
 def test_a_spec_that_raises_or_sets_nothing_is_named(tmp_path, capsys):
