@@ -125,9 +125,10 @@ def tile_of(config):
 
 
 def picks(rows):
-    """Per shape whose pick is one of 06's unswapped configurations: (the time of the one
-    wgmma_config would take among the configurations timed there — its rules and tie-breaks, the
-    model's current constants —, the fastest time, that configuration, the fastest's)."""
+    """Per shape whose pick is one of 06's unswapped configurations: (the time of the one the
+    model would take among the configurations timed there — wgmma_choose's tie-breaks, the
+    model's current constants; not the rules after it, wgmma_takes_turns and wgmma_shares_both —,
+    the fastest time, that configuration, the fastest's)."""
     by_shape = {}
     for shape, config, t in rows:
         by_shape.setdefault(shape, {})[tile_of(config)] = (t, config)

@@ -117,7 +117,7 @@ class Kernel:
         overrides = dict(overrides or {})
         for name, value in overrides.items():
             if isinstance(value, bool) or not isinstance(value, Integral) or value < 0:
-                raise UsageError(f"kernel {self.name}'s {name} takes a whole number, not {value!r}")
+                raise UsageError(f"kernel {self.name} cannot take {name}={value!r}: it is a whole number")
         unknown = [name for name in overrides if name not in self.tunables]
         if unknown or (overrides and not self.configure):
             raise UsageError(f"kernel {self.name} has no configuration macro {(unknown or list(overrides))[0]} "
@@ -387,7 +387,7 @@ def checked_macros(tile, known, what, positive=()):
             continue
         least = 1 if name in positive else 0
         if isinstance(value, bool) or not isinstance(value, Integral) or value < least:
-            raise UsageError(f"{what}'s {name} takes a whole number ≥ {least}, not {value!r}")
+            raise UsageError(f"{what} cannot take {name}={value!r}: it is a whole number ≥ {least}")
     return tile
 
 
@@ -712,21 +712,23 @@ CLUSTERS_OF_4 = ((256, 0), (256, 1), (192, 0), (192, 1), (128, 1))
 
 # 2 × 2 clusters of 128×128 tiles (CLUSTERS_OF_4's (128, 1)) where K is long and the tiles few:
 # there the model's pick is 128×128 tiles in clusters of 2 along M cut along K in many pieces,
-# each block streams a stretch of K of its own — A's and B's bytes come from HBM once each, at
-# the highest rate per MMA of any shape — and the L2 holds the loop (Nsight Compute at
-# 512×512×32768, docs/results/2026-11-30-h200-split-sum-loads-l2-traffic/: the tensor pipe 49 %
-# busy against cuBLAS's 71 %). 2 × 2 clusters ask the L2 for a third fewer box rows per MMA (a
-# block's 64 of A and 64 of B a slice, against 128 and 64), on the 120 SMs that hold them. H200,
-# same call each (docs/results/2026-12-01-h200-long-k-clusters-of-4/, long_k_table.txt): where
-# both cut K in 5 to 11 pieces they took less time at all 17 fp16 shapes timed — 512×512×32768
-# (−7.4 %), 768×256×32768 (−18.1 %) and 256×1024×32768 (−3.6 %) in run 1, and 0.7 to 18.0 %
-# less (geomean 8.9 %) at 14 fresh shapes drawn where this rule fires (run 2) — and in bf16 at
-# those 14 (0.2 to 18.2 % less) and 512×512×32768 (−5.9 %); the long-k suite's 512×512×32768
-# went from 0.86 to 0.91× cuBLAS (run 4). Where they cut fewer pieces than the pick they lost:
-# 512×1024×16384 (3 against 4: +9.8 %), 1024×1024×8192 and ×16384 (whole against 2: +46 % and
-# +57 %); and with M padded, 192×1024×8192 (+5.5 %) and 384×512×32768 (+17 %). The model ranks
-# them behind the pick at all of these (it charges split-K's sum per piece and sees no limit in
-# the L2 on lines), so a rule after it, wgmma_shares_both, swaps them in: 16-bit inputs only.
+# each block streaming a stretch of K of its own. Our reading, not profiled in this form: the L2
+# holds that loop (Nsight Compute at 512×512×32768, docs/results/2026-11-30-h200-split-sum-loads-
+# l2-traffic/: the tensor pipe 49 % busy against cuBLAS's 71 %, twice its L2 requests), and 2 × 2
+# clusters ask it for a third fewer box rows per MMA (a block's 64 of A and 64 of B a slice,
+# against 128 and 64), on the 120 SMs that hold them. H200, against 128×128 in clusters of 2 in
+# the same call (docs/results/2026-12-01-h200-long-k-clusters-of-4/, long_k_table.txt): where
+# both cut K in 5 to 11 pieces and M, N are whole 256s, less time at all 17 fp16 shapes timed —
+# 512×512×32768 −7.4 %, 768×256×32768 −18.2 %, 256×1024×32768 −3.4 % (run 1), 14 fresh shapes
+# drawn where this rule fires 0.7 to 18.0 % (geomean 8.9 %; run 2) — and at those 14 in bf16
+# (0.2 to 18.2 %) and bf16's 512×512×32768 (−5.9 %); the long-k suite's 512×512×32768 read
+# 0.910× cuBLAS (run 4; 0.858× in the last full run). Slower where cut in fewer pieces than the
+# pick — 512×1024×16384 (3 against 4: +9.3 %), 1024×1024×8192 and ×16384 (whole against 2: +47
+# and +56 %) — and with M padded alike in both, 384×512×32768 (+4.2 %) and 192×1024×8192
+# (+2.3 %). The model never ranks them ahead (behind at 9 of those 17 shapes, level at 8: it
+# charges split-K's sum per piece and sees no limit in the L2 on lines), so a rule after it,
+# wgmma_shares_both, swaps them in: 16-bit inputs only; on other SM counts by the share of
+# clusters of 4 the H200 holds (CLUSTERS_OF_4_HELD), measured on the H200 only.
 SHARED_BOTH_CONFIG = {"CONSUMERS": 2, "BN": 128, "CLUSTER": 4, "SHARE_A": 1, "STAGES": 6}
 
 
@@ -813,13 +815,15 @@ def _with_stages(tile, picked, overrides):
     result: wgmma_wait_depth). Overrides that consumers taking turns cannot build (BN=256,
     CONSUMERS=1, PROMOTE, CLUSTER=4) turn a pick's turns off rather than being refused; a pick's
     sharing of A (2 × 2, or 192-row tiles in pairs) goes with its cluster when the overrides
-    reshape the cluster (CLUSTER, SWAP_AB, A_ROWS, PINGPONG: taking turns, clusters of 2); a pick
+    reshape the cluster (CLUSTER of another size, SWAP_AB, A_ROWS, PINGPONG: taking turns,
+    clusters of 2 — an override that repeats the pick's own value reshapes nothing); a pick
     of 192 rows gives way to 128 where the overrides cannot be built with three consumers
     (wgmma_three_consumers_refuse, SWAP_AB, PINGPONG, more stages than fit) or change its columns
     (BN=128 over it means the measured 128×128, not 192×128, which never won)."""
     macros = {**tile, **picked, **overrides}
-    if (picked.get("CLUSTER") == 4 or picked.get("SHARE_A")) and "SHARE_A" not in overrides and \
-            any(name in overrides for name in ("CLUSTER", "SWAP_AB", "A_ROWS", "PINGPONG")):
+    reshaped = [name for name in ("CLUSTER", "SWAP_AB", "A_ROWS", "PINGPONG")
+                if name in overrides and overrides[name] != picked.get(name, tile[name])]
+    if (picked.get("CLUSTER") == 4 or picked.get("SHARE_A")) and "SHARE_A" not in overrides and reshaped:
         macros["SHARE_A"] = 0
         if overrides.get("PINGPONG") and "CLUSTER" not in overrides:
             macros["CLUSTER"] = 2
@@ -898,7 +902,8 @@ def wgmma_ranked(m, n, k, sms, elem_bytes=2, stream_k=True):
         rows = wgmma_rows(config)
         along_m, along_n = wgmma_cluster_shape(config)
         if wgmma_sixteen_bit_only(config) and (elem_bytes != 2 or (config["CLUSTER"] == 4 and not off_lines)):
-            continue   # measured for 16-bit inputs only, clusters of 4 faster only off lines (CLUSTERS_OF_4, ROWS_192)
+            continue   # measured for 16-bit inputs only, clusters of 4 faster only off lines (CLUSTERS_OF_4,
+            #            ROWS_192; on lines a rule after the ranking may take one: wgmma_shares_both)
         if m <= 64 * (config["CONSUMERS"] - 1) or cdiv(m, rows) < along_m or cdiv(n, config["BN"]) < along_n or \
                 (config["BN"] > 64 and n <= config["BN"] // 2):
             continue   # the last consumer's, a cluster's last block's, or half the tile's columns would be all padding
@@ -950,16 +955,17 @@ def wgmma_takes_turns(m, n, k, sms, picked, elem_bytes=2):
 def wgmma_shares_both(m, n, k, sms, picked, elem_bytes=2):
     """Whether 2 × 2 clusters of 128×128 tiles (SHARED_BOTH_CONFIG) replace the model's ``picked``
     for (m, n, k): 16-bit inputs with rows on 128-byte lines (off them clusters of 4 are ranked
-    already), the pick 128×128 tiles in clusters of 2 along M cut along K in 5 or more pieces,
-    and the 2 × 2 clusters cut in 5 or more too, padding no more (a 2 × 2 cluster's tile covers
-    two of the pick's) — where they measured faster (see SHARED_BOTH_CONFIG)."""
+    already), M and N whole numbers of 2 × 2 clusters' 256 × 256 (every shape where they measured
+    faster was; with M padded they measured slower), the pick 128×128 tiles in clusters of 2
+    along M cut along K in 5 or more pieces, and the 2 × 2 clusters cut in 5 or more too (see
+    SHARED_BOTH_CONFIG)."""
     pick_of_2 = {"CONSUMERS": 2, "BN": 128, "CLUSTER": 2, "SHARE_A": 0, "SWAP_AB": 0, "PINGPONG": 0}
-    if elem_bytes != 2 or wgmma_rows_off_lines(n, k, elem_bytes) or \
+    if elem_bytes != 2 or m % 256 or n % 256 or wgmma_rows_off_lines(n, k, elem_bytes) or \
             any(picked.get(name, 0) != value for name, value in pick_of_2.items()):
         return False
-    tiles, _, _, p, _ = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **picked}, elem_bytes)
-    quads, _, _, q, _ = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **SHARED_BOTH_CONFIG}, elem_bytes)
-    return min(p, q) >= 5 and 2 * quads <= tiles
+    p = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **picked}, elem_bytes)[3]
+    q = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **SHARED_BOTH_CONFIG}, elem_bytes)[3]
+    return min(p, q) >= 5
 
 
 def wgmma_choose(ranked):

@@ -432,39 +432,48 @@ def launch(fn, grid, block, args, smem_bytes=0):
 
 
 # A GPU that sat idle runs its first launches slowly, whatever their number: on the H200 the
-# first shape of a `tcraw bench` process read 06 at fp16 1024³ at 35.6 µs (5 warm-up launches,
-# then 10 timed), the same build 9.6 µs in a process that had been busy; after 10-15 s idle in
-# one process, 9.6-12.0 µs with the 5 launches alone, 9.3-9.5 with at least 10, 30 or 100 ms of
-# them (docs/results/2026-12-01-h200-long-k-clusters-of-4/, runs 4-8). So warm-up lasts at least
-# this much GPU time: the launches asked for, then as many more as make it up. Not longer: with
-# 30 ms, one of two timings of 8192³ read 10 % slow (a longer load before the timed launches).
+# first shape of two `tcraw bench` processes, each started after the GPU had idled, read 06 at
+# 1024³ at 35.6 µs (fp16) and 16.1 µs (bf16) with 5 warm-up launches, against 9.2-10.0 µs in
+# seven timings later; in one process after 10-15 s idle, 9.6-12.0 µs with the 5 launches alone
+# and 9.3-9.5 µs with warm-up of at least 10, 30 or 100 ms (docs/results/2026-12-01-h200-long-k-
+# clusters-of-4/, runs 4-8: the fresh process and the idle pause not told apart). So warm-up
+# lasts at least this much GPU time. Not longer: with 30 ms, three of four 8192³ timings read
+# 7-10 % slow (a longer load before the timed launches; 10 ms not timed there).
 WARM_MS = 10.0
 
 
 def warm_up(drv, run_once, launches, least_ms=None):
-    """``launches`` untimed launches (none: no warm-up), then more until at least ``least_ms``
-    (WARM_MS) of GPU time has passed since the first — sized by their own time, in one batch."""
+    """``launches`` untimed launches (none: no warm-up at all), then more in batches until at
+    least ``least_ms`` (WARM_MS) of GPU time has passed since the first: each batch sized by the
+    last one's time per launch (the first launches of an idle GPU are its slowest), at most 8
+    batches and 100 000 launches."""
     if not launches:
         return
     least_ms = WARM_MS if least_ms is None else least_ms
-    start, end = drv.event_create(), drv.event_create()
+    events = []
     try:
+        events += [drv.event_create(), drv.event_create()]
+        start, end = events
         drv.event_record(start)
-        for _ in range(launches):
-            run_once()
-        drv.event_record(end)
-        drv.event_synchronize(end)
-        spent = drv.event_elapsed_ms(start, end)
-        for _ in range(min(100_000, math.ceil(launches * (least_ms - spent) / max(spent, 1e-3)))):
-            run_once()
+        batch, total, spent = launches, 0, 0.0
+        for _ in range(8):
+            for _ in range(batch):
+                run_once()
+            drv.event_record(end)
+            drv.event_synchronize(end)
+            total, before, spent = total + batch, spent, drv.event_elapsed_ms(start, end)
+            if spent >= least_ms or total >= 100_000:
+                return
+            per_launch = max((spent - before) / batch, 1e-4)
+            batch = min(100_000 - total, math.ceil((least_ms - spent) / per_launch))
     finally:
-        for ev in (start, end):
+        for ev in events:
             _release(drv.event_destroy, ev)
 
 
 def time_launches(device, run_once, iters, warmup):
-    """Per-launch times in ms: warm-up launches untimed (warm_up: at least WARM_MS of them when
-    any), then an event pair around each launch."""
+    """Per-launch times in ms: warm-up launches untimed (warm_up: at least WARM_MS of GPU time
+    when any are asked), then an event pair around each launch."""
     from .validate import timing
     timing(iters, warmup)
     drv = device.drv

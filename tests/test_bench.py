@@ -53,45 +53,55 @@ def test_the_cublaslt_yardstick_is_no_kernel_of_the_summary():
     assert [s["kernel"] for s in suite_summary(rows)] == ["k"]
 
 
+class FakeClock:
+    """A driver whose launches take ``cost(i)`` ms of GPU time (the i-th launch), timed by events."""
+
+    def __init__(self, cost):
+        self.cost, self.launches, self.clock, self.events, self.destroyed = cost, 0, 0.0, [], 0
+
+    def launch(self):
+        self.clock += self.cost(self.launches)
+        self.launches += 1
+
+    def event_create(self):
+        self.events.append(None)
+        return len(self.events)
+
+    def event_record(self, ev):
+        self.events[ev - 1] = self.clock
+
+    def event_synchronize(self, ev):
+        pass
+
+    def event_elapsed_ms(self, start, end):
+        return self.events[end - 1] - self.events[start - 1]
+
+    def event_destroy(self, ev):
+        self.destroyed += 1
+
+
 def test_warm_up_lasts_at_least_its_gpu_time_and_none_means_none():
-    """runtime.warm_up: the launches asked for, then as many more as their own time says make
-    up WARM_MS of GPU time (an idle GPU's first launches run slow whatever their number); none
-    asked, none run and no event made. A fake driver times each launch at 0.02 ms."""
+    """runtime.warm_up: the launches asked for, then batches sized by the last one's time per
+    launch until WARM_MS of GPU time has passed — also when the first launches (an idle GPU's)
+    are the slow ones; none asked, none run and no event made; time_launches warms up so."""
+    from types import SimpleNamespace
     from tcraw import runtime
-
-    class Fake:
-        def __init__(self):
-            self.launches, self.events, self.destroyed = 0, [], 0
-
-        def event_create(self):
-            self.events.append(None)
-            return len(self.events)
-
-        def event_record(self, ev):
-            self.events[ev - 1] = self.launches
-
-        def event_synchronize(self, ev):
-            pass
-
-        def event_elapsed_ms(self, start, end):
-            return 0.02 * (self.events[end - 1] - self.events[start - 1])
-
-        def event_destroy(self, ev):
-            self.destroyed += 1
-
-    drv = Fake()
-
-    def launch():
-        drv.launches += 1
-
-    runtime.warm_up(drv, launch, 5, least_ms=30.0)
-    assert drv.launches == 1500 and drv.destroyed == 2   # 5 took 0.1 ms: 1495 more make 30 ms
-    drv.launches = 0
-    runtime.warm_up(drv, launch, 5, least_ms=0.05)   # the asked-for launches took longer already
+    tick = 1 / 64   # ms a launch: exact in binary, so the sums are too
+    drv = FakeClock(lambda i: tick)
+    runtime.warm_up(drv, drv.launch, 5, least_ms=30.0)
+    assert drv.launches == 1920 and drv.destroyed == 2   # 5 took 5/64 ms: 1915 more make 30 ms
+    drv = FakeClock(lambda i: 1.0 if i < 5 else tick / 2)   # slow first launches: the first batch comes up short
+    runtime.warm_up(drv, drv.launch, 5, least_ms=10.0)
+    assert drv.clock >= 10.0 and drv.launches == 5 + 5 + 635
+    drv = FakeClock(lambda i: tick)
+    runtime.warm_up(drv, drv.launch, 5, least_ms=0.05)   # the asked-for launches took longer already
     assert drv.launches == 5
-    drv = Fake()
-    runtime.warm_up(drv, launch, 0)
+    drv = FakeClock(lambda i: tick)
+    runtime.warm_up(drv, drv.launch, 0)
     assert drv.launches == 0 and drv.events == []
+    drv = FakeClock(lambda i: tick)
+    times = runtime.time_launches(SimpleNamespace(drv=drv), drv.launch, 3, 2)
+    assert times == [tick] * 3 and drv.launches == 2 + 638 + 3   # WARM_MS (10) of warm-up first
 
 
 def test_shape_files_keep_their_own_suite_and_say_where_a_shape_is_wrong(tmp_path, monkeypatch):

@@ -572,11 +572,11 @@ def test_consumers_take_turns_where_k_is_short():
 def test_2x2_clusters_replace_deep_splits_of_128x128_tiles_where_measured_faster():
     """Where K is long and the tiles few, and the model's pick is 128×128 tiles in clusters of 2
     cut along K in 5+ pieces, 2 × 2 clusters of them (SHARED_BOTH_CONFIG) replace it if they are
-    cut in 5+ pieces too without more padding: at every shape where they measured faster on the
-    H200 (docs/results/2026-12-01-h200-long-k-clusters-of-4/, runs 1 and 2, fp16 and bf16), not
-    where they measured slower; on lines only, 16-bit inputs only. The configuration is one the
-    model ranks (CLUSTERS_OF_4), so it is built and tested with the others; overrides that reshape
-    its cluster drop its sharing of A."""
+    cut in 5+ pieces too and M and N are whole 256 × 256 cluster tiles: at every shape where they
+    measured faster on the H200 (docs/results/2026-12-01-h200-long-k-clusters-of-4/, runs 1 and 2,
+    fp16 and bf16), not where they measured slower; on lines only, 16-bit inputs only. The
+    configuration is one the model ranks (CLUSTERS_OF_4), so it is built and tested with the
+    others; overrides that reshape its cluster drop its sharing of A, ones that repeat it do not."""
     assert kernels.SHARED_BOTH_CONFIG in kernels.WGMMA_CONFIGS
     faster = [(512, 512, 32768), (768, 256, 32768), (256, 1024, 32768),   # run 1
               (1024, 256, 21504), (256, 1024, 62464), (1024, 256, 41984), (768, 512, 31744), (256, 1536, 14336),
@@ -588,20 +588,31 @@ def test_2x2_clusters_replace_deep_splits_of_128x128_tiles_where_measured_faster
         assert kernels.wgmma_config(*shape, 132) == kernels.SHARED_BOTH_CONFIG, shape
         for elem_bytes in (1, 4):   # FP8/INT8, TF32: not measured
             assert kernels.wgmma_config(*shape, 132, elem_bytes=elem_bytes).get("SHARE_A", 0) == 0, shape
-        assert kernels.wgmma_choose(kernels.wgmma_ranked(*shape, 132)) != kernels.SHARED_BOTH_CONFIG   # a rule's
     for shape in slower:
         assert kernels.wgmma_config(*shape, 132) != kernels.SHARED_BOTH_CONFIG, shape
-    # rows off 128-byte lines: the model ranks clusters of 4 there itself; the rule stays out
-    off = (512, 520, 32760)
-    assert kernels.wgmma_rows_off_lines(520, 32760, 2)
-    assert not kernels.wgmma_shares_both(*off, 132, {"CONSUMERS": 2, "BN": 128, "CLUSTER": 2, "STAGES": 6})
-    # fewer SMs, fewer clusters of 4: 4 cluster tiles on 15 clusters are 3 pieces, not 7
-    assert kernels.wgmma_config(512, 512, 32768, 66) != kernels.SHARED_BOTH_CONFIG
+    pair = {"CONSUMERS": 2, "BN": 128, "CLUSTER": 2, "STAGES": 6}
+    assert kernels.wgmma_shares_both(512, 512, 32768, 132, pair)
+    # what each condition keeps out, the others met: rows off lines (K of 32760: A's rows 65520
+    # bytes), M or N not whole 256s, 8-bit inputs, another pick, 4 pieces of the 2 × 2 clusters
+    # (80 SMs hold 18 of them: 4 cluster tiles), 4 pieces of the pick (512×1024×16384: 8 on 33)
+    assert kernels.wgmma_rows_off_lines(512, 32760, 2)
+    assert not kernels.wgmma_shares_both(512, 512, 32760, 132, pair)
+    assert not kernels.wgmma_shares_both(448, 512, 32768, 132, pair)
+    assert not kernels.wgmma_shares_both(512, 448, 32768, 132, pair)
+    assert not kernels.wgmma_shares_both(512, 512, 32768, 132, pair, elem_bytes=1)
+    assert not kernels.wgmma_shares_both(512, 512, 32768, 132, {**pair, "CLUSTER": 1})
+    assert [kernels.wgmma_schedule(512, 512, 32768, 80, {**kernels.WGMMA_TILE, **c})[3]
+            for c in (pair, kernels.SHARED_BOTH_CONFIG)] == [5, 4]
+    assert not kernels.wgmma_shares_both(512, 512, 32768, 80, pair)
+    assert kernels.wgmma_schedule(512, 1024, 16384, 132, {**kernels.WGMMA_TILE, **pair})[3] == 4
+    assert not kernels.wgmma_shares_both(512, 1024, 16384, 132, pair)
     k06 = kernels.KERNELS["wgmma_tma_fp16"]
     defines = k06.configured(512, 512, 32768, 132).defines
     assert "CLUSTER=4" in defines and "SHARE_A=1" in defines and "BN=128" in defines
     over = k06.configured(512, 512, 32768, 132, {"CLUSTER": 2}).defines
     assert "CLUSTER=2" in over and "SHARE_A=0" in over
+    same = k06.configured(512, 512, 32768, 132, {"CLUSTER": 4}).defines
+    assert "CLUSTER=4" in same and "SHARE_A=1" in same
 
 
 def test_06_counts_the_l2_requests_of_rows_off_128_byte_lines(monkeypatch):
@@ -669,12 +680,14 @@ def test_clusters_sharing_a_build_schedule_and_refuse_what_cannot():
         5000, 1024, 4104, 132)})[:3] == (20 * 3, 65, 30)
 
 
-def test_clusters_of_4_build_schedule_and_are_picked_only_where_rows_are_off_lines():
+def test_clusters_of_4_build_schedule_and_are_ranked_only_where_rows_are_off_lines():
     """CLUSTER=4: four tiles along M sharing B (each block copies one of its boxes for all), or
     with SHARE_A 2 × 2 (half of A's rows for the block beside, half of B's boxes for the one
-    below); the H200 holds 30 such clusters, and the model schedules on them. Picked only for
+    below); the H200 holds 30 such clusters, and the model schedules on them. Ranked only for
     16-bit inputs whose rows lie off 128-byte lines — where they were measured faster; on lines
-    they lost (docs/results/2026-12-01-h200-clusters-of-4/) — as on run 3's fresh shapes."""
+    they lost (docs/results/2026-12-01-h200-clusters-of-4/) — as on run 3's fresh shapes. On
+    lines only the rule for long K with few tiles picks them (wgmma_shares_both), which these
+    shapes (K ≤ 16384, M or N of 64 to 384 and 768 to 8192) never meet."""
     for key in ("fp16", "int8"):
         for share_a, a_rows in ((0, 128), (1, 64)):
             k = kernels.wgmma_kernel(key, {"CLUSTER": 4, "SHARE_A": share_a, "BN": 192}, choose=False)
@@ -691,6 +704,7 @@ def test_clusters_of_4_build_schedule_and_are_picked_only_where_rows_are_off_lin
     on_lines = [(m, n, k) for m in sizes for n in sizes for k in (256, 1024, 4096, 16384)]
     off_lines = [(m, n, k) for m in (448, 1800, 4400) for n in (1800, 3400, 7000) for k in (2024, 3272, 5352)]
     assert not any(kernels.wgmma_config(*s, 132, e)["CLUSTER"] == 4 for s in on_lines for e in (1, 2, 4))
+    assert all(kernels.wgmma_choose(kernels.wgmma_ranked(*s, 132))["CLUSTER"] != 4 for s in on_lines)
     assert not any(kernels.wgmma_config(*s, 132, e)["CLUSTER"] == 4 for s in off_lines for e in (1, 4))
     assert sum(kernels.wgmma_config(*s, 132)["CLUSTER"] == 4 for s in off_lines) > len(off_lines) // 3
     # overrides that reshape a 2 × 2 pick's cluster take its sharing of A with it; turns give way to 4
@@ -807,19 +821,19 @@ def test_the_compile_table_shows_each_tensor_instruction_with_its_form():
 
 @pytest.mark.parametrize("call,needle", [
     (lambda: kernels.wgmma_kernel("fp16", {"BOGUS": 1}), "has no macro 'BOGUS'"),
-    (lambda: kernels.wgmma_kernel("fp16", {"BN": 128.0}), "BN takes a whole number ≥ 1, not 128.0"),
-    (lambda: kernels.wgmma_kernel("fp16", {"CLUSTER": True}), "CLUSTER takes a whole number"),
-    (lambda: kernels.wgmma_kernel("fp16", {"STAGES": 0}), "STAGES takes a whole number ≥ 1"),
-    (lambda: kernels.wgmma_kernel("fp16", {"STREAM_K_DIV": 0}), "STREAM_K_DIV takes a whole number ≥ 1"),
+    (lambda: kernels.wgmma_kernel("fp16", {"BN": 128.0}), "cannot take BN=128.0: it is a whole number ≥ 1"),
+    (lambda: kernels.wgmma_kernel("fp16", {"CLUSTER": True}), "cannot take CLUSTER=True"),
+    (lambda: kernels.wgmma_kernel("fp16", {"STAGES": 0}), "cannot take STAGES=0: it is a whole number ≥ 1"),
+    (lambda: kernels.wgmma_kernel("fp16", {"STREAM_K_DIV": 0}), "cannot take STREAM_K_DIV=0"),
     (lambda: kernels.wgmma_kernel("fp16", None), "macros are a dict"),
     (lambda: kernels.wgmma_kernel("fp32"), "06/07 come in fp16"),
     (lambda: kernels.KERNELS["wgmma_tma_fp16"].configured(0, 1, 1, 132), "M must be an integer ≥ 1"),
     (lambda: kernels.KERNELS["wgmma_tma_fp16"].configured(64, 64, 64, 0), "SM count is a whole number ≥ 1"),
-    (lambda: kernels.KERNELS["wgmma_tma_fp16"].configured(64, 64, 64, 132, {"BN": "128"}), "BN takes a whole number"),
+    (lambda: kernels.KERNELS["wgmma_tma_fp16"].configured(64, 64, 64, 132, {"BN": "128"}), "cannot take BN='128'"),
     (lambda: kernels.KERNELS["wgmma_tma_fp16"].configured(64, 64, 64, 132, "BN"), "overrides are a dict"),
     (lambda: kernels.wgmma_config(0, 0, 0, 132), "M must be an integer ≥ 1"),
     (lambda: kernels.KERNELS["dmma_fp64"].configured(100, 100, 100, 132, {"STAGES": 1}), "needs STAGES ≥ 2"),
-    (lambda: kernels.KERNELS["dmma_fp64"].configured(100, 100, 100, 132, {"MIN_BLOCKS": -3}), "MIN_BLOCKS takes"),
+    (lambda: kernels.KERNELS["dmma_fp64"].configured(100, 100, 100, 132, {"MIN_BLOCKS": -3}), "cannot take MIN_BLOCKS=-3"),
 ])
 def test_macros_and_problems_a_kernel_cannot_take_are_refused_by_name(call, needle):
     """06/07's and 08's macros (built-in names, whole numbers, ≥ 1 where they count something) and

@@ -346,7 +346,7 @@ def test_split_k_pieces_share_the_sum(device, host_problems, key):
         pytest.skip(str(refusal))
     wide = {"CONSUMERS": 2, "BN": 256, "CLUSTER": 2}
     # 128×256 tiles in clusters of 2 on 132 SMs: 16, 3 (22 tiles), 5 (13) and 11 (6) pieces
-    cases = [((256, 512, 2112), {}), ((65, 129, 4105), {}), ((512, 512, 32768), {}), ((130, 300, 1000), {}),
+    cases = [((256, 512, 2112), {}), ((65, 129, 4105), {}), ((512, 512, 32768), {"CLUSTER": 2}), ((130, 300, 1000), {}),
              ((512, 512, 32768), wide), ((512, 2816, 2048), wide), ((256, 3328, 4096), wide),
              ((256, 1536, 8192), wide)]
     if key == "fp16":   # M ≤ 32 swaps A and B: 32 tiles of N cut in 4 pieces, 8 tiles in 16
@@ -383,7 +383,7 @@ def test_split_k_pieces_share_the_sum(device, host_problems, key):
 
 def test_split_k_leaves_its_workspace_as_it_found_it(device, host_problems):
     """Two problems of one shape back to back on one workspace, split-K in 8 pieces (128×128
-    tiles) and in 16 (128×256): each correct — a piece that skipped the wait, or read the other
+    tiles in clusters of 2), in 7 (2 × 2 clusters of them, the pick) and in 16 (128×256): each correct — a piece that skipped the wait, or read the other
     launch's partials, would mix the first problem into the second — and every flag and counter
     zero after each launch, as the next one needs (the last piece out resets its tile's)."""
     from tcraw import compiler
@@ -391,7 +391,7 @@ def test_split_k_leaves_its_workspace_as_it_found_it(device, host_problems):
     from tcraw.precision import verify
     from tcraw.runtime import DeviceBuffer, Module
     shape = (512, 512, 32768)
-    for tile in ({}, {"CONSUMERS": 2, "BN": 256, "CLUSTER": 2}):
+    for tile in ({"CLUSTER": 2}, {}, {"CONSUMERS": 2, "BN": 256, "CLUSTER": 2}):
         kernel = kernels.KERNELS["wgmma_tma_fp16"].configured(*shape, device.sm_count, tile)
         if (refusal := kernel.device_refusal(device)):
             pytest.skip(str(refusal))
