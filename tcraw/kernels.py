@@ -719,13 +719,13 @@ CLUSTERS_OF_4 = ((256, 0), (256, 1), (192, 0), (192, 1), (128, 1))
 # against 128 and 64), on the 120 SMs that hold them. H200, against 128×128 in clusters of 2 in
 # the same call (docs/results/2026-12-01-h200-long-k-clusters-of-4/, long_k_table.txt): where
 # both cut K in 5 to 11 pieces and M, N are whole 256s, less time at all 17 fp16 shapes timed —
-# 512×512×32768 −7.4 %, 768×256×32768 −18.2 %, 256×1024×32768 −3.4 % (run 1), 14 fresh shapes
+# 512×512×32768 −7.4 %, 768×256×32768 −18.2 %, 256×1024×32768 −3.3 % (run 1), 14 fresh shapes
 # drawn where this rule fires 0.7 to 18.0 % (geomean 8.9 %; run 2) — and at those 14 in bf16
 # (0.2 to 18.2 %) and bf16's 512×512×32768 (−5.9 %); the long-k suite's 512×512×32768 read
 # 0.910× cuBLAS (run 4; 0.858× in the last full run). Slower where cut in fewer pieces than the
-# pick — 512×1024×16384 (3 against 4: +9.3 %), 1024×1024×8192 and ×16384 (whole against 2: +47
+# pick — 512×1024×16384 (3 against 4: +9.2 %), 1024×1024×8192 and ×16384 (whole against 2: +47
 # and +56 %) — and with M padded alike in both, 384×512×32768 (+4.2 %) and 192×1024×8192
-# (+2.3 %). The model never ranks them ahead (behind at 9 of those 17 shapes, level at 8: it
+# (+2.0 %). The model never ranks them ahead (behind at 9 of those 17 shapes, level at 8: it
 # charges split-K's sum per piece and sees no limit in the L2 on lines), so a rule after it,
 # wgmma_shares_both, swaps them in: 16-bit inputs only; on other SM counts by the share of
 # clusters of 4 the H200 holds (CLUSTERS_OF_4_HELD), measured on the H200 only.

@@ -19,8 +19,10 @@ sys.path.insert(0, str(HERE.parents[2]))
 sys.path.insert(0, str(HERE.parents[2] / "scripts"))
 from fit_wgmma_model import pick_grids, picker_at, table_rows   # noqa: E402
 
-new = picker_at("d8cbdb4")   # this stop's rule (wgmma_shares_both), so the tables reproduce after later stops
-old = picker_at("591d321")   # the last stop's picker
+new = picker_at("d8cbdb4")     # this stop's rule as run 2's shapes were drawn with it (wgmma_shares_both)
+mended = picker_at("4ac9765")  # the rule as this stop leaves it: M and N whole 256s (pinned, so the tables
+#                                reproduce after later stops)
+old = picker_at("591d321")     # the last stop's picker
 QUAD = "BN=128+STAGES=6+CLUSTER=4+SHARE_A=1"   # SHARED_BOTH_CONFIG as tune_ladder labels it
 PAIR = "BN=128+STAGES=6"                        # 128×128 in clusters of 2 along M: the picks it replaces
 
@@ -67,14 +69,16 @@ def run1():
                {"CONSUMERS": 2, "BN": 256, "CLUSTER": 2}, {"CONSUMERS": 2, "BN": 256, "CLUSTER": 4, "SHARE_A": 1},
                {"CONSUMERS": 2, "BN": 256, "CLUSTER": 4}]
     shapes = [s for (label, s) in t if label == QUAD]
-    print(f"  {'shape':>16} " + " ".join(f"{n:>16}" for n in names) + "   2×2 vs pick")
+    print(f"  {'shape':>16} " + " ".join(f"{n:>16}" for n in names) + "   2×2 vs pick (another process)"
+          "   2×2 vs 128×128 c2 (same call)")
     for shape in shapes:
         cells = []
         for label, config in zip(labels, configs):
             config = config or old.wgmma_config(*shape, 132)   # the pick as it ran: the last stop's picker
             cells.append(f"{us(shape, t[label, shape][0]):9.1f} ({pieces(shape, config):2d})")
         change = t["picked", shape][0] / t[QUAD, shape][0] - 1   # 2 × 2's time against the pick's
-        print(f"  {fmt(shape):>16} " + " ".join(f"{c:>16}" for c in cells) + f"   {change:+6.1%}")
+        same = t[PAIR, shape][0] / t[QUAD, shape][0] - 1
+        print(f"  {fmt(shape):>16} " + " ".join(f"{c:>16}" for c in cells) + f"   {change:+14.1%}   {same:+16.1%}")
 
 
 def draw():
@@ -103,9 +107,9 @@ def run2():
         for shape in [s for (label, s) in t if label == QUAD]:
             pair, quad = t[PAIR, shape], t[QUAD, shape]
             ratio = pair[0] / quad[0]   # 2 × 2's time over the pick's configuration's
-            ruled = new.wgmma_config(*shape, 132) == new.SHARED_BOTH_CONFIG
+            ruled = mended.wgmma_config(*shape, 132) == mended.SHARED_BOTH_CONFIG
             if shape in shapes:
-                assert ruled, shape
+                assert ruled and new.wgmma_config(*shape, 132) == new.SHARED_BOTH_CONFIG, shape
                 changes.append(ratio)
             wide = f"   128×256 c2 {us(shape, t[extra, shape][0]):6.1f}" if extra is not None else ""
             print(f"  {fmt(shape):>16} 128×128 c2 {us(shape, pair[0]):6.1f} ({pieces(shape, {'BN': 128, 'CONSUMERS': 2}):2d}) "
@@ -120,11 +124,12 @@ def run2():
 def grids():
     print("\nPicks the rule moves (fp16; the rule alone: the model's ranking is unchanged):")
     for name, grid in zip(("the earlier stops' grid, rows on lines", "the grid of rows off lines"), pick_grids()):
-        moved = [s for s in grid if new.wgmma_config(*s, 132) != old.wgmma_config(*s, 132)]
-        assert all(new.wgmma_config(*s, 132) == new.SHARED_BOTH_CONFIG for s in moved)
-        print(f"  {name}: {len(moved)} of {len(grid)}" + (f": {', '.join(map(fmt, moved))}" if moved else ""))
-        for eb in (1, 4):
-            assert not [s for s in grid if new.wgmma_config(*s, 132, eb) != old.wgmma_config(*s, 132, eb)]
+        for label, picker in (("as run 2's shapes were drawn", new), ("as left (M, N whole 256s)", mended)):
+            moved = [s for s in grid if picker.wgmma_config(*s, 132) != old.wgmma_config(*s, 132)]
+            assert all(picker.wgmma_config(*s, 132) == picker.SHARED_BOTH_CONFIG for s in moved)
+            print(f"  {name}, {label}: {len(moved)} of {len(grid)}" + (f": {', '.join(map(fmt, moved))}" if moved else ""))
+            for eb in (1, 4):
+                assert not [s for s in grid if picker.wgmma_config(*s, 132, eb) != old.wgmma_config(*s, 132, eb)]
     print("  8-bit and TF32 picks: none moves")
 
 
@@ -160,19 +165,19 @@ def whole_only_against_split_k(m, n, k, ranked):
     tied = [r for r in ranked if r[0] <= best * 1.02]
     least = min(r[1] for r in tied)
     return dict(min(tied, key=lambda r: (r[1] > least * 1.05,
-                                         new.wgmma_schedule(m, n, k, 132, {**new.WGMMA_TILE, **r[4]})[3] > 1,
+                                         mended.wgmma_schedule(m, n, k, 132, {**mended.WGMMA_TILE, **r[4]})[3] > 1,
                                          r[3]))[4])
 
 
 def ties():
     def key(config):
-        tile = {**new.WGMMA_TILE, **config}
+        tile = {**mended.WGMMA_TILE, **config}
         return tile["CONSUMERS"], tile["BN"], tile["CLUSTER"], tile["SHARE_A"], tile["PINGPONG"]
 
     def moved(m, n, k):
-        ranked = new.wgmma_ranked(m, n, k, 132)
-        base = new.wgmma_choose(ranked)
-        if new.wgmma_takes_turns(m, n, k, 132, base) or new.wgmma_shares_both(m, n, k, 132, base):
+        ranked = mended.wgmma_ranked(m, n, k, 132)
+        base = mended.wgmma_choose(ranked)
+        if mended.wgmma_takes_turns(m, n, k, 132, base) or mended.wgmma_shares_both(m, n, k, 132, base):
             return None
         alt = whole_only_against_split_k(m, n, k, ranked)
         return (key(base), key(alt)) if key(alt) != key(base) else None
@@ -186,7 +191,7 @@ def ties():
         except ValueError:   # the picks' tables (labels "picked"): no fixed configuration to weigh
             continue
         for shape, config, t in rows:
-            if config.get("WAIT_DEPTH", 0) != new.wgmma_wait_depth({**new.WGMMA_TILE, **config, "WAIT_DEPTH": None}):
+            if config.get("WAIT_DEPTH", 0) != mended.wgmma_wait_depth({**mended.WGMMA_TILE, **config, "WAIT_DEPTH": None}):
                 continue   # not how the pick's configuration runs
             timed.setdefault(shape, {})[key(config)] = t
         for shape, row in timed.items():
@@ -195,7 +200,7 @@ def ties():
                 print(f"  {path.parent.name[16:]}/{path.name[:28]:28} {fmt(shape):>17} {pair[0]} {base:7.1f} -> "
                       f"{pair[1]} {alt:7.1f}   {alt / base - 1:+5.1%}")
     for name, grid in zip(("rows on lines", "rows off lines"), pick_grids()):
-        print(f"  the grid of {name}: {sum(1 for s in grid if new.wgmma_ranked(*s, 132) and moved(*s))} of "
+        print(f"  the grid of {name}: {sum(1 for s in grid if mended.wgmma_ranked(*s, 132) and moved(*s))} of "
               f"{len(grid)} picks would move")
 
 
