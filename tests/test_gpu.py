@@ -383,9 +383,10 @@ def test_split_k_pieces_share_the_sum(device, host_problems, key):
 
 def test_split_k_leaves_its_workspace_as_it_found_it(device, host_problems):
     """Two problems of one shape back to back on one workspace, split-K in 8 pieces (128×128
-    tiles in clusters of 2), in 7 (2 × 2 clusters of them, the pick) and in 16 (128×256): each correct — a piece that skipped the wait, or read the other
-    launch's partials, would mix the first problem into the second — and every flag and counter
-    zero after each launch, as the next one needs (the last piece out resets its tile's)."""
+    tiles in clusters of 2), in 7 (2 × 2 clusters of them, the pick) and in 16 (128×256): each
+    correct — a piece that skipped the wait, or read the other launch's partials, would mix the
+    first problem into the second — and every flag and counter zero after each launch, as the
+    next one needs (the last piece out resets its tile's)."""
     from tcraw import compiler
     from tcraw.matmul import matmul_launcher, resident_geometry, workspace_buffer
     from tcraw.precision import verify
