@@ -33,7 +33,8 @@ _CLEARED = ("*.tcc", f"*{SASS_SUFFIX}", ".*.tmp")
 
 
 def cache_dir():
-    if os.environ.get("TCRAW_CACHE_DIR"):
+    """TCRAW_CACHE_DIR (blank counts as unset), else $XDG_CACHE_HOME/tcraw or ~/.cache/tcraw."""
+    if os.environ.get("TCRAW_CACHE_DIR", "").strip():
         return Path(os.environ["TCRAW_CACHE_DIR"])
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "tcraw"

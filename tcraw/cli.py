@@ -7,6 +7,7 @@ Errors print one line on stderr (plus the NVRTC log where there is one), never a
 import argparse
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -107,6 +108,9 @@ def _user_kernels(args):
     for d in args.include:
         if not validate.is_dir(d):
             raise UsageError(f"--include {d} is not a directory")
+    for d in args.define:   # a C identifier, then = and any value: what NVRTC's -D takes
+        if not re.fullmatch(r"[A-Za-z_]\w*(=.*)?", d, flags=re.ASCII | re.DOTALL):
+            raise UsageError(f"--define {d!r}: write NAME or NAME=VALUE, NAME a C identifier")
     precisions = validate.names(args.precision, "--precision", list(kernels.PRECISIONS)) or []
     missing = [f"--{f}" for f in ("entry", "block") if not getattr(args, f)]
     missing += [] if len(precisions) == 1 else ["--precision"]
