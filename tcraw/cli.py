@@ -447,9 +447,13 @@ def cmd_check(args):
     seed = _seed(args)
     if args.extras_only and (args.shapes is not None or not args.extras):
         raise UsageError("--extras-only runs the rerun and NaN/Inf cases alone: it takes no --shapes or --no-extras")
+    if args.timeout is not None and not args.isolate:
+        raise UsageError("--timeout bounds each isolated shape's child process; --no-isolate runs in this "
+                         "process, with none: drop one of them")
     shapes = [] if args.extras_only else _shapes(args.shapes) if args.shapes is not None else None
     rows = check_kernels(args.device, chosen, shapes=shapes,
-                 seed=seed, isolate=args.isolate, timeout=args.timeout, sanitize=args.sanitize,
+                 seed=seed, isolate=args.isolate, timeout=120 if args.timeout is None else args.timeout,
+                 sanitize=args.sanitize,
                  extras=args.extras, guard=args.guard, backend=args.backend, cubin_dir=args.cubin_dir,
                  note=note, open_device=_open_device)
     if args.format == "table":
@@ -568,6 +572,8 @@ def cmd_cache(args):
 def build_parser():
     p = _Parser(prog="tcraw", description="Compile, run, time and verify tensor-core matmul "
                 "kernels from Python through NVRTC and the CUDA driver API.")
+    from . import __version__
+    p.add_argument("--version", action="version", version=f"tcraw {__version__}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     s = sub.add_parser("info", help="backend, NVRTC, headers, GPU")
@@ -656,7 +662,7 @@ def build_parser():
     s.add_argument("--extras-only", action="store_true", help=argparse.SUPPRESS)   # an isolated check's last child
     s.add_argument("--no-guard", dest="guard", action="store_false",
                    help="no canary bands around the operands (what compute-sanitizer needs to see a stray write)")
-    s.add_argument("--timeout", type=int, default=120, help="seconds per shape before it counts as a hang")
+    s.add_argument("--timeout", type=int, help="seconds per isolated shape before it counts as a hang (default 120)")
     s.add_argument("--sanitize", nargs="?", const="failing", choices=("failing", "all"),
                    help="rerun the failing shapes (none failing: the first three; 'all': every shape) "
                         "under compute-sanitizer memcheck, racecheck and initcheck")

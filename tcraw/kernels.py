@@ -1146,7 +1146,8 @@ def load_spec(path):
     from .validate import is_file
     path = Path(path)
     if not is_file(path):
-        raise UsageError(f"spec file {path} does not exist; a spec is a Python file with KERNELS = "
+        raise UsageError(f"spec file {path} {'is a directory' if path.is_dir() else 'does not exist'}; a spec is "
+                         "a Python file with KERNELS = "
                          "[tcraw.Kernel(...), ...] (see examples/)")
     try:
         found = runpy.run_path(str(path)).get("KERNELS")

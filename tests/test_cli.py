@@ -113,6 +113,8 @@ def compiler_arch(text):
     (["bench", "--precision", "fp16acc16"], "no ladder"),
     (["compile", "--arch", "sm_130"], "install a newer NVRTC"),
     (["compile", "--kernel", "wmma_bf16", "--arch", "sm_75"], "needs sm_80"),
+    (["check", "--kernel", "naive_fp32", "--no-isolate", "--timeout", "5"], "drop one of them"),
+    (["compile", "--spec", "/"], "is a directory"),
 ])
 def test_bad_usage_is_exit_2_with_a_message(args, needle):
     rc, out, err = run_cli(*args)
@@ -136,6 +138,12 @@ def test_a_layout_the_fp32_baseline_cannot_read_leaves_it_out():
     assert rc == 3 and "no CUDA driver" in err, err
     assert [k.name for k in kernels.select(None, ["fp8"], b_layout="col")] == \
         [k.name for k in kernels.select(None, ["fp8"])][1:]
+
+
+def test_version_is_the_packages():
+    import tcraw
+    rc, out, err = run_cli("--version")
+    assert rc == 0 and out.strip() == f"tcraw {tcraw.__version__}", (out, err)
 
 
 def test_info_works_with_or_without_a_gpu():
