@@ -1143,10 +1143,10 @@ def load_spec(path):
     import runpy
     from dataclasses import replace
     from pathlib import Path
-    from .validate import is_file
+    from .validate import is_dir, is_file
     path = Path(path)
     if not is_file(path):
-        raise UsageError(f"spec file {path} {'is a directory' if path.is_dir() else 'does not exist'}; a spec is "
+        raise UsageError(f"spec file {path} {'is a directory' if is_dir(path) else 'does not exist'}; a spec is "
                          "a Python file with KERNELS = "
                          "[tcraw.Kernel(...), ...] (see examples/)")
     try:
