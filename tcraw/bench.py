@@ -247,10 +247,9 @@ def bench_vs_cublas(device_index, keys=None, shapes=(1024, 2048, 4096, 8192), *,
     if validate.device_index(device_index, allow_all=True) == "all":
         raise UsageError("bench times one GPU at a time (the ratios are within one device); give "
                          "--device N, or run `tcraw sweep --device all` to cover every GPU")
-    if (left := [u.name for u in extra if u.precision.key not in keys]):
-        raise UsageError(f"{', '.join(left)}: a user kernel of a precision --precision {','.join(keys)} leaves "
-                         f"out ({', '.join(sorted({u.precision.key for u in extra}))}); add its precision or drop "
-                         "--precision")
+    if extra and not any(u.precision.key in keys for u in extra):   # a spec's others are left out, as run's are
+        raise UsageError(f"none of the user kernels is {','.join(keys)} (they are "
+                         f"{', '.join(sorted({u.precision.key for u in extra}))}); add their precision or drop --precision")
     rungs = rungs or {k: [KERNELS[n] for n in LADDER[k]] + [u for u in extra if u.precision.key == k] for k in keys}
     if kernels:
         known = {kern.name for r in rungs.values() for kern in r}

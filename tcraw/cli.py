@@ -108,9 +108,9 @@ def _user_kernels(args):
     for d in args.include:
         if not validate.is_dir(d):
             raise UsageError(f"--include {d} is not a directory")
-    for d in args.define:   # a C identifier, then = and any value: what NVRTC's -D takes
-        if not re.fullmatch(r"[A-Za-z_]\w*(=.*)?", d, flags=re.ASCII | re.DOTALL):
-            raise UsageError(f"--define {d!r}: write NAME or NAME=VALUE, NAME a C identifier")
+    for d in args.define:   # a C identifier (a function-like macro's parameters after it), then = and any value
+        if not re.fullmatch(r"[A-Za-z_]\w*(\([\w\s,.]*\))?(=.*)?", d, flags=re.ASCII | re.DOTALL):
+            raise UsageError(f"--define {d!r}: write NAME, NAME=VALUE or NAME(ARGS)=VALUE, NAME a C identifier")
     precisions = validate.names(args.precision, "--precision", list(kernels.PRECISIONS)) or []
     missing = [f"--{f}" for f in ("entry", "block") if not getattr(args, f)]
     missing += [] if len(precisions) == 1 else ["--precision"]

@@ -115,8 +115,8 @@ class Kernel:
         if overrides is not None and not isinstance(overrides, dict):
             raise UsageError(f"overrides are a dict of MACRO -> whole number, e.g. {{'BN': 128}}, not {overrides!r}")
         overrides = dict(overrides or {})
-        for name, value in overrides.items():
-            if isinstance(value, bool) or not isinstance(value, Integral) or value < 0:
+        for name, value in overrides.items():   # None: the configuration's own, where a kernel has one
+            if value is not None and (isinstance(value, bool) or not isinstance(value, Integral) or value < 0):
                 raise UsageError(f"kernel {self.name} cannot take {name}={value!r}: it is a whole number")
         unknown = [name for name in overrides if name not in self.tunables]
         if unknown or (overrides and not self.configure):
@@ -513,7 +513,8 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
         configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + SWAPPED_CONFIGS if elem == 2 else
                  tuple(c for c in WGMMA_CONFIGS if not wgmma_sixteen_bit_only(c))) if choose else (),
-        configure=(lambda picked, over: wgmma_kernel(key, _with_stages(asked, picked, over), name, choose=False))
+        configure=(lambda picked, over: wgmma_kernel(key, _with_stages(asked, picked, checked_macros(
+            over, WGMMA_TILE, "06/07", WGMMA_POSITIVE)), name, choose=False))
         if choose else None,
         pick=(lambda m, n, k, sms: wgmma_config(m, n, k, sms, elem, stream_k=PRECISIONS[key].out_dtype.itemsize == 4))
         if choose else None,

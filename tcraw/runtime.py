@@ -452,7 +452,8 @@ def warm_up(drv, run_once, launches, least_ms=None):
     least_ms = WARM_MS if least_ms is None else least_ms
     events = []
     try:
-        events += [drv.event_create(), drv.event_create()]
+        for _ in range(2):
+            events.append(drv.event_create())   # each kept as made: released below if the next fails
         start, end = events
         drv.event_record(start)
         batch, total, spent = launches, 0, 0.0

@@ -8,7 +8,7 @@ from tcraw.errors import NoDeviceError
 
 # Tests compile through NVRTC for real: give them a cache of their own, not the user's, and
 # remove it when the session ends (unless TCRAW_CACHE_DIR named one to keep).
-_OWN_CACHE = None if os.environ.get("TCRAW_CACHE_DIR") else tempfile.mkdtemp(prefix="tcraw-test-cache-")
+_OWN_CACHE = None if os.environ.get("TCRAW_CACHE_DIR", "").strip() else tempfile.mkdtemp(prefix="tcraw-test-cache-")
 if _OWN_CACHE:
     os.environ["TCRAW_CACHE_DIR"] = _OWN_CACHE
 

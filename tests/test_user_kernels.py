@@ -56,7 +56,7 @@ def test_flags_declare_the_same_kernel_as_a_spec():
     (["run", "--source", str(ROOT / "examples" / "edge_bug.cu"), "--entry", "edge_bug", "--precision", "fp16",
       "--block", "16", "--tile", "99999999999,1,1"], "below 2^31"),
     (["bench", "--spec", str(ROOT / "examples" / "wmma_smem_64.py"), "--precision", "fp32"],
-     "student_wmma_64: a user kernel of a precision --precision fp32 leaves out"),
+     "none of the user kernels is fp32 (they are fp16)"),
     (["compile", "--source", str(ROOT / "examples" / "edge_bug.cu"), "--entry", "edge_bug", "--precision", "fp16",
       "--block", "16", "--define", "1BAD=3"], "NAME a C identifier"),
     (["compile", "--source", str(ROOT / "examples" / "edge_bug.cu"), "--entry", "edge_bug", "--precision", "fp16",
@@ -219,3 +219,34 @@ def test_no_sanitizer_run_without_shapes():
     (and no child command that the CLI would refuse)."""
     from tcraw.check import run_sanitizer
     assert run_sanitizer(kernels.KERNELS["naive_fp32"], 0, [], 5) == []
+
+
+def test_a_function_like_define_reaches_nvrtc(capsys):
+    """--define takes NAME, NAME=VALUE and a function-like macro's NAME(ARGS)=VALUE, as NVRTC's -D
+    does (only names that are no C identifier are refused, before NVRTC)."""
+    argv = ["compile", "--source", str(ROOT / "examples" / "edge_bug.cu"), "--entry", "edge_bug", "--precision",
+            "fp16", "--block", "16,16", "--block-tile", "16,16", "--arch", "sm_90", "--define", "SQR(x)=((x)*(x))",
+            "--define", "ONE=1", "--define", "FLAG"]
+    assert main(argv) == 0, capsys.readouterr().err
+
+
+def test_bench_keeps_a_specs_kernels_of_the_precisions_asked(tmp_path, capsys):
+    """A spec with kernels of two precisions benched for one of them: the others are left out, as
+    run and sweep leave them out (none left: refused by name, as they refuse it)."""
+    from tcraw import bench
+    two = tmp_path / "two.py"
+    two.write_text("from tcraw import Kernel, tile_geometry\n"
+                   f"KERNELS = [Kernel(name='mine_' + p, source={str(ROOT / 'examples' / 'edge_bug.cu')!r}, "
+                   "entry='edge_bug', precision=p, min_arch=70, tile=(1, 1, 1), "
+                   "geometry=tile_geometry((16, 16, 1), (16, 16))) for p in ('fp16', 'bf16')]\n")
+    extra = kernels.load_spec(two)
+
+    class Opened(Exception):
+        pass
+
+    def open_device(index):
+        raise Opened   # past every check made before the GPU
+    with pytest.raises(Opened):
+        bench.bench_vs_cublas(0, ["fp16"], [64], extra=extra, open_device=open_device)
+    with pytest.raises(tcraw.UsageError, match="none of the user kernels is fp32"):
+        bench.bench_vs_cublas(0, ["fp32"], [64], extra=extra, open_device=open_device)
