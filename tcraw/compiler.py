@@ -263,6 +263,11 @@ def compile_source(source, arch, *, defines=(), include_dirs=(), name=None, entr
     source's own directory and before the CUDA headers. ``entry`` picks whose resources the
     Cubin carries (default: the first kernel in it). A compile error raises CompileError with
     NVRTC's log, whose lines name the file and line of the source."""
+    if not isinstance(source, (str, Path)) or not str(source).strip() or "\0" in str(source):
+        raise UsageError(f"the kernel source is a path or the CUDA text itself (a str with a newline), "
+                         f"not {source!r:.80}")
+    defines = (defines,) if isinstance(defines, str) else tuple(defines)   # one NAME=VALUE, not its letters
+    include_dirs = (include_dirs,) if isinstance(include_dirs, (str, Path)) else tuple(include_dirs)
     backend = backend or get_backend()
     arch = Arch.parse(arch) if not isinstance(arch, Arch) else arch
     check_arch_supported(arch, backend)

@@ -223,6 +223,9 @@ FAMILIES = ("fp32", "fp16", "bf16", "tf32", "int8", "fp64", "fp8")
 
 def base_matrices(m, n, k, mode, seed):
     """The float64 A (m×k) and B (k×n) every precision quantizes: normal, or integers in [-4, 4]."""
+    from .validate import problem, seed as checked_seed
+    problem(m, n, k)
+    checked_seed(seed)
     if mode not in INPUT_MODES:
         raise UsageError(f"unknown input mode {mode!r}; choose one of: {', '.join(INPUT_MODES)}")
     rng = np.random.default_rng(seed)

@@ -841,3 +841,14 @@ def test_macros_and_problems_a_kernel_cannot_take_are_refused_by_name(call, need
     not a raw Python error, and not -DBN=128.0 left for NVRTC to refuse."""
     with pytest.raises(UsageError, match=re.escape(needle)):
         call()
+
+
+def test_compile_source_takes_one_define_as_one_and_refuses_what_is_no_source():
+    """compiler.compile_source (public): a str for ``defines`` or ``include_dirs`` is one item, not
+    its letters; a source that is neither a path nor CUDA text is refused by name."""
+    cubin = compiler.compile_source('extern "C" __global__ void f(int* p) { p[0] = X; }\n', "sm_90",
+                                    defines="X=7", cache=False)
+    assert cubin.image
+    for bad in (None, b"extern", "", "a\0b"):
+        with pytest.raises(UsageError, match="the kernel source is a path or the CUDA text"):
+            compiler.compile_source(bad, "sm_90")

@@ -292,3 +292,14 @@ def test_checks_nan_case_puts_in_what_each_precision_keeps(monkeypatch, name):
     assert cases[1:] == ([] if not p.keeps_nan else
                          ["NaN and Inf propagate 40×50×60" if p.keeps_inf else "NaN propagates 40×50×60"])
     assert all(r["passed"] for r in rows), rows
+
+
+@pytest.mark.parametrize("args", [(-1, 2, 2, "normal", 1), (2, 2, 0, "int", 1), (1.5, 2, 2, "normal", 1),
+                                  (2, 2, 2, "normal", -1), (2, 2, 2, "normal", 0.5)])
+def test_base_matrices_refuse_a_shape_or_seed_no_run_takes(args):
+    """base_matrices (public): dimensions whole numbers ≥ 1, a seed None or a whole number ≥ 0 —
+    refused by name as the command line refuses them, not numpy's errors."""
+    from tcraw.errors import UsageError
+    from tcraw.precision import base_matrices
+    with pytest.raises(UsageError):
+        base_matrices(*args)
