@@ -189,12 +189,13 @@ def run_sanitizer(kernel, device_index, shapes, seed, *, timeout=600, backend=No
     return rows
 
 
-def check_kernels(device_index, chosen, *, shapes=None, seed=None, isolate=True, timeout=120, sanitize=None,
+def check_kernels(device_index, chosen, *, shapes=None, seed=None, isolate=True, timeout=None, sanitize=None,
                   extras=True, guard=True, backend=None, cubin_dir=None, note=print, open_device=None):
     """What `tcraw check` does: for each kernel of ``chosen`` the battery (or ``shapes``), guarded,
     both input modes, the rerun and NaN/Inf cases (``extras``) → rows, each with its ``case``.
     ``sanitize``: None, "failing" (the failing shapes, or the first three when none fail) or
-    "all", rerun under compute-sanitizer memcheck, racecheck and initcheck."""
+    "all", rerun under compute-sanitizer memcheck, racecheck and initcheck. ``timeout``: seconds
+    per isolated shape (default 120); not isolated, a shape runs in this process with none."""
     from . import compiler, validate
     from .kernels import runnable
     from .runtime import Device
@@ -202,6 +203,10 @@ def check_kernels(device_index, chosen, *, shapes=None, seed=None, isolate=True,
     validate.seed(seed)
     for shape in shapes or []:
         validate.problem(*shape)
+    if timeout is not None and not isolate:
+        raise UsageError("--timeout bounds each isolated shape's child process; --no-isolate runs in this "
+                         "process, with none: drop one of them")
+    timeout = 120 if timeout is None else timeout
     if timeout < 1:
         raise UsageError(f"--timeout must be ≥ 1 second, got {timeout}")
     if sanitize not in (None, "failing", "all"):

@@ -16,6 +16,7 @@ from .cache import CubinCache, cache_dir, cache_key
 from .cubin import kernel_resources
 from .driver import get_backend
 from .errors import ArchError, CompileError, MissingHeaderError, UsageError
+from .validate import defines as check_defines
 
 # Installed: the kernels ship inside the package (pyproject maps cuda_src/ to tcraw/cuda_src).
 # From a checkout or an editable install: the repository's cuda_src/ beside the package.
@@ -267,6 +268,7 @@ def compile_source(source, arch, *, defines=(), include_dirs=(), name=None, entr
         raise UsageError(f"the kernel source is a path or the CUDA text itself (a str with a newline), "
                          f"not {source!r:.80}")
     defines = (defines,) if isinstance(defines, str) else tuple(defines)   # one NAME=VALUE, not its letters
+    check_defines(defines)
     include_dirs = (include_dirs,) if isinstance(include_dirs, (str, Path)) else tuple(include_dirs)
     backend = backend or get_backend()
     arch = Arch.parse(arch) if not isinstance(arch, Arch) else arch

@@ -6,12 +6,12 @@ Every kernel takes (A, B, C, M, N, K) with row-major A (M×K), B (K×N), C (M×N
 """
 
 from dataclasses import dataclass
-from numbers import Integral
 from typing import Callable
 
 from .driver.constants import TMA_BF16, TMA_FP16, TMA_FP32, TMA_UINT8
 from .errors import UsageError
 from .precision import FAMILIES, PRECISIONS, Precision
+from .validate import defines as checked_defines, is_whole
 
 
 def cdiv(a, b):
@@ -116,7 +116,7 @@ class Kernel:
             raise UsageError(f"overrides are a dict of MACRO -> whole number, e.g. {{'BN': 128}}, not {overrides!r}")
         overrides = dict(overrides or {})
         for name, value in overrides.items():   # None: the configuration's own, where a kernel has one
-            if value is not None and (isinstance(value, bool) or not isinstance(value, Integral) or value < 0):
+            if value is not None and not is_whole(value):
                 raise UsageError(f"kernel {self.name} cannot take {name}={value!r}: it is a whole number")
         unknown = [name for name in overrides if name not in self.tunables]
         if unknown or (overrides and not self.configure):
@@ -370,7 +370,7 @@ def checked_problem(m, n, k, sms):
     """A UsageError unless M, N, K are whole numbers in [1, 2³¹) and ``sms`` one ≥ 1."""
     from .validate import problem
     problem(m, n, k)
-    if isinstance(sms, bool) or not isinstance(sms, Integral) or sms < 1:
+    if not is_whole(sms, 1):
         raise UsageError(f"the SM count is a whole number ≥ 1, not {sms!r}")
 
 
@@ -386,7 +386,7 @@ def checked_macros(tile, known, what, positive=()):
         if value is None and known[name] is None:
             continue
         least = 1 if name in positive else 0
-        if isinstance(value, bool) or not isinstance(value, Integral) or value < least:
+        if not is_whole(value, least):
             raise UsageError(f"{what} cannot take {name}={value!r}: it is a whole number ≥ {least}")
     return tile
 
@@ -1165,6 +1165,7 @@ def load_spec(path):
     for k in found:
         if k.name in KERNELS:
             raise UsageError(f"spec file {path}: kernel name {k.name!r} is a built-in kernel's; rename it")
+        checked_defines(k.defines)
         kernels.append(replace(k, source=str(here / k.source), origin=("--spec", str(path.resolve())),
                                include_dirs=tuple(str(here / d) for d in k.include_dirs)))
     return kernels
@@ -1176,15 +1177,14 @@ def tile_geometry(block, block_tile, smem_bytes=0):
     can launch is refused here, on any machine (the device's own limits at the launch)."""
     def whole(values, count):
         values = tuple(values) if isinstance(values, (tuple, list)) else None
-        return values if values is not None and len(values) == count and all(
-            isinstance(v, Integral) and not isinstance(v, bool) and v >= 1 for v in values) else None
+        return values if values is not None and len(values) == count and all(is_whole(v, 1) for v in values) else None
     threads, tile = whole(block, 3), whole(block_tile, 2)
     if threads is None or threads[0] * threads[1] * threads[2] > 1024 or threads[2] > 64:
         raise UsageError(f"a block is (x, y, z) whole numbers ≥ 1, at most 1024 threads and z ≤ 64 on any "
                          f"CUDA GPU; got block={block!r}")
     if tile is None:
         raise UsageError(f"block_tile is the (rows, cols) of C each block computes, whole numbers ≥ 1; got {block_tile!r}")
-    if isinstance(smem_bytes, bool) or not isinstance(smem_bytes, Integral) or not 0 <= smem_bytes <= SM90_SMEM_BYTES:
+    if not is_whole(smem_bytes, 0, SM90_SMEM_BYTES):
         raise UsageError(f"dynamic shared memory is a whole number of bytes from 0 to {SM90_SMEM_BYTES} (the most a "
                          f"block has on any GPU tcraw runs on); got {smem_bytes!r}")
     rows, cols = tile
@@ -1206,6 +1206,7 @@ def user_kernel(source, entry, precision, *, block, tile=(1, 1, 1), block_tile=N
         raise UsageError(f"--block takes 1 to 3 sizes ≥ 1 and --tile three (M,N,K) below 2^31, got {block} and {tile}")
     block_tile = tuple(block_tile or tile[:2])
     geometry = tile_geometry(block, block_tile, smem_bytes)   # what no GPU can launch: refused here
+    checked_defines(defines)
     source, include_dirs = str(Path(source).resolve()), tuple(str(Path(d).resolve()) for d in include_dirs)
     origin = ("--source", source, "--entry", entry, "--precision", getattr(precision, "key", precision),
               "--block", ",".join(map(str, block)), "--tile", ",".join(map(str, tile)),

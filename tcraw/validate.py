@@ -6,10 +6,11 @@ Each raises UsageError naming the value and what would be accepted.
 """
 
 import os
+import re
 import tempfile
+from numbers import Integral
 from pathlib import Path
 
-import numpy as np
 
 from .errors import UsageError
 
@@ -17,25 +18,39 @@ INT32_MAX = 2**31 - 1   # M, N, K reach the kernels as int
 MAX_ITERS = 1_000_000   # beyond this a timing run is a mistake, not a measurement
 
 
+def is_whole(value, least=0, most=None):
+    """Whether ``value`` is a whole number (a Python or numpy integer, not a bool) in [least, most]."""
+    return (not isinstance(value, bool) and isinstance(value, Integral) and value >= least
+            and (most is None or value <= most))
+
+
 def problem(m, n, k):
     """M, N, K: whole numbers in [1, 2³¹ − 1]."""
     for name, v in (("M", m), ("N", n), ("K", k)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 1 <= v <= INT32_MAX:
+        if not is_whole(v, 1, INT32_MAX):
             raise UsageError(f"{name} must be an integer ≥ 1 (and below 2^31, the kernels' int), got {v!r}")
 
 
 def timing(iters, warmup):
     """Timed launches ≥ 1, warm-up launches ≥ 0, neither absurd."""
     for name, v, low in (("--iters", iters, 1), ("--warmup", warmup, 0)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not low <= v <= MAX_ITERS:
+        if not is_whole(v, low, MAX_ITERS):
             raise UsageError(f"{name} must be an integer in [{low}, {MAX_ITERS}], got {v!r}")
 
 
 def seed(value):
     """None (a fresh seed) or a whole number ≥ 0, which numpy's generator needs."""
-    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, np.integer))
-                              or not 0 <= value < 2**63):
+    if value is not None and not is_whole(value, 0, 2**63 - 1):
         raise UsageError(f"--seed must be an integer in [0, 2^63), got {value!r}")
+
+
+def defines(values):
+    """Preprocessor definitions as NVRTC's -D takes them: NAME, NAME=VALUE or a function-like
+    NAME(ARGS)=VALUE, NAME a C identifier (one NVRTC refuses would fail every arch's compile)."""
+    for d in values:
+        if not isinstance(d, str) or not re.fullmatch(r"[A-Za-z_]\w*(\([\w\s,.]*\))?(=.*)?", d,
+                                                     flags=re.ASCII | re.DOTALL):
+            raise UsageError(f"define {d!r}: write NAME, NAME=VALUE or NAME(ARGS)=VALUE, NAME a C identifier")
 
 
 def device_index(spec, allow_all=False):
