@@ -107,7 +107,8 @@
 #          over their stream-K; the suites' picks that moved to 192-row tiles, old beside new
 #   fewtiles (issue 14) 2 × 2 clusters on long-K shapes with few tiles (scripts/shapes/split_configs.txt) beside the
 #          picks; M = 128 (scripts/shapes/mid_m_128.txt) in one consumer's tiles of 192 and 256 columns
-#   suite1 tests/test_gpu.py with the GPU; suite2 every other test file (each a call of its own)
+#   suite1 tests/test_gpu.py with the GPU (TCRAW_TEST_SHARD=i/3: a third of it, a call each); suite2 every
+#          other test file (each a call of its own)
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
 #          06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
 # BENCH_KEYS / BENCH_VARIANTS narrow the bench part. Logs under $OUT.   OUT=out bash scripts/gpu_issue18_session.sh tests bench   (then: study)
@@ -720,10 +721,13 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
     echo "M=128 exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/m128_one_consumer_fp16.txt" ;;
   suite1|suite2)
     # the whole suite took over 585 s on the H200 (cut at 93 %, 2026-11-30): tests/test_gpu.py
-    # in one call, everything else in another
+    # in one call, everything else in another — and by 2026-12-01 tests/test_gpu.py alone took
+    # over 20 minutes (562 of 1154 in 560 s): give it in shards, one call each,
+    # TCRAW_TEST_SHARD=1/3 … 3/3 (tests/conftest.py)
     what=tests/test_gpu.py; [ $part = suite2 ] && what="tests --ignore=tests/test_gpu.py"
-    timeout ${PYTEST_S:-560} $PY -m pytest -q -rs -p no:cacheprovider $what > "$OUT/pytest_$part.txt" 2>&1
-    echo "pytest exit $?: $(tail -1 "$OUT/pytest_$part.txt")" ;;
+    log="$OUT/pytest_$part${TCRAW_TEST_SHARD:+_shard_${TCRAW_TEST_SHARD/\//_of_}}.txt"
+    timeout ${PYTEST_S:-560} $PY -m pytest -q -rs -p no:cacheprovider $what > "$log" 2>&1
+    echo "pytest exit $?: $(tail -1 "$log")" ;;
   closing)
     KERNELS=dmma_fp64 timeout ${SANITIZE_S:-150} bash scripts/sanitize.sh "$OUT/sanitize_08.log" | tail -3
     timeout ${LADDERS_S:-120} $PY -m tcraw bench --precision fp64 --sizes 4096,6144,8192 --iters 20 --seed 7 \

@@ -34,6 +34,15 @@ class Arch:
     cc: int
     suffix: str = ""
 
+    def __post_init__(self):
+        """Refuse what no target is (Arch("90"), Arch(90, "x")): Arch.parse reads text."""
+        import numbers
+        if isinstance(self.cc, bool) or not isinstance(self.cc, numbers.Integral) or not 10 <= self.cc <= 999 or \
+                self.suffix not in ("", "a", "f"):
+            raise UsageError(f"Arch({self.cc!r}, {self.suffix!r}): cc is a compute capability as a whole number "
+                             "(90) and suffix '', 'a' or 'f'; Arch.parse reads text such as 'sm_90a'")
+        object.__setattr__(self, "cc", int(self.cc))   # (a driver's integer type: a plain int, equal and hashed alike)
+
     def __str__(self):
         return f"sm_{self.cc}{self.suffix}"
 
@@ -437,6 +446,7 @@ def compile_table(chosen, archs, *, out=None, note=print):
         chosen = [*chosen, REFERENCE]
     if out:   # a cubin-only run needs whichever configuration the problem picks
         chosen = [c for kernel in chosen for c in kernel.configurations()]
+    built = set()   # (kernel, arch as built): sm_90 and sm_90a asked of an arch-specific kernel build one cubin
     for kernel in chosen:
         for arch in archs:
             row = {"kernel": kernel.file_stem, "arch": str(arch), "status": "ok", "registers": None,
@@ -453,6 +463,9 @@ def compile_table(chosen, archs, *, out=None, note=print):
                 row["status"], row["detail"] = "error", str(exc)
                 note(f"{kernel.name} {arch}: {exc}")   # the whole message and log, not a table cell
             else:
+                if (kernel.file_stem, str(cubin.arch)) in built:
+                    continue
+                built.add((kernel.file_stem, str(cubin.arch)))
                 row.update(arch=str(cubin.arch), registers=cubin.registers, smem_bytes=cubin.smem_bytes,
                            spill_bytes=cubin.spill_bytes, cubin_bytes=len(cubin.image),
                            compile_ms=round(cubin.compile_ms, 1), cached=cubin.cached,

@@ -32,7 +32,7 @@ class Kernel:
     """A matmul kernel declared once — the registry's and a user's alike. It takes (A, B, C, M,
     N, K) with row-major A (M×K), B (K×N), C (M×N) (then a workspace and tensor maps where the
     fields below say so). ``source`` is a path (relative: to cuda_src/, or in a spec to the spec
-    file); ``precision`` a Precision or its key ("fp16"); ``tile`` what M, N, K are zero-padded
+    file where it is there: spec_source); ``precision`` a Precision or its key ("fp16"); ``tile`` what M, N, K are zero-padded
     to ((1, 1, 1): any shape); ``geometry`` maps the padded (M, N, K) to a Geometry."""
 
     name: str
@@ -125,11 +125,20 @@ class Kernel:
                                               " (it has one configuration, fixed when it was declared)"))
         if not self.configure:
             return self
-        return self.configure(self.pick(m, n, k, sm_count), overrides)
+        return self._as_this(self.configure(self.pick(m, n, k, sm_count), overrides))
 
     def configurations(self):
         """Every configuration ``pick`` can choose (itself, for a kernel with one)."""
-        return [self.configure(c, {}) for c in self.configs] if self.configure else [self]
+        return [self._as_this(self.configure(c, {})) for c in self.configs] if self.configure else [self]
+
+    def _as_this(self, configured):
+        """A configuration of this kernel under this kernel's name, source and origin: ``configure``
+        builds it as declared (a registry factory: its own name, cuda_src's file), but a copy made
+        with another name — a spec listing kernels.wgmma_kernel(...) as "mine" — runs and records
+        as that copy."""
+        from dataclasses import replace
+        return replace(configured, name=self.name, source=self.source, include_dirs=self.include_dirs,
+                       origin=self.origin)
 
     @property
     def file_stem(self):
@@ -1136,11 +1145,23 @@ def select(names=None, precisions=None, extra=(), b_layout=None):
 
 # -- user kernels ---------------------------------------------------------------------------------
 
+def spec_source(source, here):
+    """A spec's kernel source: a relative path names the file beside the spec — or, where there is
+    none there, tcraw's cuda_src/ one, as the registry's factories (kernels.wgmma_kernel) name theirs."""
+    from pathlib import Path
+    from .compiler import CUDA_SRC
+    path = Path(source)
+    if path.is_absolute() or (here / path).exists() or not (CUDA_SRC / path).is_file():
+        return str(here / path)   # (an absolute path as it is; a missing file is named beside the spec)
+    return str(CUDA_SRC / path)
+
+
 def load_spec(path):
     """The kernels a spec file declares: a Python file that builds ``Kernel`` objects (the same
     class the registry above uses) and lists them in ``KERNELS``. A relative ``source`` or
-    include directory in it is relative to the spec file. Names must not clash with the
-    registry's."""
+    include directory in it is relative to the spec file (a source not there, tcraw's own:
+    spec_source — so a spec may list the registry's factories, e.g. a fixed 06 configuration
+    under a name of its own). Names must not clash with the registry's."""
     import runpy
     from dataclasses import replace
     from pathlib import Path
@@ -1166,7 +1187,7 @@ def load_spec(path):
         if k.name in KERNELS:
             raise UsageError(f"spec file {path}: kernel name {k.name!r} is a built-in kernel's; rename it")
         checked_defines(k.defines)
-        kernels.append(replace(k, source=str(here / k.source), origin=("--spec", str(path.resolve())),
+        kernels.append(replace(k, source=spec_source(k.source, here), origin=("--spec", str(path.resolve())),
                                include_dirs=tuple(str(here / d) for d in k.include_dirs)))
     return kernels
 

@@ -4,6 +4,7 @@ import itertools
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tcraw import compiler, kernels, sass
@@ -76,6 +77,22 @@ def test_arch_parse(text, expected):
 def test_arch_parse_rejects_garbage():
     with pytest.raises(UsageError, match="sm_90"):
         compiler.Arch.parse("hopper")
+
+
+@pytest.mark.parametrize("args", [("90",), (90, "x"), (True,), (9.0,), (5,)])
+def test_an_arch_made_directly_is_a_whole_compute_capability(args):
+    """Arch("90") once made an Arch whose cc was text (sm_90 in print, wrong in every comparison)."""
+    with pytest.raises(UsageError, match="Arch.parse"):
+        compiler.Arch(*args)
+    assert compiler.Arch(np.int32(90), "a") == compiler.Arch(90, "a") and type(compiler.Arch(np.int32(90)).cc) is int
+
+
+def test_sm_90_and_sm_90a_asked_of_an_arch_specific_kernel_are_one_row(capsys):
+    """06 builds sm_90a for either (compile_cubin): one row and one cubin, not the same one twice."""
+    rows = compiler.compile_table([kernels.KERNELS["wgmma_tma_fp16"], kernels.KERNELS["naive_fp32"]],
+                                  [compiler.Arch(90), compiler.Arch(90, "a")], note=lambda *_: None)
+    assert [(r["kernel"], r["arch"]) for r in rows] == [("wgmma_tma_fp16", "sm_90a"), ("naive_fp32", "sm_90"),
+                                                       ("naive_fp32", "sm_90a")]
 
 
 def test_compile_error_carries_the_log_and_options():

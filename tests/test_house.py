@@ -67,3 +67,26 @@ def test_no_import_cycles():
         state[n] = "done"
     for n in sorted(graph):
         visit(n, [])
+
+
+def test_the_shards_of_a_test_run_are_the_whole_run_once():
+    """TCRAW_TEST_SHARD=i/n (conftest): n shards of tests/test_gpu.py cover every test once; a bad
+    shard is refused by name."""
+    import os
+    import subprocess
+    import sys
+
+    def collected(shard):
+        env = {**os.environ, "TCRAW_TEST_SHARD": shard}
+        run = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                              str(PACKAGE.parent / "tests" / "test_gpu.py")], capture_output=True, text=True,
+                             env=env, cwd=PACKAGE.parent)
+        return run.returncode, [line for line in run.stdout.splitlines() if "::" in line], run.stdout + run.stderr
+
+    rc, whole, _ = collected("")
+    shards = [collected(f"{i}/3") for i in (1, 2, 3)]
+    assert rc == 0 and all(r == 0 for r, _, _ in shards) and len(whole) > 100
+    assert sorted(t for _, tests, _ in shards for t in tests) == sorted(whole)
+    assert all(abs(len(tests) - len(whole) / 3) < 1 for _, tests, _ in shards)
+    rc, _, text = collected("4/3")
+    assert rc != 0 and "TCRAW_TEST_SHARD='4/3'" in text

@@ -82,6 +82,31 @@ def test_a_geometry_no_gpu_can_launch_is_refused_where_it_is_declared(block, blo
         kernels.tile_geometry(block, block_tile, smem)
 
 
+def test_a_spec_may_list_the_registrys_06_under_names_of_its_own(tmp_path, capsys):
+    """A spec listing kernels.wgmma_kernel(...) — the pick, and one configuration fixed — compiles
+    (its source is cuda_src's, not a file beside the spec), and the pick's configurations run and
+    record under the spec's name and origin, not the registry's."""
+    spec = tmp_path / "sixes.py"
+    spec.write_text("from tcraw import kernels\n"
+                    "KERNELS = [kernels.wgmma_kernel('fp16', name='my_pick'),\n"
+                    "           kernels.wgmma_kernel('fp16', {**kernels.WGMMA_TILE, 'BN': 128}, name='my_128',"
+                    " choose=False)]\n")
+    pick, fixed = kernels.load_spec(spec)
+    assert Path(pick.source) == ROOT / "cuda_src" / "06_wgmma_tma_hopper.cu" == Path(fixed.source)
+    configured = pick.configured(1024, 1024, 8192, 132)
+    assert configured.variant and configured.name == "my_pick" and configured.origin == ("--spec", str(spec))
+    assert configured.file_stem == f"my_pick[{configured.variant}]" and configured.source == pick.source
+    assert {c.name for c in pick.configurations()} == {"my_pick"}
+    assert main(["compile", "--spec", str(spec), "--arch", "sm_90a", "--format", "json"]) == 0
+    assert [r["status"] for r in json.loads(capsys.readouterr().out)] == ["ok", "ok"]
+    # a relative source that is neither beside the spec nor tcraw's is named beside the spec
+    (tmp_path / "missing.py").write_text(
+        "import tcraw\nKERNELS = [tcraw.Kernel(name='f', source='nowhere.cu', entry='f', precision='fp16',"
+        " min_arch=70, tile=(1, 1, 1), geometry=tcraw.tile_geometry((32, 1, 1), (32, 1)))]\n")
+    assert main(["compile", "--spec", str(tmp_path / "missing.py")]) == 2
+    assert str(tmp_path / "nowhere.cu") in capsys.readouterr().err
+
+
 def test_a_spec_that_raises_or_sets_nothing_is_named(tmp_path, capsys):
     bad = tmp_path / "bad.py"
     bad.write_text("raise RuntimeError('oops')\n")
