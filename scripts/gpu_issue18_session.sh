@@ -98,8 +98,8 @@
 #          suites (each with a shape whose pick moved), fp16 and bf16
 #   warmup (issue 14) 06 at 1024³ after the GPU idled, with warm-up floors of GPU time; the square suite after idling
 #   warmupab (issue 14) big squares with the warm-up floor and without, alternating
-#   tiebreak (issue 14, for the next session) ties broken toward whole tiles only against split-K: fresh shapes
-#          where that moves the pick (scripts/shapes/tie_break_fresh.txt), both picks' configurations and others
+#   tiebreak (issue 14) ties broken toward whole tiles only against split-K: the pick beside the alternative on
+#          fresh shapes where that moves it (scripts/shapes/tie_break_fresh.txt; run 5 of 2026-12-01-h200-warm-floor-suites)
 #   allsuites (issue 14) every suite (square, skinny, long-k, odd, mid-M, llm) with 06's picks, SUITE_PREC
 #   c4long (issue 14) 2 × 2 clusters of 128×128 tiles beside the pick's clusters of 2 on fresh long-K shapes with
 #          few tiles (scripts/shapes/long_k_cluster4_fresh.txt), fp16, then bf16 with the long-k suite
@@ -668,11 +668,12 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
       echo "WARM_MS=$ms exit $?"; grep -E "× cuBLAS" "$OUT/warmup_ab_$ms.txt"; cat "$OUT/warmup_ab_$ms.txt" >> "$OUT/warmup_ab_all.txt"
     done ;;
   tiebreak)
-    # (issue 14, next session) the model's ties broken toward whole tiles only against split-K: the picks
-    # it moves and their alternatives on fresh shapes (scripts/shapes/tie_break_fresh.txt), fp16
-    timeout ${TIE_S:-500} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/tie_break_fresh.txt \
-      --iters 10 --seed 53 --variants "" CLUSTER=1 BN=192 CONSUMERS=3,BN=192,STAGES=3 \
-      CONSUMERS=3,BN=192,STAGES=3,SHARE_A=1 CLUSTER=4 CLUSTER=4,SHARE_A=1 > "$OUT/tie_break_fresh_fp16.txt" 2>&1
+    # (issue 14) the model's ties broken toward whole tiles only against split-K: 06's pick beside the
+    # alternative that would take (128×256 in clusters of 2) on fresh shapes where it moves the pick
+    # (scripts/shapes/tie_break_fresh.txt), fp16, in one process (a spec: tune_ladder's "" variant
+    # is the registry's default tile, not the pick, unless --picked, which fixes no macro the pick sets)
+    timeout ${TIE_S:-300} $PY -m tcraw bench --spec scripts/specs/tie_break_fp16.py --kernel pick_fp16,c2_128x256_fp16 \
+      --shapes scripts/shapes/tie_break_fresh.txt --precision fp16 --iters 10 --seed 53 > "$OUT/tie_break_fresh_fp16.txt" 2>&1
     echo "tie break exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/tie_break_fresh_fp16.txt" ;;
   allsuites)
     # (issue 14) every suite of `tcraw bench --shapes` and mid-M, 06's picks, SUITE_PREC (fp16)

@@ -9,6 +9,10 @@ tcraw/kernels.py are the winners of such runs (docs/results/).
     python scripts/tune_ladder.py --family wgmma --shapes llm --variants BN=128,CLUSTER=1 CONSUMERS=1
     python scripts/tune_ladder.py --family simt --variants "" BK=16
     python scripts/tune_ladder.py --family wgmma --shapes long-k --picked --variants "" SPLIT_LOADS=1
+    python scripts/tune_ladder.py --family wgmma --shapes long-k --variants picked BN=128,STAGES=6
+
+The empty variant "" is the family's default tile (06: 128×256 in clusters of 2), not 06's pick:
+"picked" (or "picked:MACROS") is the pick, beside fixed variants in the same call.
 """
 
 import argparse
@@ -53,6 +57,11 @@ def picked_wgmma(key, tile, name):
 
 
 def variant(family, key, spec, picked=False):
+    """The kernel a --variants item names: macro overrides of the family's default tile, or with
+    ``picked`` (--picked) — or spelt "picked" or "picked:MACROS" — 06/07's per-problem pick with
+    macros the pick does not set, so the pick and fixed configurations can be timed in one process."""
+    if spec == "picked" or spec.startswith("picked:"):
+        picked, spec = True, spec.removeprefix("picked").removeprefix(":")
     factory, defaults, _ = FAMILIES[family]
     if picked:
         if factory is not fixed_wgmma:
@@ -79,7 +88,8 @@ def main():
     ap.add_argument("--precision", help="default: the family's first (fp32 for simt, fp16 otherwise)")
     ap.add_argument("--sizes", default="4096,8192")
     ap.add_argument("--shapes", help="shape suites or a file of M,N,K lines instead of --sizes (see tcraw bench)")
-    ap.add_argument("--variants", nargs="*", default=[""], help='macro overrides, e.g. "" STAGES=3 BK=16,TM=4')
+    ap.add_argument("--variants", nargs="*", default=[""], help='macro overrides, e.g. "" STAGES=3 BK=16,TM=4 ("": the default tile; '
+                         'wgmma/kmajor: "picked" or "picked:MACROS", the per-problem pick)')
     ap.add_argument("--picked", action="store_true",
                     help="wgmma/kmajor: each problem keeps the configuration 06 picks; variants set the other macros")
     ap.add_argument("--iters", type=int, default=30)

@@ -982,7 +982,11 @@ def wgmma_choose(ranked):
     """The configuration wgmma_config takes from wgmma_ranked's entries (or a subset of them):
     within 2 % of the least modelled time counts as a tie, broken by padding (more than 5 % more
     MMAs than the least of the tied loses), then by whole tiles (no split along K: no fixup, and
-    the tiles that share a panel of B stream it together), then the biggest tile."""
+    the tiles that share a panel of B stream it together), then the biggest tile. Whole counts
+    against stream-K's cut of a last round as against split-K: counting it against split-K only
+    would move 24 of 3346 grid picks, and on 12 fresh shapes where it moves them (fp16, H200,
+    the pick and the alternative in one call) the alternative took 2.1 % more time (geomean;
+    less at 2, −0.2 and −1.0 %; docs/results/2026-12-01-h200-warm-floor-suites/, run 5)."""
     best = min(r[0] for r in ranked)
     tied = [r for r in ranked if r[0] <= best * 1.02]
     least = min(r[1] for r in tied)

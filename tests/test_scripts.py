@@ -98,6 +98,16 @@ def test_tune_ladder_picked_keeps_each_problems_configuration():
         variant("wgmma", "fp16", "BN=128", picked=True)
     with pytest.raises(UsageError, match="--picked is for"):
         variant("simt", "fp32", "", picked=True)
+    # "picked" / "picked:MACROS" name the pick among fixed variants (no --picked): one process for both
+    assert variant("wgmma", "fp16", "picked").name == "wgmma_fp16[picked]"
+    named = variant("wgmma", "fp16", "picked:SPLIT_LOADS=1")
+    assert named.name == v.name and named.configured(512, 512, 32768, 132).defines == \
+        v.configured(512, 512, 32768, 132).defines
+    default = variant("wgmma", "fp16", "")   # the default tile, fixed: not the pick
+    assert default.configured(512, 512, 32768, 132) is default and "CLUSTER=2" in default.defines
+    assert "CLUSTER=4" in variant("wgmma", "fp16", "picked").configured(512, 512, 32768, 132).defines
+    with pytest.raises(UsageError, match="--picked is for"):
+        variant("simt", "fp32", "picked")
 
 
 @pytest.mark.skipif(__import__("tcraw.sass").sass.find_cuobjdump() is None,
