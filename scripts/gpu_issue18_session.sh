@@ -670,8 +670,8 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
   tiebreak)
     # (issue 14) the model's ties broken toward whole tiles only against split-K: 06's pick beside the
     # alternative that would take (128×256 in clusters of 2) on fresh shapes where it moves the pick
-    # (scripts/shapes/tie_break_fresh.txt), fp16, in one process (a spec: tune_ladder's "" variant
-    # is the registry's default tile, not the pick, unless --picked, which fixes no macro the pick sets)
+    # (scripts/shapes/tie_break_fresh.txt), fp16, in one process — as run 5 of
+    # docs/results/2026-12-01-h200-warm-floor-suites/ ran it (tune_ladder's "picked" variant came after)
     timeout ${TIE_S:-300} $PY -m tcraw bench --spec scripts/specs/tie_break_fp16.py --kernel pick_fp16,c2_128x256_fp16 \
       --shapes scripts/shapes/tie_break_fresh.txt --precision fp16 --iters 10 --seed 53 > "$OUT/tie_break_fresh_fp16.txt" 2>&1
     echo "tie break exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/tie_break_fresh_fp16.txt" ;;
@@ -723,11 +723,12 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
   suite1|suite2)
     # the whole suite took over 585 s on the H200 (cut at 93 %, 2026-11-30): tests/test_gpu.py
     # in one call, everything else in another — and by 2026-12-01 tests/test_gpu.py alone took
-    # over 20 minutes (562 of 1154 in 560 s): give it in shards, one call each,
+    # over one call (562 of 1154 in 560 s: about 19 minutes in all): give it in shards, one call each,
     # TCRAW_TEST_SHARD=1/3 … 3/3 (tests/conftest.py)
-    what=tests/test_gpu.py; [ $part = suite2 ] && what="tests --ignore=tests/test_gpu.py"
-    log="$OUT/pytest_$part${TCRAW_TEST_SHARD:+_shard_${TCRAW_TEST_SHARD/\//_of_}}.txt"
-    timeout ${PYTEST_S:-560} $PY -m pytest -q -rs -p no:cacheprovider $what > "$log" 2>&1
+    what=tests/test_gpu.py shard=${TCRAW_TEST_SHARD:-}
+    [ $part = suite2 ] && what="tests --ignore=tests/test_gpu.py" shard=   # (the shard is test_gpu.py's)
+    log="$OUT/pytest_$part${shard:+_shard_${shard/\//_of_}}.txt"
+    TCRAW_TEST_SHARD=$shard timeout ${PYTEST_S:-560} $PY -m pytest -q -rs -p no:cacheprovider $what > "$log" 2>&1
     echo "pytest exit $?: $(tail -1 "$log")" ;;
   closing)
     KERNELS=dmma_fp64 timeout ${SANITIZE_S:-150} bash scripts/sanitize.sh "$OUT/sanitize_08.log" | tail -3

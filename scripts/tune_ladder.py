@@ -88,8 +88,9 @@ def main():
     ap.add_argument("--precision", help="default: the family's first (fp32 for simt, fp16 otherwise)")
     ap.add_argument("--sizes", default="4096,8192")
     ap.add_argument("--shapes", help="shape suites or a file of M,N,K lines instead of --sizes (see tcraw bench)")
-    ap.add_argument("--variants", nargs="*", default=[""], help='macro overrides, e.g. "" STAGES=3 BK=16,TM=4 ("": the default tile; '
-                         'wgmma/kmajor: "picked" or "picked:MACROS", the per-problem pick)')
+    ap.add_argument("--variants", nargs="*", default=[""],
+                    help='macro overrides, e.g. "" STAGES=3 BK=16,TM=4 ("": the default tile; wgmma/kmajor: '
+                         '"picked" or "picked:MACROS", the per-problem pick)')
     ap.add_argument("--picked", action="store_true",
                     help="wgmma/kmajor: each problem keeps the configuration 06 picks; variants set the other macros")
     ap.add_argument("--iters", type=int, default=30)
@@ -110,6 +111,10 @@ def main():
         raise UsageError(f"{args.family} comes in {', '.join(FAMILIES[args.family][2])}, not {key}")
     # every variant is read (and a bad one refused) before the GPU is opened
     rungs = {key: [variant(args.family, key, v, args.picked) for v in args.variants]}
+    names = [k.name for k in rungs[key]]
+    if (twice := sorted({n for n in names if names.count(n) > 1})):
+        raise UsageError(f"--variants name {', '.join(twice)} more than once (with --picked, \"\" is \"picked\"); "
+                         "give each variant once")
     rows = bench_vs_cublas(0, [key], sizes, rungs=rungs, iters=args.iters, warmup=5, seed=args.seed,
                            note=lambda line: print(line, file=sys.stderr))
     print(report.render([{**r, "shape": f"{r['m']}×{r['n']}×{r['k']}"} for r in rows], "table", report.BENCH_COLUMNS))

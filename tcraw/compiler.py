@@ -35,29 +35,28 @@ class Arch:
     suffix: str = ""
 
     def __post_init__(self):
-        """Refuse what no target is (Arch("90"), Arch(90, "x")): Arch.parse reads text."""
+        """Refuse what no target is (Arch("90"), Arch(90, "x"), sm_80a): Arch.parse reads text."""
         import numbers
         if isinstance(self.cc, bool) or not isinstance(self.cc, numbers.Integral) or not 10 <= self.cc <= 999 or \
                 self.suffix not in ("", "a", "f"):
             raise UsageError(f"Arch({self.cc!r}, {self.suffix!r}): cc is a compute capability as a whole number "
                              "(90) and suffix '', 'a' or 'f'; Arch.parse reads text such as 'sm_90a'")
         object.__setattr__(self, "cc", int(self.cc))   # (a driver's integer type: a plain int, equal and hashed alike)
+        # PTX ISA: arch-specific targets ('a') begin with sm_90, family-specific ('f') with sm_100.
+        first = {"a": 90, "f": 100}.get(self.suffix, 0)
+        if self.cc < first:
+            raise UsageError(f"sm_{self.cc}{self.suffix} does not exist: '{self.suffix}' targets begin at "
+                             f"sm_{first}; write sm_{self.cc}")
 
     def __str__(self):
         return f"sm_{self.cc}{self.suffix}"
 
     @classmethod
     def parse(cls, text):
-        m = re.fullmatch(r"(?:sm_|compute_)?(\d{2,3})([af]?)", str(text).strip().lower())
+        m = re.fullmatch(r"(?:sm_|compute_)?([1-9]\d{1,2})([af]?)", str(text).strip().lower())
         if not m:
             raise UsageError(f"cannot read {text!r} as a GPU architecture; write it as sm_90, 90 or sm_90a")
-        cc, suffix = int(m.group(1)), m.group(2)
-        # PTX ISA: arch-specific targets ('a') begin with sm_90, family-specific ('f') with sm_100.
-        first = {"a": 90, "f": 100}.get(suffix, 0)
-        if cc < first:
-            raise UsageError(f"sm_{cc}{suffix} does not exist: '{suffix}' targets begin at sm_{first}; "
-                             f"write sm_{cc}")
-        return cls(cc, suffix)
+        return cls(int(m.group(1)), m.group(2))   # (which suffixes exist: __post_init__)
 
 
 _supported = {}
@@ -449,6 +448,10 @@ def compile_table(chosen, archs, *, out=None, note=print):
     built = set()   # (kernel, arch as built): sm_90 and sm_90a asked of an arch-specific kernel build one cubin
     for kernel in chosen:
         for arch in archs:
+            target = (kernel.file_stem, str(Arch(arch.cc, "a") if kernel.arch_specific and arch.cc >= 90 else arch))
+            if target in built:
+                continue   # (its row, ok or not, is in already)
+            built.add(target)
             row = {"kernel": kernel.file_stem, "arch": str(arch), "status": "ok", "registers": None,
                    "smem_bytes": None, "spill_bytes": None, "cubin_bytes": None, "compile_ms": None}
             try:
@@ -463,9 +466,6 @@ def compile_table(chosen, archs, *, out=None, note=print):
                 row["status"], row["detail"] = "error", str(exc)
                 note(f"{kernel.name} {arch}: {exc}")   # the whole message and log, not a table cell
             else:
-                if (kernel.file_stem, str(cubin.arch)) in built:
-                    continue
-                built.add((kernel.file_stem, str(cubin.arch)))
                 row.update(arch=str(cubin.arch), registers=cubin.registers, smem_bytes=cubin.smem_bytes,
                            spill_bytes=cubin.spill_bytes, cubin_bytes=len(cubin.image),
                            compile_ms=round(cubin.compile_ms, 1), cached=cubin.cached,

@@ -32,8 +32,9 @@ class Kernel:
     """A matmul kernel declared once — the registry's and a user's alike. It takes (A, B, C, M,
     N, K) with row-major A (M×K), B (K×N), C (M×N) (then a workspace and tensor maps where the
     fields below say so). ``source`` is a path (relative: to cuda_src/, or in a spec to the spec
-    file where it is there: spec_source); ``precision`` a Precision or its key ("fp16"); ``tile`` what M, N, K are zero-padded
-    to ((1, 1, 1): any shape); ``geometry`` maps the padded (M, N, K) to a Geometry."""
+    file where it is there: spec_source); ``precision`` a Precision or its key ("fp16"); ``tile``
+    what M, N, K are zero-padded to ((1, 1, 1): any shape); ``geometry`` maps the padded (M, N, K)
+    to a Geometry."""
 
     name: str
     source: str
@@ -132,13 +133,12 @@ class Kernel:
         return [self._as_this(self.configure(c, {})) for c in self.configs] if self.configure else [self]
 
     def _as_this(self, configured):
-        """A configuration of this kernel under this kernel's name, source and origin: ``configure``
-        builds it as declared (a registry factory: its own name, cuda_src's file), but a copy made
-        with another name — a spec listing kernels.wgmma_kernel(...) as "mine" — runs and records
-        as that copy."""
+        """A configuration of this kernel under this kernel's name and origin: ``configure`` builds
+        it as it was declared, but a copy made with another name (dataclasses.replace(KERNELS[
+        "wgmma_tma_fp16"], name="mine")) runs and records as that copy. (Its source is configure's
+        own: a spec's are resolved as the spec's kernels are, load_spec.)"""
         from dataclasses import replace
-        return replace(configured, name=self.name, source=self.source, include_dirs=self.include_dirs,
-                       origin=self.origin)
+        return replace(configured, name=self.name, origin=self.origin)
 
     @property
     def file_stem(self):
@@ -985,8 +985,9 @@ def wgmma_choose(ranked):
     the tiles that share a panel of B stream it together), then the biggest tile. Whole counts
     against stream-K's cut of a last round as against split-K: counting it against split-K only
     would move 24 of 3346 grid picks, and on 12 fresh shapes where it moves them (fp16, H200,
-    the pick and the alternative in one call) the alternative took 2.1 % more time (geomean;
-    less at 2, −0.2 and −1.0 %; docs/results/2026-12-01-h200-warm-floor-suites/, run 5)."""
+    the pick beside 128×256 tiles in clusters of 2, one call) the alternative took 2.1 % more time
+    (geomean; less at 2, −0.2 and −1.0 %; 2.5 % with one shape's own alternative, clusters of 1,
+    timed in another call: docs/results/2026-12-01-h200-warm-floor-suites/, runs 4–5)."""
     best = min(r[0] for r in ranked)
     tied = [r for r in ranked if r[0] <= best * 1.02]
     least = min(r[1] for r in tied)
@@ -1154,8 +1155,9 @@ def spec_source(source, here):
     none there, tcraw's cuda_src/ one, as the registry's factories (kernels.wgmma_kernel) name theirs."""
     from pathlib import Path
     from .compiler import CUDA_SRC
+    from .validate import is_file
     path = Path(source)
-    if path.is_absolute() or (here / path).exists() or not (CUDA_SRC / path).is_file():
+    if path.is_absolute() or is_file(here / path) or not is_file(CUDA_SRC / path):
         return str(here / path)   # (an absolute path as it is; a missing file is named beside the spec)
     return str(CUDA_SRC / path)
 
@@ -1187,12 +1189,19 @@ def load_spec(path):
     kernels = []
     if len({k.name for k in found}) != len(found):
         raise UsageError(f"spec file {path}: two kernels share a name; each needs its own")
+    origin = ("--spec", str(path.resolve()))
+
+    def resolved(k):
+        """k with its paths as the spec means them, and (a kernel that picks per problem) each
+        configuration its configure builds likewise."""
+        configure = k.configure and (lambda picked, over, _own=k.configure: resolved(_own(picked, over)))
+        return replace(k, source=spec_source(k.source, here), origin=origin, configure=configure,
+                       include_dirs=tuple(str(here / d) for d in k.include_dirs))
     for k in found:
         if k.name in KERNELS:
             raise UsageError(f"spec file {path}: kernel name {k.name!r} is a built-in kernel's; rename it")
         checked_defines(k.defines)
-        kernels.append(replace(k, source=spec_source(k.source, here), origin=("--spec", str(path.resolve())),
-                               include_dirs=tuple(str(here / d) for d in k.include_dirs)))
+        kernels.append(resolved(k))
     return kernels
 
 

@@ -18,10 +18,12 @@ def pytest_unconfigure(config):
         shutil.rmtree(_OWN_CACHE, ignore_errors=True)
 
 
+@pytest.hookimpl(trylast=True)   # after -k / -m have deselected theirs: shards of what is left
 def pytest_collection_modifyitems(config, items):
     """TCRAW_TEST_SHARD=i/n keeps every n-th test from the i-th (1-based), so that the GPU tests
-    (tests/test_gpu.py took over 20 minutes on the H200 by 2026-12-01) can run as n calls of a
-    limited length; the n shards together are the whole run. Unset: every test."""
+    (tests/test_gpu.py: 562 of its 1154 in 560 s on the H200, 2026-12-01 — about 19 minutes in
+    all) can run as n calls of a limited length; the n shards together are the whole run. Unset:
+    every test."""
     shard = os.environ.get("TCRAW_TEST_SHARD", "").strip()
     if not shard:
         return

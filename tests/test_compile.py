@@ -79,10 +79,10 @@ def test_arch_parse_rejects_garbage():
         compiler.Arch.parse("hopper")
 
 
-@pytest.mark.parametrize("args", [("90",), (90, "x"), (True,), (9.0,), (5,)])
+@pytest.mark.parametrize("args", [("90",), (90, "x"), (True,), (9.0,), (5,), (80, "a"), (90, "f")])
 def test_an_arch_made_directly_is_a_whole_compute_capability(args):
     """Arch("90") once made an Arch whose cc was text (sm_90 in print, wrong in every comparison)."""
-    with pytest.raises(UsageError, match="Arch.parse"):
+    with pytest.raises(UsageError, match="Arch.parse|does not exist"):
         compiler.Arch(*args)
     assert compiler.Arch(np.int32(90), "a") == compiler.Arch(90, "a") and type(compiler.Arch(np.int32(90)).cc) is int
 
@@ -93,6 +93,12 @@ def test_sm_90_and_sm_90a_asked_of_an_arch_specific_kernel_are_one_row(capsys):
                                   [compiler.Arch(90), compiler.Arch(90, "a")], note=lambda *_: None)
     assert [(r["kernel"], r["arch"]) for r in rows] == [("wgmma_tma_fp16", "sm_90a"), ("naive_fp32", "sm_90"),
                                                        ("naive_fp32", "sm_90a")]
+    # a build that fails is one row too (and one note), not the same error twice
+    from dataclasses import replace
+    broken = replace(kernels.KERNELS["wgmma_tma_fp16"], name="broken", defines=("BN=7",))
+    notes = []
+    rows = compiler.compile_table([broken], [compiler.Arch(90), compiler.Arch(90, "a")], note=notes.append)
+    assert [(r["kernel"], r["status"]) for r in rows] == [("broken", "error")] and len(notes) == 1
 
 
 def test_compile_error_carries_the_log_and_options():

@@ -76,10 +76,10 @@ def test_the_shards_of_a_test_run_are_the_whole_run_once():
     import subprocess
     import sys
 
-    def collected(shard):
+    def collected(shard, *args):
         env = {**os.environ, "TCRAW_TEST_SHARD": shard}
         run = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-                              str(PACKAGE.parent / "tests" / "test_gpu.py")], capture_output=True, text=True,
+                              str(PACKAGE.parent / "tests" / "test_gpu.py"), *args], capture_output=True, text=True,
                              env=env, cwd=PACKAGE.parent)
         return run.returncode, [line for line in run.stdout.splitlines() if "::" in line], run.stdout + run.stderr
 
@@ -90,3 +90,6 @@ def test_the_shards_of_a_test_run_are_the_whole_run_once():
     assert all(abs(len(tests) - len(whole) / 3) < 1 for _, tests, _ in shards)
     rc, _, text = collected("4/3")
     assert rc != 0 and "TCRAW_TEST_SHARD='4/3'" in text
+    # with -k, the shards split what -k keeps, evenly
+    picked = [len(collected(f"{i}/3", "-k", "split_k")[1]) for i in (1, 2, 3)]
+    assert sum(picked) == len(collected("", "-k", "split_k")[1]) > 3 and max(picked) - min(picked) <= 1

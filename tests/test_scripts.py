@@ -108,6 +108,8 @@ def test_tune_ladder_picked_keeps_each_problems_configuration():
     assert "CLUSTER=4" in variant("wgmma", "fp16", "picked").configured(512, 512, 32768, 132).defines
     with pytest.raises(UsageError, match="--picked is for"):
         variant("simt", "fp32", "picked")
+    twice = script("tune_ladder", "--picked", "--variants", "", "picked")   # the same kernel twice
+    assert twice.returncode == 2 and "wgmma_fp16[picked] more than once" in twice.stderr
 
 
 @pytest.mark.skipif(__import__("tcraw.sass").sass.find_cuobjdump() is None,

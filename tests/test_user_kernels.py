@@ -99,12 +99,25 @@ def test_a_spec_may_list_the_registrys_06_under_names_of_its_own(tmp_path, capsy
     assert {c.name for c in pick.configurations()} == {"my_pick"}
     assert main(["compile", "--spec", str(spec), "--arch", "sm_90a", "--format", "json"]) == 0
     assert [r["status"] for r in json.loads(capsys.readouterr().out)] == ["ok", "ok"]
+    # renamed in Python, not declared so: each configuration still runs and records as the copy
+    from dataclasses import replace
+    copy = replace(kernels.KERNELS["wgmma_tma_fp16"], name="renamed")
+    assert copy.configured(512, 512, 32768, 132).name == "renamed"
+    assert {c.name for c in copy.configurations()} == {"renamed"}
+    # a file of that name beside the spec is the spec's own, not tcraw's
+    (tmp_path / "06_wgmma_tma_hopper.cu").write_text("// the spec's own\n")
+    assert kernels.load_spec(spec)[0].source == str(tmp_path / "06_wgmma_tma_hopper.cu")
     # a relative source that is neither beside the spec nor tcraw's is named beside the spec
     (tmp_path / "missing.py").write_text(
         "import tcraw\nKERNELS = [tcraw.Kernel(name='f', source='nowhere.cu', entry='f', precision='fp16',"
         " min_arch=70, tile=(1, 1, 1), geometry=tcraw.tile_geometry((32, 1, 1), (32, 1)))]\n")
     assert main(["compile", "--spec", str(tmp_path / "missing.py")]) == 2
     assert str(tmp_path / "nowhere.cu") in capsys.readouterr().err
+    (tmp_path / "long.py").write_text(                     # a name no file system takes: refused, not raised
+        "import tcraw\nKERNELS = [tcraw.Kernel(name='f', source='" + "x" * 300 + ".cu', entry='f', precision='fp16',"
+        " min_arch=70, tile=(1, 1, 1), geometry=tcraw.tile_geometry((32, 1, 1), (32, 1)))]\n")
+    assert main(["compile", "--spec", str(tmp_path / "long.py")]) == 2
+    assert "cannot read the kernel source" in capsys.readouterr().err
 
 
 def test_a_spec_that_raises_or_sets_nothing_is_named(tmp_path, capsys):

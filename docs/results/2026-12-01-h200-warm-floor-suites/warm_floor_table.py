@@ -60,6 +60,9 @@ for precision, now_file, then_file in (("fp16", "run2_all_suites_fp16.txt", "run
               f"{geomean([now[k][ours][0] / then[k][ours][0] for k in shapes]):.3f}× then's, cuBLAS's "
               f"{geomean([now[k]['cublas'][0] / then[k]['cublas'][0] for k in shapes]):.3f}×")
     square = [key for key in now if key[0] == "square"]
+    first = ("square", "1024³")   # each call's first shape: the one an idle GPU's slow first launches fell on
+    print(f"  {precision} 1024³, µs then → now: ours {then[first][ours][0] * 1000:.1f} → {now[first][ours][0] * 1000:.1f}, "
+          f"cuBLAS {then[first]['cublas'][0] * 1000:.1f} → {now[first]['cublas'][0] * 1000:.1f}")
     print(f"  {precision} square, × cuBLAS now (then): " + ", ".join(
         f"{key[1]} {now[key]['cublas'][0] / now[key][ours][0]:.3f} ({then[key]['cublas'][0] / then[key][ours][0]:.3f})"
         for key in square))
@@ -75,13 +78,15 @@ print("\nthe ties (run 5, one process): 06's pick against 128×256 in clusters o
       "1895×12352×5568 it would be clusters of 1, run 4)")
 alt_c1 = {shape: k["wgmma_fp16[CONSUMERS=2+BN=256+CLUSTER=1+SHARE_A=0]"][0]
           for shape, k in groups(HERE / "run4_tie_break_128x256_c2_c1_fp16.txt")}
-moves = []
+moves, moves_c1 = [], []
 for shape, kernels in groups(HERE / "run5_tie_break_pick_vs_128x256_c2_fp16.txt"):
     # (the table rows name the pick wgmma_tma_fp16: a configured kernel took the registry's name until
     #  Kernel.configured kept the spec's, after this run; its streamed lines say pick_fp16)
     (pick, config), (alt, _) = kernels["wgmma_tma_fp16"], kernels["c2_128x256_fp16"]
     moves.append(alt / pick)
+    moves_c1.append((alt_c1[shape] if shape == "1895×12352×5568" else alt) / pick)
     print(f"  {shape:>16}: pick {pick * 1000:7.1f} µs ({config}), 128×256 c2 {alt * 1000:7.1f} µs: "
           f"{alt / pick - 1:+.1%} time" + (f"; c1 (run 4) {alt_c1[shape] * 1000:.1f} µs" if shape == "1895×12352×5568" else ""))
 print(f"  the alternative's time against the pick's, geomean {geomean(moves):.3f} "
-      f"({sum(m < 1 for m in moves)} of {len(moves)} faster)")
+      f"({sum(m < 1 for m in moves)} of {len(moves)} faster); with 1895×12352×5568's own alternative, clusters "
+      f"of 1 (run 4, another process), {geomean(moves_c1):.3f}")
