@@ -70,16 +70,25 @@ def variant(family, key, spec, picked=False):
     tile = dict(defaults)
     for item in filter(None, spec.split(",")):
         name, _, value = item.partition("=")
-        if name not in tile or not value.isdigit():
+        if name not in tile or not (value.isascii() and value.isdigit()):
             raise UsageError(f"cannot read {item!r}: write MACRO=number with MACRO one of {', '.join(tile)}")
         if picked and name in PICKED_MACROS:
-            raise UsageError(f"--picked: {name} is the pick's to set; leave out --picked to fix it")
+            raise UsageError(f"{name} is the pick's to set; leave out --picked (or a variant's \"picked:\") to fix it")
         tile[name] = int(value)
     label = spec.replace(",", "+")
     if factory is fixed_wgmma and tile["WAIT_DEPTH"] is None and kernels.wgmma_wait_depth(tile):
         label += "+WAIT_DEPTH=1" if label else "WAIT_DEPTH=1"   # one consumer's own (kernels.wgmma_wait_depth): said
     label = ("picked+" + label if label else "picked") if picked else label or "default"
     return factory(key, tile, name=f"{family}_{key}[{label}]")
+
+
+def repeated(variants):
+    """The names of variants that build what one before them builds: a fixed variant its macros, a
+    picking one the macros it sets under each pick (its own defines are the default tile's, so
+    "picked" and "picked:WAIT_DEPTH=0" differ per problem, not there)."""
+    builds = [("picked", frozenset(k.name[k.name.index("[") + 1:-1].split("+"))) if k.configure
+              else ("fixed", k.defines) for k in variants]
+    return [k.name for i, k in enumerate(variants) if builds[i] in builds[:i]]
 
 
 def main():
@@ -111,10 +120,9 @@ def main():
         raise UsageError(f"{args.family} comes in {', '.join(FAMILIES[args.family][2])}, not {key}")
     # every variant is read (and a bad one refused) before the GPU is opened
     rungs = {key: [variant(args.family, key, v, args.picked) for v in args.variants]}
-    names = [k.name for k in rungs[key]]
-    if (twice := sorted({n for n in names if names.count(n) > 1})):
-        raise UsageError(f"--variants name {', '.join(twice)} more than once (with --picked, \"\" is \"picked\"); "
-                         "give each variant once")
+    if (twice := repeated(rungs[key])):
+        raise UsageError(f"--variants: {', '.join(twice)} builds the same kernel as a variant before it (with "
+                         "--picked, \"\" is \"picked\"; \"\" is the default tile's own macros); give each once")
     rows = bench_vs_cublas(0, [key], sizes, rungs=rungs, iters=args.iters, warmup=5, seed=args.seed,
                            note=lambda line: print(line, file=sys.stderr))
     print(report.render([{**r, "shape": f"{r['m']}×{r['n']}×{r['k']}"} for r in rows], "table", report.BENCH_COLUMNS))

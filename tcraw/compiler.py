@@ -40,7 +40,7 @@ class Arch:
         if isinstance(self.cc, bool) or not isinstance(self.cc, numbers.Integral) or not 10 <= self.cc <= 999 or \
                 self.suffix not in ("", "a", "f"):
             raise UsageError(f"Arch({self.cc!r}, {self.suffix!r}): cc is a compute capability as a whole number "
-                             "(90) and suffix '', 'a' or 'f'; Arch.parse reads text such as 'sm_90a'")
+                             "from 10 to 999 (90) and suffix '', 'a' or 'f'; Arch.parse reads text such as 'sm_90a'")
         object.__setattr__(self, "cc", int(self.cc))   # (a driver's integer type: a plain int, equal and hashed alike)
         # PTX ISA: arch-specific targets ('a') begin with sm_90, family-specific ('f') with sm_100.
         first = {"a": 90, "f": 100}.get(self.suffix, 0)
@@ -53,7 +53,7 @@ class Arch:
 
     @classmethod
     def parse(cls, text):
-        m = re.fullmatch(r"(?:sm_|compute_)?([1-9]\d{1,2})([af]?)", str(text).strip().lower())
+        m = re.fullmatch(r"(?:sm_|compute_)?([1-9]\d{1,2})([af]?)", str(text).strip().lower(), re.ASCII)
         if not m:
             raise UsageError(f"cannot read {text!r} as a GPU architecture; write it as sm_90, 90 or sm_90a")
         return cls(int(m.group(1)), m.group(2))   # (which suffixes exist: __post_init__)

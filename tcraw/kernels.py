@@ -1199,7 +1199,8 @@ def load_spec(path):
                        include_dirs=tuple(str(here / d) for d in k.include_dirs))
     for k in found:
         if k.name in KERNELS:
-            raise UsageError(f"spec file {path}: kernel name {k.name!r} is a built-in kernel's; rename it")
+            raise UsageError(f"spec file {path}: kernel name {k.name!r} is a built-in kernel's; rename it (tcraw's "
+                             "factories, e.g. kernels.wgmma_kernel, name theirs so unless given name=...)")
         checked_defines(k.defines)
         kernels.append(resolved(k))
     return kernels

@@ -28,7 +28,7 @@ def pytest_collection_modifyitems(config, items):
     if not shard:
         return
     i, _, n = shard.partition("/")
-    if not (i.isdigit() and n.isdigit() and 1 <= int(i) <= int(n)):
+    if not (f"{i}{n}".isascii() and i.isdigit() and n.isdigit() and 1 <= int(i) <= int(n)):
         raise pytest.UsageError(f"TCRAW_TEST_SHARD={shard!r}: write i/n with 1 ≤ i ≤ n, e.g. 2/3")
     i, n = int(i), int(n)
     config.hook.pytest_deselected(items=[t for j, t in enumerate(items) if j % n != i - 1])

@@ -88,8 +88,9 @@ def test_the_shards_of_a_test_run_are_the_whole_run_once():
     assert rc == 0 and all(r == 0 for r, _, _ in shards) and len(whole) > 100
     assert sorted(t for _, tests, _ in shards for t in tests) == sorted(whole)
     assert all(abs(len(tests) - len(whole) / 3) < 1 for _, tests, _ in shards)
-    rc, _, text = collected("4/3")
-    assert rc != 0 and "TCRAW_TEST_SHARD='4/3'" in text
+    for bad in ("4/3", "²/3"):   # ("²" is a digit to str.isdigit, not to int())
+        rc, _, text = collected(bad)
+        assert rc != 0 and f"TCRAW_TEST_SHARD={bad!r}" in text and "Traceback" not in text
     # with -k, the shards split what -k keeps, evenly
     picked = [len(collected(f"{i}/3", "-k", "split_k")[1]) for i in (1, 2, 3)]
     assert sum(picked) == len(collected("", "-k", "split_k")[1]) > 3 and max(picked) - min(picked) <= 1

@@ -109,7 +109,11 @@ def test_tune_ladder_picked_keeps_each_problems_configuration():
     with pytest.raises(UsageError, match="--picked is for"):
         variant("simt", "fp32", "picked")
     twice = script("tune_ladder", "--picked", "--variants", "", "picked")   # the same kernel twice
-    assert twice.returncode == 2 and "wgmma_fp16[picked] more than once" in twice.stderr
+    assert twice.returncode == 2 and "wgmma_fp16[picked] builds the same kernel" in twice.stderr
+    from tune_ladder import repeated
+    assert repeated([variant("kmajor", "int8", v, picked=True) for v in ("", "WAIT_DEPTH=0")]) == []   # differ per pick
+    assert repeated([variant("wgmma", "fp16", v) for v in ("", "STAGES=4", "BN=128", "STAGES=4")]) == \
+        ["wgmma_fp16[STAGES=4]", "wgmma_fp16[STAGES=4]"]
 
 
 @pytest.mark.skipif(__import__("tcraw.sass").sass.find_cuobjdump() is None,
@@ -157,6 +161,10 @@ def test_scripts_refuse_a_bad_argument_before_the_gpu(name, argv):
 @pytest.mark.parametrize("argv, words", [
     (["--family", "simt", "--variants", "STAGE=3"], "MACRO=number"),
     (["--family", "simt", "--precision", "fp16"], "simt comes in fp32, not fp16"),
+    (["--variants", "BN=²"], "MACRO=number"),                      # a digit to str.isdigit, not to int()
+    (["--variants", "", "STAGES=4"], "builds the same kernel"),    # "" is the default tile: STAGES=4 twice
+    (["--variants", "BN=128,CLUSTER=1", "CLUSTER=1,BN=128"], "builds the same kernel"),
+    (["--variants", "picked:BN=128"], "leave out --picked (or a variant's \"picked:\")"),
 ])
 def test_tune_ladder_refuses_a_bad_variant_or_precision_in_one_line(argv, words):
     p = script("tune_ladder", *argv)

@@ -99,6 +99,10 @@ def test_a_spec_may_list_the_registrys_06_under_names_of_its_own(tmp_path, capsy
     assert {c.name for c in pick.configurations()} == {"my_pick"}
     assert main(["compile", "--spec", str(spec), "--arch", "sm_90a", "--format", "json"]) == 0
     assert [r["status"] for r in json.loads(capsys.readouterr().out)] == ["ok", "ok"]
+    # the fixed one alone: its rows are my_128[BN=128] — built (0), or refused for sm_80 (2)
+    assert main(["compile", "--spec", str(spec), "--kernel", "my_128", "--arch", "sm_90"]) == 0
+    assert main(["compile", "--spec", str(spec), "--kernel", "my_128", "--arch", "sm_80"]) == 2
+    assert "built for sm_90a" in capsys.readouterr().err
     # renamed in Python, not declared so: each configuration still runs and records as the copy
     from dataclasses import replace
     copy = replace(kernels.KERNELS["wgmma_tma_fp16"], name="renamed")
