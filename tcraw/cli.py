@@ -229,9 +229,8 @@ def cmd_compile(args):
     print(report.render(text_rows, args.format, report.COMPILE_COLUMNS))
     if any(r["status"] == "error" for r in rows):
         return 1
-    # the rows of the kernels asked for (not the reference --out adds), each as its file stem:
-    # NAME, or NAME[MACROS] for a fixed configuration or one of a picking kernel's (--out)
-    asked = [r for r in rows if any(r["kernel"] == k.name or r["kernel"].startswith(k.name + "[") for k in chosen)]
+    added = out and kernels.REFERENCE not in chosen   # --out adds the fp64 reference's cubin, not asked for
+    asked = [r for r in rows if not (added and r["kernel"] == kernels.REFERENCE.file_stem)]
     if not any(r["status"] == "ok" for r in asked):
         raise ArchError(asked[0]["detail"])  # nothing asked for could be built: the request was wrong
     return 0

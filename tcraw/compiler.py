@@ -16,7 +16,7 @@ from .cache import CubinCache, cache_dir, cache_key
 from .cubin import kernel_resources
 from .driver import get_backend
 from .errors import ArchError, CompileError, MissingHeaderError, UsageError
-from .validate import defines as check_defines
+from .validate import defines as check_defines, is_whole
 
 # Installed: the kernels ship inside the package (pyproject maps cuda_src/ to tcraw/cuda_src).
 # From a checkout or an editable install: the repository's cuda_src/ beside the package.
@@ -36,9 +36,7 @@ class Arch:
 
     def __post_init__(self):
         """Refuse what no target is (Arch("90"), Arch(90, "x"), sm_80a): Arch.parse reads text."""
-        import numbers
-        if isinstance(self.cc, bool) or not isinstance(self.cc, numbers.Integral) or not 10 <= self.cc <= 999 or \
-                self.suffix not in ("", "a", "f"):
+        if not is_whole(self.cc, 10, 999) or self.suffix not in ("", "a", "f"):
             raise UsageError(f"Arch({self.cc!r}, {self.suffix!r}): cc is a compute capability as a whole number "
                              "from 10 to 999 (90) and suffix '', 'a' or 'f'; Arch.parse reads text such as 'sm_90a'")
         object.__setattr__(self, "cc", int(self.cc))   # (a driver's integer type: a plain int, equal and hashed alike)
@@ -320,6 +318,12 @@ def compile_source(source, arch, *, defines=(), include_dirs=(), name=None, entr
     return Cubin(entry or name, arch, image, log, compile_ms=ms, cached=cached, **res)
 
 
+def built_arch(kernel, arch):
+    """The target ``kernel`` is built for when ``arch`` is asked: an arch-specific kernel's own
+    'a' form (sm_90 asked, sm_90a built: the same GPU, its own instructions)."""
+    return Arch(arch.cc, "a") if kernel.arch_specific and arch.cc >= 90 else arch
+
+
 def compile_cubin(kernel, arch, backend=None, cache=None):
     """Compile one kernel (built-in or a user's) for one arch, through the cubin cache
     (``cache=False`` to bypass it). Refuses archs below the kernel's minimum or outside
@@ -327,8 +331,7 @@ def compile_cubin(kernel, arch, backend=None, cache=None):
     arch = Arch.parse(arch) if not isinstance(arch, Arch) else arch
     if (refusal := kernel.arch_refusal(arch.cc, arch)):
         raise refusal
-    if kernel.arch_specific:
-        arch = Arch(arch.cc, "a")   # sm_90 asked, sm_90a built: the same GPU, its own instructions
+    arch = built_arch(kernel, arch)
     cubin = compile_source(kernel.source, arch, defines=kernel.defines, include_dirs=kernel.include_dirs,
                            entry=None, backend=backend, cache=cache)
     from .cubin import entries
@@ -448,7 +451,7 @@ def compile_table(chosen, archs, *, out=None, note=print):
     built = set()   # (kernel, arch as built): sm_90 and sm_90a asked of an arch-specific kernel build one cubin
     for kernel in chosen:
         for arch in archs:
-            target = (kernel.file_stem, str(Arch(arch.cc, "a") if kernel.arch_specific and arch.cc >= 90 else arch))
+            target = (kernel.file_stem, str(built_arch(kernel, arch)))
             if target in built:
                 continue   # (its row, ok or not, is in already)
             built.add(target)
