@@ -107,7 +107,7 @@
 #          over their stream-K; the suites' picks that moved to 192-row tiles, old beside new
 #   fewtiles (issue 14) 2 × 2 clusters on long-K shapes with few tiles (scripts/shapes/split_configs.txt) beside the
 #          picks; M = 128 (scripts/shapes/mid_m_128.txt) in one consumer's tiles of 192 and 256 columns
-#   gaps   (issue 14) whether the event pairs time host gaps too (scripts/timing_gap_probe.py, GAP_SHAPES)
+#   gaps   (issue 14) the event pairs unheld and held (scripts/timing_gap_probe.py, GAP_SHAPES)
 #   suite1 tests/test_gpu.py with the GPU (TCRAW_TEST_SHARD=i/3: a third of it, a call each); suite2 every
 #          other test file (each a call of its own)
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
@@ -722,8 +722,8 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
       CONSUMERS=1,BN=256,CLUSTER=2,STAGES=5 CONSUMERS=1,BN=256,CLUSTER=1,STAGES=5 > "$OUT/m128_one_consumer_fp16.txt" 2>&1
     echo "M=128 exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/m128_one_consumer_fp16.txt" ;;
   gaps)
-    # whether the event pairs time the host's enqueueing too where a launch is short: each shape as
-    # bench times it and with the stream kept busy, 06's pick and cuBLAS, fp16 (GAP_SHAPES)
+    # whether holding the stream (runtime.Device.hold) changes what the event pairs time: each
+    # shape unheld and held, 06's pick and cuBLAS, fp16 (GAP_SHAPES)
     timeout ${GAPS_S:-240} $PY scripts/timing_gap_probe.py --repeat 3 --shapes ${GAP_SHAPES:-1024,1024,1024 \
       2048,2048,2048 1024,1024,8192 512,512,32768 128,4096,4096 16384,256,1024 256,16384,1024 1001,1003,997 \
       64,8192,8192 777,5555,333 4096,4096,4096} > "$OUT/timing_gaps_fp16.txt" 2>&1

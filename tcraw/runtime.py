@@ -61,6 +61,7 @@ class Device:
         self.max_grid = tuple(attr(a) for a in C.DEV_MAX_GRID_DIM)
         self.max_smem_default = attr(C.DEV_MAX_SHARED_MEMORY_PER_BLOCK)
         self.max_smem_optin = attr(C.DEV_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
+        self._hold = None   # hold()'s kernel, built on first use (False: it cannot be built here)
 
     @functools.cached_property
     def pci_bus_id(self):
@@ -92,8 +93,30 @@ class Device:
         self._check()
         return self.drv.mem_get_info()
 
+    def hold(self, ms):
+        """Keep this device's stream busy for ``ms`` of GPU time — cuda_src/hold_gpu.cu, one thread
+        on the global timer — so that launches queued meanwhile run back to back, none waiting
+        for the host. Returns whether it did: not where the kernel cannot be built (no NVRTC, as
+        in a cubin-only run, or an NVRTC without this GPU's arch), asked once per Device."""
+        self._check()
+        if self._hold is None:
+            from .compiler import compile_source
+            from .errors import NoNvrtcError
+            try:
+                cubin = compile_source("hold_gpu.cu", self.arch, backend=self.drv)
+            except (NoNvrtcError, ArchError):
+                self._hold = False
+            else:
+                self._hold = Module(self, cubin.image).function("hold_gpu")
+        if self._hold:
+            from .kernels import Geometry
+            launcher(self._hold, Geometry((1, 1, 1), (1, 1, 1)), KernelArgs([np.uint64(ms * 1e6)]))()
+        return bool(self._hold)
+
     def close(self):
         if getattr(self, "_open", False):
+            if self._hold:
+                self._hold.module.unload()
             self._open = False
             _release(self.drv.primary_ctx_release, self.handle)
 
@@ -472,9 +495,20 @@ def warm_up(drv, run_once, launches, least_ms=None):
             _release(drv.event_destroy, ev)
 
 
+# The host takes 8–27 µs to queue one timed launch (an event, the launch, an event: 06 and cuBLAS
+# through tcraw's bindings on the H200's host) — longer than a small problem runs, so a GPU left
+# idle waits between a start event and its launch, and the event pair times the wait too: 06 at
+# 1024³ read 11.8 µs so, 9.5 with the stream held (H200, fp16, scripts/timing_gap_probe.py,
+# docs/results/2026-12-01-h200-held-timing/). time_launches holds the stream this long for each
+# timed launch while the host queues them (Device.hold), four times the most it was seen to take
+# (0: no hold, as before).
+HOLD_MS_PER_LAUNCH = 0.1
+
+
 def time_launches(device, run_once, iters, warmup):
     """Per-launch times in ms: warm-up launches untimed (warm_up: at least WARM_MS of GPU time
-    when any are asked), then an event pair around each launch."""
+    when any are asked), then an event pair around each launch — queued behind a hold of the
+    stream (Device.hold, HOLD_MS_PER_LAUNCH each) so that none of them waits for the host."""
     from .validate import timing
     timing(iters, warmup)
     drv = device.drv
@@ -483,6 +517,8 @@ def time_launches(device, run_once, iters, warmup):
     try:
         for _ in range(iters):
             events.append((drv.event_create(), drv.event_create()))
+        if HOLD_MS_PER_LAUNCH:
+            device.hold(iters * HOLD_MS_PER_LAUNCH)
         for start, end in events:
             drv.event_record(start)
             run_once()

@@ -83,7 +83,8 @@ class FakeClock:
 def test_warm_up_lasts_at_least_its_gpu_time_and_none_means_none():
     """runtime.warm_up: the launches asked for, then batches sized by the last one's time per
     launch until WARM_MS of GPU time has passed — also when the first launches (an idle GPU's)
-    are the slow ones; none asked, none run and no event made; time_launches warms up so."""
+    are the slow ones; none asked, none run and no event made; time_launches warms up so, then
+    holds the stream (Device.hold) while it queues the timed launches, none recorded before it."""
     from types import SimpleNamespace
     from tcraw import runtime
     tick = 1 / 64   # ms a launch: exact in binary, so the sums are too
@@ -100,8 +101,30 @@ def test_warm_up_lasts_at_least_its_gpu_time_and_none_means_none():
     runtime.warm_up(drv, drv.launch, 0)
     assert drv.launches == 0 and drv.events == []
     drv = FakeClock(lambda i: tick)
-    times = runtime.time_launches(SimpleNamespace(drv=drv), drv.launch, 3, 2)
+    held = []   # (launches before it, events before it, ms): the hold comes after warm-up, before the timed events
+    device = SimpleNamespace(drv=drv, hold=lambda ms: held.append((drv.launches, list(drv.events), ms)))
+    times = runtime.time_launches(device, drv.launch, 3, 2)
     assert times == [tick] * 3 and drv.launches == 2 + 638 + 3   # WARM_MS (10) of warm-up first
+    (launches, events, ms), = held
+    assert launches == 2 + 638 and events[2:] == [None] * 6 and ms == 3 * runtime.HOLD_MS_PER_LAUNCH
+
+
+def test_hold_is_skipped_where_its_kernel_cannot_be_built(monkeypatch):
+    """Device.hold without NVRTC (a cubin-only run) or without this GPU's arch in it: no hold, no
+    error — the timing goes on unheld — and the build is tried once per Device."""
+    from types import SimpleNamespace
+    from tcraw import compiler, runtime
+    from tcraw.errors import ArchError, NoNvrtcError
+    for error in (NoNvrtcError("no libnvrtc"), ArchError("sm_70 is not supported by the installed NVRTC")):
+        tries = []
+
+        def refuse(*args, error=error, **kwargs):
+            tries.append(args)
+            raise error
+        monkeypatch.setattr(compiler, "compile_source", refuse)
+        device = SimpleNamespace(_check=lambda: None, _hold=None, arch=compiler.Arch(70), drv=None)
+        assert runtime.Device.hold(device, 1.0) is False and runtime.Device.hold(device, 1.0) is False
+        assert [a[0] for a in tries] == ["hold_gpu.cu"]
 
 
 def test_shape_files_keep_their_own_suite_and_say_where_a_shape_is_wrong(tmp_path, monkeypatch):

@@ -112,6 +112,26 @@ def test_device_reference_matches_the_cpu(device, key):
     np.testing.assert_allclose(gpu.abs_ref, cpu.abs_ref, rtol=1e-12)
 
 
+def test_hold_keeps_the_stream_busy_for_the_time_asked(device):
+    """Device.hold (cuda_src/hold_gpu.cu, what time_launches queues its timed launches behind):
+    an event pair around it spans at least the time asked, and a second hold queued behind it
+    starts only when it ends (the pair after it spans the second's own time)."""
+    drv = device.drv
+    events = [drv.event_create() for _ in range(3)]
+    try:
+        drv.event_record(events[0])
+        assert device.hold(2.0)
+        drv.event_record(events[1])
+        assert device.hold(0.5)
+        drv.event_record(events[2])
+        drv.event_synchronize(events[2])
+        first, second = drv.event_elapsed_ms(events[0], events[1]), drv.event_elapsed_ms(events[1], events[2])
+        assert first >= 2.0 * 0.99 and second >= 0.5 * 0.99, (first, second)
+    finally:
+        for ev in events:
+            drv.event_destroy(ev)
+
+
 @pytest.mark.parametrize("key", ["fp32", "fp16", "bf16", "tf32"])
 def test_cublas_on_our_buffers_passes_our_check(device, host_problems, key):
     from tcraw.driver.cublas import Cublas
