@@ -17,10 +17,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tcraw import kernels, matmul, runtime                               # noqa: E402
+from tcraw import kernels, matmul, runtime, validate                     # noqa: E402
 from tcraw.driver.cublas import Cublas                                  # noqa: E402
-from tcraw.errors import run_main                                       # noqa: E402
+from tcraw.errors import UsageError, run_main                           # noqa: E402
 from tcraw.precision import PRECISIONS, base_matrices, host_problem     # noqa: E402
+
+
+def shape(spec):
+    """M,N,K from "M,N,K" — three whole numbers validate.problem takes — or a UsageError naming it."""
+    parts = spec.split(",")
+    if len(parts) != 3 or not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
+        raise UsageError(f"--shapes {spec!r}: give each shape as M,N,K (three whole numbers)")
+    dims = tuple(int(p) for p in parts)
+    validate.problem(*dims)
+    return dims
 
 
 def main():
@@ -31,6 +41,9 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     kernel, precision = kernels.wgmma_kernel(args.key), PRECISIONS[args.key]
+    args.shapes = [shape(spec) for spec in args.shapes]   # all checked before a GPU is opened
+    if args.repeat < 1:
+        raise UsageError(f"--repeat must be at least 1, got {args.repeat}")
     with runtime.Device(0) as device:
         cublas = Cublas()
         try:
@@ -43,9 +56,8 @@ def probe(device, cublas, kernel, precision, args):
     held_ms = runtime.HOLD_MS_PER_LAUNCH
     print(f"{device.name}: µs, median of 10 launches after 5 warm-up (≥ {runtime.WARM_MS} ms), inputs rotated; "
           f"unheld / held ({held_ms} ms a timed launch)")
-    for spec in args.shapes:
-        shape = tuple(int(v) for v in spec.split(","))
-        hp = host_problem(precision, *base_matrices(*shape, "normal", 7), "normal")
+    for dims in args.shapes:
+        hp = host_problem(precision, *base_matrices(*dims, "normal", 7), "normal")
         rows = {"06": ([], []), "cublas": ([], [])}
         for _ in range(args.repeat):
             for held in (False, True):
@@ -54,9 +66,10 @@ def probe(device, cublas, kernel, precision, args):
                     record = (matmul.run_matmul(device, kernel, hp, iters=10, warmup=5, rotate=True)
                               if name == "06" else
                               matmul.run_cublas(device, cublas, precision, hp, iters=10, warmup=5, rotate=True))
-                    assert record.passed, f"{name} {spec} failed its check"
+                    if not record.passed:
+                        raise SystemExit(f"timing_gap_probe: {name} failed its check at {dims}")
                     rows[name][held].append(record.time_ms * 1000)
-        label = "×".join(map(str, shape))
+        label = "×".join(map(str, dims))
         for name, (unheld, held) in rows.items():
             print(f"{label:>16} {name:>6}: unheld {statistics.median(unheld):8.2f}  held {statistics.median(held):8.2f}"
                   f"   (each: {' '.join(f'{u:.2f}/{h:.2f}' for u, h in zip(unheld, held))})")

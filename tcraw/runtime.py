@@ -97,17 +97,19 @@ class Device:
         """Keep this device's stream busy for ``ms`` of GPU time — cuda_src/hold_gpu.cu, one thread
         on the global timer — so that launches queued meanwhile run back to back, none waiting
         for the host. Returns whether it did: not where the kernel cannot be built (no NVRTC, as
-        in a cubin-only run, or an NVRTC without this GPU's arch), asked once per Device."""
+        in a cubin-only run, an NVRTC without this GPU's arch, or a newer CUDA than the driver's),
+        asked once per Device. ``ms`` in [0, 60 000]."""
+        from .validate import hold_ms
+        hold_ms(ms)
         self._check()
         if self._hold is None:
             from .compiler import compile_source
             from .errors import NoNvrtcError
-            try:
-                cubin = compile_source("hold_gpu.cu", self.arch, backend=self.drv)
+            try:   # (ArchError: NVRTC without this GPU's arch, or a newer CUDA than the driver's)
+                self._hold = Module(self, compile_source("hold_gpu.cu", self.arch, backend=self.drv).image
+                                    ).function("hold_gpu")
             except (NoNvrtcError, ArchError):
                 self._hold = False
-            else:
-                self._hold = Module(self, cubin.image).function("hold_gpu")
         if self._hold:
             from .kernels import Geometry
             launcher(self._hold, Geometry((1, 1, 1), (1, 1, 1)), KernelArgs([np.uint64(ms * 1e6)]))()
@@ -501,24 +503,29 @@ def warm_up(drv, run_once, launches, least_ms=None):
 # 1024³ read 11.8 µs so, 9.5 with the stream held (H200, fp16, scripts/timing_gap_probe.py,
 # docs/results/2026-12-01-h200-held-timing/). time_launches holds the stream this long for each
 # timed launch while the host queues them (Device.hold), four times the most it was seen to take
-# (0: no hold, as before).
-HOLD_MS_PER_LAUNCH = 0.1
+# (0: no hold, as before), HOLD_MAX_MS at most: the driver's queue of launches fills long before.
+HOLD_MS_PER_LAUNCH, HOLD_MAX_MS = 0.1, 100.0
 
 
 def time_launches(device, run_once, iters, warmup):
     """Per-launch times in ms: warm-up launches untimed (warm_up: at least WARM_MS of GPU time
     when any are asked), then an event pair around each launch — queued behind a hold of the
-    stream (Device.hold, HOLD_MS_PER_LAUNCH each) so that none of them waits for the host."""
-    from .validate import timing
+    stream (Device.hold, HOLD_MS_PER_LAUNCH each) so that none of them waits for the host. A
+    ``device`` without ``hold`` (one of the caller's own) times unheld."""
+    from .validate import hold_ms, timing
     timing(iters, warmup)
+    hold_ms(HOLD_MS_PER_LAUNCH, "runtime.HOLD_MS_PER_LAUNCH")
+    hold = getattr(device, "hold", None) if HOLD_MS_PER_LAUNCH else None
+    if hold:
+        hold(0)   # built now, not between warm-up and the timed launches (an NVRTC compile, once)
     drv = device.drv
     warm_up(drv, run_once, warmup)
     events = []
     try:
         for _ in range(iters):
             events.append((drv.event_create(), drv.event_create()))
-        if HOLD_MS_PER_LAUNCH:
-            device.hold(iters * HOLD_MS_PER_LAUNCH)
+        if hold:
+            hold(min(iters * HOLD_MS_PER_LAUNCH, HOLD_MAX_MS))
         for start, end in events:
             drv.event_record(start)
             run_once()

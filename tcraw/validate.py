@@ -8,7 +8,7 @@ Each raises UsageError naming the value and what would be accepted.
 import os
 import re
 import tempfile
-from numbers import Integral
+from numbers import Integral, Real
 from pathlib import Path
 
 
@@ -36,6 +36,13 @@ def timing(iters, warmup):
     for name, v, low in (("--iters", iters, 1), ("--warmup", warmup, 0)):
         if not is_whole(v, low, MAX_ITERS):
             raise UsageError(f"{name} must be an integer in [{low}, {MAX_ITERS}], got {v!r}")
+
+
+def hold_ms(value, name="the hold"):
+    """A hold of the stream in ms (runtime.Device.hold, HOLD_MS_PER_LAUNCH): a finite real number
+    in [0, 60 000], not a bool — a longer one would stall the GPU for minutes, uninterruptibly."""
+    if isinstance(value, bool) or not isinstance(value, Real) or not 0 <= value <= 60_000:
+        raise UsageError(f"{name} must be a number of ms in [0, 60000], got {value!r}")
 
 
 def seed(value):

@@ -105,8 +105,32 @@ def test_warm_up_lasts_at_least_its_gpu_time_and_none_means_none():
     device = SimpleNamespace(drv=drv, hold=lambda ms: held.append((drv.launches, list(drv.events), ms)))
     times = runtime.time_launches(device, drv.launch, 3, 2)
     assert times == [tick] * 3 and drv.launches == 2 + 638 + 3   # WARM_MS (10) of warm-up first
-    (launches, events, ms), = held
+    (built, _, nothing), (launches, events, ms) = held   # the first builds it, before warm-up
+    assert built == 0 and nothing == 0
     assert launches == 2 + 638 and events[2:] == [None] * 6 and ms == 3 * runtime.HOLD_MS_PER_LAUNCH
+    held.clear()
+    runtime.time_launches(device, drv.launch, 10**5, 0)   # no longer than the driver's queue needs
+    assert [ms for *_, ms in held] == [0, runtime.HOLD_MAX_MS]
+    drv = FakeClock(lambda i: tick)
+    assert runtime.time_launches(SimpleNamespace(drv=drv), drv.launch, 2, 0) == [tick] * 2   # a device without hold: unheld
+
+
+def test_a_bad_hold_is_refused_before_anything_runs(monkeypatch):
+    """Device.hold's ms and runtime.HOLD_MS_PER_LAUNCH: a finite number of ms in [0, 60 000] —
+    anything else (negative, NaN, inf, text, a bool, a year) a UsageError naming it, before a
+    warm-up launch or a compile."""
+    from types import SimpleNamespace
+    from tcraw import runtime
+    from tcraw.errors import UsageError
+    device = SimpleNamespace(_check=lambda: None, _hold=None, arch=None, drv=None)
+    for bad in (-1, float("nan"), float("inf"), "0.1", None, True, 1e12):
+        with pytest.raises(UsageError, match=r"the hold must be a number of ms in \[0, 60000\]"):
+            runtime.Device.hold(device, bad)
+        drv = FakeClock(lambda i: 1.0)
+        monkeypatch.setattr(runtime, "HOLD_MS_PER_LAUNCH", bad)
+        with pytest.raises(UsageError, match="runtime.HOLD_MS_PER_LAUNCH must be"):
+            runtime.time_launches(SimpleNamespace(drv=drv, hold=lambda ms: None), drv.launch, 3, 2)
+        assert drv.launches == 0 and drv.events == []
 
 
 def test_hold_is_skipped_where_its_kernel_cannot_be_built(monkeypatch):
