@@ -97,18 +97,22 @@ class Device:
         """Keep this device's stream busy for ``ms`` of GPU time — cuda_src/hold_gpu.cu, one thread
         on the global timer — so that launches queued meanwhile run back to back, none waiting
         for the host. Returns whether it did: not where the kernel cannot be built (no NVRTC, as
-        in a cubin-only run, an NVRTC without this GPU's arch, or a newer CUDA than the driver's),
-        asked once per Device. ``ms`` in [0, 60 000]."""
+        as a cubin-only run may have, or one that cannot build for this GPU or its driver), asked
+        once per Device. ``ms`` in [0, 60 000]."""
         from .validate import hold_ms
         hold_ms(ms)
         self._check()
         if self._hold is None:
             from .compiler import compile_source
             from .errors import NoNvrtcError
-            try:   # (ArchError: NVRTC without this GPU's arch, or a newer CUDA than the driver's)
+            try:   # (UsageError: NVRTC without this GPU's arch, of another CUDA major, or newer than the driver)
                 self._hold = Module(self, compile_source("hold_gpu.cu", self.arch, backend=self.drv).image
                                     ).function("hold_gpu")
-            except (NoNvrtcError, ArchError):
+            except (NoNvrtcError, UsageError):
+                self._hold = False
+            except CudaError as exc:   # the driver refused the cubin; a lost context is the caller's to see
+                if exc.name in STICKY:
+                    raise
                 self._hold = False
         if self._hold:
             from .kernels import Geometry
@@ -117,10 +121,12 @@ class Device:
 
     def close(self):
         if getattr(self, "_open", False):
-            if self._hold:
-                self._hold.module.unload()
             self._open = False
-            _release(self.drv.primary_ctx_release, self.handle)
+            try:
+                if self._hold:
+                    self._hold.module.unload()
+            finally:
+                _release(self.drv.primary_ctx_release, self.handle)
 
     def __enter__(self):
         return self
@@ -499,9 +505,9 @@ def warm_up(drv, run_once, launches, least_ms=None):
 
 # The host takes 8–27 µs to queue one timed launch (an event, the launch, an event: 06 and cuBLAS
 # through tcraw's bindings on the H200's host) — longer than a small problem runs, so a GPU left
-# idle waits between a start event and its launch, and the event pair times the wait too: 06 at
-# 1024³ read 11.8 µs so, 9.5 with the stream held (H200, fp16, scripts/timing_gap_probe.py,
-# docs/results/2026-12-01-h200-held-timing/). time_launches holds the stream this long for each
+# idle waits between a start event and its launch, and the event pair times the wait too: at
+# 1024³ 06 read 10.4 µs so and 9.3 with the stream held, cuBLAS 20.2 and 9.3 (H200, fp16,
+# scripts/timing_gap_probe.py, docs/results/2026-12-01-h200-held-timing/). time_launches holds the stream this long for each
 # timed launch while the host queues them (Device.hold), four times the most it was seen to take
 # (0: no hold, as before), HOLD_MAX_MS at most: the driver's queue of launches fills long before.
 HOLD_MS_PER_LAUNCH, HOLD_MAX_MS = 0.1, 100.0
