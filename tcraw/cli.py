@@ -302,7 +302,7 @@ def cmd_run(args):
     if args.format == "table" and rows:
         print(f"\n{rows[0]['device']} ({rows[0]['arch']}), backend {driver.get_backend().name}, seed {seed}, "
               f"inputs {args.inputs}, {args.iters} timed launches after {args.warmup} warm-up "
-              f"(at least {runtime.WARM_MS:g} ms when any); bound = "
+              f"(at least {runtime.WARM_MS:g} ms when any), {_held(rows)}; bound = "
               "error-model limit on max rel err (0 = must be exact)")
         best = max((r for r in rows if r["speedup"] and r["kernel"] != kernels.BASELINE),
                    key=lambda r: r["speedup"], default=None)
@@ -310,6 +310,16 @@ def cmd_run(args):
             print(f"fastest: {best['kernel']} is {best['speedup']:.1f}× faster than "
                   f"{kernels.BASELINE} on the same multiply")
     return 0 if rows and all(r["passed"] for r in rows) else 1
+
+
+def _held(rows):
+    """The footer's word on the hold the timed launches were queued behind (Record.held_ms)."""
+    timed = [r for r in rows if r.get("iters") and r.get("error") is None]
+    held = [r for r in timed if r.get("held_ms")]
+    if len(held) == len(timed):
+        return "queued behind a hold of the stream"
+    return ("unheld: no hold could be built (NVRTC missing or without this GPU's arch), or "
+            "runtime.HOLD_MS_PER_LAUNCH is 0" + (f" — {len(timed) - len(held)} of {len(timed)} rows" if held else ""))
 
 
 def _print_rows(rows, fmt):
@@ -406,7 +416,7 @@ def cmd_bench(args):
             print("\n" + report.render(summary, "table", report.SUITE_COLUMNS))
         if rows:
             print(f"\n{rows[0]['device']} ({rows[0]['arch']}), seed {seed}, median of {args.iters} launches "
-                  f"after {args.warmup} warm-up (at least {runtime.WARM_MS:g} ms when any), inputs rotated "
+                  f"after {args.warmup} warm-up (at least {runtime.WARM_MS:g} ms when any), {_held(rows)}, inputs rotated "
                   "through several copies where one set fits "
                   "in L2; every row verified")
     else:

@@ -71,6 +71,7 @@ class Record:
     config: str | None = None      # the -D macros it was built with: its tile/stage configuration
     variant: str = ""              # those that differ from the registry's (a configuration picked per problem)
     pitched: list = field(default_factory=list)   # operands copied to/from pitched rows inside the timed launch
+    held_ms: float = 0.0           # GPU ms the timed launches were queued behind (runtime.Device.hold; 0: unheld)
     b_layout: str = "row"          # B as stored: "row" (K×N) or "col" (N×K, K-major)
     error: str | None = None       # why this row has no result (the run failed; passed is False)
 
@@ -529,6 +530,7 @@ def measure(device, name, precision, hp, padded, prepare, *, iters, warmup, seed
         inputs=hp.mode, seed=seed, warmup=warmup, device_index=device.ordinal,
         padded=[mp, np_, kp], input_sets=len(sets), reference=hp.reference,
         guard_bytes=guard, out_of_bounds="; ".join(dict.fromkeys(damage)) or None, b_layout=b_layout,
+        held_ms=getattr(times, "held_ms", 0.0),
         **clocks.fields())
     if record.out_of_bounds:
         record.passed = False

@@ -513,31 +513,39 @@ def warm_up(drv, run_once, launches, least_ms=None):
 HOLD_MS_PER_LAUNCH, HOLD_MAX_MS = 0.1, 100.0
 
 
+class Times(list):
+    """time_launches' per-launch ms, with the GPU ms the timed launches were queued behind
+    (``held_ms``; 0: unheld — HOLD_MS_PER_LAUNCH = 0, or no hold could be built)."""
+    held_ms = 0.0
+
+
 def time_launches(device, run_once, iters, warmup):
     """Per-launch times in ms: warm-up launches untimed (warm_up: at least WARM_MS of GPU time
     when any are asked), then an event pair around each launch — queued behind a hold of the
     stream (Device.hold, HOLD_MS_PER_LAUNCH each) so that none of them waits for the host. A
-    ``device`` without ``hold`` (one of the caller's own) times unheld."""
+    ``device`` without ``hold`` (one of the caller's own) times unheld. Returns Times."""
     from .validate import hold_ms, timing
     timing(iters, warmup)
     hold_ms(HOLD_MS_PER_LAUNCH, "runtime.HOLD_MS_PER_LAUNCH")
     hold = getattr(device, "hold", None) if HOLD_MS_PER_LAUNCH else None
-    if hold:
-        hold(0)   # built now, not between warm-up and the timed launches (an NVRTC compile, once)
+    # built now, not between warm-up and the timed launches (an NVRTC compile, once a Device)
+    held_ms = min(iters * HOLD_MS_PER_LAUNCH, HOLD_MAX_MS) if hold and hold(0) else 0.0
     drv = device.drv
     warm_up(drv, run_once, warmup)
     events = []
     try:
         for _ in range(iters):
             events.append((drv.event_create(), drv.event_create()))
-        if hold:
-            hold(min(iters * HOLD_MS_PER_LAUNCH, HOLD_MAX_MS))
+        if held_ms:
+            hold(held_ms)
         for start, end in events:
             drv.event_record(start)
             run_once()
             drv.event_record(end)
         drv.event_synchronize(events[-1][1])
-        return [drv.event_elapsed_ms(s, e) for s, e in events]
+        times = Times(drv.event_elapsed_ms(s, e) for s, e in events)
+        times.held_ms = held_ms
+        return times
     finally:
         for pair in events:
             for ev in pair:

@@ -80,7 +80,7 @@ class FakeClock:
         self.destroyed += 1
 
 
-def test_warm_up_lasts_at_least_its_gpu_time_and_none_means_none():
+def test_warm_up_lasts_at_least_its_gpu_time_and_none_means_none(monkeypatch):
     """runtime.warm_up: the launches asked for, then batches sized by the last one's time per
     launch until WARM_MS of GPU time has passed — also when the first launches (an idle GPU's)
     are the slow ones; none asked, none run and no event made; time_launches warms up so, then
@@ -102,17 +102,33 @@ def test_warm_up_lasts_at_least_its_gpu_time_and_none_means_none():
     assert drv.launches == 0 and drv.events == []
     drv = FakeClock(lambda i: tick)
     held = []   # (launches before it, events before it, ms): the hold comes after warm-up, before the timed events
-    device = SimpleNamespace(drv=drv, hold=lambda ms: held.append((drv.launches, list(drv.events), ms)))
+    device = SimpleNamespace(drv=drv, hold=lambda ms: held.append((drv.launches, list(drv.events), ms)) or True)
     times = runtime.time_launches(device, drv.launch, 3, 2)
     assert times == [tick] * 3 and drv.launches == 2 + 638 + 3   # WARM_MS (10) of warm-up first
+    assert times.held_ms == 3 * runtime.HOLD_MS_PER_LAUNCH   # what the record's held_ms says
     (built, _, nothing), (launches, events, ms) = held   # the first builds it, before warm-up
     assert built == 0 and nothing == 0
     assert launches == 2 + 638 and events[2:] == [None] * 6 and ms == 3 * runtime.HOLD_MS_PER_LAUNCH
     held.clear()
     runtime.time_launches(device, drv.launch, 10**5, 0)   # no longer than the driver's queue needs
     assert [ms for *_, ms in held] == [0, runtime.HOLD_MAX_MS]
-    drv = FakeClock(lambda i: tick)
-    assert runtime.time_launches(SimpleNamespace(drv=drv), drv.launch, 2, 0) == [tick] * 2   # a device without hold: unheld
+    for unheld in (SimpleNamespace(drv=FakeClock(lambda i: tick)),                       # without hold
+                   SimpleNamespace(drv=FakeClock(lambda i: tick), hold=lambda ms: False)):  # one that cannot
+        times = runtime.time_launches(unheld, unheld.drv.launch, 2, 0)
+        assert times == [tick] * 2 and times.held_ms == 0.0
+    monkeypatch.setattr(runtime, "HOLD_MS_PER_LAUNCH", 0)   # asked for none: hold is not called at all
+    times = runtime.time_launches(SimpleNamespace(drv=drv, hold=None), drv.launch, 2, 0)
+    assert times.held_ms == 0.0
+
+
+def test_the_footer_says_whether_the_timed_launches_were_held():
+    """bench's and run's footers: held when every timed row was (Record.held_ms), else how many
+    were not and the likely reasons; failed rows (no time) do not count."""
+    from tcraw.cli import _held
+    rows = [{"iters": 10, "error": None, "held_ms": 1.0}, {"iters": 10, "error": "boom", "held_ms": 0.0}]
+    assert _held(rows) == "queued behind a hold of the stream"
+    assert _held(rows + [{"iters": 10, "error": None, "held_ms": 0.0}]).endswith("— 1 of 2 rows")
+    assert _held([{"iters": 10, "error": None, "held_ms": 0.0}]).startswith("unheld: no hold could be built")
 
 
 def test_a_bad_hold_is_refused_before_anything_runs(monkeypatch):

@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from tcraw import kernels
+from tcraw import kernels, runtime
 from tcraw.matmul import run_matmul
 
 pytestmark = pytest.mark.gpu
@@ -70,6 +70,7 @@ def test_cli_run_json_records(device, tmp_path):
                     "tflops", "pct_peak", "max_rel_err", "tolerance", "passed", "iters"):
             assert key in r
         assert r["passed"] and r["m"] == r["n"] == r["k"] == 256 and r["iters"] == 3
+        assert r["held_ms"] == 3 * runtime.HOLD_MS_PER_LAUNCH   # NVRTC is here: every row's launches held
     # --save: anyone can re-check the result with their own reference
     def load(name):
         path = tmp_path / name
