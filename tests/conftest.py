@@ -1,3 +1,4 @@
+import hashlib
 import os
 import shutil
 import tempfile
@@ -31,8 +32,14 @@ def pytest_collection_modifyitems(config, items):
     if not (f"{i}{n}".isascii() and i.isdigit() and n.isdigit() and 1 <= int(i) <= int(n)):
         raise pytest.UsageError(f"TCRAW_TEST_SHARD={shard!r}: write i/n with 1 ≤ i ≤ n, e.g. 2/3")
     i, n = int(i), int(n)
+    # Shards are positions in the collection: shards run from two commits whose tests differ do
+    # not add up to either run. Each says which collection it cut, so that shows in their logs.
+    total, digest = len(items), hashlib.sha1("\n".join(t.nodeid for t in items).encode()).hexdigest()[:12]
     config.hook.pytest_deselected(items=[t for j, t in enumerate(items) if j % n != i - 1])
     items[:] = items[i - 1::n]
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(f"TCRAW_TEST_SHARD={i}/{n}: {len(items)} of a collection of {total} tests, {digest}")
 
 
 @pytest.fixture(scope="session", params=["bindings", "ctypes"])

@@ -88,6 +88,10 @@ def test_the_shards_of_a_test_run_are_the_whole_run_once():
     assert rc == 0 and all(r == 0 for r, _, _ in shards) and len(whole) > 100
     assert sorted(t for _, tests, _ in shards for t in tests) == sorted(whole)
     assert all(abs(len(tests) - len(whole) / 3) < 1 for _, tests, _ in shards)
+    # each names the collection it cut (its size and digest), the same for the three
+    said = {re.search(r"TCRAW_TEST_SHARD=\d/3: \d+ of a collection of (\d+) tests, ([0-9a-f]{12})", text).groups()
+            for _, _, text in shards}
+    assert len(said) == 1 and int(next(iter(said))[0]) == len(whole)
     for bad in ("4/3", "²/3"):   # ("²" is a digit to str.isdigit, not to int())
         rc, _, text = collected(bad)
         assert rc != 0 and f"TCRAW_TEST_SHARD={bad!r}" in text and "Traceback" not in text
