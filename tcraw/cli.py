@@ -318,7 +318,7 @@ def _held(rows):
     held = [r for r in timed if r.get("held_ms")]
     if len(held) == len(timed):
         return "queued behind a hold of the stream"
-    return ("unheld: no hold could be built (NVRTC missing or without this GPU's arch), or "
+    return ("unheld: no hold could be built (no NVRTC, or one that cannot build it for this GPU), or "
             "runtime.HOLD_MS_PER_LAUNCH is 0" + (f" — {len(timed) - len(held)} of {len(timed)} rows" if held else ""))
 
 

@@ -96,9 +96,9 @@ class Device:
     def hold(self, ms):
         """Keep this device's stream busy for ``ms`` of GPU time — cuda_src/hold_gpu.cu, one thread
         on the global timer — so that launches queued meanwhile run back to back, none waiting
-        for the host. Returns whether it did: not where the kernel cannot be built (no NVRTC, as
-        as a cubin-only run may have, or one that cannot build for this GPU or its driver), asked
-        once per Device. ``ms`` in [0, 60 000]."""
+        for the host. Returns whether it did: not where the kernel cannot be built (no NVRTC, as a
+        cubin-only run may have none, or one that cannot build it for this GPU or its driver),
+        asked once per Device. ``ms`` in [0, 60 000]."""
         from .validate import hold_ms
         hold_ms(ms)
         self._check()
@@ -507,9 +507,10 @@ def warm_up(drv, run_once, launches, least_ms=None):
 # through tcraw's bindings on the H200's host) — longer than a small problem runs, so a GPU left
 # idle waits between a start event and its launch, and the event pair times the wait too: at
 # 1024³ 06 read 10.4 µs so and 9.3 with the stream held, cuBLAS 20.2 and 9.3 (H200, fp16,
-# scripts/timing_gap_probe.py, docs/results/2026-12-01-h200-held-timing/). time_launches holds the stream this long for each
-# timed launch while the host queues them (Device.hold), four times the most it was seen to take
-# (0: no hold, as before), HOLD_MAX_MS at most: the driver's queue of launches fills long before.
+# scripts/timing_gap_probe.py, docs/results/2026-12-01-h200-held-timing/). time_launches holds
+# the stream this long for each timed launch while the host queues them (Device.hold), four
+# times the most it was seen to take (0: no hold, as before), HOLD_MAX_MS at most: the driver's
+# queue of launches fills long before.
 HOLD_MS_PER_LAUNCH, HOLD_MAX_MS = 0.1, 100.0
 
 

@@ -150,19 +150,36 @@ def test_a_bad_hold_is_refused_before_anything_runs(monkeypatch):
 
 
 def test_hold_is_skipped_where_its_kernel_cannot_be_built(monkeypatch):
-    """Device.hold without NVRTC (a cubin-only run) or without this GPU's arch in it: no hold, no
-    error — the timing goes on unheld — and the build is tried once per Device."""
+    """Device.hold without NVRTC (a cubin-only run), with one that cannot build it for this GPU
+    (no such arch, another CUDA major), or with a cubin the driver refuses: no hold, no error —
+    the timing goes on unheld — and the build is tried once per Device. A lost context is not
+    swallowed."""
     from types import SimpleNamespace
     from tcraw import compiler, runtime
-    from tcraw.errors import ArchError, NoNvrtcError
-    for error in (NoNvrtcError("no libnvrtc"), ArchError("sm_70 is not supported by the installed NVRTC")):
+    from tcraw.errors import ArchError, CudaError, NoNvrtcError, UsageError
+    refused_load = CudaError("cuModuleLoadData", "CUDA_ERROR_UNSUPPORTED_PTX_VERSION", 222)
+    lost = CudaError("cuModuleLoadData", "CUDA_ERROR_ILLEGAL_ADDRESS", 700)
+    for compile_error, load_error in ((NoNvrtcError("no libnvrtc"), None),
+                                      (ArchError("sm_70 is not supported by the installed NVRTC"), None),
+                                      (UsageError("NVRTC 13 with the CUDA 12 stack"), None),
+                                      (None, refused_load), (None, lost)):
         tries = []
 
-        def refuse(*args, error=error, **kwargs):
+        def build(*args, error=compile_error, **kwargs):
             tries.append(args)
+            if error:
+                raise error
+            return SimpleNamespace(image=b"cubin")
+
+        def load(device, image, error=load_error):
             raise error
-        monkeypatch.setattr(compiler, "compile_source", refuse)
+        monkeypatch.setattr(compiler, "compile_source", build)
+        monkeypatch.setattr(runtime, "Module", load)
         device = SimpleNamespace(_check=lambda: None, _hold=None, arch=compiler.Arch(70), drv=None)
+        if load_error is lost:
+            with pytest.raises(CudaError, match="ILLEGAL_ADDRESS"):
+                runtime.Device.hold(device, 1.0)
+            continue
         assert runtime.Device.hold(device, 1.0) is False and runtime.Device.hold(device, 1.0) is False
         assert [a[0] for a in tries] == ["hold_gpu.cu"]
 
