@@ -509,9 +509,11 @@ def warm_up(drv, run_once, launches, least_ms=None):
 # 1024³ 06 read 10.4 µs so and 9.3 with the stream held, cuBLAS 20.2 and 9.3 (H200, fp16,
 # scripts/timing_gap_probe.py, docs/results/2026-12-01-h200-held-timing/). time_launches holds
 # the stream this long for each timed launch while the host queues them (Device.hold), four
-# times the most it was seen to take (0: no hold, as before), HOLD_MAX_MS at most: the driver's
-# queue of launches fills long before.
-HOLD_MS_PER_LAUNCH, HOLD_MAX_MS = 0.1, 100.0
+# times the most it was seen to take (0: no hold, as before), HOLD_CHUNK launches a hold: the
+# driver's queue of pending launches is finite (a full one blocks the host until the GPU drains
+# it, the hold first), so more launches get a hold before each HOLD_CHUNK — between pairs, never
+# inside one.
+HOLD_MS_PER_LAUNCH, HOLD_CHUNK = 0.1, 100
 
 
 class Times(list):
@@ -523,29 +525,30 @@ class Times(list):
 def time_launches(device, run_once, iters, warmup):
     """Per-launch times in ms: warm-up launches untimed (warm_up: at least WARM_MS of GPU time
     when any are asked), then an event pair around each launch — queued behind a hold of the
-    stream (Device.hold, HOLD_MS_PER_LAUNCH each) so that none of them waits for the host. A
+    stream (Device.hold, HOLD_MS_PER_LAUNCH each, a hold before every HOLD_CHUNK) so that none
+    of them waits for the host. A
     ``device`` without ``hold`` (one of the caller's own) times unheld. Returns Times."""
     from .validate import hold_ms, timing
     timing(iters, warmup)
     hold_ms(HOLD_MS_PER_LAUNCH, "runtime.HOLD_MS_PER_LAUNCH")
     hold = getattr(device, "hold", None) if HOLD_MS_PER_LAUNCH else None
     # built now, not between warm-up and the timed launches (an NVRTC compile, once a Device)
-    held_ms = min(iters * HOLD_MS_PER_LAUNCH, HOLD_MAX_MS) if hold and hold(0) else 0.0
+    held = bool(hold and hold(0))
     drv = device.drv
     warm_up(drv, run_once, warmup)
     events = []
     try:
         for _ in range(iters):
             events.append((drv.event_create(), drv.event_create()))
-        if held_ms:
-            hold(held_ms)
-        for start, end in events:
+        for j, (start, end) in enumerate(events):
+            if held and j % HOLD_CHUNK == 0:
+                hold(min(HOLD_CHUNK, iters - j) * HOLD_MS_PER_LAUNCH)
             drv.event_record(start)
             run_once()
             drv.event_record(end)
         drv.event_synchronize(events[-1][1])
         times = Times(drv.event_elapsed_ms(s, e) for s, e in events)
-        times.held_ms = held_ms
+        times.held_ms = iters * HOLD_MS_PER_LAUNCH if held else 0.0
         return times
     finally:
         for pair in events:

@@ -109,9 +109,14 @@ def test_warm_up_lasts_at_least_its_gpu_time_and_none_means_none(monkeypatch):
     (built, _, nothing), (launches, events, ms) = held   # the first builds it, before warm-up
     assert built == 0 and nothing == 0
     assert launches == 2 + 638 and events[2:] == [None] * 6 and ms == 3 * runtime.HOLD_MS_PER_LAUNCH
-    held.clear()
-    runtime.time_launches(device, drv.launch, 10**5, 0)   # no longer than the driver's queue needs
-    assert [ms for *_, ms in held] == [0, runtime.HOLD_MAX_MS]
+    held.clear()   # more than a chunk: a hold before each HOLD_CHUNK launches, between their pairs
+    before = len(drv.events)
+    times = runtime.time_launches(device, drv.launch, 2 * runtime.HOLD_CHUNK + 7, 0)
+    chunk_ms = runtime.HOLD_CHUNK * runtime.HOLD_MS_PER_LAUNCH
+    assert [ms for *_, ms in held] == [0, chunk_ms, chunk_ms, 7 * runtime.HOLD_MS_PER_LAUNCH]
+    assert [sum(e is not None for e in events[before:]) for _, events, _ in held[1:]] == \
+        [0, 2 * runtime.HOLD_CHUNK, 4 * runtime.HOLD_CHUNK]   # events recorded before each: whole pairs
+    assert times.held_ms == (2 * runtime.HOLD_CHUNK + 7) * runtime.HOLD_MS_PER_LAUNCH
     for unheld in (SimpleNamespace(drv=FakeClock(lambda i: tick)),                       # without hold
                    SimpleNamespace(drv=FakeClock(lambda i: tick), hold=lambda ms: False)):  # one that cannot
         times = runtime.time_launches(unheld, unheld.drv.launch, 2, 0)
