@@ -5,10 +5,11 @@ launch · record ten times, queued behind a hold of the stream: Device.hold) and
 takes longer to queue a launch than the GPU to run it, the GPU waits between a start event and
 its launch and the pair times the wait too. Prints both medians. Needs a GPU.
 
-    python scripts/timing_gap_probe.py --shapes 1024,1024,1024 512,512,32768 --repeat 3
+    python scripts/timing_gap_probe.py --shapes scripts/shapes/timing_gaps.txt --repeat 3
 
 (Its first form, run 1 of docs/results/2026-12-01-h200-held-timing/, kept the stream busy with
-untimed launches of the same work and printed the host's µs to queue one timed launch.)
+untimed launches of the same work and printed the host's µs to queue one timed launch; runs 1–2
+gave the shapes of that file inline, as M,N,K words.)
 """
 import argparse
 import statistics
@@ -17,31 +18,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tcraw import kernels, matmul, runtime, validate                     # noqa: E402
+from tcraw import kernels, matmul, runtime                               # noqa: E402
+from tcraw.bench import parse_shapes                                    # noqa: E402
 from tcraw.driver.cublas import Cublas                                  # noqa: E402
 from tcraw.errors import UsageError, run_main                           # noqa: E402
 from tcraw.precision import PRECISIONS, base_matrices, host_problem     # noqa: E402
 
 
-def shape(spec):
-    """M,N,K from "M,N,K" — three whole numbers validate.problem takes — or a UsageError naming it."""
-    parts = spec.split(",")
-    if len(parts) != 3 or not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
-        raise UsageError(f"--shapes {spec!r}: give each shape as M,N,K (three whole numbers)")
-    dims = tuple(int(p) for p in parts)
-    validate.problem(*dims)
-    return dims
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--key", default="fp16")
-    ap.add_argument("--shapes", nargs="+", default=["1024,1024,1024", "1024,1024,8192", "512,512,32768",
-                                                    "128,4096,4096", "2048,2048,2048"])
+    ap.add_argument("--shapes", default="scripts/shapes/timing_gaps.txt", help="suites or files of shapes, as bench takes")
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     kernel, precision = kernels.wgmma_kernel(args.key), PRECISIONS[args.key]
-    args.shapes = [shape(spec) for spec in args.shapes]   # all checked before a GPU is opened
+    args.shapes = list(dict.fromkeys(shape for _, shape in parse_shapes(args.shapes)))   # checked before a GPU is opened
     if args.repeat < 1:
         raise UsageError(f"--repeat must be at least 1, got {args.repeat}")
     with runtime.Device(0) as device:

@@ -526,8 +526,8 @@ def time_launches(device, run_once, iters, warmup):
     """Per-launch times in ms: warm-up launches untimed (warm_up: at least WARM_MS of GPU time
     when any are asked), then an event pair around each launch — queued behind a hold of the
     stream (Device.hold, HOLD_MS_PER_LAUNCH each, a hold before every HOLD_CHUNK) so that none
-    of them waits for the host. A
-    ``device`` without ``hold`` (one of the caller's own) times unheld. Returns Times."""
+    of them waits for the host. A ``device`` without ``hold`` (one of the caller's own) times
+    unheld. Returns Times."""
     from .validate import hold_ms, timing
     timing(iters, warmup)
     hold_ms(HOLD_MS_PER_LAUNCH, "runtime.HOLD_MS_PER_LAUNCH")
