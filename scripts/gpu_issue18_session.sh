@@ -108,6 +108,9 @@
 #   fewtiles (issue 14) 2 × 2 clusters on long-K shapes with few tiles (scripts/shapes/split_configs.txt) beside the
 #          picks; M = 128 (scripts/shapes/mid_m_128.txt) in one consumer's tiles of 192 and 256 columns
 #   gaps   (issue 14) the event pairs unheld and held (scripts/timing_gap_probe.py, GAP_SHAPES)
+#   m128   (issue 14) M = 128 (scripts/shapes/mid_m_128.txt): the pick beside one consumer's 64 × 192 / 64 × 256
+#          tiles in clusters of 2, 128×128 sharing A, 64 × 64 / 64 × 128 in clusters of 2 (M128_PREC, fp16)
+#   heldcheck the hold's GPU tests, the records' held_ms and tests/test_cubin_only.py (both backends)
 #   suite1 tests/test_gpu.py with the GPU (TCRAW_TEST_SHARD=i/3: a third of it, a call each); suite2 every
 #          other test file (each a call of its own)
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
@@ -727,6 +730,22 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
     timeout ${GAPS_S:-240} $PY scripts/timing_gap_probe.py --repeat 3 --shapes "${GAP_SHAPES:-scripts/shapes/timing_gaps.txt}" \
       > "$OUT/timing_gaps_fp16.txt" 2>&1
     echo "gaps exit $?"; grep -E "ratio|Error|error|^timing_gap_probe" "$OUT/timing_gaps_fp16.txt" ;;
+  m128)
+    # (issue 14) M = 128 against projection-like weights (scripts/shapes/mid_m_128.txt): the pick beside
+    # one consumer's 64 × 192 / 64 × 256 tiles in clusters of 2 (two M tiles sharing B: cuBLAS's 116
+    # blocks at 128×11008×4096), 128×128 in clusters of 2 sharing A, 64 × 64 / 64 × 128 in clusters of 2
+    p=${M128_PREC:-fp16}
+    timeout ${M128_S:-240} $PY scripts/tune_ladder.py --family wgmma --precision $p --shapes scripts/shapes/mid_m_128.txt \
+      --iters 20 --seed 41 --variants picked CONSUMERS=1,BN=192,CLUSTER=2,STAGES=6 CONSUMERS=1,BN=256,CLUSTER=2,STAGES=5 \
+      CONSUMERS=2,BN=128,CLUSTER=2,SHARE_A=1,STAGES=6 CONSUMERS=1,BN=64,CLUSTER=2,STAGES=13 CONSUMERS=1,BN=128,CLUSTER=2,STAGES=8 \
+      > "$OUT/m128_configs_$p.txt" 2>&1
+    echo "m128 $p exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/m128_configs_$p.txt" ;;
+  heldcheck)
+    # the hold's GPU tests and the records' held_ms (both backends), then cubin-only runs (no NVRTC:
+    # unheld, held_ms 0) — the cubin-only fixture compiles every kernel for two archs first
+    timeout ${PYTEST_S:-330} $PY -m pytest -q -rs -p no:cacheprovider tests/test_cubin_only.py tests/test_gpu.py \
+      -k "cubin or hold or json_record" > "$OUT/pytest_held_checks.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_held_checks.txt")" ;;
   suite1|suite2)
     # the whole suite took over 585 s on the H200 (cut at 93 %, 2026-11-30): tests/test_gpu.py
     # in one call, everything else in another — and by 2026-12-01 tests/test_gpu.py alone took
