@@ -110,6 +110,8 @@
 #   gaps   (issue 14) the event pairs unheld and held (scripts/timing_gap_probe.py, GAP_SHAPES)
 #   m128   (issue 14) M = 128 (scripts/shapes/mid_m_128.txt): the pick beside one consumer's 64 × 192 / 64 × 256
 #          tiles in clusters of 2, 128×128 sharing A, 64 × 64 / 64 × 128 in clusters of 2 (M128_PREC, fp16)
+#   c2fresh (issue 14) 64×64 tiles in clusters of 2 along M (one consumer) beside the pick on fresh shapes
+#          (scripts/shapes/one_consumer_c2_fresh.txt), fp16, then six of them in bf16
 #   heldcheck the hold's GPU tests, the records' held_ms and tests/test_cubin_only.py (both backends)
 #   suite1 tests/test_gpu.py with the GPU (TCRAW_TEST_SHARD=i/3: a third of it, a call each); suite2 every
 #          other test file (each a call of its own)
@@ -740,6 +742,19 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
       CONSUMERS=2,BN=128,CLUSTER=2,SHARE_A=1,STAGES=6 CONSUMERS=1,BN=64,CLUSTER=2,STAGES=13 CONSUMERS=1,BN=128,CLUSTER=2,STAGES=8 \
       > "$OUT/m128_configs_$p.txt" 2>&1
     echo "m128 $p exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/m128_configs_$p.txt" ;;
+  c2fresh)
+    # (issue 14) one consumer's 64×64 tiles in clusters of 2 along M (B shared by the two tile rows;
+    # 8 and 13 stages) beside the pick — 64×64 in clusters of 1 — and 64×128 in clusters of 2, on
+    # scripts/shapes/one_consumer_c2_fresh.txt, fp16; then the first five and 128×4096×4096 in bf16
+    timeout ${C2F_S:-240} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/one_consumer_c2_fresh.txt \
+      --iters 20 --seed 43 --variants picked CONSUMERS=1,BN=64,CLUSTER=2,STAGES=8 CONSUMERS=1,BN=64,CLUSTER=2,STAGES=13 \
+      CONSUMERS=1,BN=64,CLUSTER=1,STAGES=13 CONSUMERS=1,BN=128,CLUSTER=2,STAGES=8 > "$OUT/c2_fresh_fp16.txt" 2>&1
+    echo "c2fresh fp16 exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/c2_fresh_fp16.txt"
+    grep -v "^#" scripts/shapes/one_consumer_c2_fresh.txt | sed -n '1,5p;11p' > "$OUT/c2_fresh_bf16_shapes.txt"
+    timeout ${C2F_S:-240} $PY scripts/tune_ladder.py --family wgmma --precision bf16 --shapes "$OUT/c2_fresh_bf16_shapes.txt" \
+      --iters 20 --seed 43 --variants picked CONSUMERS=1,BN=64,CLUSTER=2,STAGES=8 CONSUMERS=1,BN=64,CLUSTER=2,STAGES=13 \
+      > "$OUT/c2_fresh_bf16.txt" 2>&1
+    echo "c2fresh bf16 exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/c2_fresh_bf16.txt" ;;
   heldcheck)
     # the hold's GPU tests and the records' held_ms (both backends), then cubin-only runs (no NVRTC:
     # unheld, held_ms 0) — the cubin-only fixture compiles every kernel for two archs first
