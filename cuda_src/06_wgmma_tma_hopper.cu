@@ -23,7 +23,8 @@
 // (9) split-K when the tiles are too few for the SMs (small M or N, long K): each tile's K cut in
 // even pieces, one per cluster, partial sums in a workspace, every piece then adding a share of the
 // tile in a fixed order (`split_pieces`, `split_epilogue`), (10) edges: any M, N, K — the copy
-// engine fills loads past an edge with zeros and clips stores there, and (11) with PINGPONG, the
+// engine fills loads past an edge with zeros and clips stores there (a tile of A at M's edge copies
+// only the 8-row boxes that hold real rows: `a_copy`), and (11) with PINGPONG, the
 // two consumers taking whole tiles in turn instead of sharing each one, so that one stores its C
 // while the other multiplies (an mbarrier per consumer says when its turn starts).
 //
@@ -59,12 +60,12 @@
 #include "wgmma_tma.cuh"
 
 // The launch this file needs — threads per block, dynamic shared memory bytes, then the TMA
-// boxes (rows, cols) of A, B and C — stated once, here; tcraw reads it from the cubin and
-// refuses a declaration in kernels.py that differs.
+// boxes (rows, cols) of A, B, C and A's 8-row boxes for tiles at M's edge (a_copy) — stated once,
+// here; tcraw reads it from the cubin and refuses a declaration in kernels.py that differs.
 #if SWAP_AB   // A in BN-row boxes, B in BK × 64 boxes, C in BN-row × 32-column boxes
-extern "C" __constant__ int tcraw_launch[8] = {THREADS, SMEM_BYTES, BN, BK, BK, 64, BN, C_BOX_COLS};
+extern "C" __constant__ int tcraw_launch[10] = {THREADS, SMEM_BYTES, BN, BK, BK, 64, BN, C_BOX_COLS, 8, BK};
 #else
-extern "C" __constant__ int tcraw_launch[8] = {THREADS, SMEM_BYTES, A_BOX_ROWS, BK, BK, 64, 64, C_BOX_COLS};
+extern "C" __constant__ int tcraw_launch[10] = {THREADS, SMEM_BYTES, A_BOX_ROWS, BK, BK, 64, 64, C_BOX_COLS, 8, BK};
 #endif
 
 // (THREADS, 1): setmaxnreg only takes effect when the kernel starts under a register cap.
@@ -78,6 +79,6 @@ extern "C" __constant__ int tcraw_launch[8] = {THREADS, SMEM_BYTES, A_BOX_ROWS, 
 extern "C" __global__ void __launch_bounds__(THREADS, 1) __cluster_dims__(CLUSTER, 1, 1)
 WGMMA_ENTRY(const void* A, const void* B, float* C, int M, int N, int K, unsigned* work,
             const __grid_constant__ TensorMap map_a, const __grid_constant__ TensorMap map_b,
-            const __grid_constant__ TensorMap map_c) {
-    wgmma_tma(M, N, K, work, &map_a, &map_b, &map_c, 1.0f);
+            const __grid_constant__ TensorMap map_c, const __grid_constant__ TensorMap map_a8) {
+    wgmma_tma(M, N, K, work, &map_a, &map_b, &map_c, &map_a8, 1.0f);
 }

@@ -52,8 +52,9 @@
 #include "wgmma_tma.cuh"
 
 // The launch this file needs — threads, dynamic shared memory, then the TMA boxes (rows, cols in
-// elements) of A, B (64 rows of N × BK) and C — read from the cubin by tcraw, as 06's is.
-extern "C" __constant__ int tcraw_launch[8] = {THREADS, SMEM_BYTES, A_BOX_ROWS, BK, 64, BK, 64, C_BOX_COLS};
+// elements) of A, B (64 rows of N × BK), C and A's 8-row boxes at M's edge — read from the cubin
+// by tcraw, as 06's is.
+extern "C" __constant__ int tcraw_launch[10] = {THREADS, SMEM_BYTES, A_BOX_ROWS, BK, 64, BK, 64, C_BOX_COLS, 8, BK};
 
 #if WG_SCALED
 #define WG07_SCALES , const float* scales
@@ -65,6 +66,6 @@ extern "C" __constant__ int tcraw_launch[8] = {THREADS, SMEM_BYTES, A_BOX_ROWS, 
 extern "C" __global__ void __launch_bounds__(THREADS, 1) __cluster_dims__(CLUSTER, 1, 1)
 WG07_ENTRY(const void* A, const void* B, void* C, int M, int N, int K, unsigned* work WG07_SCALES,
            const __grid_constant__ TensorMap map_a, const __grid_constant__ TensorMap map_b,
-           const __grid_constant__ TensorMap map_c) {
-    wgmma_tma(M, N, K, work, &map_a, &map_b, &map_c, WG07_SCALE);
+           const __grid_constant__ TensorMap map_c, const __grid_constant__ TensorMap map_a8) {
+    wgmma_tma(M, N, K, work, &map_a, &map_b, &map_c, &map_a8, WG07_SCALE);
 }

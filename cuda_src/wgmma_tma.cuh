@@ -240,6 +240,38 @@ __device__ __forceinline__ void tma_load_2d_multicast(unsigned dst, const Tensor
 __device__ __forceinline__ void prefetch_map(const TensorMap* map) {
     asm volatile("prefetch.tensormap [%0];" ::"l"(map) : "memory");
 }
+
+#ifndef A_EDGE
+#define A_EDGE 8   // a box of A that runs past M's last row is copied as up to this many 8-row boxes (0: whole)
+#endif
+// A box of A is `box` rows from row0; a tile at M's edge needs only the first M - row0 of them.
+// Copied whole, the copy engine fills the rest with zeros — and at M = 72 (a second row of 64-row
+// tiles with 8 real rows) that took 06 28.7 µs against 18.4 at M = 128 with the same tiles and the
+// same B (H200, fp16, 4096 × 4096, one consumer's 64×64 tiles; docs/results/2026-12-01-h200-a-edge/).
+// So such a box is copied as the 8-row boxes of map8 that hold real rows — if A_EDGE of them or
+// fewer do (each is a copy of its own to issue) — the rest of the slot left as it was: stale rows
+// of A change only rows of C past M, which are never stored (the copy engine clips C's boxes at M)
+// — each row of C is its row of A times B. a_rows: the rows of the box to copy (`box`: whole);
+// a_copy_bytes: what they bring (the 8-row boxes whole, zeros past M included).
+__device__ __forceinline__ int a_rows(int M, int row0, int box) {
+    const int real = min(max(M - row0, 0), box);
+    return real < box && (real + 7) / 8 <= A_EDGE ? real : box;
+}
+__device__ __forceinline__ unsigned a_copy_bytes(int rows, int box) {
+    return (rows == box ? box : (rows + 7) / 8 * 8) * 128;
+}
+// The first `rows` of A's box at (k, row0) into dst — one box, or 8-row boxes — to the blocks in
+// `mask` (multicast; 0: this block alone).
+__device__ __forceinline__ void a_copy(unsigned dst, const TensorMap* map, const TensorMap* map8, int k, int row0,
+                                       int rows, int box, unsigned bar, unsigned mask) {
+    auto one = [&](unsigned to, const TensorMap* m, int r) {
+        if (mask) tma_load_2d_multicast(to, m, k, r, bar, mask);
+        else tma_load_2d(to, m, k, r, bar);
+    };
+    if (rows == box) one(dst, map, row0);
+    else
+        for (int r = 0; r < rows; r += 8) one(dst + r * 128, map8, row0 + r);
+}
 __device__ __forceinline__ void mbar_arrive(unsigned bar) {
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
 }
@@ -612,7 +644,8 @@ __device__ __forceinline__ void split_epilogue(acc_t (&d)[BN / 2], acc_t* partia
 }
 
 __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, const TensorMap* map_a,
-                                          const TensorMap* map_b, const TensorMap* map_c, float scale) {
+                                          const TensorMap* map_b, const TensorMap* map_c, const TensorMap* map_a8,
+                                          float scale) {
     extern __shared__ unsigned char smem_raw[];
     // Stages start on a 1024-byte boundary: the 128-byte swizzle pattern repeats every 8 rows
     // (1024 bytes) and both the copy engine and the descriptors assume atoms start there.
@@ -656,6 +689,7 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
 #endif
     if (threadIdx.x == 0) {
         prefetch_map(map_a), prefetch_map(map_b), prefetch_map(map_c);   // while the barriers are set up
+        if (A_EDGE && !SWAP_AB && M % BM) prefetch_map(map_a8);   // (a tile at M's edge copies 8-row boxes)
         for (int s = 0; s < STAGES; ++s) {
             mbar_init(full + 8 * s, 1);                       // own expect_tx arrival (+ the bytes)
             mbar_init(empty + 8 * s, TEAM * CLUSTER);         // every consumer of the unit, in every block
@@ -682,19 +716,31 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                 int tile_m, tile_n;
                 tile_coords(tile, tiles_m, tiles_n, GROUP_M, tile_m, tile_n);
                 own_tile(tile_m, tile_n);
+                // The rows of A's box this block copies, and the bytes of A that reach it (a_rows)
+#if SWAP_AB
+                const int rows_a = 0;
+                const unsigned a_bytes = A_LOAD_ROWS * 128;
+#elif SHARE_A   // its half of the rows, the other block of its pair the other half (same tile_m)
+                const int half0 = a_rows(M, tile_m * BM, A_BOX_ROWS), half1 = a_rows(M, tile_m * BM + A_BOX_ROWS, A_BOX_ROWS);
+                const int rows_a = rank / CM ? half1 : half0;   // (rank / CM: its place along N)
+                const unsigned a_bytes = a_copy_bytes(half0, A_BOX_ROWS) + a_copy_bytes(half1, A_BOX_ROWS);
+#else
+                const int rows_a = a_rows(M, tile_m * BM, A_LOAD_ROWS);
+                const unsigned a_bytes = a_copy_bytes(rows_a, A_LOAD_ROWS);
+#endif
                 for (int kt = k0; kt < k1; ++kt, ++slice) {
                     const int s = slice % STAGES;
                     mbar_wait(empty + 8 * s, (slice / STAGES + 1) & 1);   // every consumer is done with s
                     const unsigned a_dst = stages + s * STAGE_BYTES, b_dst = a_dst + A_BYTES;
-                    mbar_expect_tx(full + 8 * s, A_LOAD_ROWS * 128 + B_BYTES);   // all of A and B, whoever sends them
+                    mbar_expect_tx(full + 8 * s, a_bytes + B_BYTES);   // all of A and B, whoever sends them
 #if SWAP_AB   // the A slot: BM columns of B (64 a consumer, BK rows of k); the B slot: BN rows of A
 #pragma unroll
                     for (int j = 0; j < CONSUMERS; ++j)
                         tma_load_2d(a_dst + j * B_BOX_BYTES, map_b, tile_m * BM + j * 64, kt * BK, full + 8 * s);
                     tma_load_2d(b_dst, map_a, kt * BK, tile_n * BN, full + 8 * s);
 #elif SHARE_A && CLUSTER == 2   // this block's half of A's rows for both blocks; all of B, its own
-                    tma_load_2d_multicast(a_dst + rank * A_BOX_ROWS * 128, map_a, kt * BK, tile_m * BM + rank * A_BOX_ROWS,
-                                          full + 8 * s, (1u << CLUSTER) - 1);
+                    a_copy(a_dst + rank * A_BOX_ROWS * 128, map_a, map_a8, kt * BK, tile_m * BM + rank * A_BOX_ROWS, rows_a,
+                           A_BOX_ROWS, full + 8 * s, (1u << CLUSTER) - 1);
 #pragma unroll
                     for (int j = 0; j < B_BOXES; ++j)
 #if WG_B_KMAJOR
@@ -706,8 +752,8 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                 // of B's boxes for this block and the one below (same rank / 2)
                     {
                         const unsigned rm = rank % CM, rn = rank / CM;
-                        tma_load_2d_multicast(a_dst + rn * A_BOX_ROWS * 128, map_a, kt * BK, tile_m * BM + rn * A_BOX_ROWS,
-                                              full + 8 * s, 0b0101u << rm);
+                        a_copy(a_dst + rn * A_BOX_ROWS * 128, map_a, map_a8, kt * BK, tile_m * BM + rn * A_BOX_ROWS, rows_a,
+                               A_BOX_ROWS, full + 8 * s, 0b0101u << rm);
 #pragma unroll
                         for (int j = rm * B_BOXES / CM; j < (rm + 1) * B_BOXES / CM; ++j)
 #if WG_B_KMAJOR
@@ -719,7 +765,7 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
 #endif
                     }
 #else
-                    tma_load_2d(a_dst, map_a, kt * BK, tile_m * BM, full + 8 * s);   // BK × A_LOAD_ROWS box of A
+                    a_copy(a_dst, map_a, map_a8, kt * BK, tile_m * BM, rows_a, A_LOAD_ROWS, full + 8 * s, 0);   // BK × A_LOAD_ROWS box of A
 #pragma unroll
                     for (int j = rank * B_BOXES / CLUSTER; j < (rank + 1) * B_BOXES / CLUSTER; ++j)
 #if WG_B_KMAJOR   // 64 rows (of N) × BK box of the N×K matrix

@@ -362,7 +362,8 @@ def check_declared_launch(kernel, image):
     g = kernel.geometry(*kernel.tile)
     declared = [math.prod(g.block), g.smem_bytes, *(v for box in kernel.tma_boxes for v in box)]
     if said != declared:
-        names = ["threads", "smem bytes"] + [f"{op} box {d}" for op in "ABC" for d in ("rows", "cols")]
+        names = ["threads", "smem bytes"] + [f"{op} box {d}" for op in ("A", "B", "C", "A's edge")
+                                             for d in ("rows", "cols")]
         diff = ", ".join(f"{n} {s} vs {d}" for n, s, d in zip(names, said, declared) if s != d) or \
             f"{len(said)} values vs {len(declared)}"
         raise UsageError(f"kernel {kernel.name}: its source states tcraw_launch = {said}, its declaration "

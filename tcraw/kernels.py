@@ -307,6 +307,8 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
               "WAIT_DEPTH": None,   # 1: one slice's MMAs stay in flight while the next is issued;
                                     # None: as wgmma_wait_depth says (1 for one consumer)
               "A_ROWS": 0,       # rows of A loaded a slice (0: the block's all; 8/16 for tiny M)
+              "A_EDGE": 8,       # a box of A past M's last row: copied as up to this many 8-row boxes of
+                                 # real rows, not whole with zeros (0: whole; the .cu's a_copy)
               "SWAP_AB": 0,      # 1: Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n (BN 16/32/64; fp16, bf16)
               "PINGPONG": 0,     # 64/128: the two consumers take tiles of these rows in turn (not shared)
               "SHARE_A": 0,      # 1: pairs of a cluster's blocks take neighbouring tiles of a tile row, sharing A
@@ -443,6 +445,9 @@ def wgmma_checked(tile):
     if tile["STREAM_K_ROUNDS"] < 1:
         raise UsageError(f"STREAM_K_ROUNDS={tile['STREAM_K_ROUNDS']}: the whole rounds before stream-K cuts the "
                          "last one, a whole number ≥ 1 (1: after any)")
+    if tile["A_EDGE"] > 32:
+        raise UsageError(f"A_EDGE={tile['A_EDGE']}: the most 8-row boxes a box of A at M's edge is copied as, "
+                         "0 (copied whole) to 32 (a box has at most 256 rows)")
     if tile["A_ROWS"] % 8 or not 0 <= tile["A_ROWS"] <= rows:
         raise UsageError(f"A_ROWS={tile['A_ROWS']}: a multiple of 8 up to the block tile's {rows} rows "
                          "(0: all of them)")
@@ -517,7 +522,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         name=name or entry, source=source, entry=entry,
         precision=PRECISIONS[key], min_arch=90, arch_specific=True, cluster=cluster, tile=(1, 1, 1), pitch=16,
         geometry=wgmma_geometry(tile), defines=_defines(tile) + (macro,),
-        align=16, tma_boxes=(a_box, b_box, c_box), persistent=True,
+        align=16, tma_boxes=(a_box, b_box, c_box, (8, bk)), persistent=True,   # (8, bk): A at M's edge
         workspace=wgmma_workspace(tile), tma_element=element, b_layouts=(b_layout,), max_m=tile["A_ROWS"],
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
         configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + SWAPPED_CONFIGS if elem == 2 else

@@ -247,13 +247,14 @@ def check_layout(kernel, b_layout):
 def operand_tensor_maps(kernel, d_a, d_b, d_c, m, n, k, pitches=None, b_layout="row"):
     """TMA kernels read A (M×K) and B (K×N, or N×K when ``b_layout`` is "col"), and may write C
     (M×N, fp32), through tensor maps encoded here, on the host, from the same device buffers: one
-    per operand, with the kernel's box shapes (and ``pitches``: name -> row pitch in bytes)."""
+    per box shape the kernel declares — A, B, C, then (06/07) A again in 8-row boxes for tiles at
+    M's edge — with ``pitches`` (name -> row pitch in bytes)."""
     if not kernel.tma_boxes:
         return []
     pitches = pitches or {}
     b_rows, b_cols = b_shape(b_layout, n, k)
     operands = [("A", d_a, kernel.tma_element, m, k), ("B", d_b, kernel.tma_element, b_rows, b_cols),
-                ("C", d_c, c_element(kernel), m, n)]
+                ("C", d_c, c_element(kernel), m, n), ("A", d_a, kernel.tma_element, m, k)]
     return [TensorMap(buf, element, rows, cols, *box, pitch=pitches.get(name))
             for (name, buf, element, rows, cols), box in zip(operands, kernel.tma_boxes)]
 

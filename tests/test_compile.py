@@ -501,13 +501,28 @@ def test_the_occupancy_question_is_asked_once_per_geometry():
     assert len(calls) == 2
 
 
+@pytest.mark.parametrize("key", ["fp16", "fp8e4m3", "tf32"])
+def test_06_07_state_an_8_row_box_of_a_for_the_m_edge(key):
+    """06/07 take a fourth tensor map, A in 8-row boxes of one 128-byte slice (a_copy: tiles at M's
+    edge copy only the boxes with real rows), stated in the .cu beside the other boxes; A_EDGE
+    (the most such boxes a copy) from 0 (copied whole) to 32, anything else refused by name."""
+    bk = 128 // kernels.PRECISIONS[key].in_dtype.itemsize
+    for edge in (0, 8, 32):
+        k = kernels.wgmma_kernel(key, {"A_EDGE": edge}, choose=False)
+        assert k.tma_boxes[3] == (8, bk) and f"A_EDGE={edge}" in k.defines
+        assert compiler.compile_cubin(k, "sm_90").spill_bytes == 0
+    for bad in (33, -1, 2.5):
+        with pytest.raises(UsageError, match="A_EDGE"):
+            kernels.wgmma_kernel(key, {"A_EDGE": bad}, choose=False)
+
+
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_06_swapped_operands_build_and_state_their_boxes(key):
     """SWAP_AB: Cᵀ = Bᵀ·Aᵀ with M's tile (16, 32, 64) along the wgmma's n — A comes in BN-row
     boxes, C leaves in BN-row × 32-column boxes (the launch it states, checked at compile)."""
     for bn in (16, 32, 64):
         k = kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": bn, "CLUSTER": 1}, choose=False)
-        assert k.tma_boxes == ((bn, 64), (64, 64), (bn, 32))
+        assert k.tma_boxes == ((bn, 64), (64, 64), (bn, 32), (8, 64))   # (the 8-row edge boxes unused swapped)
         assert compiler.compile_cubin(k, "sm_90").spill_bytes == 0
     with pytest.raises(UsageError, match="SWAP_AB=1 takes BN"):
         kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": 128, "CLUSTER": 1}, choose=False)

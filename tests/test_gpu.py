@@ -535,6 +535,39 @@ def test_06_loading_only_a_few_rows_of_a_is_correct_for_tiny_m(device, host_prob
             assert rec.passed and rec.unwritten == 0, (shape, mode, rec.config, rec.max_rel_err, rec.bad)
 
 
+# Tiles at M's edge copy only the 8-row boxes of A with real rows (A_EDGE): each form's box of A —
+# a block's whole tile (64, 128, 192 rows; a turn's 128), or half of one shared by a pair (SHARE_A,
+# in clusters of 2 and 2 × 2) — with 1, 8, 13, 40 and 72 real rows past whole tiles, whole and cut
+# along K (split-K, K long) — beside the same build copying whole boxes (A_EDGE=0).
+A_EDGE_FORMS = [{"CONSUMERS": 1, "BN": 64, "CLUSTER": 2}, {"CONSUMERS": 2, "BN": 128, "CLUSTER": 1},
+                {"CONSUMERS": 2, "BN": 128, "CLUSTER": 2, "SHARE_A": 1},
+                {"CONSUMERS": 2, "BN": 128, "CLUSTER": 4, "SHARE_A": 1},
+                {"CONSUMERS": 3, "BN": 192, "CLUSTER": 1, "A_EDGE": 16},
+                {"CONSUMERS": 2, "BN": 128, "PINGPONG": 128, "CLUSTER": 2}]
+
+
+@pytest.mark.parametrize("config", A_EDGE_FORMS, ids=lambda c: "+".join(f"{k}={v}" for k, v in c.items()))
+def test_06_tiles_at_m_edge_copy_only_rows_of_a_within_it(device, host_problems, config):
+    """Verified, integers exact, and the same bits as whole boxes of A filled with zeros past M."""
+    kernel = kernels.KERNELS["wgmma_tma_fp16"]
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    rows = kernels.wgmma_rows({**kernels.WGMMA_TILE, **config})
+    whole = {**config, "A_EDGE": 0}
+    for real in (1, 8, 13, 40, 72):
+        if real >= rows:
+            continue
+        for n, k in [(1003, 997), (256, 8192)]:   # (the second cut along K)
+            for mode in ("int", "normal"):
+                hp = host_problems("fp16", rows * 2 + real, n, k, mode)
+                rec, cut = run_matmul(device, kernel, hp, iters=1, warmup=0, config=config, keep_output=True)
+                assert rec.passed and rec.unwritten == 0, (real, n, k, mode, rec.config, rec.max_rel_err, rec.bad)
+                if mode == "int":
+                    assert rec.max_abs_err == 0.0, (real, n, k, rec.config)
+                _, zeros = run_matmul(device, kernel, hp, iters=1, warmup=0, config=whole, keep_output=True)
+                assert cut.tobytes() == zeros.tobytes(), (real, n, k, mode, rec.config)
+
+
 @pytest.mark.parametrize("config", [{"SWAP_AB": 1, "BN": 16, "CLUSTER": 1, "CONSUMERS": 2},
                                     {"SWAP_AB": 1, "BN": 32, "CLUSTER": 1, "CONSUMERS": 1},
                                     {"SWAP_AB": 1, "BN": 64, "CLUSTER": 1, "CONSUMERS": 2}],
