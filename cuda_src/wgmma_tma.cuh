@@ -242,7 +242,7 @@ __device__ __forceinline__ void prefetch_map(const TensorMap* map) {
 }
 
 #ifndef A_EDGE
-#define A_EDGE 8   // a box of A that runs past M's last row is copied as up to this many 8-row boxes (0: whole)
+#define A_EDGE 4   // a box of A that runs past M's last row is copied as up to this many 8-row boxes (0: whole)
 #endif
 // A box of A is `box` rows from row0; a tile at M's edge needs only the first M - row0 of them.
 // Copied whole, the copy engine fills the rest with zeros — and at M = 72 (a second row of 64-row

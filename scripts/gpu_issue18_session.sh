@@ -114,6 +114,8 @@
 #          (scripts/shapes/one_consumer_c2_fresh.txt), fp16, then six of them in bf16
 #   aedge  (issue 14) tiles at M's edge copying only the 8-row boxes of A with real rows (A_EDGE): GPU tests,
 #          compute-sanitizer, then A_EDGE 8 / 0 / 4 / 16 under the picks on scripts/shapes/m_edge.txt, fp16
+#   c2again (issue 14) after A_EDGE: 64×64 in clusters of 2 along M beside 64×64 in clusters of 1 and 64×128 in
+#          clusters of 2 on both files of fresh shapes (one_consumer_c2_fresh*.txt), fp16; bf16 on the second
 #   heldcheck the hold's GPU tests, the records' held_ms and tests/test_cubin_only.py (both backends)
 #   suite1 tests/test_gpu.py with the GPU (TCRAW_TEST_SHARD=i/3: a third of it, a call each); suite2 every
 #          other test file (each a call of its own)
@@ -772,6 +774,19 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
     timeout ${EDGE_S:-200} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/m_edge.txt --iters 20 \
       --seed 53 --variants picked picked:A_EDGE=0 picked:A_EDGE=4 picked:A_EDGE=16 > "$OUT/m_edge_fp16.txt" 2>&1
     echo "m edge exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/m_edge_fp16.txt" ;;
+  c2again)
+    # (issue 14) after A_EDGE: 64×64 tiles in clusters of 2 along M (one consumer, 8 stages) beside the
+    # pick's 64×64 in clusters of 1 and 64×128 in clusters of 2, on both files of fresh shapes, fp16;
+    # then bf16 on the second
+    timeout ${C2F_S:-200} $PY scripts/tune_ladder.py --family wgmma \
+      --shapes scripts/shapes/one_consumer_c2_fresh.txt,scripts/shapes/one_consumer_c2_fresh2.txt --iters 20 --seed 59 \
+      --variants picked CONSUMERS=1,BN=64,CLUSTER=2,STAGES=8 CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8 \
+      CONSUMERS=1,BN=128,CLUSTER=2,STAGES=8 > "$OUT/c2_again_fp16.txt" 2>&1
+    echo "c2again fp16 exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/c2_again_fp16.txt"
+    timeout ${C2F_S:-200} $PY scripts/tune_ladder.py --family wgmma --precision bf16 \
+      --shapes scripts/shapes/one_consumer_c2_fresh2.txt --iters 20 --seed 59 \
+      --variants CONSUMERS=1,BN=64,CLUSTER=2,STAGES=8 CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8 > "$OUT/c2_again_bf16.txt" 2>&1
+    echo "c2again bf16 exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/c2_again_bf16.txt" ;;
   heldcheck)
     # the hold's GPU tests and the records' held_ms (both backends), then cubin-only runs (no NVRTC:
     # unheld, held_ms 0) — the cubin-only fixture compiles every kernel for two archs first

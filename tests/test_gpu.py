@@ -554,7 +554,7 @@ def test_06_tiles_at_m_edge_copy_only_rows_of_a_within_it(device, host_problems,
         pytest.skip(str(refusal))
     rows = kernels.wgmma_rows({**kernels.WGMMA_TILE, **config})
     whole = {**config, "A_EDGE": 0}
-    for real in (1, 8, 13, 40, 72):
+    for real in (1, 8, 13, 40, 72):   # (1–4 boxes of 8 cut at A_EDGE=4, 5 and 9 whole)
         if real >= rows:
             continue
         for n, k in [(1003, 997), (256, 8192)]:   # (the second cut along K)
