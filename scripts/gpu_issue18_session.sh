@@ -116,6 +116,8 @@
 #          compute-sanitizer, then A_EDGE 8 / 0 / 4 / 16 under the picks on scripts/shapes/m_edge.txt, fp16
 #   c2again (issue 14) after A_EDGE: 64×64 in clusters of 2 along M beside 64×64 in clusters of 1 and 64×128 in
 #          clusters of 2 on both files of fresh shapes (one_consumer_c2_fresh*.txt), fp16; bf16 on the second
+#   pairs  (issue 14) 64×128 in clusters of 2 where the rule for two tile rows fires (wgmma_pairs_rows) beside
+#          64×64 in clusters of 1 on fresh shapes, fp16 and bf16; GPU tests of the edges and those tiles
 #   heldcheck the hold's GPU tests, the records' held_ms and tests/test_cubin_only.py (both backends)
 #   suite1 tests/test_gpu.py with the GPU (TCRAW_TEST_SHARD=i/3: a third of it, a call each); suite2 every
 #          other test file (each a call of its own)
@@ -787,6 +789,19 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
       --shapes scripts/shapes/one_consumer_c2_fresh2.txt --iters 20 --seed 59 \
       --variants CONSUMERS=1,BN=64,CLUSTER=2,STAGES=8 CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8 > "$OUT/c2_again_bf16.txt" 2>&1
     echo "c2again bf16 exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/c2_again_bf16.txt" ;;
+  pairs)
+    # (issue 14) the rule for two rows of one consumer's tiles (kernels.wgmma_pairs_rows: 64×128 in
+    # clusters of 2) against the 64×64 tiles it replaces on fresh shapes (scripts/shapes/paired_rows_fresh.txt),
+    # fp16 and bf16; then the GPU tests of the edges (A_EDGE now 4), 64-column and paired tiles
+    for p in fp16 bf16; do
+      timeout ${PAIRS_S:-120} $PY scripts/tune_ladder.py --family wgmma --precision $p --shapes scripts/shapes/paired_rows_fresh.txt \
+        --iters 20 --seed 61 --variants picked CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8 > "$OUT/paired_rows_fresh_$p.txt" 2>&1
+      echo "pairs $p exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/paired_rows_fresh_$p.txt"
+    done
+    timeout ${PYTEST_S:-240} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "bindings and (m_edge or \
+      no_tile_divides or configuration_is_correct_at_the_edges or 07_k_major_forms or swapped_operands_are or \
+      64_columns or kernel_matches_reference)" > "$OUT/pytest_pairs_edges.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_pairs_edges.txt")" ;;
   heldcheck)
     # the hold's GPU tests and the records' held_ms (both backends), then cubin-only runs (no NVRTC:
     # unheld, held_ms 0) — the cubin-only fixture compiles every kernel for two archs first

@@ -745,6 +745,18 @@ CLUSTERS_OF_4 = ((256, 0), (256, 1), (192, 0), (192, 1), (128, 1))
 # wgmma_shares_both, swaps them in: 16-bit inputs only; on other SM counts by the share of
 # clusters of 4 the H200 holds (CLUSTERS_OF_4_HELD), measured on the H200 only.
 SHARED_BOTH_CONFIG = {"CONSUMERS": 2, "BN": 128, "CLUSTER": 4, "SHARE_A": 1, "STAGES": 6}
+# Two rows of one consumer's tiles (M of 65 to 128) where K is long: 64×128 tiles in clusters of 2
+# along M — the pair shares B's boxes, so a block brings half the bytes a 64×64 tile in clusters
+# of 1 does for each MMA — where the model picks 64×64 in clusters of 1 (its cost leaves out what
+# feeding the blocks costs them). H200, fp16, the two in one call each after A_EDGE
+# (docs/results/2026-12-01-h200-a-edge/, run 5, 20 shapes drawn where the model picks 64×64):
+# with K of 4096 or more less time at 9 of 10 — 76×4096×4096 −13 %, 96×1024×8192 −14 %,
+# 112×4096×6144 −12 %, 76×1024×11008 −12 %, 100×1024×11008 −10 %, 72×4096×4096 −6 %,
+# 80×1024×8192 −6 %, 128×4096×4096 −3 %, 96×1024×4096 −3 % — more at 116×1024×4096 (+4 %); with K
+# of 3072 or less more at 8 of 10 (120×4096×1024 +20 %, 128×2560×2048 +8 %) — split finer along
+# K, the pieces' fixed costs weigh more. wgmma_pairs_rows draws its rule from those shapes (run 6
+# checks it on fresh ones).
+PAIRED_ROWS_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 2, "STAGES": 8}
 
 
 def wgmma_clusters(sms, cluster):
@@ -940,8 +952,9 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     False for a 16-bit C, where the kernel turns stream-K off) among those wgmma_ranked allows.
     Big problems get 128×256 tiles in clusters of 2 (128×192 where those run whole, 192×192 where
     M is a whole number of them or rows lie off 128-byte lines and they save time); small M one
-    consumer; few tiles narrower ones and split-K — in 2 × 2 clusters where K is long
-    (wgmma_shares_both) — and short K tiles taken in turn (wgmma_takes_turns)."""
+    consumer — two rows of 64×128 tiles sharing B where K is long (wgmma_pairs_rows); few tiles
+    narrower ones and split-K — in 2 × 2 clusters where K is long (wgmma_shares_both) — and short K
+    tiles taken in turn (wgmma_takes_turns)."""
     checked_problem(m, n, k, sms)
     if elem_bytes == 2 and m <= 32 and n > 64:
         return dict(SWAPPED_CONFIGS[m > 16])
@@ -950,6 +963,8 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     picked = wgmma_choose(wgmma_ranked(m, n, k, sms, elem_bytes, stream_k))
     if wgmma_takes_turns(m, n, k, sms, picked, elem_bytes):
         return dict(TURNS_CONFIG)
+    if wgmma_pairs_rows(m, n, k, picked, elem_bytes):
+        return dict(PAIRED_ROWS_CONFIG)
     return dict(SHARED_BOTH_CONFIG) if wgmma_shares_both(m, n, k, sms, picked, elem_bytes) else picked
 
 
@@ -965,6 +980,15 @@ def wgmma_takes_turns(m, n, k, sms, picked, elem_bytes=2):
     turns = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **TURNS_CONFIG}, elem_bytes)[0]
     short = 8 <= kt and (kt <= 16 or (kt <= 32 and tiles <= clusters))
     return p == 1 and not share and short and 8 * turns >= 14 * clusters
+
+
+def wgmma_pairs_rows(m, n, k, picked, elem_bytes=2):
+    """Whether 64×128 tiles in clusters of 2 along M (PAIRED_ROWS_CONFIG) replace the model's
+    ``picked`` 64×64 tiles in clusters of 1: 16-bit inputs, two tile rows (M of 65 to 128), K of
+    64 slices or more (4096 at 16 bits) and more than 64 columns (see PAIRED_ROWS_CONFIG)."""
+    one_64 = {"CONSUMERS": 1, "BN": 64, "CLUSTER": 1, "SWAP_AB": 0, "PINGPONG": 0}
+    return elem_bytes == 2 and 64 < m <= 128 and n > 64 and k * elem_bytes >= 64 * WGMMA_ROW_BYTES and \
+        all(picked.get(name, 0) == value for name, value in one_64.items())
 
 
 def wgmma_shares_both(m, n, k, sms, picked, elem_bytes=2):
