@@ -246,13 +246,16 @@ __device__ __forceinline__ void prefetch_map(const TensorMap* map) {
 #endif
 // A box of A is `box` rows from row0; a tile at M's edge needs only the first M - row0 of them.
 // Copied whole, the copy engine fills the rest with zeros — and at M = 72 (a second row of 64-row
-// tiles with 8 real rows) that took 06 28.7 µs against 18.4 at M = 128 with the same tiles and the
-// same B (H200, fp16, 4096 × 4096, one consumer's 64×64 tiles; docs/results/2026-12-01-h200-a-edge/).
-// So such a box is copied as the 8-row boxes of map8 that hold real rows — if A_EDGE of them or
-// fewer do (each is a copy of its own to issue) — the rest of the slot left as it was: stale rows
-// of A change only rows of C past M, which are never stored (the copy engine clips C's boxes at M)
-// — each row of C is its row of A times B. a_rows: the rows of the box to copy (`box`: whole);
-// a_copy_bytes: what they bring (the 8-row boxes whole, zeros past M included).
+// tiles with 8 real rows) that took 06 28.7 µs against 18.2 at M = 128, with the same tiles and
+// the same B (H200, fp16, N = K = 4096, one consumer's 64×64 tiles; docs/results/2026-12-01-h200-
+// a-edge/, run 2). So such a box is copied as the 8-row boxes of map8 that hold real rows, if
+// A_EDGE of them or fewer do: 72×4096×4096 then took 18.1 µs (29.0 whole), 136×4096×4096 20.8
+// (26.8), 80×1024×8192 14.8 (16.5) — but five or more took longer than the whole box, each a copy
+// of its own to issue (100×4096×4096 in 5: 25.8 against 23.6 µs, 120×2560×2048 in 7: 17.5 against
+// 11.1; run 4). The rest of the slot is left as it was: stale rows of A change only rows of C past
+// M, which are never stored (the copy engine clips C's boxes at M) — each row of C is its row of
+// A times B. a_rows: the rows of the box to copy (`box`: whole); a_copy_bytes: what they bring
+// (the 8-row boxes whole, zeros past M included).
 __device__ __forceinline__ int a_rows(int M, int row0, int box) {
     const int real = min(max(M - row0, 0), box);
     return real < box && (real + 7) / 8 <= A_EDGE ? real : box;
