@@ -258,7 +258,7 @@ __device__ __forceinline__ void prefetch_map(const TensorMap* map) {
 // (the 8-row boxes whole, zeros past M included).
 __device__ __forceinline__ int a_rows(int M, int row0, int box) {
     const int real = min(max(M - row0, 0), box);
-    return real < box && (real + 7) / 8 <= A_EDGE ? real : box;
+    return A_EDGE && real < box && (real + 7) / 8 <= A_EDGE ? real : box;   // (A_EDGE 0: whole, as before)
 }
 __device__ __forceinline__ unsigned a_copy_bytes(int rows, int box) {
     return (rows == box ? box : (rows + 7) / 8 * 8) * 128;

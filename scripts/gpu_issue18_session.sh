@@ -113,7 +113,7 @@
 #   c2fresh (issue 14) 64×64 tiles in clusters of 2 along M (one consumer) beside the pick on fresh shapes
 #          (scripts/shapes/one_consumer_c2_fresh.txt), fp16, then six of them in bf16
 #   aedge  (issue 14) tiles at M's edge copying only the 8-row boxes of A with real rows (A_EDGE): GPU tests,
-#          compute-sanitizer, then A_EDGE 8 / 0 / 4 / 16 under the picks on scripts/shapes/m_edge.txt, fp16
+#          compute-sanitizer, then A_EDGE 4 (the default) / 0 / 8 / 16 under the picks on scripts/shapes/m_edge.txt, fp16
 #   c2again (issue 14) after A_EDGE: 64×64 in clusters of 2 along M beside 64×64 in clusters of 1 and 64×128 in
 #          clusters of 2 on both files of fresh shapes (one_consumer_c2_fresh*.txt), fp16; bf16 on the second
 #   pairs  (issue 14) 64×128 in clusters of 2 where the rule for two tile rows fires (wgmma_pairs_rows) beside
@@ -765,7 +765,8 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
     # (issue 14) tiles at M's edge copying only A's 8-row boxes with real rows (A_EDGE, the most such
     # boxes a copy; 0: whole boxes, zeros past M — as before): its GPU tests and 06/07's edge tests,
     # compute-sanitizer over the cut copies (one block, a pair sharing A, 2 × 2, three consumers,
-    # split-K), then the picks with A_EDGE 8 (the default), 0, 4 and 16 on scripts/shapes/m_edge.txt, fp16
+    # split-K), then the picks with A_EDGE 4 (the default since run 4 of 2026-12-01-h200-a-edge, which
+    # ran 8 as the default), 0, 8 and 16 on scripts/shapes/m_edge.txt, fp16
     timeout ${PYTEST_S:-200} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "bindings and (m_edge or \
       no_tile_divides or configuration_is_correct_at_the_edges or 07_k_major_forms or swapped_operands_are)" \
       > "$OUT/pytest_a_edge.txt" 2>&1
@@ -774,7 +775,7 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
       fp16:328x1003x997:CONSUMERS=2,BN=128,CLUSTER=2,SHARE_A=1 bf16:296x600x4100:CONSUMERS=2,BN=128,CLUSTER=4,SHARE_A=1 \
       fp16:424x520x1000:CONSUMERS=3,BN=192,CLUSTER=1,A_EDGE=16 fp16:136x256x8192:CONSUMERS=2,BN=128,CLUSTER=1
     timeout ${EDGE_S:-200} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/m_edge.txt --iters 20 \
-      --seed 53 --variants picked picked:A_EDGE=0 picked:A_EDGE=4 picked:A_EDGE=16 > "$OUT/m_edge_fp16.txt" 2>&1
+      --seed 53 --variants picked picked:A_EDGE=0 picked:A_EDGE=8 picked:A_EDGE=16 > "$OUT/m_edge_fp16.txt" 2>&1
     echo "m edge exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/m_edge_fp16.txt" ;;
   c2again)
     # (issue 14) after A_EDGE: 64×64 tiles in clusters of 2 along M (one consumer, 8 stages) beside the

@@ -21,13 +21,17 @@ from tcraw.precision import PRECISIONS, base_matrices, host_problem     # noqa: 
 def parse(item):
     """(key, (m, n, k), {macro: value} or None) from KEY:MxNxK[:MACRO=VALUE,...]."""
     parts = item.split(":")
+    digits = lambda v: int(v) if v.isascii() and v.isdigit() else int("not digits")   # noqa: E731 (no " 4", "4_0")
     try:
-        key, dims = parts[0], tuple(int(v) for v in parts[1].split("x"))
-        config = {name: int(value) for name, value in (p.split("=") for p in parts[2].split(","))} if len(parts) > 2 else None
+        key, dims = parts[0], tuple(digits(v) for v in parts[1].split("x"))
+        config = {name: digits(value) for name, value in (p.split("=") for p in parts[2].split(","))} if len(parts) > 2 else None
     except (IndexError, ValueError):
         raise UsageError(f"{item!r}: write KEY:MxNxK[:MACRO=VALUE,...], e.g. fp16:512x512x8192:BN=128,CLUSTER=2") from None
     if key not in kernels.WGMMA_FORMS or len(dims) != 3 or len(parts) > 3:
         raise UsageError(f"{item!r}: KEY is one of {', '.join(kernels.WGMMA_FORMS)}, then M×N×K as MxNxK")
+    # every problem and configuration checked before the GPU is opened (a run under compute-sanitizer
+    # takes minutes); on the H200's 132 SMs — the run checks them again with the device's own count
+    kernels.wgmma_kernel(key).configured(*dims, 132, overrides=config)
     return key, dims, config
 
 

@@ -70,8 +70,10 @@ def variant(family, key, spec, picked=False):
     tile = dict(defaults)
     for item in filter(None, spec.split(",")):
         name, _, value = item.partition("=")
-        if name not in tile or not (value.isascii() and value.isdigit()):
+        if name not in tile:
             raise UsageError(f"cannot read {item!r}: write MACRO=number with MACRO one of {', '.join(tile)}")
+        if not (value.isascii() and value.isdigit()):
+            raise UsageError(f"cannot read {item!r}: {name} takes a whole number ≥ 0 (digits only), e.g. {name}=4")
         if picked and name in PICKED_MACROS:
             raise UsageError(f"{name} is the pick's to set; leave out --picked (or a variant's \"picked:\") to fix it")
         tile[name] = int(value)
@@ -86,8 +88,10 @@ def repeated(variants):
     """The names of variants that build what one before them builds: a fixed variant its macros, a
     picking one the macros it sets under each pick (its own defines are the default tile's, so
     "picked" and "picked:WAIT_DEPTH=0" differ per problem, not there)."""
-    builds = [("picked", frozenset(k.name[k.name.index("[") + 1:-1].split("+"))) if k.configure
-              else ("fixed", k.defines) for k in variants]
+    def set_apart(k):   # what a picking variant's label sets unlike 06/07's default tile ("A_EDGE=4": nothing)
+        items = [i.partition("=") for i in k.name[k.name.index("[") + 1:-1].split("+")]
+        return frozenset(f"{name}={value}" for name, _, value in items if str(kernels.WGMMA_TILE.get(name)) != value)
+    builds = [("picked", set_apart(k)) if k.configure else ("fixed", k.defines) for k in variants]
     return [k.name for i, k in enumerate(variants) if builds[i] in builds[:i]]
 
 

@@ -118,7 +118,7 @@ class Kernel:
         overrides = dict(overrides or {})
         for name, value in overrides.items():   # None: the configuration's own, where a kernel has one
             if value is not None and not is_whole(value):
-                raise UsageError(f"kernel {self.name} cannot take {name}={value!r}: it is a whole number")
+                raise UsageError(f"kernel {self.name} cannot take {name}={value!r}: it is a whole number ≥ 0")
         unknown = [name for name in overrides if name not in self.tunables]
         if unknown or (overrides and not self.configure):
             raise UsageError(f"kernel {self.name} has no configuration macro {(unknown or list(overrides))[0]} "
@@ -387,8 +387,9 @@ def checked_problem(m, n, k, sms):
 
 def checked_macros(tile, known, what, positive=()):
     """``tile`` (macro -> value) if every macro is one of ``known``'s and a whole number — at
-    least 1 for those in ``positive``, 0 otherwise; None only where ``known``'s default is None
-    (each configuration's own) — else a UsageError naming the first that is not."""
+    least 1 for those in ``positive``, 0 otherwise, and at most MACRO_MOST (the .cu's int);
+    None only where ``known``'s default is None (each configuration's own) — else a UsageError
+    naming the first that is not."""
     if not isinstance(tile, dict):
         raise UsageError(f"{what}'s macros are a dict of MACRO -> whole number, not {tile!r}")
     for name, value in tile.items():
@@ -397,9 +398,12 @@ def checked_macros(tile, known, what, positive=()):
         if value is None and known[name] is None:
             continue
         least = 1 if name in positive else 0
-        if not is_whole(value, least):
-            raise UsageError(f"{what} cannot take {name}={value!r}: it is a whole number ≥ {least}")
+        if not is_whole(value, least, MACRO_MOST):
+            raise UsageError(f"{what} cannot take {name}={value!r}: it is a whole number from {least} to {MACRO_MOST}")
     return tile
+
+
+MACRO_MOST = 2 ** 31 - 1   # a macro's value is an int in the .cu (past it NVRTC fails on overloads of max)
 
 
 # 06/07's macros that count something (0 would leave nothing, or divide by it)
@@ -958,6 +962,9 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     narrower ones and split-K — in 2 × 2 clusters where K is long (wgmma_shares_both) — and short K
     tiles taken in turn (wgmma_takes_turns)."""
     checked_problem(m, n, k, sms)
+    if not is_whole(elem_bytes) or elem_bytes not in (1, 2, 4) or not isinstance(stream_k, bool):
+        raise UsageError(f"elem_bytes is the inputs' bytes per element — 1, 2 or 4 — and stream_k True or False; "
+                         f"got elem_bytes={elem_bytes!r}, stream_k={stream_k!r}")
     if elem_bytes == 2 and m <= 32 and n > 64:
         return dict(SWAPPED_CONFIGS[m > 16])
     if m <= 16 and n > 64:

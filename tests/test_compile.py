@@ -888,10 +888,12 @@ def test_the_compile_table_shows_each_tensor_instruction_with_its_form():
 
 @pytest.mark.parametrize("call,needle", [
     (lambda: kernels.wgmma_kernel("fp16", {"BOGUS": 1}), "has no macro 'BOGUS'"),
-    (lambda: kernels.wgmma_kernel("fp16", {"BN": 128.0}), "cannot take BN=128.0: it is a whole number ≥ 1"),
+    (lambda: kernels.wgmma_kernel("fp16", {"BN": 128.0}), "cannot take BN=128.0: it is a whole number from 1 to"),
     (lambda: kernels.wgmma_kernel("fp16", {"CLUSTER": True}), "cannot take CLUSTER=True"),
-    (lambda: kernels.wgmma_kernel("fp16", {"STAGES": 0}), "cannot take STAGES=0: it is a whole number ≥ 1"),
+    (lambda: kernels.wgmma_kernel("fp16", {"STAGES": 0}), "cannot take STAGES=0: it is a whole number from 1 to"),
     (lambda: kernels.wgmma_kernel("fp16", {"STREAM_K_DIV": 0}), "cannot take STREAM_K_DIV=0"),
+    (lambda: kernels.wgmma_kernel("fp16", {"STREAM_K_DIV": 2 ** 40}), "to 2147483647"),   # (NVRTC would fail on it)
+    (lambda: kernels.wgmma_kernel("fp16", {"A_EDGE": 33}), "A_EDGE=33: the most 8-row boxes"),
     (lambda: kernels.wgmma_kernel("fp16", None), "macros are a dict"),
     (lambda: kernels.wgmma_kernel("fp32"), "06/07 come in fp16"),
     (lambda: kernels.KERNELS["wgmma_tma_fp16"].configured(0, 1, 1, 132), "M must be an integer ≥ 1"),
@@ -899,6 +901,11 @@ def test_the_compile_table_shows_each_tensor_instruction_with_its_form():
     (lambda: kernels.KERNELS["wgmma_tma_fp16"].configured(64, 64, 64, 132, {"BN": "128"}), "cannot take BN='128'"),
     (lambda: kernels.KERNELS["wgmma_tma_fp16"].configured(64, 64, 64, 132, "BN"), "overrides are a dict"),
     (lambda: kernels.wgmma_config(0, 0, 0, 132), "M must be an integer ≥ 1"),
+    (lambda: kernels.wgmma_config(100, 4096, 4096, 132, elem_bytes=0), "elem_bytes is the inputs' bytes"),
+    (lambda: kernels.wgmma_config(100, 4096, 4096, 132, elem_bytes=True), "elem_bytes is the inputs' bytes"),
+    (lambda: kernels.wgmma_config(8, 4096, 4096, 132, elem_bytes="x"), "elem_bytes is the inputs' bytes"),
+    (lambda: kernels.wgmma_config(100, 4096, 4096, 132, stream_k=None), "stream_k True or False"),
+    (lambda: kernels.KERNELS["wgmma_tma_fp16"].configured(64, 64, 64, 132, {"A_EDGE": -1}), "A_EDGE=-1: it is a whole number ≥ 0"),
     (lambda: kernels.KERNELS["dmma_fp64"].configured(100, 100, 100, 132, {"STAGES": 1}), "needs STAGES ≥ 2"),
     (lambda: kernels.KERNELS["dmma_fp64"].configured(100, 100, 100, 132, {"MIN_BLOCKS": -3}), "cannot take MIN_BLOCKS=-3"),
 ])

@@ -161,7 +161,9 @@ def test_scripts_refuse_a_bad_argument_before_the_gpu(name, argv):
 @pytest.mark.parametrize("argv, words", [
     (["--family", "simt", "--variants", "STAGE=3"], "MACRO=number"),
     (["--family", "simt", "--precision", "fp16"], "simt comes in fp32, not fp16"),
-    (["--variants", "BN=²"], "MACRO=number"),                      # a digit to str.isdigit, not to int()
+    (["--variants", "BN=²"], "BN takes a whole number ≥ 0"),       # a digit to str.isdigit, not to int()
+    (["--variants", "A_EDGE=-1"], "A_EDGE takes a whole number ≥ 0"),
+    (["--variants", "picked", "picked:A_EDGE=4"], "builds the same kernel"),   # 4: A_EDGE's default
     (["--variants", "", "STAGES=4"], "builds the same kernel"),    # "" is the default tile: STAGES=4 twice
     (["--variants", "BN=128,CLUSTER=1", "CLUSTER=1,BN=128"], "builds the same kernel"),
     (["--variants", "picked:BN=128"], "leave out --picked (or a variant's \"picked:\")"),
@@ -253,8 +255,11 @@ def test_fit_wgmma_model_moves_only_the_constants_it_is_told(tmp_path):
 
 
 @pytest.mark.parametrize("arg, words", [("bogus", "write KEY:MxNxK"), ("fp16:1x2", "KEY is one of"),
-                                        ("fp99:8x8x8", "KEY is one of"), ("fp16:8x8x8:BN", "write KEY:MxNxK")])
+                                        ("fp99:8x8x8", "KEY is one of"), ("fp16:8x8x8:BN", "write KEY:MxNxK"),
+                                        ("fp16:8x8x8:A_EDGE= 4", "write KEY:MxNxK"), ("fp16:0x8x8", "M must be"),
+                                        ("fp16:72x8x8:A_EDGE=33", "A_EDGE=33"), ("fp16:8x8x8:NOPE=1", "NOPE")])
 def test_sanitize_configs_refuses_a_problem_it_cannot_read(arg, words):
+    """Every problem and its macros checked before a GPU is opened (here there is none: exit 2, not 3)."""
     p = script("sanitize_configs", arg)
     assert p.returncode == 2 and p.stderr.startswith("sanitize_configs: ") and words in p.stderr, p.stderr
     assert len(p.stderr.splitlines()) == 1 and "Traceback" not in p.stderr
