@@ -21,6 +21,8 @@
 //   WAIT_DEPTH     1: the consumers wait for the previous slice's MMAs, not this one's (default 0;
 //                  tcraw's picks set 1 for one consumer: kernels.wgmma_wait_depth)
 //   A_ROWS         rows of A loaded a slice when M is tiny (default 0: all of the block's)
+//   A_EDGE         a box of A past M's last row copied as up to this many 8-row boxes of real rows
+//                  (default 4; 0: whole, zeros past M) — a_copy
 //   SWAP_AB        1: compute Cᵀ = Bᵀ·Aᵀ — N along the wgmma's 64 rows, M along its n (BN = 16,
 //                  32 or 64): for small M, no rows of zeros (16-bit types, clusters of 1)
 //   PINGPONG       64 or 128: the two consumers take the block's tiles in turn, each a whole tile
@@ -245,20 +247,22 @@ __device__ __forceinline__ void prefetch_map(const TensorMap* map) {
 #define A_EDGE 4   // a box of A that runs past M's last row is copied as up to this many 8-row boxes (0: whole)
 #endif
 // A box of A is `box` rows from row0; a tile at M's edge needs only the first M - row0 of them.
-// Copied whole, the copy engine fills the rest with zeros — and at M = 72 (a second row of 64-row
-// tiles with 8 real rows) that took 06 28.7 µs against 18.2 at M = 128, with the same tiles and
-// the same B (H200, fp16, N = K = 4096, one consumer's 64×64 tiles; docs/results/2026-12-01-h200-
-// a-edge/, run 2). So such a box is copied as the 8-row boxes of map8 that hold real rows, if
-// A_EDGE of them or fewer do: 72×4096×4096 then took 18.1 µs (29.0 whole), 136×4096×4096 20.8
-// (26.8), 80×1024×8192 14.8 (16.5) — but five or more took longer than the whole box, each a copy
-// of its own to issue (100×4096×4096 in 5: 25.8 against 23.6 µs, 120×2560×2048 in 7: 17.5 against
-// 11.1; run 4). The rest of the slot is left as it was: stale rows of A change only rows of C past
+// Copied whole, the copy engine fills the rest with zeros, which cost it more than rows: at M = 72
+// (a second row of 64-row tiles with 8 real rows) 06 took 28.7 µs against 18.2 at M = 128, with
+// the same tiles and the same B (H200, fp16, N = K = 4096, one consumer's 64×64 tiles;
+// docs/results/2026-12-01-h200-a-edge/, run 2). So such a box is copied as the 8-row boxes of map8
+// that hold real rows, if A_EDGE of them or fewer do: 72×4096×4096 then took 18.1 µs (29.0 whole),
+// 136×4096×4096 20.8 (26.8), 80×1024×8192 14.8 (16.5) — but where the edge row is half the tiles
+// or more, five boxes or more took longer than the whole box, each a copy of its own to issue
+// (100×4096×4096 in 5: 25.8 against 23.6 µs, 120×2560×2048 in 7: 17.5 against 11.1,
+// 1001×1003×997 in 6: 29.8 against 27.4; at 2000×3000×1000 in 10 and 3001×2999×1025 in 16, within
+// 1 %; run 4). The rest of the slot is left as it was: stale rows of A change only rows of C past
 // M, which are never stored (the copy engine clips C's boxes at M) — each row of C is its row of
-// A times B. a_rows: the rows of the box to copy (`box`: whole); a_copy_bytes: what they bring
-// (the 8-row boxes whole, zeros past M included).
+// A times B. a_rows: the rows of the box to copy (`box`: whole — also where 8-row boxes would
+// bring as many bytes); a_copy_bytes: what they bring (the 8-row boxes whole, zeros past M included).
 __device__ __forceinline__ int a_rows(int M, int row0, int box) {
     const int real = min(max(M - row0, 0), box);
-    return A_EDGE && real < box && (real + 7) / 8 <= A_EDGE ? real : box;   // (A_EDGE 0: whole, as before)
+    return A_EDGE && (real + 7) / 8 * 8 < box && (real + 7) / 8 <= A_EDGE ? real : box;   // (A_EDGE 0: whole, as before)
 }
 __device__ __forceinline__ unsigned a_copy_bytes(int rows, int box) {
     return (rows == box ? box : (rows + 7) / 8 * 8) * 128;
@@ -692,7 +696,7 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
 #endif
     if (threadIdx.x == 0) {
         prefetch_map(map_a), prefetch_map(map_b), prefetch_map(map_c);   // while the barriers are set up
-        if (A_EDGE && !SWAP_AB && M % BM) prefetch_map(map_a8);   // (a tile at M's edge copies 8-row boxes)
+        if (A_EDGE && !SWAP_AB && M % BM) prefetch_map(map_a8);   // (a tile at M's edge may copy 8-row boxes)
         for (int s = 0; s < STAGES; ++s) {
             mbar_init(full + 8 * s, 1);                       // own expect_tx arrival (+ the bytes)
             mbar_init(empty + 8 * s, TEAM * CLUSTER);         // every consumer of the unit, in every block
@@ -720,8 +724,7 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                 tile_coords(tile, tiles_m, tiles_n, GROUP_M, tile_m, tile_n);
                 own_tile(tile_m, tile_n);
                 // The rows of A's box this block copies, and the bytes of A that reach it (a_rows)
-#if SWAP_AB
-                const int rows_a = 0;
+#if SWAP_AB   // (A's rows are the B slot's: BN rows of M, copied whole)
                 const unsigned a_bytes = A_LOAD_ROWS * 128;
 #elif SHARE_A   // its half of the rows, the other block of its pair the other half (same tile_m)
                 const int half0 = a_rows(M, tile_m * BM, A_BOX_ROWS), half1 = a_rows(M, tile_m * BM + A_BOX_ROWS, A_BOX_ROWS);

@@ -49,8 +49,9 @@ class Kernel:
     # Built for sm_XXa (wgmma, setmaxnreg): such code runs on min_arch exactly, not on later GPUs.
     arch_specific: bool = False
     # TMA kernels: (box rows, box cols) of A and of B (and of C, when the kernel also stores
-    # through TMA); the launch appends one tensor map per entry after (A, B, C, M, N, K), A's
-    # and B's with the element type from tma_element, C's fp32.
+    # through TMA; then, 06/07, of A again: the 8-row boxes of tiles at M's edge); the launch
+    # appends one tensor map per entry after (A, B, C, M, N, K), A's and B's with the element
+    # type from tma_element, C's fp32.
     tma_boxes: tuple = ()
     tma_element: tuple = ()
     # Persistent kernels loop over tiles: launch_geometry caps the grid at one block per SM
@@ -97,6 +98,9 @@ class Kernel:
             raise UsageError(f"kernel {self.name}: tile must be three whole numbers ≥ 1 (M, N, K), got "
                              f"{self.tile!r}; (1, 1, 1) says the kernel takes any shape")
         object.__setattr__(self, "tile", tile)
+        if len(self.tma_boxes) > 4:   # (matmul.operand_tensor_maps: one map per box, in this order)
+            raise UsageError(f"kernel {self.name} declares {len(self.tma_boxes)} TMA boxes; tcraw encodes maps of A, "
+                             "B, C and A again (06/07's 8-row boxes at M's edge), in that order: at most 4")
         if not callable(self.geometry):
             raise UsageError(f"kernel {self.name}: geometry must be a function of (m, n, k) returning a "
                              "Geometry (tcraw.tile_geometry makes one)")
@@ -754,10 +758,11 @@ SHARED_BOTH_CONFIG = {"CONSUMERS": 2, "BN": 128, "CLUSTER": 4, "SHARE_A": 1, "ST
 # of 1 does for each MMA — where the model picks 64×64 in clusters of 1 (its cost leaves out what
 # feeding the blocks costs them). H200, fp16, the two in one call each after A_EDGE
 # (docs/results/2026-12-01-h200-a-edge/, run 5, a_edge_table.txt: 18 shapes drawn at random where
-# the model picks 64×64, and 128×4096×4096): with K of 4096 or more less time at 9 of 10 (0.918×) —
+# the model picks 64×64, 128×4096×4096 and 8192×64×8192): with K of 4096 or more (and N over 64)
+# less time at 9 of 10 (0.918×) —
 # 96×1024×8192 −14 %, 76×4096×4096 −13 %, 112×4096×6144 −12 %, 76×1024×11008 −12 %,
 # 100×1024×11008 −11 %, 72×4096×4096 −8 %, 80×1024×8192 −8 %, 96×1024×4096 −4 %, 128×4096×4096
-# −3 % — more at 116×1024×4096 (+4 %); with K of 3072 or less more at 7 of 9 (120×4096×1024
+# −3 % — more at 116×1024×4096 (+4 %); with K of 3072 or less more at 7 of 9 (1.051×; 120×4096×1024
 # +20 %, 124×4096×2048 +7 %, 128×2560×2048 +8 %) — split finer along K, where the pieces' fixed
 # costs weigh more. (64×64 in clusters of 2 took 1.038× as long where the rule fires.)
 # wgmma_pairs_rows draws its rule from those shapes; it is not yet checked on fresh ones, nor

@@ -1,5 +1,6 @@
 """NVRTC on the CPU: every kernel for every arch the installed NVRTC supports."""
 
+import dataclasses
 import itertools
 import re
 from pathlib import Path
@@ -508,6 +509,7 @@ def test_two_rows_of_one_consumers_tiles_pair_up_where_k_is_long():
     inputs, or another pick; and the registry's 06 builds them."""
     faster = [(72, 4096, 4096), (76, 4096, 4096), (80, 1024, 8192), (96, 1024, 8192), (112, 4096, 6144),
               (76, 1024, 11008), (100, 1024, 11008), (96, 1024, 4096), (128, 4096, 4096)]
+    # (116×1024×4096 it takes too, where it measured +4 %: the one loss where it fires)
     slower = [(120, 4096, 1024), (128, 2560, 2048), (124, 4096, 2048), (120, 2560, 2048), (66, 2048, 2048)]
     one_64 = {"CONSUMERS": 1, "BN": 64, "CLUSTER": 1, "STAGES": 8}
     for shape in faster:
@@ -542,6 +544,8 @@ def test_06_07_state_an_8_row_box_of_a_for_the_m_edge(key):
     for bad in (33, -1, 2.5):
         with pytest.raises(UsageError, match="A_EDGE"):
             kernels.wgmma_kernel(key, {"A_EDGE": bad}, choose=False)
+    with pytest.raises(UsageError, match="at most 4"):   # a fifth box would get no map
+        dataclasses.replace(k, tma_boxes=k.tma_boxes + ((8, bk),))
 
 
 @pytest.mark.parametrize("key", ["fp16", "bf16"])

@@ -564,7 +564,8 @@ def test_06_tiles_at_m_edge_copy_only_rows_of_a_within_it(device, host_problems,
                 assert rec.passed and rec.unwritten == 0, (real, n, k, mode, rec.config, rec.max_rel_err, rec.bad)
                 if mode == "int":
                     assert rec.max_abs_err == 0.0, (real, n, k, rec.config)
-                _, zeros = run_matmul(device, kernel, hp, iters=1, warmup=0, config=whole, keep_output=True)
+                whole_rec, zeros = run_matmul(device, kernel, hp, iters=1, warmup=0, config=whole, keep_output=True)
+                assert "A_EDGE=0" in whole_rec.config, whole_rec.config   # (not the same build twice)
                 assert cut.tobytes() == zeros.tobytes(), (real, n, k, mode, rec.config)
 
 

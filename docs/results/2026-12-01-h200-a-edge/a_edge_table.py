@@ -40,7 +40,9 @@ def geomean(values):
 def pairs_rule(shape):
     """Where kernels.wgmma_pairs_rows fires (over 64×64 in clusters of 1): M of 65–128, N > 64, K ≥ 4096."""
     m, n, k = map(int, shape.split("×"))
-    return "the rule fires (M 65–128, N > 64, K ≥ 4096)" if 64 < m <= 128 and n > 64 and k >= 4096 else "it does not"
+    if not 64 < m <= 128 or n <= 64:
+        return "outside (one tile row, three, or N ≤ 64)"
+    return "the rule fires (M 65–128, N > 64, K ≥ 4096)" if k >= 4096 else "K < 4096"
 
 
 def table(title, path, variants, base, group=lambda shape: "all"):
