@@ -262,7 +262,7 @@ __device__ __forceinline__ void prefetch_map(const TensorMap* map) {
 // bring as many bytes); a_copy_bytes: what they bring (the 8-row boxes whole, zeros past M included).
 __device__ __forceinline__ int a_rows(int M, int row0, int box) {
     const int real = min(max(M - row0, 0), box);
-    return A_EDGE && (real + 7) / 8 * 8 < box && (real + 7) / 8 <= A_EDGE ? real : box;   // (A_EDGE 0: whole, as before)
+    return A_EDGE && (real + 7) / 8 * 8 < box && (real + 7) / 8 <= A_EDGE ? real : box;   // (A_EDGE 0: whole)
 }
 __device__ __forceinline__ unsigned a_copy_bytes(int rows, int box) {
     return (rows == box ? box : (rows + 7) / 8 * 8) * 128;
@@ -727,7 +727,8 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
 #if SWAP_AB   // (A's rows are the B slot's: BN rows of M, copied whole)
                 const unsigned a_bytes = A_LOAD_ROWS * 128;
 #elif SHARE_A   // its half of the rows, the other block of its pair the other half (same tile_m)
-                const int half0 = a_rows(M, tile_m * BM, A_BOX_ROWS), half1 = a_rows(M, tile_m * BM + A_BOX_ROWS, A_BOX_ROWS);
+                const int half0 = a_rows(M, tile_m * BM, A_BOX_ROWS),
+                          half1 = a_rows(M, tile_m * BM + A_BOX_ROWS, A_BOX_ROWS);
                 const int rows_a = rank / CM ? half1 : half0;   // (rank / CM: its place along N)
                 const unsigned a_bytes = a_copy_bytes(half0, A_BOX_ROWS) + a_copy_bytes(half1, A_BOX_ROWS);
 #else
@@ -745,8 +746,8 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                         tma_load_2d(a_dst + j * B_BOX_BYTES, map_b, tile_m * BM + j * 64, kt * BK, full + 8 * s);
                     tma_load_2d(b_dst, map_a, kt * BK, tile_n * BN, full + 8 * s);
 #elif SHARE_A && CLUSTER == 2   // this block's half of A's rows for both blocks; all of B, its own
-                    a_copy(a_dst + rank * A_BOX_ROWS * 128, map_a, map_a8, kt * BK, tile_m * BM + rank * A_BOX_ROWS, rows_a,
-                           A_BOX_ROWS, full + 8 * s, (1u << CLUSTER) - 1);
+                    a_copy(a_dst + rank * A_BOX_ROWS * 128, map_a, map_a8, kt * BK, tile_m * BM + rank * A_BOX_ROWS,
+                           rows_a, A_BOX_ROWS, full + 8 * s, (1u << CLUSTER) - 1);
 #pragma unroll
                     for (int j = 0; j < B_BOXES; ++j)
 #if WG_B_KMAJOR
@@ -758,8 +759,8 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                 // of B's boxes for this block and the one below (same rank / 2)
                     {
                         const unsigned rm = rank % CM, rn = rank / CM;
-                        a_copy(a_dst + rn * A_BOX_ROWS * 128, map_a, map_a8, kt * BK, tile_m * BM + rn * A_BOX_ROWS, rows_a,
-                               A_BOX_ROWS, full + 8 * s, 0b0101u << rm);
+                        a_copy(a_dst + rn * A_BOX_ROWS * 128, map_a, map_a8, kt * BK, tile_m * BM + rn * A_BOX_ROWS,
+                               rows_a, A_BOX_ROWS, full + 8 * s, 0b0101u << rm);
 #pragma unroll
                         for (int j = rm * B_BOXES / CM; j < (rm + 1) * B_BOXES / CM; ++j)
 #if WG_B_KMAJOR
@@ -771,7 +772,8 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
 #endif
                     }
 #else
-                    a_copy(a_dst, map_a, map_a8, kt * BK, tile_m * BM, rows_a, A_LOAD_ROWS, full + 8 * s, 0);   // BK × A_LOAD_ROWS box of A
+                    // BK × A_LOAD_ROWS box of A (or its 8-row boxes of real rows)
+                    a_copy(a_dst, map_a, map_a8, kt * BK, tile_m * BM, rows_a, A_LOAD_ROWS, full + 8 * s, 0);
 #pragma unroll
                     for (int j = rank * B_BOXES / CLUSTER; j < (rank + 1) * B_BOXES / CLUSTER; ++j)
 #if WG_B_KMAJOR   // 64 rows (of N) × BK box of the N×K matrix

@@ -759,12 +759,12 @@ SHARED_BOTH_CONFIG = {"CONSUMERS": 2, "BN": 128, "CLUSTER": 4, "SHARE_A": 1, "ST
 # feeding the blocks costs them). H200, fp16, the two in one call each after A_EDGE
 # (docs/results/2026-12-01-h200-a-edge/, run 5, a_edge_table.txt: 18 shapes drawn at random where
 # the model picks 64×64, 128×4096×4096 and 8192×64×8192): with K of 4096 or more (and N over 64)
-# less time at 9 of 10 (0.918×) —
-# 96×1024×8192 −14 %, 76×4096×4096 −13 %, 112×4096×6144 −12 %, 76×1024×11008 −12 %,
-# 100×1024×11008 −11 %, 72×4096×4096 −8 %, 80×1024×8192 −8 %, 96×1024×4096 −4 %, 128×4096×4096
-# −3 % — more at 116×1024×4096 (+4 %); with K of 3072 or less more at 7 of 9 (1.051×; 120×4096×1024
-# +20 %, 124×4096×2048 +7 %, 128×2560×2048 +8 %) — split finer along K, where the pieces' fixed
-# costs weigh more. (64×64 in clusters of 2 took 1.038× as long where the rule fires.)
+# less time at 9 of 10 (0.918×) — 96×1024×8192 −14 %, 76×4096×4096 −13 %, 112×4096×6144 −12 %,
+# 76×1024×11008 −12 %, 100×1024×11008 −11 %, 72×4096×4096 −8 %, 80×1024×8192 −8 %, 96×1024×4096
+# −4 %, 128×4096×4096 −3 % — more at 116×1024×4096 (+4 %); with K of 3072 or less more at 7 of 9
+# (1.051×; 120×4096×1024 +20 %, 124×4096×2048 +7 %, 128×2560×2048 +8 %) — split finer along K,
+# where the pieces' fixed costs weigh more. (64×64 in clusters of 2 took 1.038× as long where the
+# rule fires.)
 # wgmma_pairs_rows draws its rule from those shapes; it is not yet checked on fresh ones, nor
 # measured in bf16 (the session part `pairs` does both: no GPU was lent for it).
 PAIRED_ROWS_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 2, "STAGES": 8}
