@@ -118,6 +118,8 @@
 #          clusters of 2 on both files of fresh shapes (one_consumer_c2_fresh*.txt), fp16; bf16 on the second
 #   pairs  (issue 14) 64×128 in clusters of 2 where the rule for two tile rows fires (wgmma_pairs_rows) beside
 #          64×64 in clusters of 1 on fresh shapes, fp16 and bf16; GPU tests of the edges and those tiles
+#   edgefresh (issue 14) A_EDGE 4 against whole boxes on fresh shapes it cuts (m_edge_fresh.txt), fp16 and bf16;
+#          07 at M = 1 and 16 (edge_07.txt), FP8 → bf16 and INT8
 #   heldcheck the hold's GPU tests, the records' held_ms and tests/test_cubin_only.py (both backends)
 #   suite1 tests/test_gpu.py with the GPU (TCRAW_TEST_SHARD=i/3: a third of it, a call each); suite2 every
 #          other test file (each a call of its own)
@@ -803,6 +805,20 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
       no_tile_divides or configuration_is_correct_at_the_edges or 07_k_major_forms or swapped_operands_are or \
       64_columns or (kernel_matches_reference and wgmma))" > "$OUT/pytest_pairs_edges.txt" 2>&1
     echo "pytest exit $?: $(tail -1 "$OUT/pytest_pairs_edges.txt")" ;;
+  edgefresh)
+    # (issue 14) A_EDGE 4 (the default) against whole boxes on fresh shapes it cuts
+    # (scripts/shapes/m_edge_fresh.txt), fp16 and bf16; then 07 (FP8 → bf16, INT8) at M = 1 and 16
+    # (scripts/shapes/edge_07.txt), where it cuts one consumer's 64-row box into one or two
+    for p in fp16 bf16; do
+      timeout ${EDGEF_S:-120} $PY scripts/tune_ladder.py --family wgmma --precision $p --shapes scripts/shapes/m_edge_fresh.txt \
+        --iters 20 --seed 67 --variants picked picked:A_EDGE=0 > "$OUT/m_edge_fresh_$p.txt" 2>&1
+      echo "edge fresh $p exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/m_edge_fresh_$p.txt"
+    done
+    for p in fp8e4m3bf16 int8; do
+      timeout ${EDGEF_S:-120} $PY scripts/tune_ladder.py --family kmajor --precision $p --shapes scripts/shapes/edge_07.txt \
+        --iters 20 --seed 67 --variants picked picked:A_EDGE=0 > "$OUT/edge_07_$p.txt" 2>&1
+      echo "edge 07 $p exit $?"; grep -E "×.*cu|FAIL" "$OUT/edge_07_$p.txt"
+    done ;;
   heldcheck)
     # the hold's GPU tests and the records' held_ms (both backends), then cubin-only runs (no NVRTC:
     # unheld, held_ms 0) — the cubin-only fixture compiles every kernel for two archs first
