@@ -18,13 +18,19 @@ from tcraw.matmul import run_matmul                                     # noqa: 
 from tcraw.precision import PRECISIONS, base_matrices, host_problem     # noqa: E402
 
 
+def whole(text):
+    """The int that ``text`` spells in ASCII digits alone — int() would also take " 4", "4_0", "٤"."""
+    if not (text.isascii() and text.isdigit()):
+        raise ValueError(text)
+    return int(text)
+
+
 def parse(item):
     """(key, (m, n, k), {macro: value} or None) from KEY:MxNxK[:MACRO=VALUE,...]."""
     parts = item.split(":")
-    digits = lambda v: int(v) if v.isascii() and v.isdigit() else int("not digits")   # noqa: E731 (no " 4", "4_0")
     try:
-        key, dims = parts[0], tuple(digits(v) for v in parts[1].split("x"))
-        config = {name: digits(value) for name, value in (p.split("=") for p in parts[2].split(","))} if len(parts) > 2 else None
+        key, dims = parts[0], tuple(whole(v) for v in parts[1].split("x"))
+        config = {name: whole(value) for name, value in (p.split("=") for p in parts[2].split(","))} if len(parts) > 2 else None
     except (IndexError, ValueError):
         raise UsageError(f"{item!r}: write KEY:MxNxK[:MACRO=VALUE,...], e.g. fp16:512x512x8192:BN=128,CLUSTER=2") from None
     if key not in kernels.WGMMA_FORMS or len(dims) != 3 or len(parts) > 3:
