@@ -765,8 +765,14 @@ SHARED_BOTH_CONFIG = {"CONSUMERS": 2, "BN": 128, "CLUSTER": 4, "SHARE_A": 1, "ST
 # (1.051×; 120×4096×1024 +20 %, 124×4096×2048 +7 %, 128×2560×2048 +8 %) — split finer along K,
 # where the pieces' fixed costs weigh more. (64×64 in clusters of 2 took 1.038× as long where the
 # rule fires.)
-# wgmma_pairs_rows draws its rule from those shapes; it is not yet checked on fresh ones, nor
-# measured in bf16 (the session part `pairs` does both: no GPU was lent for it).
+# On fresh shapes (docs/results/2026-12-01-h200-suites-at-head/, run 1: nine drawn at random where
+# the rule fired, M 65–128, N 512–8192, K 4096–14336, and 100×4096×4096; fp16 and bf16, the pair
+# beside 64×64 in one call) it took less time wherever N was 1536 or more — 93×8192×14336 0.56× /
+# 0.57× (fp16 / bf16), 77×2048×14336 0.72 / 0.73, 100×4096×4096 0.74 / 0.73, 106×1536×8192 0.84 /
+# 0.85 — and more at four of five with N = 512 (69×512×8192 1.08 / 1.08, 118×512×5000 1.08 / 1.07,
+# 115×512×5000 1.05 / 1.07, 71×512×14336 1.02 / 1.03; 88×512×14336 0.98 / 0.98): four columns of
+# 64×128 tiles leave two tile rows 8 tiles to cut along K against the 64×64 form's 16, twice the
+# pieces and their sums. So the rule takes N over 512 (N = 1024: 5 of 6 faster in run 5 above).
 PAIRED_ROWS_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 2, "STAGES": 8}
 
 
@@ -999,9 +1005,9 @@ def wgmma_takes_turns(m, n, k, sms, picked, elem_bytes=2):
 def wgmma_pairs_rows(m, n, k, picked, elem_bytes=2):
     """Whether 64×128 tiles in clusters of 2 along M (PAIRED_ROWS_CONFIG) replace the model's
     ``picked`` 64×64 tiles in clusters of 1: 16-bit inputs, two tile rows (M of 65 to 128), K of
-    64 slices or more (4096 at 16 bits) and more than 64 columns (see PAIRED_ROWS_CONFIG)."""
+    64 slices or more (4096 at 16 bits) and more than 512 columns (see PAIRED_ROWS_CONFIG)."""
     one_64 = {"CONSUMERS": 1, "BN": 64, "CLUSTER": 1, "SWAP_AB": 0, "PINGPONG": 0}
-    return elem_bytes == 2 and 64 < m <= 128 and n > 64 and k * elem_bytes >= 64 * WGMMA_ROW_BYTES and \
+    return elem_bytes == 2 and 64 < m <= 128 and n > 512 and k * elem_bytes >= 64 * WGMMA_ROW_BYTES and \
         all(picked.get(name, 0) == value for name, value in one_64.items())
 
 

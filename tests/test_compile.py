@@ -504,13 +504,15 @@ def test_the_occupancy_question_is_asked_once_per_geometry():
 
 def test_two_rows_of_one_consumers_tiles_pair_up_where_k_is_long():
     """wgmma_pairs_rows: 64×128 tiles in clusters of 2 along M replace the model's 64×64 in
-    clusters of 1 with M of 65–128, N over 64 and K of 4096 or more at 16 bits, where they
+    clusters of 1 with M of 65–128, N over 512 and K of 4096 or more at 16 bits, where they
     measured faster (kernels.PAIRED_ROWS_CONFIG) — not with short K, one tile row, 8-bit or TF32
     inputs, or another pick; and the registry's 06 builds them."""
     faster = [(72, 4096, 4096), (76, 4096, 4096), (80, 1024, 8192), (96, 1024, 8192), (112, 4096, 6144),
-              (76, 1024, 11008), (100, 1024, 11008), (96, 1024, 4096), (128, 4096, 4096)]
+              (76, 1024, 11008), (100, 1024, 11008), (96, 1024, 4096), (128, 4096, 4096),
+              (106, 1536, 8192), (77, 2048, 14336), (93, 8192, 14336), (100, 4096, 4096)]
     # (116×1024×4096 it takes too, where it measured +4 %: the one loss where it fires)
-    slower = [(120, 4096, 1024), (128, 2560, 2048), (124, 4096, 2048), (120, 2560, 2048), (66, 2048, 2048)]
+    slower = [(120, 4096, 1024), (128, 2560, 2048), (124, 4096, 2048), (120, 2560, 2048), (66, 2048, 2048),
+              (71, 512, 14336), (69, 512, 8192), (118, 512, 5000), (115, 512, 5000)]
     one_64 = {"CONSUMERS": 1, "BN": 64, "CLUSTER": 1, "STAGES": 8}
     for shape in faster:
         assert kernels.wgmma_config(*shape, 132) == kernels.PAIRED_ROWS_CONFIG, shape
@@ -519,11 +521,12 @@ def test_two_rows_of_one_consumers_tiles_pair_up_where_k_is_long():
     for shape in slower:
         assert kernels.wgmma_config(*shape, 132) == one_64, shape
     assert kernels.wgmma_pairs_rows(128, 4096, 4096, one_64)
-    # what each condition keeps out, the others met: one tile row, three, N of one 64-column tile,
-    # K one slice short of 64, 8-bit inputs at the same bytes of K, another pick
+    # what each condition keeps out, the others met: one tile row, three, N of four 128-column
+    # tiles, K one slice short of 64, 8-bit inputs at the same bytes of K, another pick
     assert not kernels.wgmma_pairs_rows(64, 4096, 4096, one_64)
     assert not kernels.wgmma_pairs_rows(129, 4096, 4096, one_64)
-    assert not kernels.wgmma_pairs_rows(128, 64, 4096, one_64)
+    assert not kernels.wgmma_pairs_rows(128, 512, 4096, one_64)
+    assert kernels.wgmma_pairs_rows(128, 520, 4096, one_64)
     assert not kernels.wgmma_pairs_rows(128, 4096, 4032, one_64)
     assert not kernels.wgmma_pairs_rows(128, 4096, 8192, one_64, elem_bytes=1)
     assert not kernels.wgmma_pairs_rows(128, 4096, 4096, {**one_64, "CLUSTER": 2})
