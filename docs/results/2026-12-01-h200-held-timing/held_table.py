@@ -45,30 +45,44 @@ def geomean(values):
     return math.exp(sum(map(math.log, values)) / len(values))
 
 
-RUNS = {"fp16": ([(HERE / "run3_all_suites_held_fp16.txt", ALL)], LAST / "run2_all_suites_fp16.txt"),
+def compare(runs):
+    """Each suite's × cuBLAS geomean then → now per precision, and the ten shapes whose ratio moved
+    most; ``runs``: {precision: (now's [(bench table, --shapes)], then's [(bench table, --shapes)])}."""
+    moved = []
+    for precision, (now_files, then_files) in runs.items():
+        now, then = by_suite(*now_files), by_suite(*then_files)
+        ours = f"wgmma_tma_{precision}"
+        for suite in dict.fromkeys(suite for suite, _ in now):
+            shapes = [key for key in now if key[0] == suite]
+            ratio = {key: now[key]["cublas"] / now[key][ours] for key in shapes}
+            ratio_then = {key: then[key]["cublas"] / then[key][ours] for key in shapes}
+            worst = min(shapes, key=ratio.get)
+            below = [key[1] for key in shapes if ratio[key] < 0.85]
+            print(f"  {precision} {suite:>7} ({len(shapes):2} shapes): {geomean(ratio_then.values()):.3f} → "
+                  f"{geomean(ratio.values()):.3f}× (worst {ratio[worst]:.3f}× at {worst[1]}; below 0.85×: "
+                  f"{', '.join(below) or 'none'}); our time {geomean([now[k][ours] / then[k][ours] for k in shapes]):.3f}× "
+                  f"then's, cuBLAS's {geomean([now[k]['cublas'] / then[k]['cublas'] for k in shapes]):.3f}×")
+            moved += [(ratio[k] / ratio_then[k], precision, k, then[k], now[k], ours) for k in shapes]
+
+    print("\nthe ten shapes whose ratio moved most (µs then → now, ours and cuBLAS's)")
+    for change, precision, (suite, shape), then, now, ours in sorted(moved, key=lambda m: -abs(math.log(m[0])))[:10]:
+        print(f"  {precision} {suite:>6} {shape:>16}: × cuBLAS {then['cublas'] / then[ours]:.3f} → "
+              f"{now['cublas'] / now[ours]:.3f}; ours {then[ours] * 1000:6.1f} → {now[ours] * 1000:6.1f} µs, cuBLAS "
+              f"{then['cublas'] * 1000:6.1f} → {now['cublas'] * 1000:6.1f} µs")
+
+
+# the runs of this directory (now) and the last stop's (then)
+HELD = {"fp16": ([(HERE / "run3_all_suites_held_fp16.txt", ALL)], [(LAST / "run2_all_suites_fp16.txt", ALL)]),
         "bf16": ([(HERE / "run3_square_long_k_held_bf16.txt", "square,long-k"),
                   (HERE / "run4_other_suites_held_bf16.txt", "skinny,odd,scripts/shapes/mid_m.txt,llm")],
-                 LAST / "run3_all_suites_bf16.txt")}
-print("every suite, 06's picks, × cuBLAS geomean (worst): the last stop unheld → now held;")
-print("our time and cuBLAS's now against then, geomean over the suite's shapes")
-moved = []
-for precision, (now_files, then_file) in RUNS.items():
-    now, then = by_suite(*now_files), by_suite((then_file, ALL))
-    ours = f"wgmma_tma_{precision}"
-    for suite in dict.fromkeys(suite for suite, _ in now):
-        shapes = [key for key in now if key[0] == suite]
-        ratio = {key: now[key]["cublas"] / now[key][ours] for key in shapes}
-        ratio_then = {key: then[key]["cublas"] / then[key][ours] for key in shapes}
-        worst = min(shapes, key=ratio.get)
-        below = [key[1] for key in shapes if ratio[key] < 0.85]
-        print(f"  {precision} {suite:>7} ({len(shapes):2} shapes): {geomean(ratio_then.values()):.3f} → "
-              f"{geomean(ratio.values()):.3f}× (worst {ratio[worst]:.3f}× at {worst[1]}; below 0.85×: "
-              f"{', '.join(below) or 'none'}); our time {geomean([now[k][ours] / then[k][ours] for k in shapes]):.3f}× "
-              f"then's, cuBLAS's {geomean([now[k]['cublas'] / then[k]['cublas'] for k in shapes]):.3f}×")
-        moved += [(ratio[k] / ratio_then[k], precision, k, then[k], now[k], ours) for k in shapes]
+                 [(LAST / "run3_all_suites_bf16.txt", ALL)])}
 
-print("\nthe ten shapes whose ratio moved most (µs then → now, ours and cuBLAS's)")
-for change, precision, (suite, shape), then, now, ours in sorted(moved, key=lambda m: -abs(math.log(m[0])))[:10]:
-    print(f"  {precision} {suite:>6} {shape:>16}: × cuBLAS {then['cublas'] / then[ours]:.3f} → "
-          f"{now['cublas'] / now[ours]:.3f}; ours {then[ours] * 1000:6.1f} → {now[ours] * 1000:6.1f} µs, cuBLAS "
-          f"{then['cublas'] * 1000:6.1f} → {now['cublas'] * 1000:6.1f} µs")
+
+def main():
+    print("every suite, 06's picks, × cuBLAS geomean (worst): the last stop unheld → now held;")
+    print("our time and cuBLAS's now against then, geomean over the suite's shapes")
+    compare(HELD)
+
+
+if __name__ == "__main__":
+    main()
