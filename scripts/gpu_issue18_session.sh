@@ -116,11 +116,11 @@
 #          compute-sanitizer, then A_EDGE 4 (the default) / 0 / 8 / 16 under the picks on scripts/shapes/m_edge.txt, fp16
 #   c2again (issue 14) after A_EDGE: 64×64 in clusters of 2 along M beside 64×64 in clusters of 1 and 64×128 in
 #          clusters of 2 on both files of fresh shapes (one_consumer_c2_fresh*.txt), fp16; bf16 on the second
-#   weakfresh (issue 14) the fresh shapes below 0.85× of 2026-12-01 and their kin, several configurations each
 #   pairs  (issue 14) 64×128 in clusters of 2 where the rule for two tile rows fires (wgmma_pairs_rows) beside
 #          64×64 in clusters of 1 on fresh shapes, fp16 and bf16; GPU tests of the edges and those tiles
 #   edgefresh (issue 14) A_EDGE 4 against whole boxes on fresh shapes it cuts (m_edge_fresh.txt), fp16 and bf16;
 #          07 at M = 1 and 16 (edge_07.txt), FP8 → bf16 and INT8
+#   weakfresh (issue 14) the fresh shapes below 0.85× of 2026-12-01 and their kin, several configurations each
 #   heldcheck the hold's GPU tests, the records' held_ms and tests/test_cubin_only.py (both backends)
 #   suite1 tests/test_gpu.py with the GPU (TCRAW_TEST_SHARD=i/3: a third of it, a call each; TEST_K=bindings
 #          one backend's half); suite2 every other test file (each a call of its own)
@@ -821,17 +821,18 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
       echo "edge 07 $p exit $?"; grep -E "×.*cu|FAIL" "$OUT/edge_07_$p.txt"
     done ;;
   weakfresh)
-    # (issue 14) fresh shapes below 0.85× on 2026-12-01 and their kin: few rows of 128-row tiles
-    # with a thin last row (scripts/shapes/weak_fresh_few_rows.txt) — the pick beside one consumer's
-    # 64-row tiles (less padding), 192-row tiles, 128×128 / 128×256 in clusters of 1; then N of
-    # 392–680 with K of 10–16 thousand (scripts/shapes/weak_fresh_narrow_long_k.txt) — 64×64 tiles
-    # with 8 or 13 stages, in clusters of 1 or 2, the pairs' 64×128, swapped with M tiles of 32 / 64; fp16
-    timeout ${WEAK_S:-240} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/weak_fresh_few_rows.txt \
+    # (issue 14) fresh shapes below 0.85× on 2026-12-01 and their kin: M of 200–400, two to four
+    # rows of 128-row tiles (scripts/shapes/weak_fresh_few_rows.txt) — the pick beside one consumer's
+    # 64-row tiles (less padding), 192-row tiles, 128×128 / 128×256 in clusters of 1 (where one is
+    # the pick, timed twice: the spread of one build); then N of 392–680 with K of 8192–16384
+    # (scripts/shapes/weak_fresh_narrow_long_k.txt) — 64×64 tiles with 8 or 13 stages, in clusters
+    # of 1 or 2, the pairs' 64×128, swapped with M tiles of 32 / 64; fp16
+    timeout ${WEAKF_S:-240} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/weak_fresh_few_rows.txt \
       --iters 20 --seed 71 --variants picked CONSUMERS=1,BN=256,CLUSTER=2,STAGES=5 CONSUMERS=1,BN=128,CLUSTER=2,STAGES=8 \
       CONSUMERS=3,BN=192,CLUSTER=2,STAGES=3 BN=128,CLUSTER=1,STAGES=6 BN=256,CLUSTER=1,STAGES=4 \
       > "$OUT/weak_fresh_few_rows_fp16.txt" 2>&1
     echo "few rows exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/weak_fresh_few_rows_fp16.txt"
-    timeout ${WEAK_S:-240} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/weak_fresh_narrow_long_k.txt \
+    timeout ${WEAKF_S:-240} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/weak_fresh_narrow_long_k.txt \
       --iters 20 --seed 71 --variants picked CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8 CONSUMERS=1,BN=64,CLUSTER=1,STAGES=13 \
       CONSUMERS=1,BN=64,CLUSTER=2,STAGES=8 CONSUMERS=1,BN=128,CLUSTER=2,STAGES=8 SWAP_AB=1,BN=32,CONSUMERS=2,CLUSTER=1,STAGES=8 \
       SWAP_AB=1,BN=64,CONSUMERS=2,CLUSTER=1,STAGES=8 > "$OUT/weak_fresh_narrow_long_k_fp16.txt" 2>&1
@@ -849,7 +850,7 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
     # TCRAW_TEST_SHARD=1/3 … 3/3 (tests/conftest.py)
     what=tests/test_gpu.py shard=${TCRAW_TEST_SHARD:-}
     [ $part = suite2 ] && what="tests --ignore=tests/test_gpu.py" shard=   # (the shard is test_gpu.py's)
-    log="$OUT/pytest_$part${shard:+_shard_${shard/\//_of_}}.txt"
+    log="$OUT/pytest_$part${TEST_K:+_k_${TEST_K//[^A-Za-z0-9]/_}}${shard:+_shard_${shard/\//_of_}}.txt"
     # (TEST_K narrows it, e.g. TEST_K=bindings: one backend; shards cut the narrowed collection)
     TCRAW_TEST_SHARD=$shard timeout ${PYTEST_S:-560} $PY -m pytest -q -rs -p no:cacheprovider $what ${TEST_K:+-k "$TEST_K"} > "$log" 2>&1
     echo "pytest exit $?: $(tail -1 "$log")" ;;

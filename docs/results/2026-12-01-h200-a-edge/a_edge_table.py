@@ -38,7 +38,8 @@ def geomean(values):
 
 
 def pairs_rule(shape):
-    """Where kernels.wgmma_pairs_rows fires (over 64×64 in clusters of 1): M of 65–128, N > 64, K ≥ 4096."""
+    """Where kernels.wgmma_pairs_rows fired as run 5 ran it (over 64×64 in clusters of 1): M of
+    65–128, N > 64, K ≥ 4096 (N > 512 since c83eb5e: docs/results/2026-12-01-h200-suites-at-head/)."""
     m, n, k = map(int, shape.split("×"))
     if not 64 < m <= 128 or n <= 64:
         return "outside (one tile row, three, or N ≤ 64)"
