@@ -99,7 +99,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--family", choices=FAMILIES, default="wgmma")
     ap.add_argument("--precision", help="default: the family's first (fp32 for simt, fp16 otherwise)")
-    ap.add_argument("--sizes", default="4096,8192")
+    ap.add_argument("--sizes", help="M = N = K, comma-separated (default: 4096,8192)")
     ap.add_argument("--shapes", help="shape suites or a file of M,N,K lines instead of --sizes (see tcraw bench)")
     ap.add_argument("--variants", nargs="*", default=[""],
                     help='macro overrides, e.g. "" STAGES=3 BK=16,TM=4 ("": the default tile; wgmma/kmajor: '
@@ -109,16 +109,22 @@ def main():
     ap.add_argument("--iters", type=int, default=30)
     ap.add_argument("--seed", type=int, default=secrets.randbits(31))
     args = ap.parse_args()
-    try:
-        sizes = [int(s) for s in args.sizes.split(",")]
-    except ValueError:
-        ap.error(f"--sizes {args.sizes!r}: write positive integers separated by commas, e.g. 4096,8192")
-    if not all(s > 0 for s in sizes):
-        ap.error(f"--sizes {args.sizes!r}: every size must be a positive integer")
+    if args.shapes is not None and args.sizes is not None:
+        raise UsageError("--sizes and --shapes both name the problems: give one")
+    if args.shapes is not None:
+        sizes = parse_shapes(args.shapes)   # (refuses one that names no shape)
+    else:
+        try:
+            sizes = [int(s) for s in (args.sizes or "4096,8192").split(",")]
+        except ValueError:
+            raise UsageError(f"--sizes {args.sizes!r}: write positive integers separated by commas, e.g. 4096,8192") \
+                from None
+        if not all(s > 0 for s in sizes):
+            raise UsageError(f"--sizes {args.sizes!r}: every size must be a positive integer")
     if args.iters < 1:
-        ap.error(f"--iters {args.iters}: must be at least 1")
-    if args.shapes:
-        sizes = parse_shapes(args.shapes)
+        raise UsageError(f"--iters {args.iters}: must be at least 1")
+    if not args.variants:
+        raise UsageError('--variants names none: give at least one ("" for the default tile)')
     key = args.precision or FAMILIES[args.family][2][0]
     if key not in FAMILIES[args.family][2]:
         raise UsageError(f"{args.family} comes in {', '.join(FAMILIES[args.family][2])}, not {key}")
@@ -130,7 +136,7 @@ def main():
     rows = bench_vs_cublas(0, [key], sizes, rungs=rungs, iters=args.iters, warmup=5, seed=args.seed,
                            note=lambda line: print(line, file=sys.stderr))
     print(report.render([{**r, "shape": f"{r['m']}×{r['n']}×{r['k']}"} for r in rows], "table", report.BENCH_COLUMNS))
-    if args.shapes:
+    if args.shapes is not None:
         print(report.render(suite_summary(rows), "table", report.SUITE_COLUMNS))
     if rows:
         print(f"\n{rows[0]['device']} ({rows[0]['arch']}), seed {args.seed}, median of {args.iters} launches")

@@ -58,7 +58,7 @@ def parse_shapes(spec):
         if not validate.is_file(path):
             raise UsageError(f"--shapes {item!r} is neither a suite ({', '.join(SUITES)}) nor a file of shapes")
         try:
-            text = path.read_text()
+            text = path.read_text(encoding="utf-8-sig")   # (a byte-order mark is not part of the first line)
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"--shapes {path}: cannot read it as text ({exc})") from None
         suite = path.stem if path.stem not in SUITES and files.get(path.stem, path.resolve()) == path.resolve() \
@@ -69,11 +69,9 @@ def parse_shapes(spec):
             line = line.split("#")[0].strip()
             if not line:
                 continue
-            parts = line.replace("x", " ").replace("×", " ").replace(",", " ").split()
-            try:
-                shape = tuple(int(v) for v in parts) if all(v.isascii() for v in parts) else ()
-            except ValueError:
-                shape = ()
+            parts = line.lower().replace("x", " ").replace("×", " ").replace(",", " ").split()
+            # ASCII digits only: int() would take '+128', '1_000' and other scripts' digits too
+            shape = tuple(int(v) for v in parts) if all(v.isascii() and v.isdigit() for v in parts) else ()
             if len(shape) != 3:
                 raise UsageError(f"{path}:{n}: {line!r} is not a shape; write M N K (or M,N,K or MxNxK)")
             try:
@@ -221,6 +219,28 @@ def suite_summary(rows, floor=0.85):
     return out
 
 
+def shape_items(shapes):
+    """``shapes`` as run_bench takes them — sizes (M = N = K), (m, n, k) triples or (suite, (m, n,
+    k)) pairs, numpy integers too — as [(suite or None, (m, n, k))] of Python ints; a UsageError
+    naming the first that is none of those (or an empty list)."""
+    from . import validate
+    from .errors import UsageError
+    if isinstance(shapes, (str, bytes)) or not hasattr(shapes, "__iter__"):
+        raise UsageError(f"shapes are a list of sizes, (m, n, k) or (suite, (m, n, k)); got {shapes!r} "
+                         "(suite names and files go through parse_shapes, e.g. parse_shapes('llm'))")
+    out = []
+    for item in shapes:
+        suite, shape = item if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], (str, type(None))) \
+            else (None, item)
+        triple = (shape,) * 3 if validate.is_whole(shape) else shape
+        if not (isinstance(triple, (tuple, list)) and len(triple) == 3):
+            raise UsageError(f"{item!r} is not a shape: give a size, (m, n, k) or (suite, (m, n, k))")
+        out.append((suite, validate.problem(*triple)))
+    if not out:
+        raise UsageError("no shape to time: give at least one size, (m, n, k) or suite")
+    return out
+
+
 def bench_vs_cublas(device_index, keys=None, shapes=(1024, 2048, 4096, 8192), *, extra=(), kernels=None,
                     iters=20, warmup=5, seed=None, note=print, open_device=None, rungs=None):
     """What `tcraw bench` does: the ladder of each precision in ``keys`` (default: every ladder),
@@ -238,10 +258,8 @@ def bench_vs_cublas(device_index, keys=None, shapes=(1024, 2048, 4096, 8192), *,
     for key in keys:
         if key not in (rungs or LADDER):
             raise UsageError(f"bench has no ladder for {key!r}; choose from: {', '.join(rungs or LADDER)}")
-    triples = [s[1] if isinstance(s, tuple) and len(s) == 2 else ((s,) * 3 if isinstance(s, int) else s)
-               for s in shapes]
-    for m, n, k in triples:
-        validate.problem(m, n, k)
+    shapes = shape_items(shapes)
+    triples = [shape for _, shape in shapes]
     validate.timing(iters, warmup)
     validate.seed(seed)
     if validate.device_index(device_index, allow_all=True) == "all":

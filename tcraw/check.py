@@ -17,8 +17,8 @@ import sys
 import numpy as np
 
 from .errors import TcrawError, UsageError
-from .kernels import child_args
-from .matmul import GUARD_BYTES, failed_record, make_problem, run_matmul
+from .kernels import Kernel, child_args
+from .matmul import GUARD_BYTES, check_host_fits, failed_record, make_problem, run_matmul
 from .precision import base_matrices
 from .sweep import child_rows
 
@@ -27,7 +27,15 @@ EXTRAS_SHAPE = (127, 129, 255)   # the rerun-bits case: no kernel's tile divides
 
 
 def battery(kernel, seed, drawn=4):
-    """(m, n, k) shapes for ``kernel``: fixed cases around its tile, then ``drawn`` from ``seed``."""
+    """(m, n, k) shapes for ``kernel`` (a Kernel): fixed cases around its tile, then ``drawn``
+    (a whole number ≥ 0) from ``seed`` (as --seed takes it)."""
+    from . import validate
+    if not isinstance(kernel, Kernel):
+        raise UsageError(f"battery takes a Kernel (e.g. tcraw.get_kernel({kernel!r})), not {kernel!r}")
+    validate.seed(seed)
+    if not validate.is_whole(drawn):
+        raise UsageError(f"drawn is how many shapes to draw, a whole number ≥ 0; got {drawn!r}")
+    seed = None if seed is None else int(seed)
     tm, tn, tk = kernel.tile
     fixed = [(1, 1, 1), (7, 13, 31), (97, 89, 83), (tm + 1, tn + 1, tk + 1), (max(1, tm - 1), max(1, tn - 1),
              max(1, tk - 1)), (2 * tm, 3 * tn, 4 * tk), (1, 256, 512), (512, 1, 256), (1000, 8, 96),
@@ -201,8 +209,10 @@ def check_kernels(device_index, chosen, *, shapes=None, seed=None, isolate=True,
     from .runtime import Device
     from .sweep import fresh_seed
     validate.seed(seed)
-    for shape in shapes or []:
-        validate.problem(*shape)
+    if shapes is not None:
+        shapes = [validate.problem(*shape) for shape in shapes]
+        for shape in shapes:
+            check_host_fits(*shape)   # (as run and bench: before the GPU is opened)
     if timeout is not None and not isolate:
         raise UsageError("--timeout bounds each isolated shape's child process; --no-isolate runs in this "
                          "process, with none: drop one of them")

@@ -287,7 +287,10 @@ def compile_source(source, arch, *, defines=(), include_dirs=(), name=None, entr
         try:
             text = path.read_text()
         except (OSError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot read the kernel source {path}: {getattr(exc, 'strerror', None) or exc}") from None
+            text_hint = "; CUDA text is read as such only with a newline in it — add one" \
+                if any(c in str(source) for c in "{}();") else ""
+            raise UsageError(f"cannot read the kernel source {path}: {getattr(exc, 'strerror', None) or exc}"
+                             f"{text_hint}") from None
         source_dir, name = path.parent, name or (path.name if path.parent == CUDA_SRC else str(path))
     extra = [Path(d) for d in include_dirs]
     for d in extra:

@@ -116,13 +116,14 @@ class Kernel:
         """This kernel as it runs on (m, n, k) with ``sm_count`` SMs: its own configuration, or
         the one its ``pick`` chooses, with ``overrides`` (macro -> value, e.g. {"BN": 128}) over
         it. The record's ``config`` says which was run."""
-        checked_problem(m, n, k, sm_count)
+        m, n, k, sm_count = checked_problem(m, n, k, sm_count)
         if overrides is not None and not isinstance(overrides, dict):
             raise UsageError(f"overrides are a dict of MACRO -> whole number, e.g. {{'BN': 128}}, not {overrides!r}")
         overrides = dict(overrides or {})
         for name, value in overrides.items():   # None: the configuration's own, where a kernel has one
             if value is not None and not is_whole(value):
                 raise UsageError(f"kernel {self.name} cannot take {name}={value!r}: it is a whole number ≥ 0")
+            overrides[name] = value if value is None else int(value)   # (numpy's widths wrap)
         unknown = [name for name in overrides if name not in self.tunables]
         if unknown or (overrides and not self.configure):
             raise UsageError(f"kernel {self.name} has no configuration macro {(unknown or list(overrides))[0]} "
@@ -235,8 +236,17 @@ def tiled_simt_geometry(tile):
     return geometry
 
 
+def rung_tile(key, keys, tile, defaults, what):
+    """``tile`` over a rung's ``defaults`` — each macro one of them, a whole number ≥ 1 — for a
+    ``key`` of ``keys``; else a UsageError naming what is wrong."""
+    if key not in keys:
+        raise UsageError(f"{what} comes in {', '.join(keys)}, not {key!r}")
+    return {**defaults, **checked_macros(tile, defaults, what, tuple(defaults))}
+
+
 def tiled_simt_kernel(key="fp32", tile=SIMT_TILE, name=None):
     """The 03 kernel; ``tile`` overrides its macros (scripts/tune_ladder.py)."""
+    tile = rung_tile(key, ("fp32",), tile, SIMT_TILE, "03")
     return Kernel(name or "tiled_simt_fp32", "03_tiled_simt_fp32.cu", "tiled_simt_fp32", PRECISIONS[key], 50,
                   (tile["BM"], tile["BN"], tile["BK"]), tiled_simt_geometry(tile), defines=_defines(tile),
                   align=16, summary="shared-memory blocks, 8×8 register tiles, float4 loads, double buffering")
@@ -260,6 +270,7 @@ def wmma_pipelined_geometry(tile):
 
 def wmma_pipelined_kernel(key, tile=PIPE_TILE, name=None):
     """The 04 kernel for fp16 or bf16; ``tile`` overrides its macros (scripts/tune_ladder.py)."""
+    tile = rung_tile(key, ("fp16", "bf16"), tile, PIPE_TILE, "04")
     return Kernel(
         name=name or f"wmma_pipelined_{key}", source="04_wmma_smem_cp_async.cu",
         entry=f"wmma_pipelined_{key}", precision=PRECISIONS[key], min_arch=80,
@@ -290,6 +301,7 @@ def mma_sync_geometry(tile, key):
 
 def mma_sync_kernel(key, tile=MMA_TILE, name=None):
     """The 05 kernel for fp16, bf16 or tf32; ``tile`` overrides its macros (scripts/tune_ladder.py)."""
+    tile = rung_tile(key, tuple(MMA_BK), tile, MMA_TILE, "05")
     bk = MMA_BK[key]
     shape = "m16n8k8" if key == "tf32" else "m16n8k16"
     return Kernel(
@@ -382,11 +394,13 @@ def wgmma_cluster_shape(tile):
 
 
 def checked_problem(m, n, k, sms):
-    """A UsageError unless M, N, K are whole numbers in [1, 2³¹) and ``sms`` one ≥ 1."""
+    """(m, n, k, sms) as Python ints (numpy's fixed widths would wrap in the model's arithmetic),
+    or a UsageError unless M, N, K are whole numbers in [1, 2³¹) and ``sms`` one in [1, 2³¹)."""
     from .validate import problem
-    problem(m, n, k)
-    if not is_whole(sms, 1):
-        raise UsageError(f"the SM count is a whole number ≥ 1, not {sms!r}")
+    m, n, k = problem(m, n, k)
+    if not is_whole(sms, 1, MACRO_MOST):
+        raise UsageError(f"the SM count is a whole number from 1 to {MACRO_MOST}, not {sms!r}")
+    return m, n, k, int(sms)
 
 
 def checked_macros(tile, known, what, positive=()):
@@ -404,7 +418,7 @@ def checked_macros(tile, known, what, positive=()):
         least = 1 if name in positive else 0
         if not is_whole(value, least, MACRO_MOST):
             raise UsageError(f"{what} cannot take {name}={value!r}: it is a whole number from {least} to {MACRO_MOST}")
-    return tile
+    return {name: value if value is None else int(value) for name, value in tile.items()}   # (numpy's widths wrap)
 
 
 MACRO_MOST = 2 ** 31 - 1   # a macro's value is an int in the .cu (past it NVRTC fails on overloads of max)
@@ -412,13 +426,17 @@ MACRO_MOST = 2 ** 31 - 1   # a macro's value is an int in the .cu (past it NVRTC
 
 # 06/07's macros that count something (0 would leave nothing, or divide by it)
 WGMMA_POSITIVE = ("CONSUMERS", "BN", "STAGES", "CLUSTER", "GROUP_M", "SPLIT_MIN_SLICES", "SPLIT_LOADS",
-                  "STREAM_K_DIV")
+                  "STREAM_K_DIV", "SPLIT_MAX")
+# ... and those that switch something on or off: 0 or 1 (the .cu reads any other value as 1)
+WGMMA_SWITCHES = ("STREAM_K", "SPLIT_K", "SWAP_AB", "SHARE_A")
 
 
 def wgmma_checked(tile):
     """``tile`` if 06/07 can be built with it; else a UsageError saying which macro and what fits."""
     consumers, bn, cluster, stages = tile["CONSUMERS"], tile["BN"], tile["CLUSTER"], tile["STAGES"]
     rows = wgmma_rows(tile)
+    if (on := [f"{name}={tile[name]}" for name in WGMMA_SWITCHES if tile[name] not in (0, 1)]):
+        raise UsageError(f"{', '.join(on)}: {'/'.join(WGMMA_SWITCHES)} each switch something on (1) or off (0)")
     if tile["PINGPONG"] and cluster == 4:
         raise UsageError(f"PINGPONG={tile['PINGPONG']} runs in clusters of 1 or 2 (its turns are not built for 4); "
                          "got CLUSTER=4")
@@ -765,21 +783,23 @@ SHARED_BOTH_CONFIG = {"CONSUMERS": 2, "BN": 128, "CLUSTER": 4, "SHARE_A": 1, "ST
 # (1.051×; 120×4096×1024 +20 %, 124×4096×2048 +7 %, 128×2560×2048 +8 %) — split finer along K,
 # where the pieces' fixed costs weigh more. (64×64 in clusters of 2 took 1.038× as long where the
 # rule fires.)
-# On fresh shapes (docs/results/2026-12-01-h200-suites-at-head/, run 1: nine drawn at random where
+# On fresh shapes (docs/results/2026-12-01-h200-suites-at-head/, run 1: eight drawn at random where
 # the rule fired, M 65–128, N 512–8192, K 4096–14336, and 100×4096×4096; fp16 and bf16, the pair
 # beside 64×64 in one call) it took less time wherever N was 1536 or more — 93×8192×14336 0.56× /
 # 0.57× (fp16 / bf16), 77×2048×14336 0.72 / 0.73, 100×4096×4096 0.74 / 0.73, 106×1536×8192 0.84 /
 # 0.85 — and more at four of five with N = 512 (69×512×8192 1.08 / 1.08, 118×512×5000 1.08 / 1.07,
-# 115×512×5000 1.05 / 1.07, 71×512×14336 1.02 / 1.03; 88×512×14336 0.98 / 0.98): four columns of
-# 64×128 tiles leave two tile rows 8 tiles to cut along K against the 64×64 form's 16, twice the
-# pieces and their sums. So the rule takes N over 512 (N = 1024: 5 of 6 faster in run 5 above).
+# 115×512×5000 1.05 / 1.06, 71×512×14336 1.02 / 1.03; 88×512×14336 0.98 / 0.98). Our reading, not
+# profiled: four columns of 64×128 tiles leave two tile rows 8 tiles to cut along K against the
+# 64×64 form's 16 — twice the pieces and their sums. So the rule takes N over 512 (N = 1024: 5 of
+# 6 faster in docs/results/2026-12-01-h200-a-edge/, run 5; N of 520–1016 not timed).
 PAIRED_ROWS_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 2, "STAGES": 8}
 
 
 def wgmma_clusters(sms, cluster):
     """The clusters 06 runs on ``sms`` SMs: one block per SM — but clusters of 4 as the H200's
-    GPCs hold them (CLUSTERS_OF_4_HELD of its 132 SMs), in proportion for other SM counts."""
-    return sms // cluster if cluster < 4 else sms * CLUSTERS_OF_4_HELD // 132
+    GPCs hold them (CLUSTERS_OF_4_HELD of its 132 SMs), in proportion for other SM counts; at
+    least one (on a GPU too small for one cluster the launch itself fails, and says so)."""
+    return max(1, sms // cluster if cluster < 4 else sms * CLUSTERS_OF_4_HELD // 132)
 
 
 def wgmma_schedule(m, n, k, sms, tile, elem_bytes=2):
@@ -972,10 +992,11 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     consumer — two rows of 64×128 tiles sharing B where K is long (wgmma_pairs_rows); few tiles
     narrower ones and split-K — in 2 × 2 clusters where K is long (wgmma_shares_both) — and short K
     tiles taken in turn (wgmma_takes_turns)."""
-    checked_problem(m, n, k, sms)
+    m, n, k, sms = checked_problem(m, n, k, sms)
     if not is_whole(elem_bytes) or elem_bytes not in (1, 2, 4) or not isinstance(stream_k, bool):
         raise UsageError(f"elem_bytes is the inputs' bytes per element — 1, 2 or 4 — and stream_k True or False; "
                          f"got elem_bytes={elem_bytes!r}, stream_k={stream_k!r}")
+    elem_bytes = int(elem_bytes)
     if elem_bytes == 2 and m <= 32 and n > 64:
         return dict(SWAPPED_CONFIGS[m > 16])
     if m <= 16 and n > 64:
@@ -1169,6 +1190,7 @@ def select(names=None, precisions=None, extra=(), b_layout=None):
     ``extra`` (user kernels) can be named, and with no name given they are the selection. A
     family's selection brings the FP32 baseline for speedups — unless ``b_layout`` (B's layout
     asked for every kernel) is one it does not read: the baseline was not asked for."""
+    names, precisions = ([x] if isinstance(x, str) else x for x in (names, precisions))   # one name: a list of it
     fams = None
     if precisions:
         unknown = [f for f in precisions if f not in (*FAMILIES, "all")]

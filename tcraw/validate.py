@@ -25,10 +25,12 @@ def is_whole(value, least=0, most=None):
 
 
 def problem(m, n, k):
-    """M, N, K: whole numbers in [1, 2³¹ − 1]."""
+    """M, N, K: whole numbers in [1, 2³¹ − 1] → as Python ints (numpy's fixed widths would wrap
+    in the products and quotients that follow)."""
     for name, v in (("M", m), ("N", n), ("K", k)):
         if not is_whole(v, 1, INT32_MAX):
             raise UsageError(f"{name} must be an integer ≥ 1 (and below 2^31, the kernels' int), got {v!r}")
+    return int(m), int(n), int(k)
 
 
 def timing(iters, warmup):

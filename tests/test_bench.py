@@ -206,3 +206,30 @@ def test_shape_files_keep_their_own_suite_and_say_where_a_shape_is_wrong(tmp_pat
         (tmp_path / "bad.txt").write_text(text)
         with pytest.raises(UsageError, match=needle):
             parse_shapes("square,bad.txt")
+
+
+def test_shapes_given_to_the_library_are_read_as_python_ints_or_refused():
+    """bench_vs_cublas's shapes (shape_items): sizes, triples and (suite, triple) pairs, numpy
+    integers too, come back as Python ints; an empty list, a bare suite name and a pair that is
+    no shape are refused by name — before any GPU is asked for."""
+    import numpy as np
+    from tcraw.bench import bench_vs_cublas, shape_items
+    got = shape_items([np.int64(64), (np.uint32(1), 2, 3), ("llm", (4, np.int32(5), 6))])
+    assert got == [(None, (64, 64, 64)), (None, (1, 2, 3)), ("llm", (4, 5, 6))]
+    assert all(type(v) is int for _, shape in got for v in shape)
+    for bad, needle in (([], "no shape to time"), ("llm", "parse_shapes"), ([(1024, 64)], "is not a shape"),
+                        ([(0, 1, 1)], "M must be")):
+        with pytest.raises(UsageError, match=needle):
+            bench_vs_cublas(0, ["fp16"], bad, open_device=lambda i: pytest.fail("the GPU was asked for"))
+
+
+def test_a_shape_file_takes_ascii_digits_and_a_byte_order_mark(tmp_path):
+    """A file saved with a byte-order mark reads as without one, an uppercase X separates as x does;
+    '+128' and '1_000' (which int() would take) are not shapes."""
+    f = tmp_path / "mine.txt"
+    f.write_bytes("\ufeff128 256 512\n64X32X16\n".encode())
+    assert parse_shapes(str(f)) == [("mine", (128, 256, 512)), ("mine", (64, 32, 16))]
+    for line in ("+128 256 512", "1_000 256 512"):
+        f.write_text(line + "\n")
+        with pytest.raises(UsageError, match="is not a shape"):
+            parse_shapes(str(f))

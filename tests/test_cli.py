@@ -224,6 +224,8 @@ def test_a_problem_the_host_cannot_hold_is_refused_before_the_gpu(monkeypatch, c
     assert main(["run", "--size", "16384"]) == 2
     err = capsys.readouterr().err
     assert "host memory" in err and "1.0 GiB are available" in err
+    assert main(["check", "--kernel", "naive_fp32", "--shapes", "64,64,64;16384,16384,16384"]) == 2   # (its own
+    assert "16384×16384×16384 needs about" in capsys.readouterr().err                            # device path)
 
 
 def test_an_unwritable_output_is_refused_before_the_work(tmp_path, monkeypatch, capsys):

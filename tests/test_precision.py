@@ -303,3 +303,25 @@ def test_base_matrices_refuse_a_shape_or_seed_no_run_takes(args):
     from tcraw.precision import base_matrices
     with pytest.raises(UsageError):
         base_matrices(*args)
+
+
+def test_base_matrices_refuse_what_the_host_cannot_hold(monkeypatch):
+    """Two float64 matrices the host has no room for: refused with the numbers, not numpy's
+    'array is too big'."""
+    from tcraw import matmul
+    from tcraw.errors import OutOfMemory
+    monkeypatch.setattr(matmul, "host_available", lambda: 2**30)
+    with pytest.raises(OutOfMemory, match=r"need 16\.0 GiB of host memory; 1\.0 GiB are available"):
+        base_matrices(32768, 32768, 32768, "int", seed=1)
+    a, b = base_matrices(np.int64(3), np.uint32(4), 5, "int", seed=np.int64(1))
+    assert a.shape == (3, 5) and b.shape == (5, 4)
+
+
+def test_the_check_battery_takes_a_kernel_and_a_seed_as_run_does():
+    from tcraw import battery, get_kernel
+    k = get_kernel("naive_fp32")
+    assert battery(k, np.int64(7)) == battery(k, 7)
+    for args, needle in (((k, -1), "--seed"), ((k, 1.5), "--seed"), (("naive_fp32", 1), "takes a Kernel"),
+                         ((k, 1, -2), "drawn is how many")):
+        with pytest.raises(UsageError, match=needle):
+            battery(*args)

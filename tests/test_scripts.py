@@ -137,10 +137,7 @@ def script(name, *argv):
                           capture_output=True, text=True, timeout=120)
 
 
-@pytest.mark.parametrize("name, argv", [
-    ("tune_ladder", ["--sizes", "x"]),
-    ("tune_ladder", ["--sizes", "0"]),
-    ("tune_ladder", ["--iters", "0"]),
+@pytest.mark.parametrize("name, argv", [   # (tune_ladder's: test_tune_ladder_refuses_what_names_no_run_before_the_gpu)
     ("accumulator_study", ["--mn", "0"]),
     ("accumulator_study", ["--mn", "x"]),
     ("fp8_accumulator_study", ["--mn", "0"]),
@@ -283,3 +280,21 @@ def test_fit_wgmma_model_judges_the_pick_the_picker_would_make(tmp_path):
     want = kernels.wgmma_config(256, 4096, 4096, 132)
     assert (config["CONSUMERS"], config["BN"], config["CLUSTER"]) == (want["CONSUMERS"], want["BN"], want["CLUSTER"])
     assert chosen == pytest.approx(19.2) and fastest == pytest.approx(19.0) and best["CLUSTER"] == 1
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--variants"], "--variants names none"),
+    (["--shapes", ""], "--shapes names no shape"),
+    (["--shapes", "llm", "--sizes", "1024"], "--sizes and --shapes both"),
+    (["--sizes", "1024,x"], "write positive integers"),
+    (["--sizes", "0"], "every size must be a positive integer"),
+    (["--iters", "0"], "--iters 0: must be at least 1"),
+])
+def test_tune_ladder_refuses_what_names_no_run_before_the_gpu(argv, needle):
+    """No variant, an empty --shapes or both --sizes and --shapes (not a run of cuBLAS alone, the
+    default sizes, or one of the two silently dropped), bad sizes or --iters: one line (as tcraw's
+    own errors: run_main) and exit 2."""
+    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "tune_ladder.py"), *argv],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and p.stderr.startswith("tune_ladder: ") and needle in p.stderr, p.stderr
+    assert len(p.stderr.splitlines()) == 1
