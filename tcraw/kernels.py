@@ -131,7 +131,16 @@ class Kernel:
                                               " (it has one configuration, fixed when it was declared)"))
         if not self.configure:
             return self
-        return self._as_this(self.configure(self.pick(m, n, k, sm_count), overrides))
+        picked = self.pick(m, n, k, sm_count)
+        try:
+            return self._as_this(self.configure(picked, overrides))
+        except UsageError as exc:
+            if not overrides or not picked:
+                raise
+            # the macros the message names may be the pick's, not the caller's: say which were which
+            asked, pick = ("+".join(f"{name}={value}" for name, value in c.items()) for c in (overrides, picked))
+            raise UsageError(f"{exc} — {asked} was asked over the configuration picked for {m}×{n}×{k}: "
+                             f"{pick}") from None
 
     def configurations(self):
         """Every configuration ``pick`` can choose (itself, for a kernel with one)."""

@@ -1000,3 +1000,12 @@ def test_one_line_of_cuda_text_is_told_it_was_read_as_a_path():
     with pytest.raises(UsageError) as e:
         compiler.compile_source("no_such_kernel.cu", "sm_80")
     assert "newline" not in str(e.value)
+
+
+def test_a_refused_override_says_which_macros_were_the_picks():
+    """An override that does not fit the pick (CLUSTER=2 over M = 16's swapped tiles) is refused
+    with the macros asked for and the pick they were asked over — the message's SWAP_AB=1 is the
+    pick's, not the caller's."""
+    with pytest.raises(UsageError, match=r"CLUSTER=2 was asked over the configuration picked for 16×4096×4096: "
+                                         r"SWAP_AB=1\+"):
+        kernels.KERNELS["wgmma_tma_fp16"].configured(16, 4096, 4096, 132, overrides={"CLUSTER": 2})
