@@ -12,17 +12,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tcraw import kernels                                               # noqa: E402
+from tcraw import kernels, validate                                     # noqa: E402
 from tcraw.errors import UsageError, run_main                           # noqa: E402
 from tcraw.matmul import run_matmul                                     # noqa: E402
 from tcraw.precision import PRECISIONS, base_matrices, host_problem     # noqa: E402
 
 
 def whole(text):
-    """The int that ``text`` spells in ASCII digits alone — int() would also take " 4", "4_0", "٤"."""
-    if not (text.isascii() and text.isdigit()):
+    """validate.digits, a ValueError where ``text`` is not ASCII digits alone (parse's one path out)."""
+    if (value := validate.digits(text)) is None:
         raise ValueError(text)
-    return int(text)
+    return value
 
 
 def parse(item):

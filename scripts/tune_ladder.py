@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tcraw import kernels, report            # noqa: E402
+from tcraw import kernels, report, validate  # noqa: E402
 from tcraw.bench import bench_vs_cublas, parse_shapes, suite_summary   # noqa: E402
 from tcraw.errors import UsageError, run_main  # noqa: E402
 
@@ -72,7 +72,7 @@ def variant(family, key, spec, picked=False):
         name, _, value = item.partition("=")
         if name not in tile:
             raise UsageError(f"cannot read {item!r}: write MACRO=number with MACRO one of {', '.join(tile)}")
-        if not (value.isascii() and value.isdigit()):
+        if validate.digits(value) is None:
             raise UsageError(f"cannot read {item!r}: {name} takes a whole number ≥ 0 (digits only), e.g. {name}=4")
         if picked and name in PICKED_MACROS:
             raise UsageError(f"{name} is the pick's to set; leave out --picked (or a variant's \"picked:\") to fix it")

@@ -70,8 +70,8 @@ def parse_shapes(spec):
             if not line:
                 continue
             parts = line.lower().replace("x", " ").replace("×", " ").replace(",", " ").split()
-            # ASCII digits only: int() would take '+128', '1_000' and other scripts' digits too
-            shape = tuple(int(v) for v in parts) if all(v.isascii() and v.isdigit() for v in parts) else ()
+            shape = tuple(map(validate.digits, parts))
+            shape = () if None in shape else shape
             if len(shape) != 3:
                 raise UsageError(f"{path}:{n}: {line!r} is not a shape; write M N K (or M,N,K or MxNxK)")
             try:

@@ -157,13 +157,19 @@ def host_available():
         return None
 
 
+def check_host_room(need, what, purpose=""):
+    """Refuse, before it is built, ``what`` ("… needs about") of ``need`` bytes (``purpose``: what
+    for) that the host cannot hold, with the numbers."""
+    free = host_available()
+    if free is not None and need > free:
+        raise OutOfMemory(f"{what} {need / 2**30:.1f} GiB of host memory{purpose}; {free / 2**30:.1f} GiB are "
+                          "available. Use a smaller problem")
+
+
 def check_host_fits(m, n, k):
     """Refuse, before any array is built, a problem the host cannot hold, with the numbers."""
-    need, free = host_bytes(m, n, k), host_available()
-    if free is not None and need > free:
-        raise OutOfMemory(f"{m}×{n}×{k} needs about {need / 2**30:.1f} GiB of host memory for the inputs, "
-                          f"the float64 reference and the check; {free / 2**30:.1f} GiB are available. "
-                          "Use a smaller problem")
+    check_host_room(host_bytes(m, n, k), f"{m}×{n}×{k} needs about",
+                    " for the inputs, the float64 reference and the check")
 
 
 def check_fits(device, chosen, m, n, k):

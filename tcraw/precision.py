@@ -223,17 +223,13 @@ FAMILIES = ("fp32", "fp16", "bf16", "tf32", "int8", "fp64", "fp8")
 
 def base_matrices(m, n, k, mode, seed):
     """The float64 A (m×k) and B (k×n) every precision quantizes: normal, or integers in [-4, 4]."""
-    from .errors import OutOfMemory
-    from .matmul import host_available
+    from .matmul import check_host_room
     from .validate import problem, seed as checked_seed
     m, n, k = problem(m, n, k)
     checked_seed(seed)
     if mode not in INPUT_MODES:
         raise UsageError(f"unknown input mode {mode!r}; choose one of: {', '.join(INPUT_MODES)}")
-    need, free = 8 * (m * k + k * n), host_available()
-    if free is not None and need > free:
-        raise OutOfMemory(f"A and B of {m}×{n}×{k} in float64 need {need / 2**30:.1f} GiB of host memory; "
-                          f"{free / 2**30:.1f} GiB are available. Use a smaller problem")
+    check_host_room(8 * (m * k + k * n), f"A and B of {m}×{n}×{k} in float64 need")
     rng = np.random.default_rng(seed)
     if mode == "int":
         # CUTLASS testbeds' trick: small integers make every tensor-core mode exact.

@@ -24,6 +24,12 @@ def is_whole(value, least=0, most=None):
             and (most is None or value <= most))
 
 
+def digits(text):
+    """The int ``text`` spells in ASCII digits alone, or None — int() would also take " 4", "+4",
+    "4_0" and other scripts' digits, which no shape or macro of a command line means."""
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
 def problem(m, n, k):
     """M, N, K: whole numbers in [1, 2³¹ − 1] → as Python ints (numpy's fixed widths would wrap
     in the products and quotients that follow)."""
