@@ -23,8 +23,9 @@
 //   A_ROWS         rows of A loaded a slice when M is tiny (default 0: all of the block's)
 //   A_EDGE         a box of A past M's last row copied as up to this many 8-row boxes of real rows
 //                  (default 4; 0: whole, zeros past M) — a_copy
-//   SWAP_AB        1: compute Cᵀ = Bᵀ·Aᵀ — N along the wgmma's 64 rows, M along its n (BN = 16,
-//                  32 or 64): for small M, no rows of zeros (16-bit types, clusters of 1)
+//   SWAP_AB        1: compute Cᵀ = Bᵀ·Aᵀ — N along the wgmma's 64 rows, M along its n (BN any
+//                  multiple of 16 up to 256): for small M, no rows of zeros; for M of a few hundred,
+//                  tiles that fit it (16-bit types, clusters of 1)
 //   PINGPONG       64 or 128: the two consumers take the block's tiles in turn, each a whole tile
 //                  of that many rows (one or two wgmmas a k-step), so one stores its C while the
 //                  other multiplies (default 0: both share every tile, 64 rows each)
@@ -60,7 +61,7 @@
 #define SPLIT_MIN_SAVED 16   // ... when that saves at least this many k-slices (see stream_k_share)
 #endif
 #ifndef BN
-#define BN 256        // the block tile's columns = the wgmma's N: 256, 192, 128 or 64
+#define BN 256        // the block tile's columns = the wgmma's N: 256, 192, 128 or 64 (swapped: M's, 16–256)
 #endif
 #ifndef SPLIT_K
 #define SPLIT_K 1     // when tiles are at most half the clusters, cut each tile's K (0: don't)
@@ -139,10 +140,12 @@ constexpr int A_BOX_ROWS = A_LOAD_ROWS / CN;
 constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
 // C leaves through shared memory in 64-row × 32-column fp32 boxes (one 128-byte swizzle row
 // each), two buffers per consumer so one can fill while the copy engine reads the other.
+// Swapped, a consumer's two boxes are the two halves of its 64 columns, BN rows (M) each.
 #ifndef WG_OUT_BYTES
 #define WG_OUT_BYTES 4
 #endif
-constexpr int C_BOX_COLS = 128 / WG_OUT_BYTES, C_BOX_BYTES = 64 * 128, C_BUFFER_BYTES = 2 * C_BOX_BYTES;
+constexpr int C_BOX_COLS = 128 / WG_OUT_BYTES, C_BOX_ROWS = SWAP_AB && BN > 64 ? BN : 64;
+constexpr int C_BOX_BYTES = C_BOX_ROWS * 128, C_BUFFER_BYTES = 2 * C_BOX_BYTES;
 // Dynamic shared memory (the registry's geometry must agree): 1 KiB of slack to align the
 // stages to the 1024-byte swizzle atom, the stages, the C buffers, then the 2×STAGES mbarriers.
 constexpr int SMEM_BYTES = 1024 + STAGES * STAGE_BYTES + CONSUMERS * C_BUFFER_BYTES + 2 * STAGES * 8;
@@ -150,9 +153,9 @@ static_assert(SMEM_BYTES <= 227 * 1024, "more shared memory than an sm_90 block 
 static_assert(SWAP_AB || BN % 64 == 0, "B arrives in 64-column boxes");
 constexpr int B_BOXES = BN / 64;
 static_assert(!SWAP_AB || (WG_ELEM_BYTES == 2 && !WG_B_KMAJOR && WG_OUT_BYTES == 4 && CLUSTER == 1 && !A_ROWS &&
-                           (BN == 16 || BN == 32 || BN == 64)),
+                           CONSUMERS <= 2),
               "SWAP_AB: 16-bit inputs with B MN-major (wgmma transposes A' only for those), fp32 C, clusters of 1, "
-              "no A_ROWS, BN (M's tile) 16, 32 or 64");
+              "no A_ROWS, one or two consumers");
 // Split-K partial sums: each consumer thread's BN/2 accumulators as float4s, thread-interleaved
 // (float4 j of thread t at j·(consumer threads) + t): coalesced writes and reads, no layout change.
 // (Tiles taken in turn run whole and have none: split_pieces.)
@@ -340,70 +343,68 @@ __device__ __forceinline__ unsigned long long smem_desc(unsigned lo) {
 
 // d += A(64×WG_K, K-major) · B(WG_K×BN): m64nBNkWG_K of the types WG_TYPES, BN/2 accumulators per
 // thread, the trailing immediates WG_IMM (scale-d 1 = accumulate, then the type's own). Inline
-// asm cannot loop over operands, so each width's registers are spelled out.
+// asm cannot loop over operands, so the accumulators' operand numbers are spelled out, 16 columns
+// (8 registers) a line: WG_REGS_n names the first n/2, WG_OUTS_n binds them to d, and the two
+// descriptors come after them (WG_DESCS_n). Every BN that is a multiple of 16 up to 256 builds:
+// 06's own tiles take 64 to 256 in steps of 64; swapped (SWAP_AB), M's tile any of them.
+#define WG_REGS_16 "%0, %1, %2, %3, %4, %5, %6, %7"
+#define WG_REGS_32 WG_REGS_16 ", %8, %9, %10, %11, %12, %13, %14, %15"
+#define WG_REGS_48 WG_REGS_32 ", %16, %17, %18, %19, %20, %21, %22, %23"
+#define WG_REGS_64 WG_REGS_48 ", %24, %25, %26, %27, %28, %29, %30, %31"
+#define WG_REGS_80 WG_REGS_64 ", %32, %33, %34, %35, %36, %37, %38, %39"
+#define WG_REGS_96 WG_REGS_80 ", %40, %41, %42, %43, %44, %45, %46, %47"
+#define WG_REGS_112 WG_REGS_96 ", %48, %49, %50, %51, %52, %53, %54, %55"
+#define WG_REGS_128 WG_REGS_112 ", %56, %57, %58, %59, %60, %61, %62, %63"
+#define WG_REGS_144 WG_REGS_128 ", %64, %65, %66, %67, %68, %69, %70, %71"
+#define WG_REGS_160 WG_REGS_144 ", %72, %73, %74, %75, %76, %77, %78, %79"
+#define WG_REGS_176 WG_REGS_160 ", %80, %81, %82, %83, %84, %85, %86, %87"
+#define WG_REGS_192 WG_REGS_176 ", %88, %89, %90, %91, %92, %93, %94, %95"
+#define WG_REGS_208 WG_REGS_192 ", %96, %97, %98, %99, %100, %101, %102, %103"
+#define WG_REGS_224 WG_REGS_208 ", %104, %105, %106, %107, %108, %109, %110, %111"
+#define WG_REGS_240 WG_REGS_224 ", %112, %113, %114, %115, %116, %117, %118, %119"
+#define WG_REGS_256 WG_REGS_240 ", %120, %121, %122, %123, %124, %125, %126, %127"
+#define WG_OUTS_16 D8(0)
+#define WG_OUTS_32 WG_OUTS_16, D8(8)
+#define WG_OUTS_48 WG_OUTS_32, D8(16)
+#define WG_OUTS_64 WG_OUTS_48, D8(24)
+#define WG_OUTS_80 WG_OUTS_64, D8(32)
+#define WG_OUTS_96 WG_OUTS_80, D8(40)
+#define WG_OUTS_112 WG_OUTS_96, D8(48)
+#define WG_OUTS_128 WG_OUTS_112, D8(56)
+#define WG_OUTS_144 WG_OUTS_128, D8(64)
+#define WG_OUTS_160 WG_OUTS_144, D8(72)
+#define WG_OUTS_176 WG_OUTS_160, D8(80)
+#define WG_OUTS_192 WG_OUTS_176, D8(88)
+#define WG_OUTS_208 WG_OUTS_192, D8(96)
+#define WG_OUTS_224 WG_OUTS_208, D8(104)
+#define WG_OUTS_240 WG_OUTS_224, D8(112)
+#define WG_OUTS_256 WG_OUTS_240, D8(120)
+#define WG_DESCS_16 "%8, %9"
+#define WG_DESCS_32 "%16, %17"
+#define WG_DESCS_48 "%24, %25"
+#define WG_DESCS_64 "%32, %33"
+#define WG_DESCS_80 "%40, %41"
+#define WG_DESCS_96 "%48, %49"
+#define WG_DESCS_112 "%56, %57"
+#define WG_DESCS_128 "%64, %65"
+#define WG_DESCS_144 "%72, %73"
+#define WG_DESCS_160 "%80, %81"
+#define WG_DESCS_176 "%88, %89"
+#define WG_DESCS_192 "%96, %97"
+#define WG_DESCS_208 "%104, %105"
+#define WG_DESCS_224 "%112, %113"
+#define WG_DESCS_240 "%120, %121"
+#define WG_DESCS_256 "%128, %129"
+#define WG_CAT(a, b) a##b
+#define WG_OF(table, n) WG_CAT(table, n)   // WG_REGS_ ## the value of BN
+#define WG_STR(n) #n
+#define WG_STR_OF(n) WG_STR(n)
+static_assert(BN % 16 == 0 && BN >= 16 && BN <= 256, "BN (the wgmma's n) is a multiple of 16 up to 256");
 __device__ __forceinline__ void wgmma_step(acc_t (&d)[BN / 2], unsigned long long a, unsigned long long b) {
-#if BN == 256
-    asm volatile(
-        "wgmma.mma_async.sync.aligned.m64n256k" WG_K "." WG_TYPES " {"
-        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
-        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
-        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
-        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
-        "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
-        "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95,"
-        "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111,"
-        "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
-        "}, %128, %129, " WG_IMM ";"
-        : D8(0), D8(8), D8(16), D8(24), D8(32), D8(40), D8(48), D8(56),
-          D8(64), D8(72), D8(80), D8(88), D8(96), D8(104), D8(112), D8(120)
-        : "l"(a), "l"(b));
-#elif BN == 192
-    asm volatile(
-        "wgmma.mma_async.sync.aligned.m64n192k" WG_K "." WG_TYPES " {"
-        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
-        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
-        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
-        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
-        "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
-        "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"
-        "}, %96, %97, " WG_IMM ";"
-        : D8(0), D8(8), D8(16), D8(24), D8(32), D8(40), D8(48), D8(56), D8(64), D8(72), D8(80), D8(88)
-        : "l"(a), "l"(b));
-#elif BN == 128
-    asm volatile(
-        "wgmma.mma_async.sync.aligned.m64n128k" WG_K "." WG_TYPES " {"
-        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
-        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
-        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
-        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
-        "}, %64, %65, " WG_IMM ";"
-        : D8(0), D8(8), D8(16), D8(24), D8(32), D8(40), D8(48), D8(56)
-        : "l"(a), "l"(b));
-#elif BN == 64
-    asm volatile(
-        "wgmma.mma_async.sync.aligned.m64n64k" WG_K "." WG_TYPES " {"
-        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
-        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
-        "}, %32, %33, " WG_IMM ";"
-        : D8(0), D8(8), D8(16), D8(24)
-        : "l"(a), "l"(b));
-#elif BN == 32
-    asm volatile(
-        "wgmma.mma_async.sync.aligned.m64n32k" WG_K "." WG_TYPES " {"
-        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
-        "}, %16, %17, " WG_IMM ";"
-        : D8(0), D8(8)
-        : "l"(a), "l"(b));
-#elif BN == 16
-    asm volatile(
-        "wgmma.mma_async.sync.aligned.m64n16k" WG_K "." WG_TYPES " {"
-        "%0, %1, %2, %3, %4, %5, %6, %7"
-        "}, %8, %9, " WG_IMM ";"
-        : D8(0)
-        : "l"(a), "l"(b));
-#else
-#error "BN must be 16, 32 (SWAP_AB only), 64, 128, 192 or 256"
-#endif
+    asm volatile("wgmma.mma_async.sync.aligned.m64n" WG_STR_OF(BN) "k" WG_K "." WG_TYPES " {" WG_OF(WG_REGS_, BN)
+                 "}, " WG_OF(WG_DESCS_, BN) ", " WG_IMM ";"
+                 : WG_OF(WG_OUTS_, BN)
+                 : "l"(a), "l"(b));
 }
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
@@ -618,7 +619,8 @@ __device__ __forceinline__ void split_epilogue(acc_t (&d)[BN / 2], acc_t* partia
             // More: a box's G column groups at a time, the loads of B pieces' partials of them
             // in flight together (G·B of them: SPLIT_LOADS, or G if that is more), then added in
             // piece order.
-            constexpr int G = BN / 8 < C_BOX_COLS / 8 ? BN / 8 : C_BOX_COLS / 8;   // groups a thread has of a box
+            // (Swapped, a thread's groups all lie in one box: G is any divisor of BN / 8 — 4 or 2.)
+            constexpr int G = SWAP_AB ? ((BN / 8) % 4 ? 2 : 4) : BN / 8 < C_BOX_COLS / 8 ? BN / 8 : C_BOX_COLS / 8;
             constexpr int B = SPLIT_LOADS / G > 1 ? SPLIT_LOADS / G : 1;           // pieces loaded together
             static_assert((BN / 8) % G == 0, "a box's column groups start every G: c_box(j0) is theirs");
 #pragma unroll

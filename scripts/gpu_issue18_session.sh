@@ -121,6 +121,9 @@
 #   edgefresh (issue 14) A_EDGE 4 against whole boxes on fresh shapes it cuts (m_edge_fresh.txt), fp16 and bf16;
 #          07 at M = 1 and 16 (edge_07.txt), FP8 → bf16 and INT8
 #   weakfresh (issue 14) the fresh shapes below 0.85× of 2026-12-01 and their kin, several configurations each
+#   widefit (issue 14) swapped tiles of M 48–208 wide: their tests, then on the fresh shapes below 0.85×
+#   swapfit (issue 14) the pick with and without wgmma_swaps_to_fit on fresh shapes where it fires
+#   cublasnames (issue 14) Nsight Compute: the kernel and grid cuBLAS runs on 06's weakest shapes
 #   heldcheck the hold's GPU tests, the records' held_ms and tests/test_cubin_only.py (both backends)
 #   suite1 tests/test_gpu.py with the GPU (TCRAW_TEST_SHARD=i/3: a third of it, a call each; TEST_K=bindings
 #          one backend's half); suite2 every other test file (each a call of its own)
@@ -837,6 +840,45 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
       CONSUMERS=1,BN=64,CLUSTER=2,STAGES=8 CONSUMERS=1,BN=128,CLUSTER=2,STAGES=8 SWAP_AB=1,BN=32,CONSUMERS=2,CLUSTER=1,STAGES=8 \
       SWAP_AB=1,BN=64,CONSUMERS=2,CLUSTER=1,STAGES=8 > "$OUT/weak_fresh_narrow_long_k_fp16.txt" 2>&1
     echo "narrow long K exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/weak_fresh_narrow_long_k_fp16.txt" ;;
+  widefit)
+    # (issue 14) swapped tiles whose M side fits M (SWAP_AB=1, BN any multiple of 16: cuBLAS's
+    # 128×96 … 128×200 tiles on scripts/shapes/weak_cublas_kernels.txt's shapes): their GPU tests,
+    # then on the fresh shapes below 0.85× beside the pick — few rows (M 228–396) with two
+    # consumers, narrow N with long K (M 72–114) with one or two; fp16
+    timeout ${PYTEST_S:-240} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py \
+      -k "swapped_operands or swapped_wide" > "$OUT/pytest_swapped_wide.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_swapped_wide.txt")"
+    s=SWAP_AB=1,CLUSTER=1
+    timeout ${WIDE_S:-240} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/weak_fresh_few_rows.txt \
+      --iters 20 --seed 73 --variants picked $s,CONSUMERS=2,BN=96,STAGES=6 $s,CONSUMERS=2,BN=112,STAGES=5 \
+      $s,CONSUMERS=2,BN=128,STAGES=5 $s,CONSUMERS=2,BN=144,STAGES=4 $s,CONSUMERS=2,BN=160,STAGES=4 \
+      $s,CONSUMERS=2,BN=176,STAGES=3 $s,CONSUMERS=2,BN=208,STAGES=2 > "$OUT/wide_few_rows_fp16.txt" 2>&1
+    echo "few rows exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/wide_few_rows_fp16.txt"
+    timeout ${WIDE_S:-240} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/weak_fresh_narrow_long_k.txt \
+      --iters 20 --seed 73 --variants picked $s,CONSUMERS=1,BN=48,STAGES=8 $s,CONSUMERS=1,BN=64,STAGES=8 \
+      $s,CONSUMERS=1,BN=96,STAGES=8 $s,CONSUMERS=1,BN=128,STAGES=8 $s,CONSUMERS=2,BN=96,STAGES=6 \
+      $s,CONSUMERS=2,BN=128,STAGES=5 > "$OUT/wide_narrow_long_k_fp16.txt" 2>&1
+    echo "narrow long K exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/wide_narrow_long_k_fp16.txt" ;;
+  swapfit)
+    # (issue 14) wgmma_swaps_to_fit: its GPU test, then 06's pick with and without the rule on
+    # fresh shapes where it fires (FIT_SHAPES: scripts/shapes/swap_fit_fresh.txt, drawn for the
+    # first form of the rule; swap_fit_fresh_2.txt for the rule in clusters of 1), fp16 and bf16
+    timeout ${PYTEST_S:-120} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "swapped_tiles_that_fit" \
+      > "$OUT/pytest_swapped_fit.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_swapped_fit.txt")"
+    for p in fp16 bf16; do
+      timeout ${FIT_S:-150} $PY scripts/swap_fit_study.py --shapes ${FIT_SHAPES:-scripts/shapes/swap_fit_fresh.txt} \
+        --precision $p --seed 29 > "$OUT/swap_fit_$p.txt" 2>&1
+      echo "$p exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/swap_fit_$p.txt"
+    done ;;
+  cublasnames)
+    # (issue 14) the kernel cuBLAS runs (name: its tile, stages, cluster, split) and its grid on
+    # 06's weakest shapes (scripts/shapes/weak_cublas_kernels.txt): Nsight Compute on cuBLAS's
+    # kernels only, one launch each, its duration
+    timeout ${NAMES_S:-200} "$CUDA_HOME/bin/ncu" --kernel-name regex:'nvjet|xmma|cutlass|splitK|gemm' \
+      --metrics gpu__time_duration.sum $PY -m tcraw bench --shapes scripts/shapes/weak_cublas_kernels.txt \
+      --precision fp16 --kernel wgmma_tma_fp16 --iters 1 --warmup 1 --seed 7 > "$OUT/cublas_kernels_fp16.txt" 2>&1
+    echo "cublas names exit $?"; grep -cE '^  [a-zA-Z_0-9]+ \(' "$OUT/cublas_kernels_fp16.txt" ;;
   heldcheck)
     # the hold's GPU tests and the records' held_ms (both backends), then cubin-only runs (no NVRTC:
     # unheld, held_ms 0) — the cubin-only fixture compiles every kernel for two archs first

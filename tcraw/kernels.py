@@ -334,7 +334,7 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
               "A_ROWS": 0,       # rows of A loaded a slice (0: the block's all; 8/16 for tiny M)
               "A_EDGE": 4,       # a box of A past M's last row: copied as up to this many 8-row boxes of
                                  # real rows, not whole with zeros (0: whole; the .cu's a_copy)
-              "SWAP_AB": 0,      # 1: Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n (BN 16/32/64; fp16, bf16)
+              "SWAP_AB": 0,      # 1: Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n (BN a multiple of 16; fp16, bf16)
               "PINGPONG": 0,     # 64/128: the two consumers take tiles of these rows in turn (not shared)
               "SHARE_A": 0,      # 1: pairs of a cluster's blocks take neighbouring tiles of a tile row, sharing A
                                  # (in clusters of 2 picked only with 192-row tiles: the note after
@@ -352,19 +352,20 @@ def wgmma_rows(tile):
     return tile.get("PINGPONG") or 64 * tile["CONSUMERS"]
 
 
-def wgmma_smem_bytes(consumers, bn, stages, rows=None):
+def wgmma_smem_bytes(consumers, bn, stages, rows=None, swap=False):
     """06's dynamic shared memory: alignment slack, the stages (A's ``rows`` — 64 per consumer
-    unless given — and B's slices), two C boxes per consumer, two mbarriers per stage (the .cu's
-    SMEM_BYTES)."""
+    unless given — and B's slices), two C boxes per consumer of 64 rows (``swap``: of BN rows,
+    M's, where BN is over 64), two mbarriers per stage (the .cu's SMEM_BYTES)."""
     stage_bytes = ((rows or 64 * consumers) + bn) * WGMMA_ROW_BYTES
-    return 1024 + stages * stage_bytes + consumers * 2 * 64 * WGMMA_C_BOX_COLS * 4 + 2 * stages * 8
+    c_box_rows = bn if swap and bn > 64 else 64
+    return 1024 + stages * stage_bytes + consumers * 2 * c_box_rows * WGMMA_C_BOX_COLS * 4 + 2 * stages * 8
 
 
-def wgmma_max_stages(consumers, bn, most=8, rows=None):
+def wgmma_max_stages(consumers, bn, most=8, rows=None, swap=False):
     """The most stages (up to ``most``) whose shared memory fits an sm_90 block (16 bytes spare
     for the kernel's static shared memory)."""
     stages = most
-    while stages > 1 and wgmma_smem_bytes(consumers, bn, stages, rows) + 16 > SM90_SMEM_BYTES:
+    while stages > 1 and wgmma_smem_bytes(consumers, bn, stages, rows, swap) + 16 > SM90_SMEM_BYTES:
         stages -= 1
     return stages
 
@@ -455,8 +456,9 @@ def wgmma_checked(tile):
                          f"≤ 16384: BN up to 256 at 64, 128 at 128); got CONSUMERS={consumers}, BN={bn}, "
                          f"SWAP_AB={tile['SWAP_AB']}, PROMOTE={tile['PROMOTE']}")
     if tile["SWAP_AB"]:
-        if bn not in (16, 32, 64) or cluster != 1 or tile["A_ROWS"] or consumers not in (1, 2):
-            raise UsageError(f"SWAP_AB=1 takes BN (M's tile) of 16, 32 or 64, CLUSTER=1, no A_ROWS and CONSUMERS 1 or 2; "
+        if bn % 16 or not 16 <= bn <= 256 or cluster != 1 or tile["A_ROWS"] or consumers not in (1, 2):
+            raise UsageError(f"SWAP_AB=1 takes BN (M's tile) a multiple of 16 from 16 to 256, CLUSTER=1, no A_ROWS and "
+                             f"CONSUMERS 1 or 2; "
                              f"got BN={bn}, CLUSTER={cluster}, A_ROWS={tile['A_ROWS']}, CONSUMERS={consumers}")
     elif consumers not in (1, 2, 3) or bn not in (64, 128, 192, 256) or cluster not in (1, 2, 4):
         raise UsageError(f"06/07 cannot be built with CONSUMERS={consumers}, BN={bn}, CLUSTER={cluster}: CONSUMERS "
@@ -490,16 +492,18 @@ def wgmma_checked(tile):
         raise UsageError(f"WAIT_DEPTH is 0 or 1, and 0 with PROMOTE (it reads the MMAs' sums after every "
                          f"batch) or one stage (it frees a stage a slice late); got WAIT_DEPTH={tile['WAIT_DEPTH']}, "
                          f"PROMOTE={tile['PROMOTE']}, STAGES={stages}")
-    if not 1 <= stages <= wgmma_max_stages(consumers, bn, max(stages, 1), rows):
-        raise UsageError(f"STAGES={stages} with CONSUMERS={consumers}, BN={bn}, {rows}-row tiles needs "
-                         f"{wgmma_smem_bytes(consumers, bn, max(stages, 1), rows)} bytes of shared memory; an sm_90 "
-                         f"block has {SM90_SMEM_BYTES}: at most STAGES={wgmma_max_stages(consumers, bn, 8, rows)}")
+    swap = tile["SWAP_AB"]
+    if not 1 <= stages <= wgmma_max_stages(consumers, bn, max(stages, 1), rows, swap):
+        raise UsageError(f"STAGES={stages} with CONSUMERS={consumers}, BN={bn}, {rows}-row tiles"
+                         f"{', swapped' if swap else ''} needs {wgmma_smem_bytes(consumers, bn, max(stages, 1), rows, swap)} "
+                         f"bytes of shared memory; an sm_90 block has {SM90_SMEM_BYTES}: at most "
+                         f"STAGES={wgmma_max_stages(consumers, bn, 8, rows, swap)}")
     return tile
 
 
 def wgmma_geometry(tile):
     consumers, bn, rows = tile["CONSUMERS"], tile["BN"], wgmma_rows(tile)
-    smem = wgmma_smem_bytes(consumers, bn, tile["STAGES"], rows)
+    smem = wgmma_smem_bytes(consumers, bn, tile["STAGES"], rows, tile["SWAP_AB"])
 
     def geometry(m, n, k):
         # A 1-D grid of one block per C tile, which `persistent` caps at one block per SM (each
@@ -560,7 +564,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         align=16, tma_boxes=(a_box, b_box, c_box, (8, bk)), persistent=True,   # (8, bk): A at M's edge
         workspace=wgmma_workspace(tile), tma_element=element, b_layouts=(b_layout,), max_m=tile["A_ROWS"],
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
-        configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + SWAPPED_CONFIGS if elem == 2 else
+        configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + SWAPPED_CONFIGS + FIT_CONFIGS if elem == 2 else
                  tuple(c for c in WGMMA_CONFIGS if not wgmma_sixteen_bit_only(c))) if choose else (),
         configure=(lambda picked, over: wgmma_kernel(key, _with_stages(asked, picked, checked_macros(
             over, WGMMA_TILE, "06/07", WGMMA_POSITIVE)), name, choose=False))
@@ -802,6 +806,30 @@ SHARED_BOTH_CONFIG = {"CONSUMERS": 2, "BN": 128, "CLUSTER": 4, "SHARE_A": 1, "ST
 # 64×64 form's 16 — twice the pieces and their sums. So the rule takes N over 512 (N = 1024: 5 of
 # 6 faster in docs/results/2026-12-01-h200-a-edge/, run 5; N of 520–1016 not timed).
 PAIRED_ROWS_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 2, "STAGES": 8}
+# Swapped tiles that fit M (Cᵀ = Bᵀ·Aᵀ: 128 of N along the two consumers' wgmma rows, BN of M
+# along their n — any multiple of 16): where M is a few hundred and not a multiple of 128, the
+# model's 128-row tiles pad the last tile row (279 → 384 rows); cuBLAS runs 128 × 96 … 128 × 200
+# tiles there, M along the tile's second side (Nsight Compute, H200: 279×4360×3584 128×96,
+# 293×4416×3472 128×104, 333×5440×4528 128×112, 338×7464×4320 128×176, 396×7824×7816 128×200;
+# docs/results/2026-12-02-h200-swapped-fit/, run 2). H200, fp16, beside the pick in one call
+# (run 3): 279×4360×3584 0.825 → 0.963× cuBLAS (BN = 144: 2 tiles of M, 70 in all),
+# 333×5440×4528 0.784 → 1.015 (112: 3, 129), 293×4416×3472 0.596 → 0.727 (160: 2, 70; 112 in 3:
+# 0.778) — slower where the tiles took two rounds (333 in 96: 0.629), were cut along K
+# (228×2264×4080: 0.82 against 1.04) or had 2 or 3 stages (BN over 160: C's boxes, BN rows tall,
+# take the shared memory; 396×7824×7816 in 208 0.58 against 0.78). A first rule on those (M of
+# 193–480, one round of whole tiles, BN ≤ 160, a tenth fewer rows), timed against the pick
+# without it on ten fresh shapes where it fired and the three above (run 4, fp16 / bf16): 1.033
+# / 1.036× the time (geomean); of the nine whose pick multicast in clusters of 2 or 4, slower at
+# six (+10 to +55 %: the swapped tiles share nothing across a cluster — our reading, not
+# profiled) and faster at three (−3 to −14 %); faster at all four whose pick ran in clusters of 1
+# (264×7488×5600 −18 %, the three above −16 to −21 %).
+# Taking only picks in clusters of 1, on ten more fresh shapes where it fires (run 5): 0.909 /
+# 0.905× the time, faster at 8 of 10 (292×7464×6272 0.53 → 0.73× cuBLAS, 277×6352×6848 0.76 →
+# 0.93), slower at 279×4480×6656 and 285×4864×4792 (+8 %). No suite shape moves; 166 of a
+# 2304-shape grid (M 193–480 by 8s, N 1024–16384, K 1024–8192) do.
+FIT_MOST_BN = 160
+FIT_CONFIGS = tuple({"SWAP_AB": 1, "CONSUMERS": 2, "BN": bn, "CLUSTER": 1, "STAGES": wgmma_max_stages(2, bn, swap=True)}
+                    for bn in range(80, FIT_MOST_BN + 1, 16))
 
 
 def wgmma_clusters(sms, cluster):
@@ -910,7 +938,8 @@ def _with_stages(tile, picked, overrides):
              overrides.get("STAGES", 0) > wgmma_max_stages(3, macros["BN"])):
         macros["CONSUMERS"] = 2   # a 192-row pick gives way to 128 rows where the overrides need them
     if "STAGES" not in overrides:
-        macros["STAGES"] = wgmma_max_stages(macros["CONSUMERS"], macros["BN"], rows=wgmma_rows(macros))
+        macros["STAGES"] = wgmma_max_stages(macros["CONSUMERS"], macros["BN"], rows=wgmma_rows(macros),
+                                            swap=macros["SWAP_AB"])
     return macros
 
 
@@ -1015,7 +1044,9 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
         return dict(TURNS_CONFIG)
     if wgmma_pairs_rows(m, n, k, picked, elem_bytes):
         return dict(PAIRED_ROWS_CONFIG)
-    return dict(SHARED_BOTH_CONFIG) if wgmma_shares_both(m, n, k, sms, picked, elem_bytes) else picked
+    if wgmma_shares_both(m, n, k, sms, picked, elem_bytes):
+        return dict(SHARED_BOTH_CONFIG)
+    return wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes) or picked
 
 
 def wgmma_takes_turns(m, n, k, sms, picked, elem_bytes=2):
@@ -1055,6 +1086,29 @@ def wgmma_shares_both(m, n, k, sms, picked, elem_bytes=2):
     p = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **picked}, elem_bytes)[3]
     q = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **SHARED_BOTH_CONFIG}, elem_bytes)[3]
     return min(p, q) >= 5
+
+
+def wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes=2):
+    """The swapped tiles that fit M (FIT_CONFIGS: 128 of N by BN of M, BN the least multiple of 16
+    that covers M in 2 or 3 tiles) that replace the model's ``picked`` for (m, n, k), or None:
+    16-bit inputs, M of 193 to 480, a pick in clusters of 1 (the swapped tiles share nothing
+    across a cluster: against picks that multicast they lost), BN of at most 160 (4 stages or
+    more), one round of whole tiles (more than half the SMs, none left over) and at least a tenth
+    fewer rows than the pick's tiles cover — the fewest rows, then the fewer tiles (see
+    FIT_CONFIGS)."""
+    if elem_bytes != 2 or not 192 < m <= 480 or picked.get("SWAP_AB") or picked["CLUSTER"] != 1:
+        return None
+    rows = wgmma_rows(picked) * wgmma_cluster_shape(picked)[0]
+    covered = cdiv(m, rows) * rows   # M's rows with the pick's padding
+    clusters, fits = wgmma_clusters(sms, 1), []
+    for t in (2, 3):
+        bn = 16 * cdiv(m, 16 * t)
+        tiles = t * cdiv(n, 128)
+        if bn <= FIT_MOST_BN and clusters // 2 < tiles <= clusters and 10 * t * bn <= 9 * covered:
+            fits.append((t * bn, t, bn))
+    if not fits:
+        return None
+    return dict(next(c for c in FIT_CONFIGS if c["BN"] == min(fits)[2]))
 
 
 def wgmma_choose(ranked):

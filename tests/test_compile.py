@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from tcraw import compiler, kernels, sass
+from tcraw.bench import parse_shapes
 from tcraw.cubin import EM_CUDA, elf_arch, kernel_param_sizes, kernel_resources
 from tcraw.driver import get_backend
 from tcraw.errors import ArchError, CompileError, MissingHeaderError, UsageError
@@ -535,6 +536,41 @@ def test_two_rows_of_one_consumers_tiles_pair_up_where_k_is_long():
     assert {"CONSUMERS=1", "BN=128", "CLUSTER=2", "STAGES=8", "WAIT_DEPTH=1"} <= set(defines)
 
 
+def test_swapped_tiles_that_fit_m_replace_picks_in_clusters_of_1():
+    """wgmma_swaps_to_fit: with M of 193–480 and 16-bit inputs, swapped tiles whose M side covers
+    M in 2 or 3 (BN ≤ 160) replace a pick in clusters of 1 where they run in one round of whole
+    tiles and cover a tenth fewer rows — the fewest rows, then the fewer tiles; where they measured
+    faster they are picked, where the pick multicast they are not (kernels.FIT_CONFIGS); no suite
+    shape moves; the registry's 06 builds them and the cubin-only set holds them."""
+    faster = {(279, 4360, 3584): 144, (333, 5440, 4528): 112, (293, 4416, 3472): 160, (264, 7488, 5600): 144,
+              (297, 4464, 7872): 160, (292, 7464, 6272): 160, (277, 6352, 6848): 144, (275, 5440, 6816): 144}
+    for shape, bn in faster.items():
+        assert kernels.wgmma_config(*shape, 132) == next(c for c in kernels.FIT_CONFIGS if c["BN"] == bn), shape
+        assert kernels.wgmma_config(*shape, 132, elem_bytes=1).get("SWAP_AB", 0) == 0, shape   # (16-bit only)
+    # where the pick multicast (clusters of 2 or 4) they measured slower: not taken
+    for shape in [(291, 6424, 4664), (200, 5664, 6104), (222, 5416, 7432), (325, 4496, 1896), (199, 5688, 7616),
+                  (404, 3184, 6696)]:
+        assert kernels.wgmma_config(*shape, 132).get("SWAP_AB", 0) == 0, shape
+    for suite in ("square", "llm", "skinny", "long-k", "odd"):
+        for _, shape in parse_shapes(suite):   # (the swapped picks there are M ≤ 32's, BN of 16 or 32)
+            pick = kernels.wgmma_config(*shape, 132)
+            assert not (pick.get("SWAP_AB") and pick["BN"] > 32), (suite, shape)
+    one = {"CONSUMERS": 2, "BN": 128, "CLUSTER": 1, "STAGES": 6}
+    assert kernels.wgmma_swaps_to_fit(279, 4360, 3584, 132, one)["BN"] == 144   # 2 × 144 = 288 rows, 70 tiles
+    # what each condition keeps out, the others met: M of 192, clusters of 2, BN over 160 or two
+    # rounds (176; 3 × 48 tiles of N > 132), half the SMs or fewer (2 × 22, 3 × 22), under a
+    # tenth fewer rows, 8-bit inputs
+    assert kernels.wgmma_swaps_to_fit(193, 5000, 4096, 132, one) and not kernels.wgmma_swaps_to_fit(192, 5000, 4096, 132, one)
+    assert not kernels.wgmma_swaps_to_fit(279, 4360, 3584, 132, {**one, "CLUSTER": 2})
+    assert not kernels.wgmma_swaps_to_fit(333, 6144, 4096, 132, one)
+    assert not kernels.wgmma_swaps_to_fit(279, 2816, 3584, 132, one)
+    assert not kernels.wgmma_swaps_to_fit(376, 5000, 4096, 132, one)   # 3 × 128 = 384 rows of the pick's 384
+    assert not kernels.wgmma_swaps_to_fit(279, 4360, 3584, 132, one, elem_bytes=1)
+    k06 = kernels.KERNELS["wgmma_tma_fp16"]
+    assert {"SWAP_AB=1", "BN=144", "CLUSTER=1", "STAGES=4"} <= set(k06.configured(279, 4360, 3584, 132).defines)
+    assert {c["BN"] for c in kernels.FIT_CONFIGS} <= {dict(c)["BN"] for c in k06.configs if c.get("SWAP_AB")}
+
+
 @pytest.mark.parametrize("key", ["fp16", "fp8e4m3", "tf32"])
 def test_06_07_state_an_8_row_box_of_a_for_the_m_edge(key):
     """06/07 take a fourth tensor map, A in 8-row boxes of one 128-byte slice (a_copy: tiles at M's
@@ -554,14 +590,21 @@ def test_06_07_state_an_8_row_box_of_a_for_the_m_edge(key):
 
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_06_swapped_operands_build_and_state_their_boxes(key):
-    """SWAP_AB: Cᵀ = Bᵀ·Aᵀ with M's tile (16, 32, 64) along the wgmma's n — A comes in BN-row
-    boxes, C leaves in BN-row × 32-column boxes (the launch it states, checked at compile)."""
-    for bn in (16, 32, 64):
-        k = kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": bn, "CLUSTER": 1}, choose=False)
+    """SWAP_AB: Cᵀ = Bᵀ·Aᵀ with M's tile (any multiple of 16 up to 256) along the wgmma's n — A
+    comes in BN-row boxes, C leaves in BN-row × 32-column boxes (the launch it states, checked at
+    compile: over 64 rows its C boxes take BN × 128 bytes of shared memory, and fewer stages fit)."""
+    for bn, consumers in ((16, 2), (32, 2), (64, 2), (48, 1), (96, 2), (160, 2), (208, 2)):
+        stages = kernels.wgmma_max_stages(consumers, bn, swap=True)
+        k = kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": bn, "CLUSTER": 1, "CONSUMERS": consumers,
+                                       "STAGES": stages}, choose=False)
         assert k.tma_boxes == ((bn, 64), (64, 64), (bn, 32), (8, 64))   # (the 8-row edge boxes unused swapped)
         assert compiler.compile_cubin(k, "sm_90").spill_bytes == 0
-    with pytest.raises(UsageError, match="SWAP_AB=1 takes BN"):
-        kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": 128, "CLUSTER": 1}, choose=False)
+    assert [kernels.wgmma_max_stages(2, bn, swap=True) for bn in (64, 96, 128, 160, 208)] == [8, 6, 5, 4, 2]
+    with pytest.raises(UsageError, match=r"STAGES=5 with CONSUMERS=2, BN=160, 128-row tiles, swapped needs .* at most STAGES=4"):
+        kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": 160, "CLUSTER": 1, "STAGES": 5}, choose=False)
+    for bn in (40, 272):
+        with pytest.raises(UsageError, match="SWAP_AB=1 takes BN .*a multiple of 16 from 16 to 256"):
+            kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": bn, "CLUSTER": 1}, choose=False)
     with pytest.raises(UsageError, match="SWAP_AB=1 is for fp16 and bf16"):
         kernels.wgmma_kernel("tf32", {"SWAP_AB": 1, "BN": 16, "CLUSTER": 1}, choose=False)
 

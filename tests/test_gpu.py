@@ -591,6 +591,40 @@ def test_06_swapped_operands_are_correct(device, host_problems, key, config):
     assert c1.tobytes() == c2.tobytes()
 
 
+@pytest.mark.parametrize("config", [{"SWAP_AB": 1, "BN": 48, "CLUSTER": 1, "CONSUMERS": 1},
+                                    {"SWAP_AB": 1, "BN": 96, "CLUSTER": 1, "CONSUMERS": 2},
+                                    {"SWAP_AB": 1, "BN": 112, "CLUSTER": 1, "CONSUMERS": 2},
+                                    {"SWAP_AB": 1, "BN": 208, "CLUSTER": 1, "CONSUMERS": 2}],
+                         ids=lambda c: f"BN{c['BN']}-C{c['CONSUMERS']}")
+@pytest.mark.parametrize("key", ["fp16", "bf16"])
+def test_06_swapped_wide_tiles_are_correct(device, host_problems, key, config):
+    """Swapped tiles of M wider than 64 (any multiple of 16: C's boxes BN rows tall): M of a few
+    hundred with a partial last tile, N not a multiple of 8 (pitched), split-K, stream-K's cut of
+    a last round; both input modes; the same bits on a rerun."""
+    kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    sms, m, tile = device.sm_count, 3 * config["BN"] - 5, {**kernels.WGMMA_TILE, **config}
+    shapes = [(m, 1003, 997), (2 * config["BN"] + 1, 640, 8192), (m, stream_k_n(m, 2056, config, 2, sms), 2056),
+              (50, 300, 70)]
+    assert kernels.wgmma_schedule(*shapes[1], sms, tile)[3] > 1 and kernels.wgmma_schedule(*shapes[2], sms, tile)[4]
+    runs_right_and_repeatable(device, host_problems, kernel, key, shapes, config,
+                              lambda rec: f"BN={config['BN']}" in rec.config and "SWAP_AB=1" in rec.config)
+
+
+@pytest.mark.parametrize("key", ["fp16", "bf16"])
+def test_06_picks_swapped_tiles_that_fit_m(device, host_problems, key):
+    """Where M is a few hundred, the registry's 06 picks swapped tiles whose M side fits it
+    (kernels.wgmma_swaps_to_fit) — built as picked, verified, the same bits on a rerun."""
+    kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    h200 = device.sm_count == 132   # (on other SM counts the rule may not fire: then the pick is run)
+    for shape, bn in [((279, 4288, 520), 144), ((289, 4032, 1000), 112), ((257, 4032, 1000), 96)]:
+        runs_right_and_repeatable(device, host_problems, kernel, key, [shape], None,
+                                  lambda rec: not h200 or ("SWAP_AB=1" in rec.config and f"BN={bn}" in rec.config))
+
+
 def runs_right_and_repeatable(device, host_problems, kernel, key, shapes, config, built):
     """``kernel`` with ``config`` over its picks on each shape, integer then random inputs: built as
     ``built(record)`` says, verified, every element written, integers exact where the precision
