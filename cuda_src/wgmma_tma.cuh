@@ -140,12 +140,13 @@ constexpr int A_BOX_ROWS = A_LOAD_ROWS / CN;
 constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
 // C leaves through shared memory in 64-row × 32-column fp32 boxes (one 128-byte swizzle row
 // each), two buffers per consumer so one can fill while the copy engine reads the other.
-// Swapped, a consumer's two boxes are the two halves of its 64 columns, BN rows (M) each.
+// Swapped, a consumer's two boxes are the two halves of its 64 columns, BN rows (M) each — and
+// past 64 rows one buffer, which the halves take in turn (store_c).
 #ifndef WG_OUT_BYTES
 #define WG_OUT_BYTES 4
 #endif
 constexpr int C_BOX_COLS = 128 / WG_OUT_BYTES, C_BOX_ROWS = SWAP_AB && BN > 64 ? BN : 64;
-constexpr int C_BOX_BYTES = C_BOX_ROWS * 128, C_BUFFER_BYTES = 2 * C_BOX_BYTES;
+constexpr int C_BOX_BYTES = C_BOX_ROWS * 128, C_BUFFER_BYTES = (SWAP_AB && BN > 64 ? 1 : 2) * C_BOX_BYTES;
 // Dynamic shared memory (the registry's geometry must agree): 1 KiB of slack to align the
 // stages to the 1024-byte swizzle atom, the stages, the C buffers, then the 2×STAGES mbarriers.
 constexpr int SMEM_BYTES = 1024 + STAGES * STAGE_BYTES + CONSUMERS * C_BUFFER_BYTES + 2 * STAGES * 8;
@@ -500,31 +501,51 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
                                         int c, int t, int col, int row, bool add, float scale, unsigned boxes = ~0u) {
 #if SWAP_AB
     // The accumulators hold Cᵀ: lane l of warp w has n = 16w + l/4 (+8) and m = 8j + 2(l%4) (+1).
-    // Each goes to row m, column n of C: scalar st.shared into two boxes of BN rows (m) × 32
-    // columns (n), one per half of this consumer's 64 columns, then two TMA stores.
+    // Each goes to row m, column n of C: scalar st.shared into boxes of BN rows (m) × 32 columns
+    // (n), one per half of this consumer's 64 columns (warps 0–1 hold the first, 2–3 the second),
+    // then a TMA store each. Up to 64 rows the two halves fill two boxes at once; wider, the
+    // buffer holds one box (C_BUFFER_BYTES: more stages fit) and the halves take it in turn, the
+    // second once the copy engine has read the first.
     const int w = t % 128 / 32, lane = t % 32;
-    if (t % 128 == 0) bulk_wait_read<0>();   // both buffers free: the last tile's stores have read them
-    warpgroup_sync(c);
-    if (boxes >> c_box(0, t) & 1) {   // (warps 0–1 hold box 0, 2–3 box 1: a split tile's share, see split_epilogue)
+    auto fill = [&](unsigned box, unsigned half_bytes) {   // this thread's accumulators, half h at box + h·half_bytes
 #pragma unroll
         for (int j = 0; j < BN / 8; ++j)
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
                 const int n = w * 16 + lane / 4 + 8 * (e / 2), m = 8 * j + 2 * (lane % 4) + e % 2, nn = n % 32;
-                const unsigned at = staging + (n / 32) * C_BOX_BYTES + m * 128 + (((nn / 4) ^ (m % 8)) * 16) + (nn % 4) * 4;
+                const unsigned at = box + (n / 32) * half_bytes + m * 128 + (((nn / 4) ^ (m % 8)) * 16) + (nn % 4) * 4;
                 asm volatile("st.shared.f32 [%0], %1;" ::"r"(at), "f"(WG_SCALED ? d[4 * j + e] * scale : d[4 * j + e]));
             }
-    }
+    };
+    auto put = [&](int q, unsigned box) {   // box q of the two (column col + 32q): stored or added
+        if (add) tma_add_2d(map_c, box, col + q * 32, row);
+        else tma_store_2d(map_c, box, col + q * 32, row);
+    };
+#if BN <= 64
+    if (t % 128 == 0) bulk_wait_read<0>();   // both buffers free: the last tile's stores have read them
+    warpgroup_sync(c);
+    if (boxes >> c_box(0, t) & 1) fill(staging, C_BOX_BYTES);   // (a split tile's share: see split_epilogue)
     fence_proxy_async();
     warpgroup_sync(c);
     if (t % 128 == 0) {
-        for (int q = 0; q < 2; ++q) {
-            if (!(boxes >> q & 1)) continue;
-            if (add) tma_add_2d(map_c, staging + q * C_BOX_BYTES, col + q * 32, row);
-            else tma_store_2d(map_c, staging + q * C_BOX_BYTES, col + q * 32, row);
-        }
+        for (int q = 0; q < 2; ++q)
+            if (boxes >> q & 1) put(q, staging + q * C_BOX_BYTES);
         bulk_commit();
     }
+#else
+    for (int q = 0; q < 2; ++q) {
+        if (!(boxes >> q & 1)) continue;   // (the same for every thread of the consumer)
+        if (t % 128 == 0) bulk_wait_read<0>();   // the box is free: the stores before have read it
+        warpgroup_sync(c);
+        if (c_box(0, t) == q) fill(staging, 0);
+        fence_proxy_async();
+        warpgroup_sync(c);
+        if (t % 128 == 0) {
+            put(q, staging);
+            bulk_commit();
+        }
+    }
+#endif
 #else
     const int w = t % 128 / 32, lane = t % 32, r = w * 16 + lane / 4;   // r, r + 8: this thread's rows
 #pragma unroll

@@ -122,6 +122,7 @@
 #          07 at M = 1 and 16 (edge_07.txt), FP8 → bf16 and INT8
 #   weakfresh (issue 14) the fresh shapes below 0.85× of 2026-12-01 and their kin, several configurations each
 #   widefit (issue 14) swapped tiles of M 48–208 wide: their tests, then on the fresh shapes below 0.85×
+#   widestages (issue 14) swapped wide tiles with one C staging box: tests, widths, the rule
 #   swapfit (issue 14) the pick with and without wgmma_swaps_to_fit on fresh shapes where it fires
 #   cublasnames (issue 14) Nsight Compute: the kernel and grid cuBLAS runs on 06's weakest shapes
 #   heldcheck the hold's GPU tests, the records' held_ms and tests/test_cubin_only.py (both backends)
@@ -859,6 +860,22 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
       $s,CONSUMERS=1,BN=96,STAGES=8 $s,CONSUMERS=1,BN=128,STAGES=8 $s,CONSUMERS=2,BN=96,STAGES=6 \
       $s,CONSUMERS=2,BN=128,STAGES=5 > "$OUT/wide_narrow_long_k_fp16.txt" 2>&1
     echo "narrow long K exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/wide_narrow_long_k_fp16.txt" ;;
+  widestages)
+    # (issue 14) swapped tiles wider than 64 with one C staging box (the halves in turn: a stage
+    # more at 96–160, two at 176–208): the swapped tests, then the widths on the few-rows shapes
+    # at the stages that now fit, and the pick with and without wgmma_swaps_to_fit on
+    # scripts/shapes/swap_fit_fresh_2.txt; fp16
+    timeout ${PYTEST_S:-150} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py \
+      -k "swapped_operands or swapped_wide or swapped_tiles_that_fit" > "$OUT/pytest_swapped_one_box.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_swapped_one_box.txt")"
+    s=SWAP_AB=1,CLUSTER=1,CONSUMERS=2
+    timeout ${WIDE_S:-100} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/weak_fresh_few_rows.txt \
+      --iters 20 --seed 79 --variants picked $s,BN=112,STAGES=6 $s,BN=144,STAGES=5 $s,BN=160,STAGES=5 \
+      $s,BN=176,STAGES=4 $s,BN=208,STAGES=4 > "$OUT/one_box_few_rows_fp16.txt" 2>&1
+    echo "few rows exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/one_box_few_rows_fp16.txt"
+    timeout ${FIT_S:-80} $PY scripts/swap_fit_study.py --shapes scripts/shapes/swap_fit_fresh_2.txt --precision fp16 \
+      --seed 83 > "$OUT/one_box_swap_fit_fp16.txt" 2>&1
+    echo "fit exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/one_box_swap_fit_fp16.txt" ;;
   swapfit)
     # (issue 14) wgmma_swaps_to_fit: its GPU test, then 06's pick with and without the rule on
     # fresh shapes where it fires (FIT_SHAPES: scripts/shapes/swap_fit_fresh.txt, drawn for the

@@ -354,11 +354,11 @@ def wgmma_rows(tile):
 
 def wgmma_smem_bytes(consumers, bn, stages, rows=None, swap=False):
     """06's dynamic shared memory: alignment slack, the stages (A's ``rows`` — 64 per consumer
-    unless given — and B's slices), two C boxes per consumer of 64 rows (``swap``: of BN rows,
-    M's, where BN is over 64), two mbarriers per stage (the .cu's SMEM_BYTES)."""
+    unless given — and B's slices), two C boxes of 64 rows per consumer (``swap`` with BN over 64:
+    one of BN rows, M's, its halves in turn), two mbarriers per stage (the .cu's SMEM_BYTES)."""
     stage_bytes = ((rows or 64 * consumers) + bn) * WGMMA_ROW_BYTES
-    c_box_rows = bn if swap and bn > 64 else 64
-    return 1024 + stages * stage_bytes + consumers * 2 * c_box_rows * WGMMA_C_BOX_COLS * 4 + 2 * stages * 8
+    c_box_rows, c_boxes = (bn, 1) if swap and bn > 64 else (64, 2)
+    return 1024 + stages * stage_bytes + consumers * c_boxes * c_box_rows * WGMMA_C_BOX_COLS * 4 + 2 * stages * 8
 
 
 def wgmma_max_stages(consumers, bn, most=8, rows=None, swap=False):
@@ -815,8 +815,10 @@ PAIRED_ROWS_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 2, "STAGES": 8}
 # (run 3): 279×4360×3584 0.825 → 0.963× cuBLAS (BN = 144: 2 tiles of M, 70 in all),
 # 333×5440×4528 0.784 → 1.015 (112: 3, 129), 293×4416×3472 0.596 → 0.727 (160: 2, 70; 112 in 3:
 # 0.778) — slower where the tiles took two rounds (333 in 96: 0.629), were cut along K
-# (228×2264×4080: 0.82 against 1.04) or had 2 or 3 stages (BN over 160: C's boxes, BN rows tall,
-# take the shared memory; 396×7824×7816 in 208 0.58 against 0.78). A first rule on those (M of
+# (228×2264×4080: 0.82 against 1.04) or were wider than 160: 396×7824×7816 in 208 0.58 against
+# 0.78 (2 stages then: C's two staging boxes, BN rows tall each, took the shared memory), 0.65
+# against 0.80 with one box and 4 stages (run 7) — though 338×7464×4320 in 176 took 0.81 against
+# 0.74 (3 stages; 0.80 against 0.74 with 4): the cap of 160 rests on 396. A first rule on those (M of
 # 193–480, one round of whole tiles, BN ≤ 160, a tenth fewer rows), timed against the pick
 # without it on ten fresh shapes where it fired and the three above (run 4, fp16 / bf16): 1.033
 # / 1.036× the time (geomean); of the nine whose pick multicast in clusters of 2 or 4, slower at
@@ -825,8 +827,11 @@ PAIRED_ROWS_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 2, "STAGES": 8}
 # (264×7488×5600 −18 %, the three above −16 to −21 %).
 # Taking only picks in clusters of 1, on ten more fresh shapes where it fires (run 5): 0.909 /
 # 0.905× the time, faster at 8 of 10 (292×7464×6272 0.53 → 0.73× cuBLAS, 277×6352×6848 0.76 →
-# 0.93), slower at 279×4480×6656 and 285×4864×4792 (+8 %). No suite shape moves; 166 of a
-# 2304-shape grid (M 193–480 by 8s, N 1024–16384, K 1024–8192) do.
+# 0.93), slower at 279×4480×6656 and 285×4864×4792 (+8 %). Then C's staging became one box of
+# BN rows a consumer, the halves in turn (a stage more at 96–160): on the same ten (run 7, fp16)
+# 0.901× the time, 8 of 10 faster; 279×4360×3584 0.989× cuBLAS. No suite shape moves; 166 of a
+# 2304-shape grid (M 193–480 by 8s, N 1024–16384 by 1024s, K 1024, 2048, 4096, 8192) do, all
+# with M of 257–329: below, the picks there run in clusters; above 336, no fit saves a tenth.
 FIT_MOST_BN = 160
 FIT_CONFIGS = tuple({"SWAP_AB": 1, "CONSUMERS": 2, "BN": bn, "CLUSTER": 1, "STAGES": wgmma_max_stages(2, bn, swap=True)}
                     for bn in range(80, FIT_MOST_BN + 1, 16))
@@ -1092,7 +1097,7 @@ def wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes=2):
     """The swapped tiles that fit M (FIT_CONFIGS: 128 of N by BN of M, BN the least multiple of 16
     that covers M in 2 or 3 tiles) that replace the model's ``picked`` for (m, n, k), or None:
     16-bit inputs, M of 193 to 480, a pick in clusters of 1 (the swapped tiles share nothing
-    across a cluster: against picks that multicast they lost), BN of at most 160 (4 stages or
+    across a cluster: against picks that multicast they lost), BN of at most 160 (5 stages or
     more), one round of whole tiles (more than half the SMs, none left over) and at least a tenth
     fewer rows than the pick's tiles cover — the fewest rows, then the fewer tiles (see
     FIT_CONFIGS)."""

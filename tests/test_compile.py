@@ -230,7 +230,8 @@ def test_every_06_configuration_compiles_without_spills_and_states_its_launch(ke
     """Each configuration the heuristic can pick builds (its tcraw_launch agrees with the
     registry's geometry, which compile_cubin checks) with no spills and HGMMA in its SASS."""
     configs = kernels.KERNELS[f"wgmma_tma_{key}"].configurations()
-    assert len({c.file_stem for c in configs}) == len(configs) == len(kernels.WGMMA_CONFIGS) + 3   # + turns, swapped
+    # + turns, the two swapped for M ≤ 32, the swapped that fit M (FIT_CONFIGS)
+    assert len({c.file_stem for c in configs}) == len(configs) == len(kernels.WGMMA_CONFIGS) + 3 + len(kernels.FIT_CONFIGS)
     for config in configs:
         cubin = compiler.compile_cubin(config, "sm_90")
         assert cubin.spill_bytes == 0, config.file_stem
@@ -567,7 +568,7 @@ def test_swapped_tiles_that_fit_m_replace_picks_in_clusters_of_1():
     assert not kernels.wgmma_swaps_to_fit(376, 5000, 4096, 132, one)   # 3 × 128 = 384 rows of the pick's 384
     assert not kernels.wgmma_swaps_to_fit(279, 4360, 3584, 132, one, elem_bytes=1)
     k06 = kernels.KERNELS["wgmma_tma_fp16"]
-    assert {"SWAP_AB=1", "BN=144", "CLUSTER=1", "STAGES=4"} <= set(k06.configured(279, 4360, 3584, 132).defines)
+    assert {"SWAP_AB=1", "BN=144", "CLUSTER=1", "STAGES=5"} <= set(k06.configured(279, 4360, 3584, 132).defines)
     assert {c["BN"] for c in kernels.FIT_CONFIGS} <= {dict(c)["BN"] for c in k06.configs if c.get("SWAP_AB")}
 
 
@@ -592,16 +593,16 @@ def test_06_07_state_an_8_row_box_of_a_for_the_m_edge(key):
 def test_06_swapped_operands_build_and_state_their_boxes(key):
     """SWAP_AB: Cᵀ = Bᵀ·Aᵀ with M's tile (any multiple of 16 up to 256) along the wgmma's n — A
     comes in BN-row boxes, C leaves in BN-row × 32-column boxes (the launch it states, checked at
-    compile: over 64 rows its C boxes take BN × 128 bytes of shared memory, and fewer stages fit)."""
+    compile: over 64 rows one C box of BN × 128 bytes a consumer, its halves in turn)."""
     for bn, consumers in ((16, 2), (32, 2), (64, 2), (48, 1), (96, 2), (160, 2), (208, 2)):
         stages = kernels.wgmma_max_stages(consumers, bn, swap=True)
         k = kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": bn, "CLUSTER": 1, "CONSUMERS": consumers,
                                        "STAGES": stages}, choose=False)
         assert k.tma_boxes == ((bn, 64), (64, 64), (bn, 32), (8, 64))   # (the 8-row edge boxes unused swapped)
         assert compiler.compile_cubin(k, "sm_90").spill_bytes == 0
-    assert [kernels.wgmma_max_stages(2, bn, swap=True) for bn in (64, 96, 128, 160, 208)] == [8, 6, 5, 4, 2]
-    with pytest.raises(UsageError, match=r"STAGES=5 with CONSUMERS=2, BN=160, 128-row tiles, swapped needs .* at most STAGES=4"):
-        kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": 160, "CLUSTER": 1, "STAGES": 5}, choose=False)
+    assert [kernels.wgmma_max_stages(2, bn, swap=True) for bn in (64, 96, 128, 160, 208)] == [8, 7, 6, 5, 4]
+    with pytest.raises(UsageError, match=r"STAGES=6 with CONSUMERS=2, BN=160, 128-row tiles, swapped needs .* at most STAGES=5"):
+        kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": 160, "CLUSTER": 1, "STAGES": 6}, choose=False)
     for bn in (40, 272):
         with pytest.raises(UsageError, match="SWAP_AB=1 takes BN .*a multiple of 16 from 16 to 256"):
             kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": bn, "CLUSTER": 1}, choose=False)
