@@ -140,8 +140,10 @@ constexpr int A_BOX_ROWS = A_LOAD_ROWS / CN;
 constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
 // C leaves through shared memory in 64-row × 32-column fp32 boxes (one 128-byte swizzle row
 // each), two buffers per consumer so one can fill while the copy engine reads the other.
-// Swapped, a consumer's two boxes are the two halves of its 64 columns, BN rows (M) each — and
-// past 64 rows one buffer, which the halves take in turn (store_c).
+// Swapped, a consumer's two boxes are the two halves of its 64 columns, BN rows (M) each. Past
+// 64 rows a second box of BN × 128 bytes would cost the ring a stage or two (C_BUFFER_BYTES,
+// kernels.wgmma_smem_bytes), so there is one, the halves taking it in turn (store_c) at the price
+// of one wait a tile for the copy engine to read the first; up to 64 the 8 stages fit with two.
 #ifndef WG_OUT_BYTES
 #define WG_OUT_BYTES 4
 #endif
@@ -504,8 +506,8 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
     // Each goes to row m, column n of C: scalar st.shared into boxes of BN rows (m) × 32 columns
     // (n), one per half of this consumer's 64 columns (warps 0–1 hold the first, 2–3 the second),
     // then a TMA store each. Up to 64 rows the two halves fill two boxes at once; wider, the
-    // buffer holds one box (C_BUFFER_BYTES: more stages fit) and the halves take it in turn, the
-    // second once the copy engine has read the first.
+    // buffer holds one box (C_BUFFER_BYTES: more stages fit) and the halves take it in turn —
+    // thread 0 holding the second until the copy engine has read the first.
     const int w = t % 128 / 32, lane = t % 32;
     auto fill = [&](unsigned box, unsigned half_bytes) {   // this thread's accumulators, half h at box + h·half_bytes
 #pragma unroll

@@ -862,7 +862,7 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
     echo "narrow long K exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/wide_narrow_long_k_fp16.txt" ;;
   widestages)
     # (issue 14) swapped tiles wider than 64 with one C staging box (the halves in turn: a stage
-    # more at 96–160, two at 176–208): the swapped tests, then the widths on the few-rows shapes
+    # more at 96–192, two at 208): the swapped tests, then the widths on the few-rows shapes
     # at the stages that now fit, and the pick with and without wgmma_swaps_to_fit on
     # scripts/shapes/swap_fit_fresh_2.txt; fp16
     timeout ${PYTEST_S:-150} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py \

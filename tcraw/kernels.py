@@ -461,8 +461,11 @@ def wgmma_checked(tile):
                              f"CONSUMERS 1 or 2; "
                              f"got BN={bn}, CLUSTER={cluster}, A_ROWS={tile['A_ROWS']}, CONSUMERS={consumers}")
     elif consumers not in (1, 2, 3) or bn not in (64, 128, 192, 256) or cluster not in (1, 2, 4):
+        swapped_bn = bn not in (64, 128, 192, 256) and bn % 16 == 0 and 16 <= bn <= 256
         raise UsageError(f"06/07 cannot be built with CONSUMERS={consumers}, BN={bn}, CLUSTER={cluster}: CONSUMERS "
-                         "is 1, 2 or 3, BN 64, 128, 192 or 256, and CLUSTER 1, 2 or 4")
+                         "is 1, 2 or 3, BN 64, 128, 192 or 256, and CLUSTER 1, 2 or 4" +
+                         (f" (BN={bn} is a width only swapped tiles take: SWAP_AB=1 with CLUSTER=1; unswapped, "
+                          "give one of those BN too)" if swapped_bn else ""))
     if consumers == 3 and (wrong := wgmma_three_consumers_refuse(tile)):
         raise UsageError(f"CONSUMERS=3 (192-row tiles) cannot be built with {', '.join(wrong)}: its consumers hold "
                          "their accumulators in 160 registers a thread — BN of at most 192, no PROMOTE, SPLIT_LOADS "
@@ -472,7 +475,7 @@ def wgmma_checked(tile):
                          f"SWAP_AB, A_ROWS or PINGPONG; got CLUSTER={cluster}, SWAP_AB={tile['SWAP_AB']}, "
                          f"A_ROWS={tile['A_ROWS']}, PINGPONG={tile['PINGPONG']}")
     if tile["PROMOTE"] and bn > 128:
-        raise UsageError(f"PROMOTE={tile['PROMOTE']} doubles the accumulators: it needs BN of 128 or 64, not {bn}")
+        raise UsageError(f"PROMOTE={tile['PROMOTE']} doubles the accumulators: it needs BN of at most 128, not {bn}")
     if tile["STREAM_K_DIV"] < 1:
         raise UsageError(f"STREAM_K_DIV={tile['STREAM_K_DIV']}: stream-K's pieces are at least 1/STREAM_K_DIV of a "
                          "tile, so it is a whole number ≥ 1")
@@ -818,7 +821,9 @@ PAIRED_ROWS_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 2, "STAGES": 8}
 # (228×2264×4080: 0.82 against 1.04) or were wider than 160: 396×7824×7816 in 208 0.58 against
 # 0.78 (2 stages then: C's two staging boxes, BN rows tall each, took the shared memory), 0.65
 # against 0.80 with one box and 4 stages (run 7) — though 338×7464×4320 in 176 took 0.81 against
-# 0.74 (3 stages; 0.80 against 0.74 with 4): the cap of 160 rests on 396. A first rule on those (M of
+# 0.74 (3 stages; 0.80 against 0.74 with 4). Both picks there multicast, so wider tiles are
+# untimed against picks in clusters of 1: the cap keeps the rule to widths timed (on the grid
+# below it binds nowhere: up to 256, no pick moves). A first rule on those (M of
 # 193–480, one round of whole tiles, BN ≤ 160, a tenth fewer rows), timed against the pick
 # without it on ten fresh shapes where it fired and the three above (run 4, fp16 / bf16): 1.033
 # / 1.036× the time (geomean); of the nine whose pick multicast in clusters of 2 or 4, slower at

@@ -606,6 +606,13 @@ def test_06_swapped_operands_build_and_state_their_boxes(key):
     for bn in (40, 272):
         with pytest.raises(UsageError, match="SWAP_AB=1 takes BN .*a multiple of 16 from 16 to 256"):
             kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": bn, "CLUSTER": 1}, choose=False)
+    # a swapped width unswapped — asked, or left by SWAP_AB=0 over a swapped pick — says so
+    k06 = kernels.KERNELS[f"wgmma_tma_{key}"]
+    with pytest.raises(UsageError, match=r"BN=144 is a width only swapped tiles take.* SWAP_AB=0 was asked over"):
+        k06.configured(279, 4360, 3584, 132, {"SWAP_AB": 0})
+    assert "SWAP_AB=0" in k06.configured(279, 4360, 3584, 132, {"SWAP_AB": 0, "BN": 128}).defines
+    with pytest.raises(UsageError, match=r"BN=144 is a width only swapped tiles take: SWAP_AB=1 with CLUSTER=1"):
+        kernels.wgmma_kernel(key, {"BN": 144}, choose=False)
     with pytest.raises(UsageError, match="SWAP_AB=1 is for fp16 and bf16"):
         kernels.wgmma_kernel("tf32", {"SWAP_AB": 1, "BN": 16, "CLUSTER": 1}, choose=False)
 
