@@ -1038,8 +1038,9 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     Big problems get 128×256 tiles in clusters of 2 (128×192 where those run whole, 192×192 where
     M is a whole number of them or rows lie off 128-byte lines and they save time); small M one
     consumer — two rows of 64×128 tiles sharing B where K is long (wgmma_pairs_rows); few tiles
-    narrower ones and split-K — in 2 × 2 clusters where K is long (wgmma_shares_both) — and short K
-    tiles taken in turn (wgmma_takes_turns)."""
+    narrower ones and split-K — in 2 × 2 clusters where K is long (wgmma_shares_both) — short K
+    tiles taken in turn (wgmma_takes_turns), and M of a few hundred swapped tiles that fit it
+    where the pick runs in clusters of 1 (wgmma_swaps_to_fit)."""
     m, n, k, sms = checked_problem(m, n, k, sms)
     if not is_whole(elem_bytes) or elem_bytes not in (1, 2, 4) or not isinstance(stream_k, bool):
         raise UsageError(f"elem_bytes is the inputs' bytes per element — 1, 2 or 4 — and stream_k True or False; "
