@@ -67,9 +67,12 @@ def variant(family, key, spec, picked=False):
         if factory is not fixed_wgmma:
             raise UsageError(f"--picked is for the wgmma and kmajor families (06/07 pick a configuration), not {family}")
         factory = picked_wgmma
-    tile = dict(defaults)
+    tile, named = dict(defaults), set()
     for item in filter(None, spec.split(",")):
         name, _, value = item.partition("=")
+        if name in named:
+            raise UsageError(f"cannot read {spec!r}: it names {name} twice; give each macro once")
+        named.add(name)
         if name not in tile:
             raise UsageError(f"cannot read {item!r}: write MACRO=number with MACRO one of {', '.join(tile)}")
         if validate.digits(value) is None:

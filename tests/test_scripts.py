@@ -156,6 +156,17 @@ def test_scripts_refuse_a_bad_argument_before_the_gpu(name, argv):
 
 
 @pytest.mark.parametrize("argv, words", [
+    (["--iters", "0"], "--iters 0: must be at least 1"),
+    (["--shapes", "nope.txt"], "nope.txt"),
+    (["--shapes", "odd", "--precision", "int8"], "invalid choice"),
+])
+def test_swap_fit_study_refuses_bad_arguments_before_the_gpu(argv, words):
+    p = script("swap_fit_study", *(argv if "--shapes" in argv else ["--shapes", "odd", *argv]))
+    assert p.returncode == 2 and words in p.stderr, p.stderr
+    assert "Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize("argv, words", [
     (["--family", "simt", "--variants", "STAGE=3"], "MACRO=number"),
     (["--family", "simt", "--precision", "fp16"], "simt comes in fp32, not fp16"),
     (["--variants", "BN=²"], "BN takes a whole number ≥ 0"),       # a digit to str.isdigit, not to int()
@@ -164,6 +175,7 @@ def test_scripts_refuse_a_bad_argument_before_the_gpu(name, argv):
     (["--variants", "", "STAGES=4"], "builds the same kernel"),    # "" is the default tile: STAGES=4 twice
     (["--variants", "BN=128,CLUSTER=1", "CLUSTER=1,BN=128"], "builds the same kernel"),
     (["--variants", "picked:BN=128"], "leave out --picked (or a variant's \"picked:\")"),
+    (["--variants", "SWAP_AB=1,BN=144,CLUSTER=1,BN=96"], "names BN twice"),
 ])
 def test_tune_ladder_refuses_a_bad_variant_or_precision_in_one_line(argv, words):
     p = script("tune_ladder", *argv)
@@ -172,11 +184,12 @@ def test_tune_ladder_refuses_a_bad_variant_or_precision_in_one_line(argv, words)
     assert len(p.stderr.splitlines()) == 1 and "Traceback" not in p.stderr
 
 
-@pytest.mark.parametrize("name", ["tune_ladder", "accumulator_study", "fp8_accumulator_study", "hmma_peak", "pitch_study"])
+@pytest.mark.parametrize("name", ["tune_ladder", "accumulator_study", "fp8_accumulator_study", "hmma_peak", "pitch_study",
+                                  "swap_fit_study"])
 def test_gpu_scripts_without_a_gpu_say_so_and_exit_3(name):
     if gpu_present():
         pytest.skip("a CUDA driver and GPU are present: the no-GPU path cannot be exercised here")
-    p = script(name, *(["--shapes", "odd"] if name == "pitch_study" else []))
+    p = script(name, *(["--shapes", "odd"] if name in ("pitch_study", "swap_fit_study") else []))
     assert p.returncode == 3, p.stderr
     assert p.stderr.startswith(f"{name}: ") and ("no CUDA driver" in p.stderr or "GPU" in p.stderr)
     assert len(p.stderr.splitlines()) == 1 and "Traceback" not in p.stderr
