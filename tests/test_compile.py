@@ -429,7 +429,7 @@ def test_06_overrides_refit_the_stages_and_refuse_what_cannot_build():
     assert "STAGES=1" in single.defines and "WAIT_DEPTH=0" in single.defines
     for bad, words in [({"CLUSTER": 3}, "CLUSTER 1, 2 or 4"), ({"PROMOTE": 1, "WAIT_DEPTH": 1, "BN": 128}, "0 with PROMOTE"),
                        ({"STAGES": 9}, "at most STAGES=4"),
-                       ({"PROMOTE": 1}, "BN of 128 or 64"), ({"BN": 96}, "BN 64, 128, 192 or 256")]:
+                       ({"PROMOTE": 1}, "BN of at most 128"), ({"BN": 96}, "BN 64, 128, 192 or 256")]:
         with pytest.raises(UsageError, match=words):
             k06.configured(8192, 8192, 8192, 132, bad)
     fixed = kernels.wgmma_kernel("fp16", {"STAGES": 3}, choose=False)   # a tune_ladder variant
