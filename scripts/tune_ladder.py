@@ -75,11 +75,11 @@ def variant(family, key, spec, picked=False):
         named.add(name)
         if name not in tile:
             raise UsageError(f"cannot read {item!r}: write MACRO=number with MACRO one of {', '.join(tile)}")
-        if validate.digits(value) is None:
+        if (number := validate.digits(value)) is None:
             raise UsageError(f"cannot read {item!r}: {name} takes a whole number ≥ 0 (digits only), e.g. {name}=4")
         if picked and name in PICKED_MACROS:
             raise UsageError(f"{name} is the pick's to set; leave out --picked (or a variant's \"picked:\") to fix it")
-        tile[name] = int(value)
+        tile[name] = number
     label = spec.replace(",", "+")
     if factory is fixed_wgmma and tile["WAIT_DEPTH"] is None and kernels.wgmma_wait_depth(tile):
         label += "+WAIT_DEPTH=1" if label else "WAIT_DEPTH=1"   # one consumer's own (kernels.wgmma_wait_depth): said

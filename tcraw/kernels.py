@@ -455,17 +455,17 @@ def wgmma_checked(tile):
                          f"CONSUMERS=2, no SWAP_AB or PROMOTE, and at most 128 accumulators a thread (PINGPONG × BN "
                          f"≤ 16384: BN up to 256 at 64, 128 at 128); got CONSUMERS={consumers}, BN={bn}, "
                          f"SWAP_AB={tile['SWAP_AB']}, PROMOTE={tile['PROMOTE']}")
+    swapped_width = bn % 16 == 0 and 16 <= bn <= 256   # (the wgmma's n: every multiple of 16 builds, wgmma_step)
     if tile["SWAP_AB"]:
-        if bn % 16 or not 16 <= bn <= 256 or cluster != 1 or tile["A_ROWS"] or consumers not in (1, 2):
+        if not swapped_width or cluster != 1 or tile["A_ROWS"] or consumers not in (1, 2):
             raise UsageError(f"SWAP_AB=1 takes BN (M's tile) a multiple of 16 from 16 to 256, CLUSTER=1, no A_ROWS and "
                              f"CONSUMERS 1 or 2; "
                              f"got BN={bn}, CLUSTER={cluster}, A_ROWS={tile['A_ROWS']}, CONSUMERS={consumers}")
     elif consumers not in (1, 2, 3) or bn not in (64, 128, 192, 256) or cluster not in (1, 2, 4):
-        swapped_bn = bn not in (64, 128, 192, 256) and bn % 16 == 0 and 16 <= bn <= 256
         raise UsageError(f"06/07 cannot be built with CONSUMERS={consumers}, BN={bn}, CLUSTER={cluster}: CONSUMERS "
                          "is 1, 2 or 3, BN 64, 128, 192 or 256, and CLUSTER 1, 2 or 4" +
                          (f" (BN={bn} is a width only swapped tiles take: SWAP_AB=1 with CLUSTER=1; unswapped, "
-                          "give one of those BN too)" if swapped_bn else ""))
+                          "give one of those BN too)" if swapped_width and bn not in (64, 128, 192, 256) else ""))
     if consumers == 3 and (wrong := wgmma_three_consumers_refuse(tile)):
         raise UsageError(f"CONSUMERS=3 (192-row tiles) cannot be built with {', '.join(wrong)}: its consumers hold "
                          "their accumulators in 160 registers a thread — BN of at most 192, no PROMOTE, SPLIT_LOADS "
@@ -1109,17 +1109,16 @@ def wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes=2):
     FIT_CONFIGS)."""
     if elem_bytes != 2 or not 192 < m <= 480 or picked.get("SWAP_AB") or picked["CLUSTER"] != 1:
         return None
-    rows = wgmma_rows(picked) * wgmma_cluster_shape(picked)[0]
-    covered = cdiv(m, rows) * rows   # M's rows with the pick's padding
-    clusters, fits = wgmma_clusters(sms, 1), []
+    covered = cdiv(m, wgmma_rows(picked)) * wgmma_rows(picked)   # M's rows with the pick's padding
+    fits = []
     for t in (2, 3):
-        bn = 16 * cdiv(m, 16 * t)
-        tiles = t * cdiv(n, 128)
-        if bn <= FIT_MOST_BN and clusters // 2 < tiles <= clusters and 10 * t * bn <= 9 * covered:
-            fits.append((t * bn, t, bn))
-    if not fits:
-        return None
-    return dict(next(c for c in FIT_CONFIGS if c["BN"] == min(fits)[2]))
+        config = next((c for c in FIT_CONFIGS if c["BN"] == 16 * cdiv(m, 16 * t)), None)   # (none past FIT_MOST_BN)
+        if config is None:
+            continue
+        tiles, _, clusters, _, _ = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **config}, elem_bytes)
+        if clusters // 2 < tiles <= clusters and 10 * t * config["BN"] <= 9 * covered:
+            fits.append((t * config["BN"], t, config))
+    return dict(min(fits, key=lambda f: f[:2])[2]) if fits else None
 
 
 def wgmma_choose(ranked):
