@@ -62,8 +62,8 @@
 // The launch this file needs — threads per block, dynamic shared memory bytes, then the TMA
 // boxes (rows, cols) of A, B, C and A's 8-row boxes for tiles at M's edge (a_copy) — stated once,
 // here; tcraw reads it from the cubin and refuses a declaration in kernels.py that differs.
-#if SWAP_AB   // A in BN-row boxes, B in BK × 64 boxes, C in BN-row × 32-column boxes
-extern "C" __constant__ int tcraw_launch[10] = {THREADS, SMEM_BYTES, BN, BK, BK, 64, BN, C_BOX_COLS, 8, BK};
+#if SWAP_AB   // A in boxes of BN / CLUSTER rows, B in BK × 64 boxes, C in BN-row × 32-column boxes
+extern "C" __constant__ int tcraw_launch[10] = {THREADS, SMEM_BYTES, BN / CLUSTER, BK, BK, 64, BN, C_BOX_COLS, 8, BK};
 #else
 extern "C" __constant__ int tcraw_launch[10] = {THREADS, SMEM_BYTES, A_BOX_ROWS, BK, BK, 64, 64, C_BOX_COLS, 8, BK};
 #endif

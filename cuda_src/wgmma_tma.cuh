@@ -25,7 +25,7 @@
 //                  (default 4; 0: whole, zeros past M) — a_copy
 //   SWAP_AB        1: compute Cᵀ = Bᵀ·Aᵀ — N along the wgmma's 64 rows, M along its n (BN any
 //                  multiple of 16 up to 256): for small M, no rows of zeros; for M of a few hundred,
-//                  tiles that fit it (16-bit types, clusters of 1)
+//                  tiles that fit it (16-bit types; in clusters along N, multicasting A's rows)
 //   PINGPONG       64 or 128: the two consumers take the block's tiles in turn, each a whole tile
 //                  of that many rows (one or two wgmmas a k-step), so one stores its C while the
 //                  other multiplies (default 0: both share every tile, 64 rows each)
@@ -155,10 +155,11 @@ constexpr int SMEM_BYTES = 1024 + STAGES * STAGE_BYTES + CONSUMERS * C_BUFFER_BY
 static_assert(SMEM_BYTES <= 227 * 1024, "more shared memory than an sm_90 block can have");
 static_assert(SWAP_AB || BN % 64 == 0, "B arrives in 64-column boxes");
 constexpr int B_BOXES = BN / 64;
-static_assert(!SWAP_AB || (WG_ELEM_BYTES == 2 && !WG_B_KMAJOR && WG_OUT_BYTES == 4 && CLUSTER == 1 && !A_ROWS &&
-                           CONSUMERS <= 2),
-              "SWAP_AB: 16-bit inputs with B MN-major (wgmma transposes A' only for those), fp32 C, clusters of 1, "
-              "no A_ROWS, one or two consumers");
+static_assert(!SWAP_AB || (WG_ELEM_BYTES == 2 && !WG_B_KMAJOR && WG_OUT_BYTES == 4 && BN % (8 * CLUSTER) == 0 &&
+                           !A_ROWS && CONSUMERS <= 2),
+              "SWAP_AB: 16-bit inputs with B MN-major (wgmma transposes A' only for those), fp32 C, BN a multiple of "
+              "8 × CLUSTER (each block of a cluster copies whole 8-row atoms of A's rows), no A_ROWS, one or two "
+              "consumers");
 // Split-K partial sums: each consumer thread's BN/2 accumulators as float4s, thread-interleaved
 // (float4 j of thread t at j·(consumer threads) + t): coalesced writes and reads, no layout change.
 // (Tiles taken in turn run whole and have none: split_pieces.)
@@ -698,10 +699,12 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
     // B's runs along each column: fewer box rows per MMA than either cluster of 2 (128×256 tiles:
     // 192 a tile a slice, against 256 sharing B and 320 sharing A; 4 along M sharing B: 192). Every
     // consumer still frees a stage in every block of the cluster (each one's stage holds copies
-    // from up to three others).
+    // from up to three others). Swapped (SWAP_AB), the tile's rows are N's: the cluster's blocks
+    // take neighbouring tiles along N, which need the same BN rows of A (the B slot), and each
+    // copies BN / CLUSTER of them for all.
     const unsigned rank = cluster_rank();
-#if SWAP_AB   // the tile's rows are N's, its columns M's
-    const int tiles_m = (N + BM - 1) / BM, tiles_n = (M + BN - 1) / BN;
+#if SWAP_AB   // the tile's rows are N's, its columns M's: a cluster's blocks along N share A's rows
+    const int tiles_m = (N + BM * CM - 1) / (BM * CM), tiles_n = (M + BN - 1) / BN;
 #else
     const int tiles_m = (M + BM * CM - 1) / (BM * CM), tiles_n = (N + BN * CN - 1) / (BN * CN);
 #endif
@@ -765,11 +768,16 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                     mbar_wait(empty + 8 * s, (slice / STAGES + 1) & 1);   // every consumer is done with s
                     const unsigned a_dst = stages + s * STAGE_BYTES, b_dst = a_dst + A_BYTES;
                     mbar_expect_tx(full + 8 * s, a_bytes + B_BYTES);   // all of A and B, whoever sends them
-#if SWAP_AB   // the A slot: BM columns of B (64 a consumer, BK rows of k); the B slot: BN rows of A
+#if SWAP_AB   // the A slot: BM columns of B (64 a consumer, BK rows of k); the B slot: BN rows of A —
+              // in a cluster (its blocks along N), this block's BN / CLUSTER of them for all
 #pragma unroll
                     for (int j = 0; j < CONSUMERS; ++j)
                         tma_load_2d(a_dst + j * B_BOX_BYTES, map_b, tile_m * BM + j * 64, kt * BK, full + 8 * s);
-                    tma_load_2d(b_dst, map_a, kt * BK, tile_n * BN, full + 8 * s);
+                    {
+                        const unsigned part = CLUSTER > 1 ? rank : 0;   // (a constant 0 alone: as built before)
+                        tma_load_2d_multicast(b_dst + part * (BN / CLUSTER) * 128, map_a, kt * BK,
+                                              tile_n * BN + part * (BN / CLUSTER), full + 8 * s, (1u << CLUSTER) - 1);
+                    }
 #elif SHARE_A && CLUSTER == 2   // this block's half of A's rows for both blocks; all of B, its own
                     a_copy(a_dst + rank * A_BOX_ROWS * 128, map_a, map_a8, kt * BK, tile_m * BM + rank * A_BOX_ROWS,
                            rows_a, A_BOX_ROWS, full + 8 * s, (1u << CLUSTER) - 1);

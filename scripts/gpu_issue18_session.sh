@@ -125,6 +125,9 @@
 #   widestages (issue 14) swapped wide tiles with one C staging box: tests, widths, the rule
 #   swapfit (issue 14) the pick with and without wgmma_swaps_to_fit on fresh shapes where it fires
 #   cublasnames (issue 14) Nsight Compute: the kernel and grid cuBLAS runs on 06's weakest shapes
+#   swapclusters (issue 14) swapped tiles in clusters along N (sharing A's rows): tests, sanitizer,
+#          fitted widths in clusters of 1, 2, 4 beside the pick
+#   swapclustersfresh (issue 14) the pick with and without the rule in clusters on fresh shapes
 #   heldcheck the hold's GPU tests, the records' held_ms and tests/test_cubin_only.py (both backends)
 #   suite1 tests/test_gpu.py with the GPU (TCRAW_TEST_SHARD=i/3: a third of it, a call each; TEST_K=bindings
 #          one backend's half); suite2 every other test file (each a call of its own)
@@ -887,6 +890,33 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
       timeout ${FIT_S:-150} $PY scripts/swap_fit_study.py --shapes ${FIT_SHAPES:-scripts/shapes/swap_fit_fresh.txt} \
         --precision $p --seed 29 > "$OUT/swap_fit_$p.txt" 2>&1
       echo "$p exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/swap_fit_$p.txt"
+    done ;;
+  swapclusters)
+    # (issue 14) 06's swapped tiles in clusters of 2 and 4 along N, each block copying its part of
+    # A's BN rows for all (cuBLAS's 2×1 … 4×2 clusters on these shapes): the swapped GPU tests,
+    # compute-sanitizer on the clustered form at M's and N's edges and split along K, then on
+    # scripts/shapes/swap_clusters.txt (M 199–396, where 06 stayed below 0.85×) the pick beside
+    # swapped tiles fitting M in 2 and 3 tiles, in clusters of 1, 2 and 4 (swap_fit_study --fits)
+    timeout ${PYTEST_S:-150} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py \
+      -k "swapped_operands or swapped_wide or swapped_tiles_that_fit" > "$OUT/pytest_swapped_clusters.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_swapped_clusters.txt")"
+    SAN_S=${SAN_S:-80} sanitize_configs swap_clusters fp16:283x1003x997:SWAP_AB=1,CONSUMERS=2,BN=96,CLUSTER=4 \
+      fp16:225x640x8192:SWAP_AB=1,CONSUMERS=2,BN=112,CLUSTER=2 fp16:50x300x70:SWAP_AB=1,CONSUMERS=1,BN=32,CLUSTER=2
+    timeout ${FITS_S:-200} $PY scripts/swap_fit_study.py --shapes ${FITS_SHAPES:-scripts/shapes/swap_clusters.txt} --fits \
+      --seed 37 > "$OUT/swap_clusters_fp16.txt" 2>&1
+    echo "fits exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/swap_clusters_fp16.txt" ;;
+  swapclustersfresh)
+    # (issue 14) wgmma_swaps_to_fit in clusters along N: its GPU test, then 06's pick with and
+    # without the rule on fresh shapes where it fires (FRESH_SHAPES: scripts/shapes/swap_clusters_fresh.txt
+    # — with the mid-M suite's M = 384 — for its first form, swap_clusters_fresh_2.txt for the
+    # last), fp16 and bf16
+    TCRAW_TEST_SHARD= timeout ${PYTEST_S:-60} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "swapped_tiles_that_fit" \
+      > "$OUT/pytest_swapped_fit.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_swapped_fit.txt")"
+    for p in fp16 bf16; do
+      timeout ${FIT_S:-200} $PY scripts/swap_fit_study.py --shapes ${FRESH_SHAPES:-scripts/shapes/swap_clusters_fresh.txt} \
+        --precision $p --seed ${FRESH_SEED:-43} > "$OUT/swap_clusters_fresh_$p.txt" 2>&1
+      echo "$p exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/swap_clusters_fresh_$p.txt"
     done ;;
   cublasnames)
     # (issue 14) the kernel cuBLAS runs (name: its tile, stages, cluster, split) and its grid on

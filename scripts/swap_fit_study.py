@@ -1,7 +1,10 @@
 """06's pick with and without wgmma_swaps_to_fit (swapped tiles whose M side fits M) side by side
-with cuBLAS, in one process, on the same buffers — each shape timed under both pickers.
+with cuBLAS, in one process, on the same buffers — each shape timed under both pickers. With
+--fits, the pick beside swapped tiles fitted to each shape's M — BN the least width that covers
+M in 2 or 3 tiles — in clusters of 1, 2 and 4 along N (sharing A's rows).
 
     python scripts/swap_fit_study.py --shapes scripts/shapes/swap_fit_fresh.txt --precision bf16
+    python scripts/swap_fit_study.py --shapes scripts/shapes/swap_clusters.txt --fits
 """
 
 import argparse
@@ -28,18 +31,37 @@ def picker_without_fit(elem_bytes):
     return pick
 
 
+def fitted(tiles, cluster):
+    """A picker of swapped tiles that cover M in ``tiles`` tiles, in clusters of ``cluster`` along
+    N: BN the least multiple of 16 (of 8 × CLUSTER: each block copies whole 8-row atoms of A's
+    rows for the cluster) that does — at most 256 (the wgmma's n)."""
+    step = max(16, 8 * cluster)
+
+    def pick(m, n, k, sms):
+        bn = min(256 // step * step, step * kernels.cdiv(m, step * tiles))
+        return {"SWAP_AB": 1, "CONSUMERS": 2, "BN": bn, "CLUSTER": cluster,
+                "STAGES": kernels.wgmma_max_stages(2, bn, swap=True)}
+    return pick
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shapes", required=True, help="shape suites or a file of M N K lines (see tcraw bench)")
     ap.add_argument("--precision", default="fp16", choices=("fp16", "bf16"))
     ap.add_argument("--iters", type=int, default=20)
     ap.add_argument("--seed", type=int, default=secrets.randbits(31))
+    ap.add_argument("--fits", action="store_true",
+                    help="the pick beside swapped tiles fitting M in 2 and 3 tiles, in clusters of 1, 2 and 4")
     args = ap.parse_args()
     if args.iters < 1:
         raise UsageError(f"--iters {args.iters}: must be at least 1")
     now = kernels.wgmma_kernel(args.precision)
-    before = dataclasses.replace(now, name=f"{now.name}[before]", pick=picker_without_fit(2))
-    rows = bench_vs_cublas(0, [args.precision], parse_shapes(args.shapes), rungs={args.precision: [before, now]},
+    if args.fits:
+        rung = [now] + [dataclasses.replace(now, name=f"{now.name}[fit{t}-cl{c}]", pick=fitted(t, c))
+                        for t in (2, 3) for c in (1, 2, 4)]
+    else:
+        rung = [dataclasses.replace(now, name=f"{now.name}[before]", pick=picker_without_fit(2)), now]
+    rows = bench_vs_cublas(0, [args.precision], parse_shapes(args.shapes), rungs={args.precision: rung},
                            iters=args.iters, warmup=5, seed=args.seed, note=lambda line: print(line, file=sys.stderr))
     print(report.render([{**r, "shape": f"{r['m']}×{r['n']}×{r['k']}"} for r in rows], "table", report.BENCH_COLUMNS))
     print(report.render(suite_summary(rows), "table", report.SUITE_COLUMNS))

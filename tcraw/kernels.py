@@ -456,15 +456,16 @@ def wgmma_checked(tile):
                          f"≤ 16384: BN up to 256 at 64, 128 at 128); got CONSUMERS={consumers}, BN={bn}, "
                          f"SWAP_AB={tile['SWAP_AB']}, PROMOTE={tile['PROMOTE']}")
     swapped_width = bn % 16 == 0 and 16 <= bn <= 256   # (the wgmma's n: every multiple of 16 builds, wgmma_step)
-    if tile["SWAP_AB"]:
-        if not swapped_width or cluster != 1 or tile["A_ROWS"] or consumers not in (1, 2):
-            raise UsageError(f"SWAP_AB=1 takes BN (M's tile) a multiple of 16 from 16 to 256, CLUSTER=1, no A_ROWS and "
-                             f"CONSUMERS 1 or 2; "
+    if tile["SWAP_AB"]:   # (in a cluster each block copies BN / CLUSTER of A's rows: whole 8-row atoms)
+        if not swapped_width or cluster not in (1, 2, 4) or bn % (8 * cluster) or tile["A_ROWS"] or \
+                consumers not in (1, 2):
+            raise UsageError(f"SWAP_AB=1 takes BN (M's tile) a multiple of 16 from 16 to 256, CLUSTER 1, 2 or 4 "
+                             f"with BN a multiple of 8 × CLUSTER, no A_ROWS and CONSUMERS 1 or 2; "
                              f"got BN={bn}, CLUSTER={cluster}, A_ROWS={tile['A_ROWS']}, CONSUMERS={consumers}")
     elif consumers not in (1, 2, 3) or bn not in (64, 128, 192, 256) or cluster not in (1, 2, 4):
         raise UsageError(f"06/07 cannot be built with CONSUMERS={consumers}, BN={bn}, CLUSTER={cluster}: CONSUMERS "
                          "is 1, 2 or 3, BN 64, 128, 192 or 256, and CLUSTER 1, 2 or 4" +
-                         (f" (BN={bn} is a width only swapped tiles take: SWAP_AB=1 with CLUSTER=1; unswapped, "
+                         (f" (BN={bn} is a width only swapped tiles take: SWAP_AB=1; unswapped, "
                           "give one of those BN too)" if swapped_width and bn not in (64, 128, 192, 256) else ""))
     if consumers == 3 and (wrong := wgmma_three_consumers_refuse(tile)):
         raise UsageError(f"CONSUMERS=3 (192-row tiles) cannot be built with {', '.join(wrong)}: its consumers hold "
@@ -558,7 +559,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
     b_box = (bk, 64) if b_layout == "row" else (64, bk)
     if tile["SWAP_AB"] and (elem != 2 or b_layout != "row"):
         raise UsageError(f"SWAP_AB=1 is for fp16 and bf16 (wgmma transposes only 16-bit operands), not {key}")
-    a_box = (bn, bk) if tile["SWAP_AB"] else (tile["A_ROWS"] or bm // wgmma_cluster_shape(tile)[1], bk)
+    a_box = (bn // cluster, bk) if tile["SWAP_AB"] else (tile["A_ROWS"] or bm // wgmma_cluster_shape(tile)[1], bk)
     c_box = (bn if tile["SWAP_AB"] else 64, 128 // PRECISIONS[key].out_dtype.itemsize)
     return Kernel(
         name=name or entry, source=source, entry=entry,
@@ -579,7 +580,8 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
                 f"{tile['STAGES']}-stage mbarrier ring, producer + {tile['CONSUMERS']} consumer warpgroups"
                 f"{' taking tiles in turn' if tile['PINGPONG'] else ''}, "
                 f"persistent, clusters of {cluster} multicasting "
-                f"{'B' if not tile['SHARE_A'] else 'A' if cluster == 2 else 'A and B'}, stream-K last round, "
+                f"{'A' if tile['SWAP_AB'] else 'B' if not tile['SHARE_A'] else 'A' if cluster == 2 else 'A and B'}, "
+                f"stream-K last round, "
                 f"{'no split-K' if tile['PINGPONG'] else 'split-K for few tiles'}, any shape")
 
 
@@ -837,9 +839,37 @@ PAIRED_ROWS_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 2, "STAGES": 8}
 # 0.901× the time, 8 of 10 faster; 279×4360×3584 0.989× cuBLAS. No suite shape moves; 166 of a
 # 2304-shape grid (M 193–480 by 8s, N 1024–16384 by 1024s, K 1024, 2048, 4096, 8192) do, all
 # with M of 257–329: below, the picks there run in clusters; above 336, no fit saves a tenth.
-FIT_MOST_BN = 160
-FIT_CONFIGS = tuple({"SWAP_AB": 1, "CONSUMERS": 2, "BN": bn, "CLUSTER": 1, "STAGES": wgmma_max_stages(2, bn, swap=True)}
-                    for bn in range(80, FIT_MOST_BN + 1, 16))
+# That rule (clusters of 1, BN ≤ 160) then gave way to this one's tiles in clusters along N, the
+# blocks sharing A's rows (each copies BN / CLUSTER of them for all: cuBLAS's 2×1 … 4×2 clusters
+# on these shapes). H200, fp16, on 16 shapes of M 199–396 where 06 stayed below 0.85×
+# (docs/results/2026-12-02-h200-swapped-clusters/, run 1: the widths that cover M in 2 and in 3
+# tiles, each in clusters of 1, 2 and 4, beside the pick in one call):
+# every form that took two rounds lost (0.37–0.84× cuBLAS); of those in one round, 3 tiles of M
+# beat 2 at all 7 shapes where both fit (279×4480×6656 0.75 → 0.95–1.01×, 325×4496×1896 0.75 →
+# 0.91), and clusters of 4 were the best of the three cluster sizes (or within 1 %) at 12 of 13
+# where they fit in one round — 6 % behind clusters of 1 at 279×4480×6656; where they did not,
+# clusters of 2 won (285×7872×2120 0.79 → 1.03, 396×7824×7816 0.76 → 0.91). At M = 199 every
+# swapped form lost to the pick (0.73×): the rule starts past 256. Its first form (of 3 then 2
+# tiles, in clusters of 4 then 2, the first in one round filling over half the clusters), timed
+# against the pick without it on 17 fresh shapes and the mid-M suite's three of M = 384 (run 2,
+# fp16 / bf16): 0.930 / 0.936× the time, but slower at M = 384 (+2 to +11 %: 128-row tiles fit
+# it already) and
+# where the pick was cut along K in 3 pieces (440×2696×6920 +18 %, 312×3232×6968 +2 %,
+# 294×3792×6488 −3 / +10 %). Without those (run 3, 16 fresh shapes): 0.931 / 0.926×, slower where
+# the pick was two 192-row tiles (342×5624×4880 +30 %, 304×4936×4872 +18 / +15 %, 344×6264×5216
+# +4 / +5 %: they cover M ≤ 384 as tightly), with 18 of 30 clusters busy (443×2624×2048 +16 %)
+# and at 357×3816×3208 (+18 / +11 %). Without those too — the last form, picked on runs 2 and 3:
+# at their 22 shapes where it still fires 0.864 / 0.862× the time, at the 14 it leaves 1.045 /
+# 1.052× — on 16 fresh shapes (run 4): 0.965 / 0.973× the time, 0.864 → 0.895× / 0.862 → 0.885×
+# cuBLAS (geomean), faster at 9 / 8 of 16 (369×7320×7136 0.79 → 0.99×, 448×4216×3160 0.88 →
+# 1.08×), slower at 389×3760×4328, 390×4176×4000, 425×5176×4904 (+10 to +15 %) and
+# 289×4312×3896 (+6 / +5 %); below 0.85× cuBLAS 4 of 16 (fp16; 6 before) and 6 (bf16; 7). No
+# suite shape moves. Widths: 16 · cdiv(M, 16t), 32 · ... in clusters of 4 (whole 8-row atoms a
+# block), at most 208 (4 stages; wider untimed).
+FIT_MOST_BN = 208
+FIT_CONFIGS = tuple({"SWAP_AB": 1, "CONSUMERS": 2, "BN": bn, "CLUSTER": cluster,
+                     "STAGES": wgmma_max_stages(2, bn, swap=True)}
+                    for cluster in (4, 2) for bn in range(96, FIT_MOST_BN + 1, 8 * cluster if cluster > 2 else 16))
 
 
 def wgmma_clusters(sms, cluster):
@@ -930,7 +960,8 @@ def _with_stages(tile, picked, overrides):
     clusters of 2 — an override that repeats the pick's own value reshapes nothing); a pick
     of 192 rows gives way to 128 where the overrides cannot be built with three consumers
     (wgmma_three_consumers_refuse, SWAP_AB, PINGPONG, more stages than fit) or change its columns
-    (BN=128 over it means the measured 128×128, not 192×128, which never won)."""
+    (BN=128 over it means the measured 128×128, not 192×128, which never won); swapped tiles
+    (SWAP_AB) over an unswapped pick run in clusters of 1 unless CLUSTER is given."""
     macros = {**tile, **picked, **overrides}
     reshaped = [name for name in ("CLUSTER", "SWAP_AB", "A_ROWS", "PINGPONG")
                 if name in overrides and overrides[name] != picked.get(name, tile[name])]
@@ -938,8 +969,8 @@ def _with_stages(tile, picked, overrides):
         macros["SHARE_A"] = 0
         if overrides.get("PINGPONG") and "CLUSTER" not in overrides:
             macros["CLUSTER"] = 2
-    if macros["SWAP_AB"] and "CLUSTER" not in overrides:
-        macros["CLUSTER"] = 1   # the swapped form shares nothing across a cluster
+    if macros["SWAP_AB"] and not picked.get("SWAP_AB") and "CLUSTER" not in overrides:
+        macros["CLUSTER"] = 1   # swapped over an unswapped pick: its cluster was for its own tiles
     if picked.get("PINGPONG") and "PINGPONG" not in overrides and not wgmma_turns_build(macros):
         macros["PINGPONG"] = 0   # the overrides over the cooperative tiles instead
     if macros["CONSUMERS"] == 3 and "CONSUMERS" not in overrides and \
@@ -1039,8 +1070,8 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     M is a whole number of them or rows lie off 128-byte lines and they save time); small M one
     consumer — two rows of 64×128 tiles sharing B where K is long (wgmma_pairs_rows); few tiles
     narrower ones and split-K — in 2 × 2 clusters where K is long (wgmma_shares_both) — short K
-    tiles taken in turn (wgmma_takes_turns), and M of a few hundred swapped tiles that fit it
-    where the pick runs in clusters of 1 (wgmma_swaps_to_fit)."""
+    tiles taken in turn (wgmma_takes_turns), and M of a few hundred swapped tiles that fit it,
+    in clusters along N sharing A's rows (wgmma_swaps_to_fit)."""
     m, n, k, sms = checked_problem(m, n, k, sms)
     if not is_whole(elem_bytes) or elem_bytes not in (1, 2, 4) or not isinstance(stream_k, bool):
         raise UsageError(f"elem_bytes is the inputs' bytes per element — 1, 2 or 4 — and stream_k True or False; "
@@ -1100,25 +1131,27 @@ def wgmma_shares_both(m, n, k, sms, picked, elem_bytes=2):
 
 
 def wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes=2):
-    """The swapped tiles that fit M (FIT_CONFIGS: 128 of N by BN of M, BN the least multiple of 16
-    that covers M in 2 or 3 tiles) that replace the model's ``picked`` for (m, n, k), or None:
-    16-bit inputs, M of 193 to 480, a pick in clusters of 1 (the swapped tiles share nothing
-    across a cluster: against picks that multicast they lost), BN of at most 160 (5 stages or
-    more), one round of whole tiles (more than half the SMs, none left over) and at least a tenth
-    fewer rows than the pick's tiles cover — the fewest rows, then the fewer tiles (see
-    FIT_CONFIGS)."""
-    if elem_bytes != 2 or not 192 < m <= 480 or picked.get("SWAP_AB") or picked["CLUSTER"] != 1:
-        return None
-    covered = cdiv(m, wgmma_rows(picked)) * wgmma_rows(picked)   # M's rows with the pick's padding
-    fits = []
-    for t in (2, 3):
-        config = next((c for c in FIT_CONFIGS if c["BN"] == 16 * cdiv(m, 16 * t)), None)   # (none past FIT_MOST_BN)
-        if config is None:
-            continue
-        tiles, _, clusters, _, _ = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **config}, elem_bytes)
-        if clusters // 2 < tiles <= clusters and 10 * t * config["BN"] <= 9 * covered:
-            fits.append((t * config["BN"], t, config))
-    return dict(min(fits, key=lambda f: f[:2])[2]) if fits else None
+    """The swapped tiles that fit M (FIT_CONFIGS: 128 of N by BN of M, in clusters along N
+    sharing A's rows) that replace the model's ``picked`` for (m, n, k), or None: 16-bit inputs,
+    M of 257 to 480 and not a multiple of 128, a pick cut along K in at most 2 pieces; of 3 then
+    2 tiles of M (BN the least width that covers it: a multiple of 16, of 32 in clusters of 4),
+    in clusters of 4 then 2, the first whose tiles take one round and fill more than half the
+    clusters (see FIT_CONFIGS)."""
+    if elem_bytes != 2 or not 256 < m <= 480 or m % 128 == 0 or picked.get("SWAP_AB") or picked["CONSUMERS"] == 3:
+        return None   # (M a whole number of 128-row tiles, or two 192-row tiles: the pick's fit it as well)
+    if wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **picked}, elem_bytes)[3] > 2:
+        return None   # a pick cut along K in 3 or more pieces keeps every SM busy where these leave some idle
+    for t in (3, 2):
+        for cluster in (4, 2):
+            step = 32 if cluster == 4 else 16
+            config = next((c for c in FIT_CONFIGS if c["CLUSTER"] == cluster and c["BN"] == step * cdiv(m, step * t)),
+                          None)   # (none past FIT_MOST_BN)
+            if config is None:
+                continue
+            tiles, _, clusters, _, _ = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **config}, elem_bytes)
+            if 4 * clusters <= 5 * tiles <= 5 * clusters:   # one round, at least 4 clusters in 5 busy
+                return dict(config)
+    return None
 
 
 def wgmma_choose(ranked):

@@ -537,39 +537,49 @@ def test_two_rows_of_one_consumers_tiles_pair_up_where_k_is_long():
     assert {"CONSUMERS=1", "BN=128", "CLUSTER=2", "STAGES=8", "WAIT_DEPTH=1"} <= set(defines)
 
 
-def test_swapped_tiles_that_fit_m_replace_picks_in_clusters_of_1():
-    """wgmma_swaps_to_fit: with M of 193–480 and 16-bit inputs, swapped tiles whose M side covers
-    M in 2 or 3 (BN ≤ 160) replace a pick in clusters of 1 where they run in one round of whole
-    tiles and cover a tenth fewer rows — the fewest rows, then the fewer tiles; where they measured
-    faster they are picked, where the pick multicast they are not (kernels.FIT_CONFIGS); no suite
-    shape moves; the registry's 06 builds them and the cubin-only set holds them."""
-    faster = {(279, 4360, 3584): 144, (333, 5440, 4528): 112, (293, 4416, 3472): 160, (264, 7488, 5600): 144,
-              (297, 4464, 7872): 160, (292, 7464, 6272): 160, (277, 6352, 6848): 144, (275, 5440, 6816): 144}
-    for shape, bn in faster.items():
-        assert kernels.wgmma_config(*shape, 132) == next(c for c in kernels.FIT_CONFIGS if c["BN"] == bn), shape
+def test_swapped_tiles_that_fit_m_replace_picks_in_clusters_along_n():
+    """wgmma_swaps_to_fit: with M of 257–480 (not a multiple of 128) and 16-bit inputs, swapped
+    tiles whose M side covers M in 3, else 2 tiles, in clusters of 4, else 2, along N — the first
+    that runs in one round with at least 4 clusters in 5 busy — replace the pick, unless it is two
+    192-row tiles or cut along K in 3 or more pieces; where they measured faster they are picked,
+    where slower not (kernels.FIT_CONFIGS); no suite shape moves; the registry's 06 builds them
+    and the cubin-only set holds them."""
+    faster = {(285, 7872, 2120): (144, 2), (297, 4464, 7872): (128, 4), (292, 7464, 6272): (160, 4),
+              (279, 4480, 6656): (96, 4), (338, 7464, 4320): (192, 4), (396, 7824, 7816): (208, 2),
+              (327, 8224, 6784): (176, 2), (257, 6368, 7512): (160, 4), (368, 8032, 7240): (192, 2)}
+    for shape, (bn, cluster) in faster.items():
+        fit = next(c for c in kernels.FIT_CONFIGS if (c["BN"], c["CLUSTER"]) == (bn, cluster))
+        assert kernels.wgmma_config(*shape, 132) == fit, shape
         assert kernels.wgmma_config(*shape, 132, elem_bytes=1).get("SWAP_AB", 0) == 0, shape   # (16-bit only)
-    # where the pick multicast (clusters of 2 or 4) they measured slower: not taken
-    for shape in [(291, 6424, 4664), (200, 5664, 6104), (222, 5416, 7432), (325, 4496, 1896), (199, 5688, 7616),
-                  (404, 3184, 6696)]:
+    # measured slower (or level) and left alone: M of 199, M = 384 (a whole number of 128-row
+    # tiles), picks of two 192-row tiles, a pick cut in 3 pieces, 18 and 21 of 30 clusters busy
+    for shape in [(199, 5688, 7616), (384, 4096, 4096), (304, 4936, 4872), (342, 5624, 4880), (440, 2696, 6920),
+                  (443, 2624, 2048), (262, 3448, 2128)]:
         assert kernels.wgmma_config(*shape, 132).get("SWAP_AB", 0) == 0, shape
-    for suite in ("square", "llm", "skinny", "long-k", "odd"):
+    mid_m = str(Path(__file__).resolve().parent.parent / "scripts" / "shapes" / "mid_m.txt")
+    for suite in ("square", "llm", "skinny", "long-k", "odd", mid_m):
         for _, shape in parse_shapes(suite):   # (the swapped picks there are M ≤ 32's, BN of 16 or 32)
             pick = kernels.wgmma_config(*shape, 132)
             assert not (pick.get("SWAP_AB") and pick["BN"] > 32), (suite, shape)
     one = {"CONSUMERS": 2, "BN": 128, "CLUSTER": 1, "STAGES": 6}
-    assert kernels.wgmma_swaps_to_fit(279, 4360, 3584, 132, one)["BN"] == 144   # 2 × 144 = 288 rows, 70 tiles
-    # what each condition keeps out, the others met: M of 192, clusters of 2, BN over 160 or two
-    # rounds (176; 3 × 48 tiles of N > 132), half the SMs or fewer (2 × 22, 3 × 22), under a
-    # tenth fewer rows, 8-bit inputs
-    assert kernels.wgmma_swaps_to_fit(193, 5000, 4096, 132, one) and not kernels.wgmma_swaps_to_fit(192, 5000, 4096, 132, one)
-    assert not kernels.wgmma_swaps_to_fit(279, 4360, 3584, 132, {**one, "CLUSTER": 2})
-    assert not kernels.wgmma_swaps_to_fit(333, 6144, 4096, 132, one)
-    assert not kernels.wgmma_swaps_to_fit(279, 2816, 3584, 132, one)
-    assert not kernels.wgmma_swaps_to_fit(376, 5000, 4096, 132, one)   # 3 × 128 = 384 rows of the pick's 384
+    assert kernels.wgmma_swaps_to_fit(279, 4360, 3584, 132, one)["BN"] == 96   # 3 × 96 = 288 rows, 27 of 30 clusters
+    # what each condition keeps out, the others met: M of 256 or 481, M of 384, three consumers,
+    # a pick cut in 3 pieces, too few tiles (2816, 3200: 18 and 21 of 30 busy, and of 66 in
+    # clusters of 2), two rounds (9000), 8-bit inputs
+    assert kernels.wgmma_swaps_to_fit(257, 5000, 4096, 132, one) and not kernels.wgmma_swaps_to_fit(256, 5000, 4096, 132, one)
+    assert kernels.wgmma_swaps_to_fit(480, 5000, 4096, 132, one) and not kernels.wgmma_swaps_to_fit(481, 5000, 4096, 132, one)
+    assert kernels.wgmma_swaps_to_fit(383, 5000, 4096, 132, one) and not kernels.wgmma_swaps_to_fit(384, 5000, 4096, 132, one)
+    assert not kernels.wgmma_swaps_to_fit(279, 4360, 3584, 132, {**one, "CONSUMERS": 3, "BN": 192, "CLUSTER": 2})
+    cut = {"CONSUMERS": 2, "BN": 256, "CLUSTER": 2}
+    assert kernels.wgmma_schedule(440, 2696, 6920, 132, {**kernels.WGMMA_TILE, **cut})[3] == 3
+    assert not kernels.wgmma_swaps_to_fit(440, 2696, 6920, 132, cut)
+    for n in (2816, 3200, 9000):
+        assert not kernels.wgmma_swaps_to_fit(279, n, 3584, 132, one), n
     assert not kernels.wgmma_swaps_to_fit(279, 4360, 3584, 132, one, elem_bytes=1)
     k06 = kernels.KERNELS["wgmma_tma_fp16"]
-    assert {"SWAP_AB=1", "BN=144", "CLUSTER=1", "STAGES=5"} <= set(k06.configured(279, 4360, 3584, 132).defines)
-    assert {c["BN"] for c in kernels.FIT_CONFIGS} <= {dict(c)["BN"] for c in k06.configs if c.get("SWAP_AB")}
+    assert {"SWAP_AB=1", "BN=96", "CLUSTER=4", "STAGES=7"} <= set(k06.configured(279, 4360, 3584, 132).defines)
+    swapped = [dict(c) for c in k06.configs if c.get("SWAP_AB")]
+    assert all(fit in swapped for fit in kernels.FIT_CONFIGS)
 
 
 @pytest.mark.parametrize("key", ["fp16", "fp8e4m3", "tf32"])
@@ -600,6 +610,14 @@ def test_06_swapped_operands_build_and_state_their_boxes(key):
                                        "STAGES": stages}, choose=False)
         assert k.tma_boxes == ((bn, 64), (64, 64), (bn, 32), (8, 64))   # (the 8-row edge boxes unused swapped)
         assert compiler.compile_cubin(k, "sm_90").spill_bytes == 0
+    # in clusters along N each block copies BN / CLUSTER of A's rows for all: whole 8-row atoms
+    for bn, cluster in ((112, 2), (96, 4), (16, 2), (64, 4)):
+        k = kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": bn, "CLUSTER": cluster, "CONSUMERS": 2,
+                                       "STAGES": kernels.wgmma_max_stages(2, bn, swap=True)}, choose=False)
+        assert k.tma_boxes[0] == (bn // cluster, 64) and k.cluster == cluster and "multicasting A" in k.summary
+        assert compiler.compile_cubin(k, "sm_90").spill_bytes == 0
+    with pytest.raises(UsageError, match=r"BN a multiple of 8 × CLUSTER.*got BN=80, CLUSTER=4"):
+        kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": 80, "CLUSTER": 4}, choose=False)
     assert [kernels.wgmma_max_stages(2, bn, swap=True) for bn in (64, 96, 128, 160, 208)] == [8, 7, 6, 5, 4]
     with pytest.raises(UsageError, match=r"STAGES=6 with CONSUMERS=2, BN=160, 128-row tiles, swapped needs .* at most STAGES=5"):
         kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": 160, "CLUSTER": 1, "STAGES": 6}, choose=False)
@@ -608,10 +626,10 @@ def test_06_swapped_operands_build_and_state_their_boxes(key):
             kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": bn, "CLUSTER": 1}, choose=False)
     # a swapped width unswapped — asked, or left by SWAP_AB=0 over a swapped pick — says so
     k06 = kernels.KERNELS[f"wgmma_tma_{key}"]
-    with pytest.raises(UsageError, match=r"BN=144 is a width only swapped tiles take.* SWAP_AB=0 was asked over"):
+    with pytest.raises(UsageError, match=r"BN=96 is a width only swapped tiles take.* SWAP_AB=0 was asked over"):
         k06.configured(279, 4360, 3584, 132, {"SWAP_AB": 0})
     assert "SWAP_AB=0" in k06.configured(279, 4360, 3584, 132, {"SWAP_AB": 0, "BN": 128}).defines
-    with pytest.raises(UsageError, match=r"BN=144 is a width only swapped tiles take: SWAP_AB=1 with CLUSTER=1"):
+    with pytest.raises(UsageError, match=r"BN=144 is a width only swapped tiles take: SWAP_AB=1; unswapped"):
         kernels.wgmma_kernel(key, {"BN": 144}, choose=False)
     with pytest.raises(UsageError, match="SWAP_AB=1 is for fp16 and bf16"):
         kernels.wgmma_kernel("tf32", {"SWAP_AB": 1, "BN": 16, "CLUSTER": 1}, choose=False)
@@ -1054,9 +1072,10 @@ def test_one_line_of_cuda_text_is_told_it_was_read_as_a_path():
 
 
 def test_a_refused_override_says_which_macros_were_the_picks():
-    """An override that does not fit the pick (CLUSTER=2 over M = 16's swapped tiles) is refused
-    with the macros asked for and the pick they were asked over — the message's SWAP_AB=1 is the
-    pick's, not the caller's."""
-    with pytest.raises(UsageError, match=r"CLUSTER=2 was asked over the configuration picked for 16×4096×4096: "
+    """An override that does not fit the pick (CLUSTER=4 over M = 16's swapped tiles: 16 rows of A
+    are not 4 blocks' whole 8-row atoms) is refused with the macros asked for and the pick they
+    were asked over — the message's SWAP_AB=1 is the pick's, not the caller's."""
+    with pytest.raises(UsageError, match=r"CLUSTER=4 was asked over the configuration picked for 16×4096×4096: "
                                          r"SWAP_AB=1\+"):
-        kernels.KERNELS["wgmma_tma_fp16"].configured(16, 4096, 4096, 132, overrides={"CLUSTER": 2})
+        kernels.KERNELS["wgmma_tma_fp16"].configured(16, 4096, 4096, 132, overrides={"CLUSTER": 4})
+    assert "CLUSTER=2" in kernels.KERNELS["wgmma_tma_fp16"].configured(16, 4096, 4096, 132, {"CLUSTER": 2}).defines

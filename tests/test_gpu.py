@@ -594,13 +594,18 @@ def test_06_swapped_operands_are_correct(device, host_problems, key, config):
 @pytest.mark.parametrize("config", [{"SWAP_AB": 1, "BN": 48, "CLUSTER": 1, "CONSUMERS": 1},
                                     {"SWAP_AB": 1, "BN": 96, "CLUSTER": 1, "CONSUMERS": 2},
                                     {"SWAP_AB": 1, "BN": 112, "CLUSTER": 1, "CONSUMERS": 2},
-                                    {"SWAP_AB": 1, "BN": 208, "CLUSTER": 1, "CONSUMERS": 2}],
-                         ids=lambda c: f"BN{c['BN']}-C{c['CONSUMERS']}")
+                                    {"SWAP_AB": 1, "BN": 208, "CLUSTER": 1, "CONSUMERS": 2},
+                                    {"SWAP_AB": 1, "BN": 112, "CLUSTER": 2, "CONSUMERS": 2},
+                                    {"SWAP_AB": 1, "BN": 96, "CLUSTER": 4, "CONSUMERS": 2},
+                                    {"SWAP_AB": 1, "BN": 32, "CLUSTER": 2, "CONSUMERS": 1}],
+                         ids=lambda c: f"BN{c['BN']}-C{c['CONSUMERS']}-CL{c['CLUSTER']}")
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_06_swapped_wide_tiles_are_correct(device, host_problems, key, config):
-    """Swapped tiles of M wider than 64 (any multiple of 16: C's boxes BN rows tall): M of a few
-    hundred with a partial last tile, N not a multiple of 8 (pitched), split-K, stream-K's cut of
-    a last round; both input modes; the same bits on a rerun."""
+    """Swapped tiles of M wider than 64 (any multiple of 16: C's boxes BN rows tall), and in
+    clusters along N sharing A's rows (each block copying its part for all; at M's edge some
+    parts all past M, and blocks of a cluster all past N): M of a few hundred with a partial last
+    tile, N not a multiple of 8 (pitched), split-K, stream-K's cut of a last round; both input
+    modes; the same bits on a rerun."""
     kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
@@ -614,15 +619,22 @@ def test_06_swapped_wide_tiles_are_correct(device, host_problems, key, config):
 
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_06_picks_swapped_tiles_that_fit_m(device, host_problems, key):
-    """Where M is a few hundred, the registry's 06 picks swapped tiles whose M side fits it
-    (kernels.wgmma_swaps_to_fit) — built as picked, verified, the same bits on a rerun."""
+    """Where M is a few hundred, the registry's 06 picks swapped tiles whose M side fits it, in
+    clusters of 4 or 2 along N (kernels.wgmma_swaps_to_fit) — built as picked (N not a multiple
+    of 8: pitched), verified, the same bits on a rerun."""
     kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
     h200 = device.sm_count == 132   # (on other SM counts the rule may not fire: then the pick is run)
-    for shape, bn in [((279, 4288, 520), 144), ((289, 4032, 1000), 112), ((257, 4032, 1000), 96)]:
+    for shape, bn, cluster in [((279, 4288, 520), 96, 4), ((461, 4000, 1000), 160, 4), ((285, 7880, 1003), 144, 2)]:
+        want = {"SWAP_AB": 1, "BN": bn, "CLUSTER": cluster}
         runs_right_and_repeatable(device, host_problems, kernel, key, [shape], None,
-                                  lambda rec: not h200 or ("SWAP_AB=1" in rec.config and f"BN={bn}" in rec.config))
+                                  lambda rec: not h200 or all(macros_of(rec)[name] == v for name, v in want.items()))
+
+
+def macros_of(rec):
+    """The macros a record's kernel was built with: its configuration's MACRO=value defines."""
+    return {name: int(value) for name, value in (define.split("=") for define in rec.config.split(",") if "=" in define)}
 
 
 def runs_right_and_repeatable(device, host_problems, kernel, key, shapes, config, built):
