@@ -16,7 +16,8 @@
 // (5) a persistent grid (one block per SM walking tiles, so one tile's epilogue overlaps the
 // next tile's copies), (6) clusters of 2 blocks that share each B tile through TMA multicast
 // (or, SHARE_A, each A tile: rows off 128-byte lines cost the L2 two or more requests a box row;
-// clusters of 4, along M or 2 × 2, share more of both),
+// clusters of 4, along M or 2 × 2, share more of both; swapped, SWAP_AB, the blocks along N share
+// A's rows),
 // (7) C out through shared memory and TMA stores (`store_c`), (8) stream-K for the last,
 // partial round of tiles after whole ones: split along K, the pieces added into C by TMA
 // (`for_each_unit`; after fewer than four whole rounds the partial one runs whole: `stream_k_share`),

@@ -24,7 +24,8 @@
 //   A_EDGE         a box of A past M's last row copied as up to this many 8-row boxes of real rows
 //                  (default 4; 0: whole, zeros past M) — a_copy
 //   SWAP_AB        1: compute Cᵀ = Bᵀ·Aᵀ — N along the wgmma's 64 rows, M along its n (BN any
-//                  multiple of 16 up to 256): for small M, no rows of zeros; for M of a few hundred,
+//                  multiple of 16 up to 256; of 8 × CLUSTER in a cluster): for small M, no rows of
+//                  zeros; for M of a few hundred,
 //                  tiles that fit it (16-bit types; in clusters along N, multicasting A's rows)
 //   PINGPONG       64 or 128: the two consumers take the block's tiles in turn, each a whole tile
 //                  of that many rows (one or two wgmmas a k-step), so one stores its C while the
@@ -40,7 +41,7 @@
 #define STAGES 4
 #endif
 #ifndef CLUSTER
-#define CLUSTER 2     // blocks per cluster sharing (multicasting) one B tile — or A's (SHARE_A): 1, 2 or 4
+#define CLUSTER 2     // blocks per cluster sharing (multicasting) one B tile — or A's (SHARE_A, SWAP_AB): 1, 2 or 4
 #endif
 #ifndef SHARE_A
 #define SHARE_A 0     // 1: pairs of the cluster's blocks take neighbouring tiles of one tile row and share A
@@ -939,7 +940,7 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                                    smem_desc(b_desc0 + at + kk * B_STEP));
                 wgmma_commit();
                 // The stage may be refilled only once the MMAs reading it are done — in every
-                // block of the cluster, since each one's multicast copy (of B, or SHARE_A's A)
+                // block of the cluster, since each one's multicast copy (of B, or SHARE_A's or SWAP_AB's A)
                 // lands in all of them. (Waiting for one group less and releasing the previous
                 // stage measured no faster with two consumers: the other's MMAs keep the tensor
                 // cores busy meanwhile. With one, nothing does: WAIT_DEPTH=1 keeps one group in

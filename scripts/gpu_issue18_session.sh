@@ -897,7 +897,7 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
     # compute-sanitizer on the clustered form at M's and N's edges and split along K, then on
     # scripts/shapes/swap_clusters.txt (M 199–396, where 06 stayed below 0.85×) the pick beside
     # swapped tiles fitting M in 2 and 3 tiles, in clusters of 1, 2 and 4 (swap_fit_study --fits)
-    timeout ${PYTEST_S:-150} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py \
+    TCRAW_TEST_SHARD= timeout ${PYTEST_S:-150} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py \
       -k "swapped_operands or swapped_wide or swapped_tiles_that_fit" > "$OUT/pytest_swapped_clusters.txt" 2>&1
     echo "pytest exit $?: $(tail -1 "$OUT/pytest_swapped_clusters.txt")"
     SAN_S=${SAN_S:-80} sanitize_configs swap_clusters fp16:283x1003x997:SWAP_AB=1,CONSUMERS=2,BN=96,CLUSTER=4 \
@@ -909,7 +909,7 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
     # (issue 14) wgmma_swaps_to_fit in clusters along N: its GPU test, then 06's pick with and
     # without the rule on fresh shapes where it fires (FRESH_SHAPES: scripts/shapes/swap_clusters_fresh.txt
     # — with the mid-M suite's M = 384 — for its first form, swap_clusters_fresh_2.txt for the
-    # last), fp16 and bf16
+    # second, swap_clusters_fresh_3.txt for the last), fp16 and bf16
     TCRAW_TEST_SHARD= timeout ${PYTEST_S:-60} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "swapped_tiles_that_fit" \
       > "$OUT/pytest_swapped_fit.txt" 2>&1
     echo "pytest exit $?: $(tail -1 "$OUT/pytest_swapped_fit.txt")"

@@ -34,11 +34,11 @@ def picker_without_fit(elem_bytes):
 def fitted(tiles, cluster):
     """A picker of swapped tiles that cover M in ``tiles`` tiles, in clusters of ``cluster`` along
     N: BN the least multiple of 16 (of 8 × CLUSTER: each block copies whole 8-row atoms of A's
-    rows for the cluster) that does — at most 256 (the wgmma's n)."""
+    rows for the cluster) that does (main refuses M past 512: BN is at most 256, the wgmma's n)."""
     step = max(16, 8 * cluster)
 
     def pick(m, n, k, sms):
-        bn = min(256 // step * step, step * kernels.cdiv(m, step * tiles))
+        bn = step * kernels.cdiv(m, step * tiles)
         return {"SWAP_AB": 1, "CONSUMERS": 2, "BN": bn, "CLUSTER": cluster,
                 "STAGES": kernels.wgmma_max_stages(2, bn, swap=True)}
     return pick
@@ -55,13 +55,17 @@ def main():
     args = ap.parse_args()
     if args.iters < 1:
         raise UsageError(f"--iters {args.iters}: must be at least 1")
+    shapes = parse_shapes(args.shapes)
+    if args.fits and (wide := next((shape for _, shape in shapes if shape[0] > 2 * 256), None)):
+        raise UsageError(f"--fits covers M in 2 and in 3 tiles of at most 256 rows (the wgmma's n): M up to 512, "
+                         f"not {wide[0]} ({'×'.join(map(str, wide))}); give shapes of M ≤ 512")
     now = kernels.wgmma_kernel(args.precision)
     if args.fits:
         rung = [now] + [dataclasses.replace(now, name=f"{now.name}[fit{t}-cl{c}]", pick=fitted(t, c))
                         for t in (2, 3) for c in (1, 2, 4)]
     else:
         rung = [dataclasses.replace(now, name=f"{now.name}[before]", pick=picker_without_fit(2)), now]
-    rows = bench_vs_cublas(0, [args.precision], parse_shapes(args.shapes), rungs={args.precision: rung},
+    rows = bench_vs_cublas(0, [args.precision], shapes, rungs={args.precision: rung},
                            iters=args.iters, warmup=5, seed=args.seed, note=lambda line: print(line, file=sys.stderr))
     print(report.render([{**r, "shape": f"{r['m']}×{r['n']}×{r['k']}"} for r in rows], "table", report.BENCH_COLUMNS))
     print(report.render(suite_summary(rows), "table", report.SUITE_COLUMNS))

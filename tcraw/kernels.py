@@ -135,12 +135,12 @@ class Kernel:
         try:
             return self._as_this(self.configure(picked, overrides))
         except UsageError as exc:
-            if not overrides or not picked:
+            if not picked:
                 raise
             # the macros the message names may be the pick's, not the caller's: say which were which
             asked, pick = ("+".join(f"{name}={value}" for name, value in c.items()) for c in (overrides, picked))
-            raise UsageError(f"{exc} — {asked} was asked over the configuration picked for {m}×{n}×{k}: "
-                             f"{pick}") from None
+            raise UsageError(f"{exc} — {f'{asked} was asked' if overrides else f'{self.name} was built'} over the "
+                             f"configuration picked for {m}×{n}×{k}: {pick}") from None
 
     def configurations(self):
         """Every configuration ``pick`` can choose (itself, for a kernel with one)."""
@@ -334,7 +334,8 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
               "A_ROWS": 0,       # rows of A loaded a slice (0: the block's all; 8/16 for tiny M)
               "A_EDGE": 4,       # a box of A past M's last row: copied as up to this many 8-row boxes of
                                  # real rows, not whole with zeros (0: whole; the .cu's a_copy)
-              "SWAP_AB": 0,      # 1: Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n (BN a multiple of 16; fp16, bf16)
+              "SWAP_AB": 0,      # 1: Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n (BN a multiple of 16, of 8 × CLUSTER;
+                                 # fp16, bf16)
               "PINGPONG": 0,     # 64/128: the two consumers take tiles of these rows in turn (not shared)
               "SHARE_A": 0,      # 1: pairs of a cluster's blocks take neighbouring tiles of a tile row, sharing A
                                  # (in clusters of 2 picked only with 192-row tiles: the note after
@@ -456,11 +457,17 @@ def wgmma_checked(tile):
                          f"≤ 16384: BN up to 256 at 64, 128 at 128); got CONSUMERS={consumers}, BN={bn}, "
                          f"SWAP_AB={tile['SWAP_AB']}, PROMOTE={tile['PROMOTE']}")
     swapped_width = bn % 16 == 0 and 16 <= bn <= 256   # (the wgmma's n: every multiple of 16 builds, wgmma_step)
-    if tile["SWAP_AB"]:   # (in a cluster each block copies BN / CLUSTER of A's rows: whole 8-row atoms)
-        if not swapped_width or cluster not in (1, 2, 4) or bn % (8 * cluster) or tile["A_ROWS"] or \
-                consumers not in (1, 2):
-            raise UsageError(f"SWAP_AB=1 takes BN (M's tile) a multiple of 16 from 16 to 256, CLUSTER 1, 2 or 4 "
-                             f"with BN a multiple of 8 × CLUSTER, no A_ROWS and CONSUMERS 1 or 2; "
+    if tile["SWAP_AB"]:
+        step = 8 * cluster   # in a cluster each block copies BN / CLUSTER of A's rows: whole 8-row atoms
+        near = " or ".join(f"BN={b}" for b in (bn // step * step, (bn // step + 1) * step) if step <= b <= 256)
+        wants = [want for want, bad in (
+            ("BN (M's tile) a multiple of 16 from 16 to 256", not swapped_width),
+            ("CLUSTER 1, 2 or 4", cluster not in (1, 2, 4)),
+            (f"BN a multiple of 8 × CLUSTER = {step} (each block of a cluster copies BN / CLUSTER of A's rows, "
+             f"whole 8-row atoms: {near}, or a smaller CLUSTER)", swapped_width and cluster in (2, 4) and bn % step),
+            ("no A_ROWS", tile["A_ROWS"]), ("CONSUMERS 1 or 2", consumers not in (1, 2))) if bad]
+        if wants:
+            raise UsageError(f"SWAP_AB=1 takes {', '.join(wants)}; "
                              f"got BN={bn}, CLUSTER={cluster}, A_ROWS={tile['A_ROWS']}, CONSUMERS={consumers}")
     elif consumers not in (1, 2, 3) or bn not in (64, 128, 192, 256) or cluster not in (1, 2, 4):
         raise UsageError(f"06/07 cannot be built with CONSUMERS={consumers}, BN={bn}, CLUSTER={cluster}: CONSUMERS "
@@ -545,7 +552,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
     are not a multiple of 16 bytes (the tensor maps' stride) is copied to a pitched buffer on the
     device, inside the timed launch. With ``choose``, each problem gets the configuration
     wgmma_config picks for it (Kernel.configured), ``tile`` over the registry's macros."""
-    if key not in WGMMA_FORMS:
+    if not isinstance(key, str) or key not in WGMMA_FORMS:
         raise UsageError(f"06/07 come in {', '.join(WGMMA_FORMS)}, not {key!r}")
     source, entry, macro, element, b_layout = WGMMA_FORMS[key]
     asked = {**WGMMA_TILE, **checked_macros(tile, WGMMA_TILE, "06/07", WGMMA_POSITIVE)}   # WAIT_DEPTH,
@@ -570,8 +577,8 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
         configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + SWAPPED_CONFIGS + FIT_CONFIGS if elem == 2 else
                  tuple(c for c in WGMMA_CONFIGS if not wgmma_sixteen_bit_only(c))) if choose else (),
-        configure=(lambda picked, over: wgmma_kernel(key, _with_stages(asked, picked, checked_macros(
-            over, WGMMA_TILE, "06/07", WGMMA_POSITIVE)), name, choose=False))
+        configure=(lambda picked, over: _owned(asked, lambda: wgmma_kernel(key, _with_stages(asked, picked, checked_macros(
+            over, WGMMA_TILE, "06/07", WGMMA_POSITIVE)), name, choose=False)))
         if choose else None,
         pick=(lambda m, n, k, sms: wgmma_config(m, n, k, sms, elem, stream_k=PRECISIONS[key].out_dtype.itemsize == 4))
         if choose else None,
@@ -824,8 +831,8 @@ PAIRED_ROWS_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 2, "STAGES": 8}
 # 0.78 (2 stages then: C's two staging boxes, BN rows tall each, took the shared memory), 0.65
 # against 0.80 with one box and 4 stages (run 7) — though 338×7464×4320 in 176 took 0.81 against
 # 0.74 (3 stages; 0.80 against 0.74 with 4). Both picks there multicast, so wider tiles are
-# untimed against picks in clusters of 1: the cap keeps the rule to widths timed (on the grid
-# below it binds nowhere: up to 256, no pick moves). A first rule on those (M of
+# untimed against picks in clusters of 1: the cap (then 160) kept the rule to widths timed (on the
+# grid below it bound nowhere: up to 256, no pick moved). A first rule on those (M of
 # 193–480, one round of whole tiles, BN ≤ 160, a tenth fewer rows), timed against the pick
 # without it on ten fresh shapes where it fired and the three above (run 4, fp16 / bf16): 1.033
 # / 1.036× the time (geomean); of the nine whose pick multicast in clusters of 2 or 4, slower at
@@ -844,19 +851,20 @@ PAIRED_ROWS_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 2, "STAGES": 8}
 # on these shapes). H200, fp16, on 16 shapes of M 199–396 where 06 stayed below 0.85×
 # (docs/results/2026-12-02-h200-swapped-clusters/, run 1: the widths that cover M in 2 and in 3
 # tiles, each in clusters of 1, 2 and 4, beside the pick in one call):
-# every form that took two rounds lost (0.37–0.84× cuBLAS); of those in one round, 3 tiles of M
-# beat 2 at all 7 shapes where both fit (279×4480×6656 0.75 → 0.95–1.01×, 325×4496×1896 0.75 →
-# 0.91), and clusters of 4 were the best of the three cluster sizes (or within 1 %) at 12 of 13
-# where they fit in one round — 6 % behind clusters of 1 at 279×4480×6656; where they did not,
-# clusters of 2 won (285×7872×2120 0.79 → 1.03, 396×7824×7816 0.76 → 0.91). At M = 199 every
+# every form that took two rounds lost to the best in one round (0.37–0.84× cuBLAS); of those in
+# one round, the best of 3 tiles of M beat the best of 2 at all 7 shapes where both fit
+# (279×4480×6656 0.75 → 1.01× in clusters of 1, 0.95 in 4; 325×4496×1896 0.74 → 0.91), and
+# clusters of 4 were the best of the three cluster sizes (or within 1 %) at 12 of 13 where they
+# fit in one round — 6 % behind clusters of 1 at 279×4480×6656; where they did not, clusters of
+# 2 won (285×7872×2120 0.79 → 1.03, 270×7952×1032 0.83 → 0.96, 396×7824×7816 0.76 → 0.91). At M = 199 every
 # swapped form lost to the pick (0.73×): the rule starts past 256. Its first form (of 3 then 2
 # tiles, in clusters of 4 then 2, the first in one round filling over half the clusters), timed
 # against the pick without it on 17 fresh shapes and the mid-M suite's three of M = 384 (run 2,
 # fp16 / bf16): 0.930 / 0.936× the time, but slower at M = 384 (+2 to +11 %: 128-row tiles fit
 # it already) and
 # where the pick was cut along K in 3 pieces (440×2696×6920 +18 %, 312×3232×6968 +2 %,
-# 294×3792×6488 −3 / +10 %). Without those (run 3, 16 fresh shapes): 0.931 / 0.926×, slower where
-# the pick was two 192-row tiles (342×5624×4880 +30 %, 304×4936×4872 +18 / +15 %, 344×6264×5216
+# 294×3792×6488 −3 / +10 %; and +4 % in bf16 at 262×3448×2128, 21 of 30 clusters busy). Without those (run 3, 16 fresh shapes): 0.931 / 0.926×, slower where
+# the pick was two 192-row tiles (342×5624×4880 +30 %, 304×4936×4872 +18 / +14 %, 344×6264×5216
 # +4 / +5 %: they cover M ≤ 384 as tightly), with 18 of 30 clusters busy (443×2624×2048 +16 %)
 # and at 357×3816×3208 (+18 / +11 %). Without those too — the last form, picked on runs 2 and 3:
 # at their 22 shapes where it still fires 0.864 / 0.862× the time, at the 14 it leaves 1.045 /
@@ -864,8 +872,11 @@ PAIRED_ROWS_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 2, "STAGES": 8}
 # cuBLAS (geomean), faster at 9 / 8 of 16 (369×7320×7136 0.79 → 0.99×, 448×4216×3160 0.88 →
 # 1.08×), slower at 389×3760×4328, 390×4176×4000, 425×5176×4904 (+10 to +15 %) and
 # 289×4312×3896 (+6 / +5 %); below 0.85× cuBLAS 4 of 16 (fp16; 6 before) and 6 (bf16; 7). No
-# suite shape moves. Widths: 16 · cdiv(M, 16t), 32 · ... in clusters of 4 (whole 8-row atoms a
-# block), at most 208 (4 stages; wider untimed).
+# suite shape moves. The rule, then: 16-bit inputs, M of 257–480 not a multiple of 128, a pick
+# neither of 192-row tiles nor cut along K in more than 2 pieces; of 3 then 2 tiles of M, in
+# clusters of 4 then 2, the first in one round with at least 4 clusters in 5 busy. Widths:
+# 16 · cdiv(M, 16t), 32 · ... in clusters of 4 (whole 8-row atoms a block), at most 208 (4
+# stages; 224 was timed only in two rounds).
 FIT_MOST_BN = 208
 FIT_CONFIGS = tuple({"SWAP_AB": 1, "CONSUMERS": 2, "BN": bn, "CLUSTER": cluster,
                      "STAGES": wgmma_max_stages(2, bn, swap=True)}
@@ -950,6 +961,19 @@ def wgmma_wait_depth(tile):
     return int(bool(alone) and not tile["PROMOTE"] and tile["STAGES"] > 1)
 
 
+def _owned(asked, build):
+    """build(), a configuration built over a kernel declared with the macros ``asked`` — a refusal
+    naming the macros of its own (those not the registry's defaults) that it was built with, so
+    that a clash with a pick says which macros were the kernel's."""
+    try:
+        return build()
+    except UsageError as exc:
+        own = "+".join(f"{name}={value}" for name, value in asked.items() if value != WGMMA_TILE[name])
+        if not own:
+            raise
+        raise UsageError(f"{exc} (the kernel was declared with {own} of its own)") from None
+
+
 def _with_stages(tile, picked, overrides):
     """The macros of a picked configuration with a caller's overrides: the most stages that fit
     the resulting tile, unless STAGES itself is overridden (WAIT_DEPTH, unless set, follows the
@@ -961,7 +985,9 @@ def _with_stages(tile, picked, overrides):
     of 192 rows gives way to 128 where the overrides cannot be built with three consumers
     (wgmma_three_consumers_refuse, SWAP_AB, PINGPONG, more stages than fit) or change its columns
     (BN=128 over it means the measured 128×128, not 192×128, which never won); swapped tiles
-    (SWAP_AB) over an unswapped pick run in clusters of 1 unless CLUSTER is given."""
+    (SWAP_AB) over an unswapped pick, or unswapped over a swapped one, run in clusters of 1 unless
+    CLUSTER is given, and a swapped BN that the pick's cluster cannot share (BN / CLUSTER whole
+    8-row atoms) halves the cluster until it can."""
     macros = {**tile, **picked, **overrides}
     reshaped = [name for name in ("CLUSTER", "SWAP_AB", "A_ROWS", "PINGPONG")
                 if name in overrides and overrides[name] != picked.get(name, tile[name])]
@@ -969,8 +995,11 @@ def _with_stages(tile, picked, overrides):
         macros["SHARE_A"] = 0
         if overrides.get("PINGPONG") and "CLUSTER" not in overrides:
             macros["CLUSTER"] = 2
-    if macros["SWAP_AB"] and not picked.get("SWAP_AB") and "CLUSTER" not in overrides:
-        macros["CLUSTER"] = 1   # swapped over an unswapped pick: its cluster was for its own tiles
+    if "CLUSTER" not in overrides:
+        if bool(macros["SWAP_AB"]) != bool(picked.get("SWAP_AB")):
+            macros["CLUSTER"] = 1   # swapped over an unswapped pick, or the reverse: its cluster was for its own tiles
+        while macros["SWAP_AB"] and macros["CLUSTER"] > 1 and macros["BN"] % (8 * macros["CLUSTER"]):
+            macros["CLUSTER"] //= 2   # a swapped width the pick's cluster cannot share in whole 8-row atoms
     if picked.get("PINGPONG") and "PINGPONG" not in overrides and not wgmma_turns_build(macros):
         macros["PINGPONG"] = 0   # the overrides over the cooperative tiles instead
     if macros["CONSUMERS"] == 3 and "CONSUMERS" not in overrides and \
@@ -1133,12 +1162,13 @@ def wgmma_shares_both(m, n, k, sms, picked, elem_bytes=2):
 def wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes=2):
     """The swapped tiles that fit M (FIT_CONFIGS: 128 of N by BN of M, in clusters along N
     sharing A's rows) that replace the model's ``picked`` for (m, n, k), or None: 16-bit inputs,
-    M of 257 to 480 and not a multiple of 128, a pick cut along K in at most 2 pieces; of 3 then
-    2 tiles of M (BN the least width that covers it: a multiple of 16, of 32 in clusters of 4),
-    in clusters of 4 then 2, the first whose tiles take one round and fill more than half the
-    clusters (see FIT_CONFIGS)."""
+    M of 257 to 480 and not a multiple of 128, a pick neither of 192-row tiles nor cut along K in
+    more than 2 pieces; of 3 then 2 tiles of M (BN the least width that covers it: a multiple of
+    16, of 32 in clusters of 4), in clusters of 4 then 2, the first whose tiles take one round
+    with at least 4 clusters in 5 busy (see FIT_CONFIGS)."""
     if elem_bytes != 2 or not 256 < m <= 480 or m % 128 == 0 or picked.get("SWAP_AB") or picked["CONSUMERS"] == 3:
-        return None   # (M a whole number of 128-row tiles, or two 192-row tiles: the pick's fit it as well)
+        return None   # (M a whole number of 128-row tiles, or M ≤ 384 in two 192-row tiles: the pick's fit
+        #                it as well — on the H200 every 192-row pick with M past 256 has M ≤ 384)
     if wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **picked}, elem_bytes)[3] > 2:
         return None   # a pick cut along K in 3 or more pieces keeps every SM busy where these leave some idle
     for t in (3, 2):

@@ -602,7 +602,7 @@ def test_06_07_state_an_8_row_box_of_a_for_the_m_edge(key):
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_06_swapped_operands_build_and_state_their_boxes(key):
     """SWAP_AB: Cᵀ = Bᵀ·Aᵀ with M's tile (any multiple of 16 up to 256) along the wgmma's n — A
-    comes in BN-row boxes, C leaves in BN-row × 32-column boxes (the launch it states, checked at
+    comes in BN-row boxes (BN / CLUSTER rows in a cluster along N), C leaves in BN-row × 32-column boxes (the launch it states, checked at
     compile: over 64 rows one C box of BN × 128 bytes a consumer, its halves in turn)."""
     for bn, consumers in ((16, 2), (32, 2), (64, 2), (48, 1), (96, 2), (160, 2), (208, 2)):
         stages = kernels.wgmma_max_stages(consumers, bn, swap=True)
@@ -616,7 +616,7 @@ def test_06_swapped_operands_build_and_state_their_boxes(key):
                                        "STAGES": kernels.wgmma_max_stages(2, bn, swap=True)}, choose=False)
         assert k.tma_boxes[0] == (bn // cluster, 64) and k.cluster == cluster and "multicasting A" in k.summary
         assert compiler.compile_cubin(k, "sm_90").spill_bytes == 0
-    with pytest.raises(UsageError, match=r"BN a multiple of 8 × CLUSTER.*got BN=80, CLUSTER=4"):
+    with pytest.raises(UsageError, match=r"BN a multiple of 8 × CLUSTER = 32 .*BN=64 or BN=96.*got BN=80, CLUSTER=4"):
         kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": 80, "CLUSTER": 4}, choose=False)
     assert [kernels.wgmma_max_stages(2, bn, swap=True) for bn in (64, 96, 128, 160, 208)] == [8, 7, 6, 5, 4]
     with pytest.raises(UsageError, match=r"STAGES=6 with CONSUMERS=2, BN=160, 128-row tiles, swapped needs .* at most STAGES=5"):
@@ -628,7 +628,11 @@ def test_06_swapped_operands_build_and_state_their_boxes(key):
     k06 = kernels.KERNELS[f"wgmma_tma_{key}"]
     with pytest.raises(UsageError, match=r"BN=96 is a width only swapped tiles take.* SWAP_AB=0 was asked over"):
         k06.configured(279, 4360, 3584, 132, {"SWAP_AB": 0})
-    assert "SWAP_AB=0" in k06.configured(279, 4360, 3584, 132, {"SWAP_AB": 0, "BN": 128}).defines
+    assert {"SWAP_AB=0", "CLUSTER=1"} <= set(k06.configured(279, 4360, 3584, 132, {"SWAP_AB": 0, "BN": 128}).defines)
+    # a width the pick's cluster of 4 cannot share in whole 8-row atoms: the cluster halves
+    assert {"BN=144", "CLUSTER=2"} <= set(k06.configured(279, 4360, 3584, 132, {"BN": 144}).defines)
+    with pytest.raises(UsageError, match=r"8 × CLUSTER = 32 .*BN=128 or BN=160.* — BN=144\+CLUSTER=4 was asked"):
+        k06.configured(279, 4360, 3584, 132, {"BN": 144, "CLUSTER": 4})
     with pytest.raises(UsageError, match=r"BN=144 is a width only swapped tiles take: SWAP_AB=1; unswapped"):
         kernels.wgmma_kernel(key, {"BN": 144}, choose=False)
     with pytest.raises(UsageError, match="SWAP_AB=1 is for fp16 and bf16"):
@@ -1079,3 +1083,10 @@ def test_a_refused_override_says_which_macros_were_the_picks():
                                          r"SWAP_AB=1\+"):
         kernels.KERNELS["wgmma_tma_fp16"].configured(16, 4096, 4096, 132, overrides={"CLUSTER": 4})
     assert "CLUSTER=2" in kernels.KERNELS["wgmma_tma_fp16"].configured(16, 4096, 4096, 132, {"CLUSTER": 2}).defines
+    # a kernel's own macros that a pick cannot be built with: named as its own, and the pick named
+    mine = kernels.wgmma_kernel("fp16", {"A_ROWS": 64}, name="mine")
+    with pytest.raises(UsageError, match=r"takes no A_ROWS.*declared with A_ROWS=64 of its own\) — mine was built "
+                                         r"over the configuration picked for 279×4360×3584: SWAP_AB=1\+"):
+        mine.configured(279, 4360, 3584, 132)
+    with pytest.raises(UsageError, match=r"06/07 come in fp16, .* not \['fp16'\]"):
+        kernels.wgmma_kernel(["fp16"])

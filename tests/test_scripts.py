@@ -159,6 +159,7 @@ def test_scripts_refuse_a_bad_argument_before_the_gpu(name, argv):
     (["--iters", "0"], "--iters 0: must be at least 1"),
     (["--shapes", "nope.txt"], "nope.txt"),
     (["--shapes", "odd", "--precision", "int8"], "invalid choice"),
+    (["--shapes", "square", "--fits"], "M up to 512, not 1024 (1024×1024×1024)"),   # (BN is at most 256)
 ])
 def test_swap_fit_study_refuses_bad_arguments_before_the_gpu(argv, words):
     p = script("swap_fit_study", *(argv if "--shapes" in argv else ["--shapes", "odd", *argv]))
