@@ -577,8 +577,9 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
         configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + SWAPPED_CONFIGS + FIT_CONFIGS if elem == 2 else
                  tuple(c for c in WGMMA_CONFIGS if not wgmma_sixteen_bit_only(c))) if choose else (),
-        configure=(lambda picked, over: _owned(asked, lambda: wgmma_kernel(key, _with_stages(asked, picked, checked_macros(
-            over, WGMMA_TILE, "06/07", WGMMA_POSITIVE)), name, choose=False)))
+        configure=(lambda picked, over: _owned(asked, lambda: wgmma_kernel(
+            key, _with_stages(asked, picked, checked_macros(over, WGMMA_TILE, "06/07", WGMMA_POSITIVE)), name,
+            choose=False)))
         if choose else None,
         pick=(lambda m, n, k, sms: wgmma_config(m, n, k, sms, elem, stream_k=PRECISIONS[key].out_dtype.itemsize == 4))
         if choose else None,
@@ -847,36 +848,35 @@ PAIRED_ROWS_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 2, "STAGES": 8}
 # 2304-shape grid (M 193–480 by 8s, N 1024–16384 by 1024s, K 1024, 2048, 4096, 8192) do, all
 # with M of 257–329: below, the picks there run in clusters; above 336, no fit saves a tenth.
 # That rule (clusters of 1, BN ≤ 160) then gave way to this one's tiles in clusters along N, the
-# blocks sharing A's rows (each copies BN / CLUSTER of them for all: cuBLAS's 2×1 … 4×2 clusters
-# on these shapes). H200, fp16, on 16 shapes of M 199–396 where 06 stayed below 0.85×
+# blocks sharing A's rows (each copies BN / CLUSTER of them for all: cuBLAS's 2×1 … 4×2 clusters on
+# these shapes). H200, fp16, on 16 shapes of M 199–396 where 06 stayed below 0.85×
 # (docs/results/2026-12-02-h200-swapped-clusters/, run 1: the widths that cover M in 2 and in 3
-# tiles, each in clusters of 1, 2 and 4, beside the pick in one call):
-# every form that took two rounds lost to the best in one round (0.37–0.84× cuBLAS); of those in
-# one round, the best of 3 tiles of M beat the best of 2 at all 7 shapes where both fit
-# (279×4480×6656 0.75 → 1.01× in clusters of 1, 0.95 in 4; 325×4496×1896 0.74 → 0.91), and
-# clusters of 4 were the best of the three cluster sizes (or within 1 %) at 12 of 13 where they
-# fit in one round — 6 % behind clusters of 1 at 279×4480×6656; where they did not, clusters of
-# 2 won (285×7872×2120 0.79 → 1.03, 270×7952×1032 0.83 → 0.96, 396×7824×7816 0.76 → 0.91). At M = 199 every
-# swapped form lost to the pick (0.73×): the rule starts past 256. Its first form (of 3 then 2
-# tiles, in clusters of 4 then 2, the first in one round filling over half the clusters), timed
-# against the pick without it on 17 fresh shapes and the mid-M suite's three of M = 384 (run 2,
-# fp16 / bf16): 0.930 / 0.936× the time, but slower at M = 384 (+2 to +11 %: 128-row tiles fit
-# it already) and
-# where the pick was cut along K in 3 pieces (440×2696×6920 +18 %, 312×3232×6968 +2 %,
-# 294×3792×6488 −3 / +10 %; and +4 % in bf16 at 262×3448×2128, 21 of 30 clusters busy). Without those (run 3, 16 fresh shapes): 0.931 / 0.926×, slower where
-# the pick was two 192-row tiles (342×5624×4880 +30 %, 304×4936×4872 +18 / +14 %, 344×6264×5216
-# +4 / +5 %: they cover M ≤ 384 as tightly), with 18 of 30 clusters busy (443×2624×2048 +16 %)
-# and at 357×3816×3208 (+18 / +11 %). Without those too — the last form, picked on runs 2 and 3:
-# at their 22 shapes where it still fires 0.864 / 0.862× the time, at the 14 it leaves 1.045 /
-# 1.052× — on 16 fresh shapes (run 4): 0.965 / 0.973× the time, 0.864 → 0.895× / 0.862 → 0.885×
-# cuBLAS (geomean), faster at 9 / 8 of 16 (369×7320×7136 0.79 → 0.99×, 448×4216×3160 0.88 →
-# 1.08×), slower at 389×3760×4328, 390×4176×4000, 425×5176×4904 (+10 to +15 %) and
-# 289×4312×3896 (+6 / +5 %); below 0.85× cuBLAS 4 of 16 (fp16; 6 before) and 6 (bf16; 7). No
+# tiles, each in clusters of 1, 2 and 4, beside the pick in one call): every form that took two
+# rounds lost to the best in one round (0.37–0.84× cuBLAS); of those in one round, the best of 3
+# tiles of M beat the best of 2 at all 7 shapes where both fit (279×4480×6656 0.75 → 1.01× in
+# clusters of 1, 0.95 in 4; 325×4496×1896 0.74 → 0.91), and clusters of 4 were the best of the
+# three cluster sizes (or within 1 %) at 12 of 13 where they fit in one round — 6 % behind clusters
+# of 1 at 279×4480×6656; where they did not, clusters of 2 won (285×7872×2120 0.79 → 1.03,
+# 270×7952×1032 0.83 → 0.96, 396×7824×7816 0.76 → 0.91). At M = 199 every swapped form lost to the
+# pick (0.73×): the rule starts past 256. Its first form (of 3 then 2 tiles, in clusters of 4 then
+# 2, the first in one round filling over half the clusters), timed against the pick without it on
+# 17 fresh shapes and the mid-M suite's three of M = 384 (run 2, fp16 / bf16): 0.930 / 0.936× the
+# time, but slower at M = 384 (+2 to +11 %: 128-row tiles fit it already) and where the pick was
+# cut along K in 3 pieces (440×2696×6920 +18 %, 312×3232×6968 +2 %, 294×3792×6488 −3 / +10 %; and
+# +4 % in bf16 at 262×3448×2128, 21 of 30 clusters busy). Without those (run 3, 16 fresh shapes):
+# 0.931 / 0.926×, slower where the pick was two 192-row tiles (342×5624×4880 +30 %, 304×4936×4872
+# +18 / +14 %, 344×6264×5216 +4 / +5 %: they cover M ≤ 384 as tightly), with 18 of 30 clusters busy
+# (443×2624×2048 +16 %) and at 357×3816×3208 (+18 / +11 %). Without those too — the last form,
+# picked on runs 2 and 3: at their 22 shapes where it still fires 0.864 / 0.862× the time, at the
+# 14 it leaves 1.045 / 1.052× — on 16 fresh shapes (run 4): 0.965 / 0.973× the time, 0.864 → 0.895×
+# / 0.862 → 0.885× cuBLAS (geomean), faster at 9 / 8 of 16 (369×7320×7136 0.79 → 0.99×,
+# 448×4216×3160 0.88 → 1.08×), slower at 389×3760×4328, 390×4176×4000, 425×5176×4904 (+10 to +15 %)
+# and 289×4312×3896 (+6 / +5 %); below 0.85× cuBLAS 4 of 16 (fp16; 6 before) and 6 (bf16; 7). No
 # suite shape moves. The rule, then: 16-bit inputs, M of 257–480 not a multiple of 128, a pick
 # neither of 192-row tiles nor cut along K in more than 2 pieces; of 3 then 2 tiles of M, in
-# clusters of 4 then 2, the first in one round with at least 4 clusters in 5 busy. Widths:
-# 16 · cdiv(M, 16t), 32 · ... in clusters of 4 (whole 8-row atoms a block), at most 208 (4
-# stages; 224 was timed only in two rounds).
+# clusters of 4 then 2, the first in one round with at least 4 clusters in 5 busy. Widths: 16 ·
+# cdiv(M, 16t), 32 · ... in clusters of 4 (whole 8-row atoms a block), at most 208 (4 stages; 224
+# was timed only in two rounds).
 FIT_MOST_BN = 208
 FIT_CONFIGS = tuple({"SWAP_AB": 1, "CONSUMERS": 2, "BN": bn, "CLUSTER": cluster,
                      "STAGES": wgmma_max_stages(2, bn, swap=True)}
