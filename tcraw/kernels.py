@@ -144,7 +144,17 @@ class Kernel:
 
     def configurations(self):
         """Every configuration ``pick`` can choose (itself, for a kernel with one)."""
-        return [self._as_this(self.configure(c, {})) for c in self.configs] if self.configure else [self]
+        if not self.configure:
+            return [self]
+        built = []
+        for config in self.configs:
+            try:
+                built.append(self._as_this(self.configure(config, {})))
+            except UsageError as exc:   # (a kernel declared with macros of its own that one of them cannot take)
+                picked = "+".join(f"{name}={value}" for name, value in config.items())
+                raise UsageError(f"{exc} — in {self.name}'s configuration {picked}, one of those it picks "
+                                 "from") from None
+        return built
 
     def _as_this(self, configured):
         """A configuration of this kernel under this kernel's name and origin: ``configure`` builds
@@ -1386,8 +1396,8 @@ def load_spec(path):
                          "[tcraw.Kernel(...), ...] (see examples/)")
     try:
         found = runpy.run_path(str(path)).get("KERNELS")
-    except UsageError:
-        raise
+    except UsageError as exc:   # tcraw refused something the spec asked for: say where it was asked
+        raise UsageError(f"spec file {path}: {exc}") from None
     except (Exception, SystemExit) as exc:   # the user's own Python: name the file and what it raised
         raise UsageError(f"spec file {path} failed to load: {type(exc).__name__}: {exc}") from None
     if not isinstance(found, (list, tuple)) or not found or not all(isinstance(k, Kernel) for k in found):

@@ -132,6 +132,16 @@ def test_a_spec_that_raises_or_sets_nothing_is_named(tmp_path, capsys):
     bad.write_text("KERNELS = []\n")
     assert main(["compile", "--spec", str(bad)]) == 2
     assert "non-empty list" in capsys.readouterr().err
+    # tcraw's own refusal of what the spec asks for names the file too
+    bad.write_text("from tcraw import kernels\nKERNELS = [kernels.wgmma_kernel('fp16', {'SWAP_AB': 1, 'BN': 80, "
+                   "'CLUSTER': 4}, name='mine', choose=False)]\n")
+    assert main(["compile", "--spec", str(bad)]) == 2
+    assert re.search(r"spec file .*bad\.py: SWAP_AB=1 takes BN a multiple of 8 × CLUSTER = 32", capsys.readouterr().err)
+    # macros of the kernel's own that one of the configurations it picks from cannot take: named, with it
+    bad.write_text("from tcraw import kernels\nKERNELS = [kernels.wgmma_kernel('fp16', {'A_ROWS': 64}, name='mine')]\n")
+    assert main(["compile", "--spec", str(bad), "--arch", "sm_90a", "--out", str(tmp_path / "out")]) == 2
+    assert re.search(r"declared with A_ROWS=64 of its own\) — in mine's configuration \S+, one of those it picks",
+                     capsys.readouterr().err)
 
 
 def test_a_compile_error_shows_nvrtc_log_against_the_users_file(tmp_path, capsys):
