@@ -25,8 +25,8 @@
 //                  (default 4; 0: whole, zeros past M) — a_copy
 //   SWAP_AB        1: compute Cᵀ = Bᵀ·Aᵀ — N along the wgmma's 64 rows, M along its n (BN any
 //                  multiple of 16 up to 256; of 8 × CLUSTER in a cluster): for small M, no rows of
-//                  zeros; for M of a few hundred,
-//                  tiles that fit it (16-bit types; in clusters along N, multicasting A's rows)
+//                  zeros; for M of a few hundred, tiles that fit it (16-bit types; in clusters
+//                  along N, multicasting A's rows)
 //   PINGPONG       64 or 128: the two consumers take the block's tiles in turn, each a whole tile
 //                  of that many rows (one or two wgmmas a k-step), so one stores its C while the
 //                  other multiplies (default 0: both share every tile, 64 rows each)
@@ -704,11 +704,9 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
     // take neighbouring tiles along N, which need the same BN rows of A (the B slot), and each
     // copies BN / CLUSTER of them for all.
     const unsigned rank = cluster_rank();
-#if SWAP_AB   // the tile's rows are N's, its columns M's: a cluster's blocks along N share A's rows
-    const int tiles_m = (N + BM * CM - 1) / (BM * CM), tiles_n = (M + BN - 1) / BN;
-#else
-    const int tiles_m = (M + BM * CM - 1) / (BM * CM), tiles_n = (N + BN * CN - 1) / (BN * CN);
-#endif
+    // (Swapped, the tile's rows are N's and its columns M's: its CM blocks along N share A's rows.)
+    const int rows = SWAP_AB ? N : M, cols = SWAP_AB ? M : N;
+    const int tiles_m = (rows + BM * CM - 1) / (BM * CM), tiles_n = (cols + BN * CN - 1) / (BN * CN);
     // This block's tile of the cluster's (tile_m, tile_n): the rank-th of its CLUSTER along M or N,
     // or in 2×2, (rank % 2, rank / 2).
     auto own_tile = [rank](int& tile_m, int& tile_n) {

@@ -879,17 +879,22 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
     timeout ${FIT_S:-80} $PY scripts/swap_fit_study.py --shapes scripts/shapes/swap_fit_fresh_2.txt --precision fp16 \
       --seed 83 > "$OUT/one_box_swap_fit_fp16.txt" 2>&1
     echo "fit exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/one_box_swap_fit_fp16.txt" ;;
-  swapfit)
+  swapfit|swapclustersfresh)
     # (issue 14) wgmma_swaps_to_fit: its GPU test, then 06's pick with and without the rule on
-    # fresh shapes where it fires (FIT_SHAPES: scripts/shapes/swap_fit_fresh.txt, drawn for the
-    # first form of the rule; swap_fit_fresh_2.txt for the rule in clusters of 1), fp16 and bf16
-    timeout ${PYTEST_S:-120} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "swapped_tiles_that_fit" \
-      > "$OUT/pytest_swapped_fit.txt" 2>&1
+    # fresh shapes where it fires (FIT_SHAPES, FIT_SEED), fp16 and bf16 — swapfit: the rule in
+    # clusters of 1 (scripts/shapes/swap_fit_fresh.txt, drawn for its first form;
+    # swap_fit_fresh_2.txt for its last); swapclustersfresh: in clusters along N
+    # (swap_clusters_fresh.txt — with the mid-M suite's M = 384 — for its first form,
+    # swap_clusters_fresh_2.txt for the second, swap_clusters_fresh_3.txt for the last)
+    shapes=scripts/shapes/swap_fit_fresh.txt seed=29 log=swap_fit
+    [ $part = swapclustersfresh ] && shapes=scripts/shapes/swap_clusters_fresh.txt seed=43 log=swap_clusters_fresh
+    TCRAW_TEST_SHARD= timeout ${PYTEST_S:-120} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py \
+      -k "swapped_tiles_that_fit" > "$OUT/pytest_swapped_fit.txt" 2>&1
     echo "pytest exit $?: $(tail -1 "$OUT/pytest_swapped_fit.txt")"
     for p in fp16 bf16; do
-      timeout ${FIT_S:-150} $PY scripts/swap_fit_study.py --shapes ${FIT_SHAPES:-scripts/shapes/swap_fit_fresh.txt} \
-        --precision $p --seed 29 > "$OUT/swap_fit_$p.txt" 2>&1
-      echo "$p exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/swap_fit_$p.txt"
+      timeout ${FIT_S:-200} $PY scripts/swap_fit_study.py --shapes ${FIT_SHAPES:-$shapes} --precision $p \
+        --seed ${FIT_SEED:-$seed} > "$OUT/${log}_$p.txt" 2>&1
+      echo "$p exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/${log}_$p.txt"
     done ;;
   swapclusters)
     # (issue 14) 06's swapped tiles in clusters of 2 and 4 along N, each block copying its part of
@@ -905,19 +910,6 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
     timeout ${FITS_S:-200} $PY scripts/swap_fit_study.py --shapes ${FITS_SHAPES:-scripts/shapes/swap_clusters.txt} --fits \
       --seed 37 > "$OUT/swap_clusters_fp16.txt" 2>&1
     echo "fits exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/swap_clusters_fp16.txt" ;;
-  swapclustersfresh)
-    # (issue 14) wgmma_swaps_to_fit in clusters along N: its GPU test, then 06's pick with and
-    # without the rule on fresh shapes where it fires (FRESH_SHAPES: scripts/shapes/swap_clusters_fresh.txt
-    # — with the mid-M suite's M = 384 — for its first form, swap_clusters_fresh_2.txt for the
-    # second, swap_clusters_fresh_3.txt for the last), fp16 and bf16
-    TCRAW_TEST_SHARD= timeout ${PYTEST_S:-60} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "swapped_tiles_that_fit" \
-      > "$OUT/pytest_swapped_fit.txt" 2>&1
-    echo "pytest exit $?: $(tail -1 "$OUT/pytest_swapped_fit.txt")"
-    for p in fp16 bf16; do
-      timeout ${FIT_S:-200} $PY scripts/swap_fit_study.py --shapes ${FRESH_SHAPES:-scripts/shapes/swap_clusters_fresh.txt} \
-        --precision $p --seed ${FRESH_SEED:-43} > "$OUT/swap_clusters_fresh_$p.txt" 2>&1
-      echo "$p exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/swap_clusters_fresh_$p.txt"
-    done ;;
   cublasnames)
     # (issue 14) the kernel cuBLAS runs (name: its tile, stages, cluster, split) and its grid on
     # 06's weakest shapes (scripts/shapes/weak_cublas_kernels.txt): Nsight Compute on cuBLAS's

@@ -35,7 +35,7 @@ def fitted(tiles, cluster):
     """A picker of swapped tiles that cover M in ``tiles`` tiles, in clusters of ``cluster`` along
     N: BN the least multiple of 16 (of 8 × CLUSTER: each block copies whole 8-row atoms of A's
     rows for the cluster) that does (main refuses M past 512: BN is at most 256, the wgmma's n)."""
-    step = max(16, 8 * cluster)
+    step = kernels.wgmma_swap_step(cluster)
 
     def pick(m, n, k, sms):
         bn = step * kernels.cdiv(m, step * tiles)

@@ -468,7 +468,7 @@ def wgmma_checked(tile):
                          f"SWAP_AB={tile['SWAP_AB']}, PROMOTE={tile['PROMOTE']}")
     swapped_width = bn % 16 == 0 and 16 <= bn <= 256   # (the wgmma's n: every multiple of 16 builds, wgmma_step)
     if tile["SWAP_AB"]:
-        step = 8 * cluster   # in a cluster each block copies BN / CLUSTER of A's rows: whole 8-row atoms
+        step = wgmma_swap_step(cluster)
         near = " or ".join(f"BN={b}" for b in (bn // step * step, (bn // step + 1) * step) if step <= b <= 256)
         wants = [want for want, bad in (
             ("BN (M's tile) a multiple of 16 from 16 to 256", not swapped_width),
@@ -520,6 +520,13 @@ def wgmma_checked(tile):
                          f"bytes of shared memory; an sm_90 block has {SM90_SMEM_BYTES}: at most "
                          f"STAGES={wgmma_max_stages(consumers, bn, 8, rows, swap)}")
     return tile
+
+
+def wgmma_swap_step(cluster):
+    """The step of the widths (BN, M's side) swapped tiles take in clusters of ``cluster``: 16 —
+    or 8 × CLUSTER, 32 in clusters of 4: each block of a cluster copies BN / CLUSTER of A's rows,
+    whole 8-row swizzle atoms."""
+    return max(16, 8 * cluster)
 
 
 def wgmma_geometry(tile):
@@ -890,7 +897,7 @@ PAIRED_ROWS_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 2, "STAGES": 8}
 FIT_MOST_BN = 208
 FIT_CONFIGS = tuple({"SWAP_AB": 1, "CONSUMERS": 2, "BN": bn, "CLUSTER": cluster,
                      "STAGES": wgmma_max_stages(2, bn, swap=True)}
-                    for cluster in (4, 2) for bn in range(96, FIT_MOST_BN + 1, 8 * cluster if cluster > 2 else 16))
+                    for cluster in (4, 2) for bn in range(96, FIT_MOST_BN + 1, wgmma_swap_step(cluster)))
 
 
 def wgmma_clusters(sms, cluster):
@@ -1008,7 +1015,7 @@ def _with_stages(tile, picked, overrides):
     if "CLUSTER" not in overrides:
         if bool(macros["SWAP_AB"]) != bool(picked.get("SWAP_AB")):
             macros["CLUSTER"] = 1   # swapped over an unswapped pick, or the reverse: its cluster was for its own tiles
-        while macros["SWAP_AB"] and macros["CLUSTER"] > 1 and macros["BN"] % (8 * macros["CLUSTER"]):
+        while macros["SWAP_AB"] and macros["CLUSTER"] > 1 and macros["BN"] % wgmma_swap_step(macros["CLUSTER"]):
             macros["CLUSTER"] //= 2   # a swapped width the pick's cluster cannot share in whole 8-row atoms
     if picked.get("PINGPONG") and "PINGPONG" not in overrides and not wgmma_turns_build(macros):
         macros["PINGPONG"] = 0   # the overrides over the cooperative tiles instead
@@ -1183,7 +1190,7 @@ def wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes=2):
         return None   # a pick cut along K in 3 or more pieces keeps every SM busy where these leave some idle
     for t in (3, 2):
         for cluster in (4, 2):
-            step = 32 if cluster == 4 else 16
+            step = wgmma_swap_step(cluster)
             config = next((c for c in FIT_CONFIGS if c["CLUSTER"] == cluster and c["BN"] == step * cdiv(m, step * t)),
                           None)   # (none past FIT_MOST_BN)
             if config is None:

@@ -602,8 +602,9 @@ def test_06_07_state_an_8_row_box_of_a_for_the_m_edge(key):
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_06_swapped_operands_build_and_state_their_boxes(key):
     """SWAP_AB: Cᵀ = Bᵀ·Aᵀ with M's tile (any multiple of 16 up to 256) along the wgmma's n — A
-    comes in BN-row boxes (BN / CLUSTER rows in a cluster along N), C leaves in BN-row × 32-column boxes (the launch it states, checked at
-    compile: over 64 rows one C box of BN × 128 bytes a consumer, its halves in turn)."""
+    comes in BN-row boxes (BN / CLUSTER rows in a cluster along N), C leaves in BN-row × 32-column
+    boxes (the launch it states, checked at compile: over 64 rows one C box of BN × 128 bytes a
+    consumer, its halves in turn)."""
     for bn, consumers in ((16, 2), (32, 2), (64, 2), (48, 1), (96, 2), (160, 2), (208, 2)):
         stages = kernels.wgmma_max_stages(consumers, bn, swap=True)
         k = kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": bn, "CLUSTER": 1, "CONSUMERS": consumers,

@@ -346,9 +346,10 @@ def test_07_bf16_c_with_an_odd_number_of_boxes_a_tile_stores_tile_after_tile(dev
         assert c1.tobytes() == c2.tobytes(), (shape, rec.config)
 
 
-def wgmma_macros(kernel):
-    """A configured 06/07's tile macros, from the defines it is built with."""
-    return {**kernels.WGMMA_TILE, **{n: int(v) for n, _, v in (d.partition("=") for d in kernel.defines)
+def wgmma_macros(defines):
+    """06/07's tile macros from the defines a configuration is built with (a Kernel's, or a
+    record's config split at its commas)."""
+    return {**kernels.WGMMA_TILE, **{n: int(v) for n, _, v in (d.partition("=") for d in defines)
                                      if n in kernels.WGMMA_TILE}}
 
 
@@ -385,7 +386,7 @@ def test_split_k_pieces_share_the_sum(device, host_problems, key):
     cases += [((512, 512, 32768), kernels.SHARED_BOTH_CONFIG)]
     pieces = []
     for shape, tile in cases:
-        macros = wgmma_macros(kernel.configured(*shape, device.sm_count, tile))
+        macros = wgmma_macros(kernel.configured(*shape, device.sm_count, tile).defines)
         p = kernels.wgmma_schedule(*shape, device.sm_count, macros, kernel.precision.in_dtype.itemsize)[3]
         assert p > 1, (shape, tile)   # the case is split-K's, or it tests nothing here
         pieces.append(p)
@@ -419,7 +420,7 @@ def test_split_k_leaves_its_workspace_as_it_found_it(device, host_problems):
         kernel = kernels.KERNELS["wgmma_tma_fp16"].configured(*shape, device.sm_count, tile)
         if (refusal := kernel.device_refusal(device)):
             pytest.skip(str(refusal))
-        assert kernels.wgmma_schedule(*shape, device.sm_count, wgmma_macros(kernel))[3] > 1, kernel.variant   # split-K
+        assert kernels.wgmma_schedule(*shape, device.sm_count, wgmma_macros(kernel.defines))[3] > 1, kernel.variant   # split-K
         cubin = compiler.compile_cubin(kernel, device.arch, device.drv)
         with Module(device, cubin.image) as mod, workspace_buffer(device, kernel, *shape) as work:
             fn = mod.function(kernel.entry)
@@ -629,12 +630,8 @@ def test_06_picks_swapped_tiles_that_fit_m(device, host_problems, key):
     for shape, bn, cluster in [((279, 4288, 520), 96, 4), ((461, 4000, 1000), 160, 4), ((285, 7880, 1003), 144, 2)]:
         want = {"SWAP_AB": 1, "BN": bn, "CLUSTER": cluster}
         runs_right_and_repeatable(device, host_problems, kernel, key, [shape], None,
-                                  lambda rec: not h200 or all(macros_of(rec)[name] == v for name, v in want.items()))
-
-
-def macros_of(rec):
-    """The macros a record's kernel was built with: its configuration's MACRO=value defines."""
-    return {name: int(value) for name, value in (define.split("=") for define in rec.config.split(",") if "=" in define)}
+                                  lambda rec: not h200 or all(wgmma_macros(rec.config.split(","))[name] == v
+                                                              for name, v in want.items()))
 
 
 def runs_right_and_repeatable(device, host_problems, kernel, key, shapes, config, built):
