@@ -17,7 +17,7 @@
 // next tile's copies), (6) clusters of 2 blocks that share each B tile through TMA multicast
 // (or, SHARE_A, each A tile: rows off 128-byte lines cost the L2 two or more requests a box row;
 // clusters of 4, along M or 2 × 2, share more of both; swapped, SWAP_AB, the blocks along N share
-// A's rows),
+// A's rows, and with SHARE_A pairs along M B's columns),
 // (7) C out through shared memory and TMA stores (`store_c`), (8) stream-K for the last,
 // partial round of tiles after whole ones: split along K, the pieces added into C by TMA
 // (`for_each_unit`; after fewer than four whole rounds the partial one runs whole: `stream_k_share`),
@@ -63,8 +63,8 @@
 // The launch this file needs — threads per block, dynamic shared memory bytes, then the TMA
 // boxes (rows, cols) of A, B, C and A's 8-row boxes for tiles at M's edge (a_copy) — stated once,
 // here; tcraw reads it from the cubin and refuses a declaration in kernels.py that differs.
-#if SWAP_AB   // A in boxes of BN / CLUSTER rows, B in BK × 64 boxes, C in BN-row × 32-column boxes
-extern "C" __constant__ int tcraw_launch[10] = {THREADS, SMEM_BYTES, BN / CLUSTER, BK, BK, 64, BN, C_BOX_COLS, 8, BK};
+#if SWAP_AB   // A in boxes of BN / CM rows, B in BK × 64 boxes, C in BN-row × 32-column boxes
+extern "C" __constant__ int tcraw_launch[10] = {THREADS, SMEM_BYTES, BN / CM, BK, BK, 64, BN, C_BOX_COLS, 8, BK};
 #else
 extern "C" __constant__ int tcraw_launch[10] = {THREADS, SMEM_BYTES, A_BOX_ROWS, BK, BK, 64, 64, C_BOX_COLS, 8, BK};
 #endif

@@ -24,9 +24,10 @@
 //   A_EDGE         a box of A past M's last row copied as up to this many 8-row boxes of real rows
 //                  (default 4; 0: whole, zeros past M) — a_copy
 //   SWAP_AB        1: compute Cᵀ = Bᵀ·Aᵀ — N along the wgmma's 64 rows, M along its n (BN any
-//                  multiple of 16 up to 256; of 8 × CLUSTER in a cluster): for small M, no rows of
-//                  zeros; for M of a few hundred, tiles that fit it (16-bit types; in clusters
-//                  along N, multicasting A's rows)
+//                  multiple of 16 up to 256; of 8 × the cluster's blocks along N): for small M, no
+//                  rows of zeros; for M of a few hundred, tiles that fit it (16-bit types; in
+//                  clusters along N, multicasting A's rows — with SHARE_A, pairs along M too,
+//                  multicasting B's columns)
 //   PINGPONG       64 or 128: the two consumers take the block's tiles in turn, each a whole tile
 //                  of that many rows (one or two wgmmas a k-step), so one stores its C while the
 //                  other multiplies (default 0: both share every tile, 64 rows each)
@@ -45,7 +46,8 @@
 #endif
 #ifndef SHARE_A
 #define SHARE_A 0     // 1: pairs of the cluster's blocks take neighbouring tiles of one tile row and share A
-#endif                // (CLUSTER 2: A, not B; 4: 2×2 tiles, the pairs along M sharing B too)
+#endif                // (CLUSTER 2: A, not B; 4: 2×2 tiles, the pairs along M sharing B too; swapped, pairs
+                      // along M share B's columns: 1×2, or 2×2 with those along N sharing A's rows)
 #ifndef GROUP_M
 #define GROUP_M 8     // block tiles walk M first within a band of GROUP_M rows: B tiles stay in L2
 #endif
@@ -131,10 +133,11 @@ constexpr int A_BYTES = BM * 128, B_BOX_BYTES = 64 * 128, B_BYTES = SWAP_AB ? BN
 constexpr int A_LOAD_ROWS = A_ROWS ? A_ROWS : BM;
 static_assert(A_LOAD_ROWS % 8 == 0 && A_LOAD_ROWS <= BM, "A_ROWS: whole 8-row swizzle atoms, at most BM");
 // A cluster's blocks along M (sharing B) and along N (sharing A): CLUSTER × 1, or with SHARE_A
-// pairs along N — 1 × 2 or 2 × 2. Rank r is block (r % CM, r / CM) of the cluster's tiles.
+// pairs along N — 1 × 2 or 2 × 2 (swapped, along the tile's own rows and columns: N and M).
+// Rank r is block (r % CM, r / CM) of the cluster's tiles.
 static_assert(CLUSTER == 1 || CLUSTER == 2 || (CLUSTER == 4 && !PINGPONG), "CLUSTER is 1, 2 or 4 (not taking turns)");
-static_assert(!SHARE_A || ((CLUSTER == 2 || CLUSTER == 4) && !SWAP_AB && !A_ROWS && !PINGPONG),
-              "SHARE_A: clusters of 2 or 4, not swapped, no A_ROWS, no PINGPONG");
+static_assert(!SHARE_A || ((CLUSTER == 2 || CLUSTER == 4) && !A_ROWS && !PINGPONG && (!SWAP_AB || CONSUMERS == 2)),
+              "SHARE_A: clusters of 2 or 4, no A_ROWS, no PINGPONG; swapped, two consumers (a box of B's columns each)");
 constexpr int CN = SHARE_A ? 2 : 1, CM = CLUSTER / CN;
 // Sharing A, each block of a pair copies its half of A's rows — one box — for both.
 constexpr int A_BOX_ROWS = A_LOAD_ROWS / CN;
@@ -156,10 +159,10 @@ constexpr int SMEM_BYTES = 1024 + STAGES * STAGE_BYTES + CONSUMERS * C_BUFFER_BY
 static_assert(SMEM_BYTES <= 227 * 1024, "more shared memory than an sm_90 block can have");
 static_assert(SWAP_AB || BN % 64 == 0, "B arrives in 64-column boxes");
 constexpr int B_BOXES = BN / 64;
-static_assert(!SWAP_AB || (WG_ELEM_BYTES == 2 && !WG_B_KMAJOR && WG_OUT_BYTES == 4 && BN % (8 * CLUSTER) == 0 &&
+static_assert(!SWAP_AB || (WG_ELEM_BYTES == 2 && !WG_B_KMAJOR && WG_OUT_BYTES == 4 && BN % (8 * CM) == 0 &&
                            !A_ROWS && CONSUMERS <= 2),
               "SWAP_AB: 16-bit inputs with B MN-major (wgmma transposes A' only for those), fp32 C, BN a multiple of "
-              "8 × CLUSTER (each block of a cluster copies whole 8-row atoms of A's rows), no A_ROWS, one or two "
+              "8 × CM (each block of a cluster along N copies whole 8-row atoms of A's rows), no A_ROWS, one or two "
               "consumers");
 // Split-K partial sums: each consumer thread's BN/2 accumulators as float4s, thread-interleaved
 // (float4 j of thread t at j·(consumer threads) + t): coalesced writes and reads, no layout change.
@@ -702,7 +705,9 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
     // consumer still frees a stage in every block of the cluster (each one's stage holds copies
     // from up to three others). Swapped (SWAP_AB), the tile's rows are N's: the cluster's blocks
     // take neighbouring tiles along N, which need the same BN rows of A (the B slot), and each
-    // copies BN / CLUSTER of them for all.
+    // copies BN / CM of them for those; with SHARE_A pairs along M too (1 × 2, 2 × 2), which need
+    // the same 128 columns of B (the A slot), each copying one consumer's 64 for both — cuBLAS's
+    // 2-D clusters where M is a few hundred (B, the big operand, then crosses the L2 once a pair).
     const unsigned rank = cluster_rank();
     // (Swapped, the tile's rows are N's and its columns M's: its CM blocks along N share A's rows.)
     const int rows = SWAP_AB ? N : M, cols = SWAP_AB ? M : N;
@@ -768,14 +773,24 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                     const unsigned a_dst = stages + s * STAGE_BYTES, b_dst = a_dst + A_BYTES;
                     mbar_expect_tx(full + 8 * s, a_bytes + B_BYTES);   // all of A and B, whoever sends them
 #if SWAP_AB   // the A slot: BM columns of B (64 a consumer, BK rows of k); the B slot: BN rows of A —
-              // in a cluster (its blocks along N), this block's BN / CLUSTER of them for all
-#pragma unroll
-                    for (int j = 0; j < CONSUMERS; ++j)
-                        tma_load_2d(a_dst + j * B_BOX_BYTES, map_b, tile_m * BM + j * 64, kt * BK, full + 8 * s);
+              // in a cluster, each of its CM blocks along N copies BN / CM of them for those CM; sharing
+              // the A slot too (SHARE_A: 1 × 2 or 2 × 2), each of a pair along M one consumer's box of B for both
                     {
-                        const unsigned part = CLUSTER > 1 ? rank : 0;   // (a constant 0 alone: as built before)
-                        tma_load_2d_multicast(b_dst + part * (BN / CLUSTER) * 128, map_a, kt * BK,
-                                              tile_n * BN + part * (BN / CLUSTER), full + 8 * s, (1u << CLUSTER) - 1);
+                        // (this block's place along N, along M: rank itself without SHARE_A, as built before)
+                        const unsigned rm = CN == 1 ? (CLUSTER > 1 ? rank : 0) : rank % CM, rn = CN == 1 ? 0 : rank / CM;
+#if SHARE_A
+                        tma_load_2d_multicast(a_dst + rn * B_BOX_BYTES, map_b, tile_m * BM + rn * 64, kt * BK,
+                                              full + 8 * s, (1u | 1u << CM) << rm);
+#else
+#pragma unroll
+                        for (int j = 0; j < CONSUMERS; ++j)
+                            tma_load_2d(a_dst + j * B_BOX_BYTES, map_b, tile_m * BM + j * 64, kt * BK, full + 8 * s);
+#endif
+                        if (CN > 1 && CM == 1)   // (1 × 2: each block its own BN rows of A)
+                            tma_load_2d(b_dst, map_a, kt * BK, tile_n * BN, full + 8 * s);
+                        else
+                            tma_load_2d_multicast(b_dst + rm * (BN / CM) * 128, map_a, kt * BK, tile_n * BN + rm * (BN / CM),
+                                                  full + 8 * s, ((1u << CM) - 1) << CM * rn);
                     }
 #elif SHARE_A && CLUSTER == 2   // this block's half of A's rows for both blocks; all of B, its own
                     a_copy(a_dst + rank * A_BOX_ROWS * 128, map_a, map_a8, kt * BK, tile_m * BM + rank * A_BOX_ROWS,
@@ -938,8 +953,8 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                                    smem_desc(b_desc0 + at + kk * B_STEP));
                 wgmma_commit();
                 // The stage may be refilled only once the MMAs reading it are done — in every
-                // block of the cluster, since each one's multicast copy (of B, or SHARE_A's or SWAP_AB's A)
-                // lands in all of them. (Waiting for one group less and releasing the previous
+                // block of the cluster, since a block's multicast copies (of B, or SHARE_A's or SWAP_AB's A)
+                // land in others (every consumer frees the stage in all: the simplest count that covers each). (Waiting for one group less and releasing the previous
                 // stage measured no faster with two consumers: the other's MMAs keep the tensor
                 // cores busy meanwhile. With one, nothing does: WAIT_DEPTH=1 keeps one group in
                 // flight, up to 20 % faster.)

@@ -128,6 +128,13 @@
 #   swapclusters (issue 14) swapped tiles in clusters along N (sharing A's rows): tests, sanitizer,
 #          fitted widths in clusters of 1, 2, 4 beside the pick
 #   swapclustersfresh (issue 14) the pick with and without the rule in clusters on fresh shapes
+#   swap2d (issue 14) swapped tiles in 2-D clusters (SHARE_A: pairs along M sharing B's columns too):
+#          tests, sanitizer, then beside the pick and clusters along N on fresh M-of-a-few-hundred shapes
+#   swap2dfresh (issue 14) the rule with 2 × 2 clusters: its GPU test, then against the rule without them
+#          on fresh shapes where it fires (fp16, bf16, fp16 again)
+#   swap2dwider (issue 14) 1 × 2 beside the rule's clusters of 2 along N; 2 × 2 beside picks it leaves
+#   swap2dsplit (issue 14) the rule's 2 × 2 fallback cut along K: its GPU test, then against the rule without it
+#   swap2dsan (issue 14) compute-sanitizer on the rule's 2 × 2 picks, cut along K and whole
 #   heldcheck the hold's GPU tests, the records' held_ms and tests/test_cubin_only.py (both backends)
 #   suite1 tests/test_gpu.py with the GPU (TCRAW_TEST_SHARD=i/3: a third of it, a call each; TEST_K=bindings
 #          one backend's half); suite2 every other test file (each a call of its own)
@@ -149,6 +156,19 @@ sanitize_configs() {
       > "$OUT/sanitize_${name}_$tool.log" 2>&1
     echo "$tool exit $?: $(grep -E 'SUMMARY' "$OUT/sanitize_${name}_$tool.log" | tail -1)"
   done
+}
+# The GPU tests matching $1 (pytest -k), logged to pytest_$2.txt — TCRAW_TEST_SHARD cleared: a
+# shard set for a later part (suite1) must not cut them
+swapped_tests() {
+  TCRAW_TEST_SHARD= timeout ${PYTEST_S:-150} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "$1" \
+    > "$OUT/pytest_$2.txt" 2>&1
+  echo "pytest exit $?: $(tail -1 "$OUT/pytest_$2.txt")"
+}
+# scripts/swap_fit_study.py with the arguments after the first, logged to $1.txt (within FIT_S seconds)
+fit_study() {
+  local log=$1; shift
+  timeout ${FIT_S:-200} $PY scripts/swap_fit_study.py "$@" > "$OUT/$log.txt" 2>&1
+  echo "$log exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/$log.txt"
 }
 # 07's picks at small M (one consumer) as picked — one slice's MMAs in flight — and without
 small_m_07() {
@@ -888,13 +908,9 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
     # swap_clusters_fresh_2.txt for the second, swap_clusters_fresh_3.txt for the last)
     shapes=scripts/shapes/swap_fit_fresh.txt seed=29 log=swap_fit
     [ $part = swapclustersfresh ] && shapes=scripts/shapes/swap_clusters_fresh.txt seed=43 log=swap_clusters_fresh
-    TCRAW_TEST_SHARD= timeout ${PYTEST_S:-120} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py \
-      -k "swapped_tiles_that_fit" > "$OUT/pytest_swapped_fit.txt" 2>&1
-    echo "pytest exit $?: $(tail -1 "$OUT/pytest_swapped_fit.txt")"
+    swapped_tests swapped_tiles_that_fit swapped_fit
     for p in fp16 bf16; do
-      timeout ${FIT_S:-200} $PY scripts/swap_fit_study.py --shapes ${FIT_SHAPES:-$shapes} --precision $p \
-        --seed ${FIT_SEED:-$seed} > "$OUT/${log}_$p.txt" 2>&1
-      echo "$p exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/${log}_$p.txt"
+      fit_study ${log}_$p --shapes ${FIT_SHAPES:-$shapes} --precision $p --seed ${FIT_SEED:-$seed}
     done ;;
   swapclusters)
     # (issue 14) 06's swapped tiles in clusters of 2 and 4 along N, each block copying its part of
@@ -902,14 +918,52 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
     # compute-sanitizer on the clustered form at M's and N's edges and split along K, then on
     # scripts/shapes/swap_clusters.txt (M 199–396, where 06 stayed below 0.85×) the pick beside
     # swapped tiles fitting M in 2 and 3 tiles, in clusters of 1, 2 and 4 (swap_fit_study --fits)
-    TCRAW_TEST_SHARD= timeout ${PYTEST_S:-150} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py \
-      -k "swapped_operands or swapped_wide or swapped_tiles_that_fit" > "$OUT/pytest_swapped_clusters.txt" 2>&1
-    echo "pytest exit $?: $(tail -1 "$OUT/pytest_swapped_clusters.txt")"
+    swapped_tests "swapped_operands or swapped_wide or swapped_tiles_that_fit" swapped_clusters
     SAN_S=${SAN_S:-80} sanitize_configs swap_clusters fp16:283x1003x997:SWAP_AB=1,CONSUMERS=2,BN=96,CLUSTER=4 \
       fp16:225x640x8192:SWAP_AB=1,CONSUMERS=2,BN=112,CLUSTER=2 fp16:50x300x70:SWAP_AB=1,CONSUMERS=1,BN=32,CLUSTER=2
-    timeout ${FITS_S:-200} $PY scripts/swap_fit_study.py --shapes ${FITS_SHAPES:-scripts/shapes/swap_clusters.txt} --fits \
-      --seed 37 > "$OUT/swap_clusters_fp16.txt" 2>&1
-    echo "fits exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/swap_clusters_fp16.txt" ;;
+    fit_study swap_clusters_fp16 --shapes ${FITS_SHAPES:-scripts/shapes/swap_clusters.txt} --fits --seed 37 ;;
+  swap2d)
+    # (issue 14) 06's swapped tiles in 2-D clusters (SHARE_A: pairs along M sharing B's columns, 1 × 2
+    # and 2 × 2 — cuBLAS's 4×2 … on these shapes): the swapped GPU tests with them added and the
+    # rule's picks; compute-sanitizer on them at M's and N's edges (a pair's second block wholly past
+    # M) and split along K; then on the last rule's fresh shapes (SWAP2D_SHAPES) the pick beside
+    # widths fitting M in 2, 3 and 4 tiles, in clusters along N (3:4, 2:2) and 2-D (2:4:SA, 2:2:SA, 4:4:SA)
+    swapped_tests "swapped_wide or swapped_tiles_that_fit" swapped_2d
+    SAN_S=${SAN_S:-80} sanitize_configs swap_2d fp16:427x1003x997:SWAP_AB=1,CONSUMERS=2,BN=144,CLUSTER=4,SHARE_A=1 \
+      fp16:283x640x8192:SWAP_AB=1,CONSUMERS=2,BN=96,CLUSTER=2,SHARE_A=1 fp16:283x1003x997:SWAP_AB=1,CONSUMERS=2,BN=96,CLUSTER=2,SHARE_A=1
+    fit_study swap_2d_fp16 --shapes ${SWAP2D_SHAPES:-scripts/shapes/swap_clusters_fresh_3.txt} \
+      --fits ${SWAP2D_FORMS:-3:4 2:2 2:4:SA 2:2:SA 4:4:SA} --seed 59 ;;
+  swap2dfresh)
+    # (issue 14) wgmma_swaps_to_fit with 2 × 2 clusters before clusters of 2 along N: the rule's GPU
+    # test (a 2 × 2 case added), then the pick against the rule without that form on fresh shapes
+    # where it fires (scripts/shapes/swap_2d_fresh.txt), fp16, bf16, and fp16 again (another seed) —
+    # and without its later fallback (split), which run 2 of 2026-12-02 ran before
+    swapped_tests swapped_tiles_that_fit swapped_fit_2d
+    for run in fp16:61 bf16:61 fp16:71; do
+      p=${run%:*} seed=${run#*:}
+      fit_study swap_2d_fresh_${p}_seed_$seed --shapes scripts/shapes/swap_2d_fresh.txt --precision $p \
+        --without 2:4:SA split --seed $seed
+    done ;;
+  swap2dwider)
+    # (issue 14) where else 06's swapped tiles in 2-D clusters might win: the rule's picks of 2 tiles of
+    # M in clusters of 2 along N beside the same tiles in 1 × 2 (scripts/shapes/swap_2d_c2_fresh.txt);
+    # then picks the rule leaves beside 2 tiles of M in 2 × 2, split along K where few
+    # (scripts/shapes/swap_2d_wider_fresh.txt), fp16
+    fit_study swap_2d_c2_fp16 --shapes scripts/shapes/swap_2d_c2_fresh.txt --fits 2:2:SA --seed 79
+    fit_study swap_2d_wider_fp16 --shapes scripts/shapes/swap_2d_wider_fresh.txt --fits 2:4:SA --seed 79 ;;
+  swap2dsplit)
+    # (issue 14) wgmma_swaps_to_fit's fallback — 2 tiles of M in 2 × 2, cut along K where few, over
+    # any pick (192-row tiles, cut in 3+ pieces): the rule's GPU test (a split case added), then the
+    # pick against the rule without it on fresh shapes where it moves the pick and three where
+    # earlier forms lost (scripts/shapes/swap_2d_split_fresh.txt), fp16 and bf16
+    swapped_tests swapped_tiles_that_fit swapped_fit_split
+    for p in fp16 bf16; do
+      fit_study swap_2d_split_$p --shapes scripts/shapes/swap_2d_split_fresh.txt --precision $p --without split --seed 89
+    done ;;
+  swap2dsan)
+    # (issue 14) compute-sanitizer on the rule's 2 × 2 swapped picks cut along K (2 and 3 pieces, N and
+    # M off their tiles) and whole
+    SAN_S=${SAN_S:-80} sanitize_configs swap_2d_split fp16:291x3001x4160 bf16:349x2363x7104 fp16:397x7419x1003 ;;
   cublasnames)
     # (issue 14) the kernel cuBLAS runs (name: its tile, stages, cluster, split) and its grid on
     # 06's weakest shapes (scripts/shapes/weak_cublas_kernels.txt): Nsight Compute on cuBLAS's

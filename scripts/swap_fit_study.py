@@ -1,10 +1,15 @@
 """06's pick with and without wgmma_swaps_to_fit (swapped tiles whose M side fits M) side by side
-with cuBLAS, in one process, on the same buffers — each shape timed under both pickers. With
+with cuBLAS, in one process, on the same buffers — each shape timed under both pickers (with
+--without, the rule without the forms given — kernels.FIT_FORMS, or "split": 2 × 2 cut along K,
+FIT_SPLIT_SLICES). With
 --fits, the pick beside swapped tiles fitted to each shape's M — BN the least width that covers
-M in 2 or 3 tiles — in clusters of 1, 2 and 4 along N (sharing A's rows).
+M in 2 or 3 tiles — in clusters of 1, 2 and 4 along N (sharing A's rows); or the forms given,
+TILES:CLUSTER[:SA] each (SA: SHARE_A, pairs of the cluster along M sharing B's columns too).
 
     python scripts/swap_fit_study.py --shapes scripts/shapes/swap_fit_fresh.txt --precision bf16
+    python scripts/swap_fit_study.py --shapes scripts/shapes/swap_2d_fresh.txt --without 2:4:SA split
     python scripts/swap_fit_study.py --shapes scripts/shapes/swap_clusters.txt --fits
+    python scripts/swap_fit_study.py --shapes scripts/shapes/swap_clusters.txt --fits 3:4 2:4:SA 2:2:SA
 """
 
 import argparse
@@ -20,28 +25,57 @@ from tcraw.bench import bench_vs_cublas, parse_shapes, suite_summary  # noqa: E4
 from tcraw.errors import UsageError, run_main  # noqa: E402
 
 
-def picker_without_fit(elem_bytes):
-    """wgmma_config as it was before wgmma_swaps_to_fit: the rule held off for the call."""
+def picker_without_fit(elem_bytes, forms=None):
+    """wgmma_config as it was before wgmma_swaps_to_fit: the rule held off for the call — or, given
+    ``forms`` ((tiles, cluster, share_a) of kernels.FIT_FORMS, or "split"), the rule without those."""
     def pick(m, n, k, sms):
-        rule, kernels.wgmma_swaps_to_fit = kernels.wgmma_swaps_to_fit, lambda *args: None
+        rule, kept, slices = kernels.wgmma_swaps_to_fit, kernels.FIT_FORMS, kernels.FIT_SPLIT_SLICES
+        if forms is None:
+            kernels.wgmma_swaps_to_fit = lambda *args: None
+        else:
+            kernels.FIT_FORMS = tuple(f for f in kept if f not in forms)
+            kernels.FIT_SPLIT_SLICES = 0 if "split" in forms else slices
         try:
             return kernels.wgmma_config(m, n, k, sms, elem_bytes)
         finally:
-            kernels.wgmma_swaps_to_fit = rule
+            kernels.wgmma_swaps_to_fit, kernels.FIT_FORMS, kernels.FIT_SPLIT_SLICES = rule, kept, slices
     return pick
 
 
-def fitted(tiles, cluster):
-    """A picker of swapped tiles that cover M in ``tiles`` tiles, in clusters of ``cluster`` along
-    N: BN the least multiple of 16 (of 8 × CLUSTER: each block copies whole 8-row atoms of A's
-    rows for the cluster) that does (main refuses M past 512: BN is at most 256, the wgmma's n)."""
-    step = kernels.wgmma_swap_step(cluster)
+def fitted(tiles, cluster, share_a=0):
+    """A picker of swapped tiles that cover M in ``tiles`` tiles, in clusters of ``cluster`` (with
+    ``share_a``, pairs of them along M): BN the least multiple of 16 (of 8 × the cluster's blocks
+    along N: each copies whole 8-row atoms of A's rows for them) that does (main refuses M past
+    256 × tiles: BN is at most 256, the wgmma's n)."""
+    step = kernels.wgmma_swap_step(cluster, share_a)
 
     def pick(m, n, k, sms):
         bn = step * kernels.cdiv(m, step * tiles)
-        return {"SWAP_AB": 1, "CONSUMERS": 2, "BN": bn, "CLUSTER": cluster,
+        return {"SWAP_AB": 1, "CONSUMERS": 2, "BN": bn, "CLUSTER": cluster, "SHARE_A": share_a,
                 "STAGES": kernels.wgmma_max_stages(2, bn, swap=True)}
     return pick
+
+
+def spelt(form):
+    """A (tiles, cluster, share_a) form as --fits and --without spell it: 2:4:SA."""
+    return f"{form[0]}:{form[1]}" + ":SA" * form[2]
+
+
+def fit_forms(items, option="--fits", also=""):
+    """TILES:CLUSTER[:SA] items (of ``option``; ``also``: what else it takes) as (tiles, cluster,
+    share_a), each once — refused by name if malformed or repeated."""
+    forms = []
+    for item in items:
+        parts = item.split(":")
+        if not 2 <= len(parts) <= 3 or not all(p.isdigit() for p in parts[:2]) or parts[2:] not in ([], ["SA"]) or \
+                int(parts[0]) < 1 or int(parts[1]) not in (1, 2, 4) or (parts[2:] and int(parts[1]) == 1):
+            raise UsageError(f"{option} {item!r}: each form is TILES:CLUSTER or TILES:CLUSTER:SA{also} — tiles of M "
+                             "at least 1, CLUSTER 1, 2 or 4 (SA, pairs along M sharing B's columns: 2 or 4), "
+                             "e.g. 3:4 2:4:SA")
+        if (form := (int(parts[0]), int(parts[1]), int(bool(parts[2:])))) in forms:
+            raise UsageError(f"{option}: {item} is given twice; give each form once")
+        forms.append(form)
+    return forms
 
 
 def main():
@@ -50,21 +84,39 @@ def main():
     ap.add_argument("--precision", default="fp16", choices=("fp16", "bf16"))
     ap.add_argument("--iters", type=int, default=20)
     ap.add_argument("--seed", type=int, default=secrets.randbits(31))
-    ap.add_argument("--fits", action="store_true",
-                    help="the pick beside swapped tiles fitting M in 2 and 3 tiles, in clusters of 1, 2 and 4")
+    ap.add_argument("--without", nargs="+", metavar="TILES:CLUSTER[:SA]|split",
+                    help="the pick beside the rule without these of its forms (kernels.FIT_FORMS; split: 2 × 2 cut "
+                         "along K), not without it")
+    ap.add_argument("--fits", nargs="*", metavar="TILES:CLUSTER[:SA]",
+                    help="the pick beside swapped tiles fitting M in 2 and 3 tiles, in clusters of 1, 2 and 4 "
+                         "— or in the forms given (SA: SHARE_A, pairs along M sharing B's columns)")
     args = ap.parse_args()
     if args.iters < 1:
         raise UsageError(f"--iters {args.iters}: must be at least 1")
+    if args.without and args.fits is not None:
+        raise UsageError("--without times the pick against the rule without some of its forms, --fits against "
+                         "fitted widths: give one of them")
+    if args.without and args.without.count("split") > 1:
+        raise UsageError("--without: split is given twice; give each form once")
+    without = fit_forms([f for f in args.without if f != "split"], "--without", ", or split") + \
+        ["split"] * ("split" in args.without) if args.without else None
+    if without and (unknown := [f for f in without if f not in kernels.FIT_FORMS and f != "split"]):
+        raise UsageError(f"--without {' '.join(map(spelt, unknown))}: not among the rule's forms — "
+                         f"{' '.join(map(spelt, kernels.FIT_FORMS))}, or split (its 2 × 2 fallback cut along K)")
     shapes = parse_shapes(args.shapes)
-    if args.fits and (wide := next((shape for _, shape in shapes if shape[0] > 2 * 256), None)):
-        raise UsageError(f"--fits covers M in 2 and in 3 tiles of at most 256 rows (the wgmma's n): M up to 512, "
-                         f"not {wide[0]} ({'×'.join(map(str, wide))}); give shapes of M ≤ 512")
+    forms = None if args.fits is None else \
+        fit_forms(args.fits) or [(t, c, 0) for t in (2, 3) for c in (1, 2, 4)]
+    fewest = min(t for t, _, _ in forms) if forms else 0
+    if forms and (wide := next((shape for _, shape in shapes if shape[0] > 256 * fewest), None)):
+        raise UsageError(f"--fits covers M in {fewest} tile{'s' * (fewest > 1)} or more of at most 256 rows (the "
+                         f"wgmma's n): M up to {256 * fewest}, not {wide[0]} ({'×'.join(map(str, wide))}); give "
+                         "smaller M or more tiles")
     now = kernels.wgmma_kernel(args.precision)
-    if args.fits:
-        rung = [now] + [dataclasses.replace(now, name=f"{now.name}[fit{t}-cl{c}]", pick=fitted(t, c))
-                        for t in (2, 3) for c in (1, 2, 4)]
+    if forms:
+        rung = [now] + [dataclasses.replace(now, name=f"{now.name}[fit{t}-cl{c}{'-sa' * sa}]", pick=fitted(t, c, sa))
+                        for t, c, sa in forms]
     else:
-        rung = [dataclasses.replace(now, name=f"{now.name}[before]", pick=picker_without_fit(2)), now]
+        rung = [dataclasses.replace(now, name=f"{now.name}[before]", pick=picker_without_fit(2, without)), now]
     rows = bench_vs_cublas(0, [args.precision], shapes, rungs={args.precision: rung},
                            iters=args.iters, warmup=5, seed=args.seed, note=lambda line: print(line, file=sys.stderr))
     print(report.render([{**r, "shape": f"{r['m']}×{r['n']}×{r['k']}"} for r in rows], "table", report.BENCH_COLUMNS))

@@ -344,12 +344,13 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
               "A_ROWS": 0,       # rows of A loaded a slice (0: the block's all; 8/16 for tiny M)
               "A_EDGE": 4,       # a box of A past M's last row: copied as up to this many 8-row boxes of
                                  # real rows, not whole with zeros (0: whole; the .cu's a_copy)
-              "SWAP_AB": 0,      # 1: Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n (BN a multiple of 16, of 8 × CLUSTER;
-                                 # fp16, bf16)
+              "SWAP_AB": 0,      # 1: Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n (BN a multiple of 16, of 8 × the
+                                 # cluster's blocks along N; fp16, bf16)
               "PINGPONG": 0,     # 64/128: the two consumers take tiles of these rows in turn (not shared)
               "SHARE_A": 0,      # 1: pairs of a cluster's blocks take neighbouring tiles of a tile row, sharing A
                                  # (in clusters of 2 picked only with 192-row tiles: the note after
-                                 # TURNS_CONFIG, and ROWS_192)
+                                 # TURNS_CONFIG, and ROWS_192; swapped, pairs along M sharing B's
+                                 # columns: FIT_CONFIGS)
               "STREAM_K_DIV": 2,  # stream-K's pieces are at least 1/STREAM_K_DIV of a tile ...
               "STREAM_K_ROUNDS": 4}  # ... and cut a last partial round only after this many whole ones
 WGMMA_ROW_BYTES = 128          # a slice of K: one 128-byte swizzle row per operand row (64 halves)
@@ -410,7 +411,8 @@ def wgmma_three_consumers_refuse(tile):
 def wgmma_cluster_shape(tile):
     """A cluster's blocks along M and along N (the .cu's CM, CN): (CLUSTER, 1), sharing B — or,
     sharing A (SHARE_A), pairs along N: (1, 2) or (2, 2). The blocks along N share A's box,
-    those along M B's."""
+    those along M B's. (Swapped, SWAP_AB, along the tile's rows and columns — N and M: the
+    blocks along N share A's rows, a pair along M B's columns.)"""
     return (tile["CLUSTER"] // 2, 2) if tile.get("SHARE_A") else (tile["CLUSTER"], 1)
 
 
@@ -468,13 +470,15 @@ def wgmma_checked(tile):
                          f"SWAP_AB={tile['SWAP_AB']}, PROMOTE={tile['PROMOTE']}")
     swapped_width = bn % 16 == 0 and 16 <= bn <= 256   # (the wgmma's n: every multiple of 16 builds, wgmma_step)
     if tile["SWAP_AB"]:
-        step = wgmma_swap_step(cluster)
+        step = wgmma_swap_step(cluster, tile["SHARE_A"])
         near = " or ".join(f"BN={b}" for b in (bn // step * step, (bn // step + 1) * step) if step <= b <= 256)
         wants = [want for want, bad in (
             ("BN (M's tile) a multiple of 16 from 16 to 256", not swapped_width),
             ("CLUSTER 1, 2 or 4", cluster not in (1, 2, 4)),
-            (f"BN a multiple of 8 × CLUSTER = {step} (each block of a cluster copies BN / CLUSTER of A's rows, "
-             f"whole 8-row atoms: {near}, or a smaller CLUSTER)", swapped_width and cluster in (2, 4) and bn % step),
+            (f"BN a multiple of {step} (each of a cluster's blocks along N copies its share of A's rows, whole "
+             f"8-row atoms: {near}, or a smaller CLUSTER"
+             f"{', or SHARE_A=1: 2 × 2, 2 along N' if cluster == 4 and not tile['SHARE_A'] else ''})",
+             swapped_width and cluster in (2, 4) and bn % step),
             ("no A_ROWS", tile["A_ROWS"]), ("CONSUMERS 1 or 2", consumers not in (1, 2))) if bad]
         if wants:
             raise UsageError(f"SWAP_AB=1 takes {', '.join(wants)}; "
@@ -488,10 +492,12 @@ def wgmma_checked(tile):
         raise UsageError(f"CONSUMERS=3 (192-row tiles) cannot be built with {', '.join(wrong)}: its consumers hold "
                          "their accumulators in 160 registers a thread — BN of at most 192, no PROMOTE, SPLIT_LOADS "
                          "of at most 8 at BN=192; or CONSUMERS=2 for the others")
-    if tile["SHARE_A"] and (cluster not in (2, 4) or tile["SWAP_AB"] or tile["A_ROWS"] or tile["PINGPONG"]):
-        raise UsageError(f"SHARE_A=1 shares A between pairs of a cluster's blocks: it needs CLUSTER=2 or 4 and no "
-                         f"SWAP_AB, A_ROWS or PINGPONG; got CLUSTER={cluster}, SWAP_AB={tile['SWAP_AB']}, "
-                         f"A_ROWS={tile['A_ROWS']}, PINGPONG={tile['PINGPONG']}")
+    if tile["SHARE_A"] and (cluster not in (2, 4) or tile["A_ROWS"] or tile["PINGPONG"] or
+                            (tile["SWAP_AB"] and consumers != 2)):
+        raise UsageError(f"SHARE_A=1 shares A between pairs of a cluster's blocks (swapped: B's columns, a "
+                         f"consumer's 64 each): it needs CLUSTER=2 or 4, no A_ROWS or PINGPONG, and swapped "
+                         f"CONSUMERS=2; got CLUSTER={cluster}, A_ROWS={tile['A_ROWS']}, PINGPONG={tile['PINGPONG']}, "
+                         f"SWAP_AB={tile['SWAP_AB']}, CONSUMERS={consumers}")
     if tile["PROMOTE"] and bn > 128:
         raise UsageError(f"PROMOTE={tile['PROMOTE']} doubles the accumulators: it needs BN of at most 128, not {bn}")
     if tile["STREAM_K_DIV"] < 1:
@@ -522,11 +528,11 @@ def wgmma_checked(tile):
     return tile
 
 
-def wgmma_swap_step(cluster):
+def wgmma_swap_step(cluster, share_a=0):
     """The step of the widths (BN, M's side) swapped tiles take in clusters of ``cluster``: 16 —
-    or 8 × CLUSTER, 32 in clusters of 4: each block of a cluster copies BN / CLUSTER of A's rows,
-    whole 8-row swizzle atoms."""
-    return max(16, 8 * cluster)
+    or 8 × the cluster's blocks along N, 32 in clusters of 4 along N: each of those copies BN / its
+    count of A's rows, whole 8-row swizzle atoms (with ``share_a``, pairs along M: half as many)."""
+    return max(16, 8 * (cluster // 2 if share_a else cluster))
 
 
 def wgmma_geometry(tile):
@@ -583,7 +589,10 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
     b_box = (bk, 64) if b_layout == "row" else (64, bk)
     if tile["SWAP_AB"] and (elem != 2 or b_layout != "row"):
         raise UsageError(f"SWAP_AB=1 is for fp16 and bf16 (wgmma transposes only 16-bit operands), not {key}")
-    a_box = (bn // cluster, bk) if tile["SWAP_AB"] else (tile["A_ROWS"] or bm // wgmma_cluster_shape(tile)[1], bk)
+    along_m, along_n = wgmma_cluster_shape(tile)   # (swapped: along N, along M)
+    a_box = (bn // along_m, bk) if tile["SWAP_AB"] else (tile["A_ROWS"] or bm // along_n, bk)
+    shared = (("B" if along_m == 1 else "A and B") if tile["SHARE_A"] else "A") if tile["SWAP_AB"] else \
+        "B" if not tile["SHARE_A"] else "A" if cluster == 2 else "A and B"   # (swapped 1 × 2: B's columns alone)
     c_box = (bn if tile["SWAP_AB"] else 64, 128 // PRECISIONS[key].out_dtype.itemsize)
     return Kernel(
         name=name or entry, source=source, entry=entry,
@@ -604,9 +613,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
                 f"tiles{', B K-major' if b_layout == 'col' else ''}, "
                 f"{tile['STAGES']}-stage mbarrier ring, producer + {tile['CONSUMERS']} consumer warpgroups"
                 f"{' taking tiles in turn' if tile['PINGPONG'] else ''}, "
-                f"persistent, clusters of {cluster} multicasting "
-                f"{'A' if tile['SWAP_AB'] else 'B' if not tile['SHARE_A'] else 'A' if cluster == 2 else 'A and B'}, "
-                f"stream-K last round, "
+                f"persistent, clusters of {cluster} multicasting {shared}, stream-K last round, "
                 f"{'no split-K' if tile['PINGPONG'] else 'split-K for few tiles'}, any shape")
 
 
@@ -894,10 +901,33 @@ PAIRED_ROWS_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 2, "STAGES": 8}
 # clusters of 4 then 2, the first in one round with at least 4 clusters in 5 busy. Widths: 16 ·
 # cdiv(M, 16t), 32 · ... in clusters of 4 (whole 8-row atoms a block), at most 208 (4 stages; 224
 # was timed only in two rounds).
+# Then 2 × 2 clusters (SHARE_A: the pairs along M share B's columns as well, each copying one
+# consumer's 64 for both — cuBLAS's 4×2 at 338×7464×4320). H200, docs/results/2026-12-02-h200-swapped-2d/:
+# on the last form's 16 fresh shapes (run 1, fp16) 2 tiles of M in 2 × 2 took the same time as the
+# same tiles in clusters of 2 along N or less wherever both ran in one round (397×7416×3128 0.81 →
+# 0.94× cuBLAS, 369×7320×7136 0.84 → 0.99; never over 1 % slower), so of 2 tiles they come before
+# clusters of 2 along N (FIT_FORMS: (tiles of M, cluster, SHARE_A) in the order tried; 2 × 2 takes
+# an even count): on 16 fresh shapes where that moves the pick (run 2) 0.927 / 0.922× the time
+# (fp16 / bf16; 0.926 on a second fp16 run), 0.869 → 0.937× / 0.863 → 0.936× cuBLAS, faster at 13
+# / 12 of 16 (387×7112×7288 0.77 → 0.94×, 410×6696×6952 0.82 → 0.97), slower at 389×5984×2064
+# (+5 / +6 %) and 385×6080×1528 (+2 %), within 1 % at one / two more. Beside picks the rule left
+# (run 3, 18 fresh shapes) 2 × 2 of 2 tiles — cut along K by split-K where few — took 16–18 % less
+# time over two 192-row tiles at three of four (285×2824×6936, 288×2864×4056, 291×5984×2032; 1 %
+# at 362×6208×5656), 10 % less over one consumer's tiles
+# (363×2480×6592), the same (±1 %) beside swapped picks, 12 % more where its pieces were short
+# (367×3424×1696: 14 slices) and 1–25 % more at 224–240 columns (M past 416: 3 stages; 8 of 8
+# slower). So, over any pick, the rule falls back to them: at most 208
+# columns, one round 4 clusters in 5 busy, pieces of FIT_SPLIT_SLICES or more. On 16 fresh shapes
+# where the fallback moves the pick and three where earlier forms lost (run 4): 0.858 / 0.854× the
+# time, faster at all 19 in both, 0.860 → 1.002× / 0.902 → 1.056× cuBLAS, below 0.85× 11 → 0 /
+# 10 → 1 (296×3304×5472 0.72 → 0.88×, 308×2184×7648 0.72 → 1.06, 294×3792×6488 0.79 → 0.99).
 FIT_MOST_BN = 208
-FIT_CONFIGS = tuple({"SWAP_AB": 1, "CONSUMERS": 2, "BN": bn, "CLUSTER": cluster,
+FIT_SPLIT_SLICES = 32   # (0: no fallback)
+FIT_FORMS = ((3, 4, 0), (3, 2, 0), (2, 4, 0), (2, 4, 1), (2, 2, 0))
+FIT_CONFIGS = tuple({"SWAP_AB": 1, "CONSUMERS": 2, "BN": bn, "CLUSTER": cluster, **({"SHARE_A": 1} if share_a else {}),
                      "STAGES": wgmma_max_stages(2, bn, swap=True)}
-                    for cluster in (4, 2) for bn in range(96, FIT_MOST_BN + 1, wgmma_swap_step(cluster)))
+                    for cluster, share_a, least in ((4, 0, 96), (2, 0, 96), (4, 1, 144))   # (2 × 2: M of 257+ in 2)
+                    for bn in range(least, FIT_MOST_BN + 1, wgmma_swap_step(cluster, share_a)))
 
 
 def wgmma_clusters(sms, cluster):
@@ -996,26 +1026,32 @@ def _with_stages(tile, picked, overrides):
     the resulting tile, unless STAGES itself is overridden (WAIT_DEPTH, unless set, follows the
     result: wgmma_wait_depth). Overrides that consumers taking turns cannot build (BN=256,
     CONSUMERS=1, PROMOTE, CLUSTER=4) turn a pick's turns off rather than being refused; a pick's
-    sharing of A (2 × 2, or 192-row tiles in pairs) goes with its cluster when the overrides
-    reshape the cluster (CLUSTER of another size, SWAP_AB, A_ROWS, PINGPONG: taking turns,
-    clusters of 2 — an override that repeats the pick's own value reshapes nothing); a pick
+    sharing of A (2 × 2, 192-row tiles in pairs, swapped pairs along M) goes with its cluster when
+    the overrides reshape the cluster (CLUSTER of another size, SWAP_AB, A_ROWS, PINGPONG: taking
+    turns, clusters of 2; swapped, CONSUMERS other than 2 — an override that repeats the pick's
+    own value reshapes nothing); a pick
     of 192 rows gives way to 128 where the overrides cannot be built with three consumers
     (wgmma_three_consumers_refuse, SWAP_AB, PINGPONG, more stages than fit) or change its columns
     (BN=128 over it means the measured 128×128, not 192×128, which never won); swapped tiles
     (SWAP_AB) over an unswapped pick, or unswapped over a swapped one, run in clusters of 1 unless
-    CLUSTER is given, and a swapped BN that the pick's cluster cannot share (BN / CLUSTER whole
-    8-row atoms) halves the cluster until it can."""
+    CLUSTER is given (with SHARE_A=1 asked: 2 × 2 swapped, 2 unswapped), and a swapped BN (a
+    multiple of 16) that the pick's cluster cannot share (whole 8-row atoms of A's rows for each
+    block along N: wgmma_swap_step) halves the cluster until it can."""
     macros = {**tile, **picked, **overrides}
     reshaped = [name for name in ("CLUSTER", "SWAP_AB", "A_ROWS", "PINGPONG")
                 if name in overrides and overrides[name] != picked.get(name, tile[name])]
+    if picked.get("SWAP_AB") and overrides.get("CONSUMERS", 2) != 2:
+        reshaped.append("CONSUMERS")   # (a swapped pair along M copies one consumer's columns of B each)
     if (picked.get("CLUSTER") == 4 or picked.get("SHARE_A")) and "SHARE_A" not in overrides and reshaped:
         macros["SHARE_A"] = 0
         if overrides.get("PINGPONG") and "CLUSTER" not in overrides:
             macros["CLUSTER"] = 2
     if "CLUSTER" not in overrides:
         if bool(macros["SWAP_AB"]) != bool(picked.get("SWAP_AB")):
-            macros["CLUSTER"] = 1   # swapped over an unswapped pick, or the reverse: its cluster was for its own tiles
-        while macros["SWAP_AB"] and macros["CLUSTER"] > 1 and macros["BN"] % wgmma_swap_step(macros["CLUSTER"]):
+            # swapped over an unswapped pick, or the reverse: its cluster was for its own tiles
+            macros["CLUSTER"] = (4 if macros["SWAP_AB"] else 2) if macros["SHARE_A"] else 1
+        while macros["SWAP_AB"] and macros["CLUSTER"] > 1 and macros["BN"] % 16 == 0 and \
+                macros["BN"] % wgmma_swap_step(macros["CLUSTER"], macros["SHARE_A"]):
             macros["CLUSTER"] //= 2   # a swapped width the pick's cluster cannot share in whole 8-row atoms
     if picked.get("PINGPONG") and "PINGPONG" not in overrides and not wgmma_turns_build(macros):
         macros["PINGPONG"] = 0   # the overrides over the cooperative tiles instead
@@ -1117,7 +1153,7 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     consumer — two rows of 64×128 tiles sharing B where K is long (wgmma_pairs_rows); few tiles
     narrower ones and split-K — in 2 × 2 clusters where K is long (wgmma_shares_both) — short K
     tiles taken in turn (wgmma_takes_turns), and M of a few hundred swapped tiles that fit it,
-    in clusters along N sharing A's rows (wgmma_swaps_to_fit)."""
+    in clusters along N sharing A's rows, or 2 × 2 sharing B's columns too (wgmma_swaps_to_fit)."""
     m, n, k, sms = checked_problem(m, n, k, sms)
     if not is_whole(elem_bytes) or elem_bytes not in (1, 2, 4) or not isinstance(stream_k, bool):
         raise UsageError(f"elem_bytes is the inputs' bytes per element — 1, 2 or 4 — and stream_k True or False; "
@@ -1180,24 +1216,34 @@ def wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes=2):
     """The swapped tiles that fit M (FIT_CONFIGS: 128 of N by BN of M, in clusters along N
     sharing A's rows) that replace the model's ``picked`` for (m, n, k), or None: 16-bit inputs,
     M of 257 to 480 and not a multiple of 128, a pick neither of 192-row tiles nor cut along K in
-    more than 2 pieces; of 3 then 2 tiles of M (BN the least width that covers it: a multiple of
-    16, of 32 in clusters of 4), in clusters of 4 then 2, the first whose tiles take one round
-    with at least 4 clusters in 5 busy (see FIT_CONFIGS)."""
-    if elem_bytes != 2 or not 256 < m <= 480 or m % 128 == 0 or picked.get("SWAP_AB") or picked["CONSUMERS"] == 3:
-        return None   # (M a whole number of 128-row tiles, or M ≤ 384 in two 192-row tiles: the pick's fit
-        #                it as well — on the H200 every 192-row pick with M past 256 has M ≤ 384)
-    if wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **picked}, elem_bytes)[3] > 2:
-        return None   # a pick cut along K in 3 or more pieces keeps every SM busy where these leave some idle
-    for t in (3, 2):
-        for cluster in (4, 2):
-            step = wgmma_swap_step(cluster)
-            config = next((c for c in FIT_CONFIGS if c["CLUSTER"] == cluster and c["BN"] == step * cdiv(m, step * t)),
-                          None)   # (none past FIT_MOST_BN)
-            if config is None:
-                continue
-            tiles, _, clusters, _, _ = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **config}, elem_bytes)
-            if 4 * clusters <= 5 * tiles <= 5 * clusters:   # one round, at least 4 clusters in 5 busy
-                return dict(config)
+    more than 2 pieces; 3 tiles of M (BN the least width that covers it: a multiple of 16, of 32
+    in clusters of 4 along N) in clusters of 4, then 2, along N, then 2 tiles in clusters of 4
+    along N, 2 × 2 (sharing B's columns too), 2 along N (FIT_FORMS), the first whose tiles take
+    one round with at least 4 clusters in 5 busy; else, over any pick, 2 tiles of M in 2 × 2 cut
+    along K where they are few (split_pieces), if they then take one round with 4 clusters in 5
+    busy in pieces of FIT_SPLIT_SLICES or more (0: no fallback; see FIT_CONFIGS)."""
+    if elem_bytes != 2 or not 256 < m <= 480 or m % 128 == 0 or picked.get("SWAP_AB"):
+        return None   # (M a whole number of 128-row tiles: the pick's fit it as well)
+    # Not over two 192-row tiles (M ≤ 384 — on the H200 every 192-row pick with M past 256 has it —
+    # they fit it as well), nor a pick cut along K in 3 or more pieces (it keeps every SM busy
+    # where these leave some idle): FIT_FORMS run whole
+    whole = picked["CONSUMERS"] != 3 and wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **picked}, elem_bytes)[3] <= 2
+    for t, cluster, share_a in FIT_FORMS if whole else ():
+        step = wgmma_swap_step(cluster, share_a)
+        config = next((c for c in FIT_CONFIGS if (c["CLUSTER"], c.get("SHARE_A", 0), c["BN"]) ==
+                       (cluster, share_a, step * cdiv(m, step * t))), None)   # (none past FIT_MOST_BN)
+        if config is None:
+            continue
+        tiles, _, clusters, _, _ = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **config}, elem_bytes)
+        if 4 * clusters <= 5 * tiles <= 5 * clusters:   # one round, at least 4 clusters in 5 busy
+            return dict(config)
+    # Else 2 tiles of M in 2 × 2, cut along K where they are few, in pieces of FIT_SPLIT_SLICES+
+    step = wgmma_swap_step(4, 1)
+    config = next((c for c in FIT_CONFIGS if c.get("SHARE_A") and c["BN"] == step * cdiv(m, 2 * step)), None)
+    if config and FIT_SPLIT_SLICES:
+        tiles, kt, clusters, p, _ = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **config}, elem_bytes)
+        if 4 * clusters <= 5 * tiles * p <= 5 * clusters and kt >= FIT_SPLIT_SLICES * p:
+            return dict(config)
     return None
 
 

@@ -539,22 +539,30 @@ def test_two_rows_of_one_consumers_tiles_pair_up_where_k_is_long():
 
 def test_swapped_tiles_that_fit_m_replace_picks_in_clusters_along_n():
     """wgmma_swaps_to_fit: with M of 257–480 (not a multiple of 128) and 16-bit inputs, swapped
-    tiles whose M side covers M in 3, else 2 tiles, in clusters of 4, else 2, along N — the first
-    that runs in one round with at least 4 clusters in 5 busy — replace the pick, unless it is two
-    192-row tiles or cut along K in 3 or more pieces; where they measured faster they are picked,
+    tiles whose M side covers M in 3, else 2 tiles, in clusters of 4 along N, else (2 tiles) 2 × 2,
+    else 2 along N — the first that runs in one round with at least 4 clusters in 5 busy — replace
+    the pick, unless it is two 192-row tiles or cut along K in 3 or more pieces; else (over any
+    pick) 2 tiles of M in 2 × 2, cut along K where few in pieces of 32+ slices, if one round keeps 4
+    clusters in 5 busy; where they measured faster they are picked,
     where slower not (kernels.FIT_CONFIGS); no suite shape moves; the registry's 06 builds them
     and the cubin-only set holds them."""
     faster = {(285, 7872, 2120): (144, 2), (297, 4464, 7872): (128, 4), (292, 7464, 6272): (160, 4),
               (279, 4480, 6656): (96, 4), (338, 7464, 4320): (192, 4), (396, 7824, 7816): (208, 2),
-              (327, 8224, 6784): (176, 2), (257, 6368, 7512): (160, 4), (368, 8032, 7240): (192, 2)}
-    for shape, (bn, cluster) in faster.items():
-        fit = next(c for c in kernels.FIT_CONFIGS if (c["BN"], c["CLUSTER"]) == (bn, cluster))
+              (327, 8224, 6784): (176, 2), (257, 6368, 7512): (160, 4), (368, 8032, 7240): (192, 2),
+              (397, 7416, 3128): (208, 4, 1),   # (2 × 2: 2 tiles of M sharing B's columns too) — and cut
+              (272, 3376, 6152): (144, 4, 1), (308, 2184, 7648): (160, 4, 1), (349, 2360, 7104): (176, 4, 1)}
+    #                                                    along K: over 192-row tiles, over a pick in 3+ pieces
+    for shape, (bn, cluster, *share_a) in faster.items():
+        fit = next(c for c in kernels.FIT_CONFIGS if (c["BN"], c["CLUSTER"], c.get("SHARE_A", 0)) ==
+                   (bn, cluster, *(share_a or [0])))
         assert kernels.wgmma_config(*shape, 132) == fit, shape
         assert kernels.wgmma_config(*shape, 132, elem_bytes=1).get("SWAP_AB", 0) == 0, shape   # (16-bit only)
     # measured slower (or level) and left alone: M of 199, M = 384 (a whole number of 128-row
     # tiles), picks of two 192-row tiles, a pick cut in 3 pieces, 18 and 21 of 30 clusters busy
     for shape in [(199, 5688, 7616), (384, 4096, 4096), (304, 4936, 4872), (342, 5624, 4880), (440, 2696, 6920),
-                  (443, 2624, 2048), (262, 3448, 2128)]:
+                  (443, 2624, 2048), (262, 3448, 2128),
+                  # and 2 × 2 measured slower: pieces of 13–14 slices, 224 columns (M past 416)
+                  (367, 3424, 1696), (296, 2328, 2704), (441, 3512, 3984)]:
         assert kernels.wgmma_config(*shape, 132).get("SWAP_AB", 0) == 0, shape
     mid_m = str(Path(__file__).resolve().parent.parent / "scripts" / "shapes" / "mid_m.txt")
     for suite in ("square", "llm", "skinny", "long-k", "odd", mid_m):
@@ -564,8 +572,10 @@ def test_swapped_tiles_that_fit_m_replace_picks_in_clusters_along_n():
     one = {"CONSUMERS": 2, "BN": 128, "CLUSTER": 1, "STAGES": 6}
     assert kernels.wgmma_swaps_to_fit(279, 4360, 3584, 132, one)["BN"] == 96   # 3 × 96 = 288 rows, 27 of 30 clusters
     # what each condition keeps out, the others met: M of 256 or 481, M of 384, three consumers,
-    # a pick cut in 3 pieces, too few tiles (2816, 3200: 18 and 21 of 30 busy, and of 66 in
-    # clusters of 2), two rounds (9000), 8-bit inputs
+    # a pick cut in 3 pieces (where 2 × 2 cut along K fits no round either: 18 tiles of 30 at 4360;
+    # at 440 its 224 columns are past FIT_MOST_BN), too few tiles (2816, 3200: 18 and 21 of 30 busy,
+    # and of 66 in clusters of 2; 2 × 2 cut in 2: 22 of 30 busy at 2816, pieces of 28 slices at 3200), two
+    # rounds (9000), 8-bit inputs
     assert kernels.wgmma_swaps_to_fit(257, 5000, 4096, 132, one) and not kernels.wgmma_swaps_to_fit(256, 5000, 4096, 132, one)
     assert kernels.wgmma_swaps_to_fit(480, 5000, 4096, 132, one) and not kernels.wgmma_swaps_to_fit(481, 5000, 4096, 132, one)
     assert kernels.wgmma_swaps_to_fit(383, 5000, 4096, 132, one) and not kernels.wgmma_swaps_to_fit(384, 5000, 4096, 132, one)
@@ -576,6 +586,14 @@ def test_swapped_tiles_that_fit_m_replace_picks_in_clusters_along_n():
     for n in (2816, 3200, 9000):
         assert not kernels.wgmma_swaps_to_fit(279, n, 3584, 132, one), n
     assert not kernels.wgmma_swaps_to_fit(279, 4360, 3584, 132, one, elem_bytes=1)
+    # the fallback over a 192-row pick: 2 × 2 cut along K in 2 pieces of 48 slices (pieces of 13 at
+    # K = 1696 would be too short: it keeps out); its 2 tiles of M at most 208 wide
+    rows_192 = {"CONSUMERS": 3, "BN": 192, "CLUSTER": 2, "SHARE_A": 0}
+    fb = kernels.wgmma_swaps_to_fit(272, 3376, 6152, 132, rows_192)
+    assert (fb["BN"], fb["CLUSTER"], fb["SHARE_A"]) == (144, 4, 1)
+    assert kernels.wgmma_schedule(272, 3376, 6152, 132, {**kernels.WGMMA_TILE, **fb})[1:4:2] == (97, 2)
+    assert not kernels.wgmma_swaps_to_fit(272, 3376, 1696, 132, rows_192)
+    assert not kernels.wgmma_swaps_to_fit(420, 3376, 6152, 132, rows_192)
     k06 = kernels.KERNELS["wgmma_tma_fp16"]
     assert {"SWAP_AB=1", "BN=96", "CLUSTER=4", "STAGES=7"} <= set(k06.configured(279, 4360, 3584, 132).defines)
     swapped = [dict(c) for c in k06.configs if c.get("SWAP_AB")]
@@ -617,8 +635,23 @@ def test_06_swapped_operands_build_and_state_their_boxes(key):
                                        "STAGES": kernels.wgmma_max_stages(2, bn, swap=True)}, choose=False)
         assert k.tma_boxes[0] == (bn // cluster, 64) and k.cluster == cluster and "multicasting A" in k.summary
         assert compiler.compile_cubin(k, "sm_90").spill_bytes == 0
-    with pytest.raises(UsageError, match=r"BN a multiple of 8 × CLUSTER = 32 .*BN=64 or BN=96.*got BN=80, CLUSTER=4"):
+    with pytest.raises(UsageError, match=r"BN a multiple of 32 .*BN=64 or BN=96.*got BN=80, CLUSTER=4"):
         kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": 80, "CLUSTER": 4}, choose=False)
+    # sharing B's columns too (SHARE_A): pairs along M, each copying one consumer's 64 for both —
+    # A's box BN / (the blocks along N) rows: 1 × 2 copies all BN, 2 × 2 half
+    for bn, cluster in ((144, 4), (80, 4), (96, 2), (48, 2)):
+        tile = {"SWAP_AB": 1, "BN": bn, "CLUSTER": cluster, "SHARE_A": 1, "CONSUMERS": 2,
+                "STAGES": kernels.wgmma_max_stages(2, bn, swap=True)}
+        k = kernels.wgmma_kernel(key, tile, choose=False)
+        assert k.tma_boxes[0] == (bn // (cluster // 2), 64)
+        assert f"multicasting {'A and B' if cluster == 4 else 'B'}," in k.summary   # (1 × 2: B's columns alone)
+        assert compiler.compile_cubin(k, "sm_90").spill_bytes == 0
+        assert kernels.wgmma_schedule(427, 1003, 997, 132, {**kernels.WGMMA_TILE, **tile})[0] == \
+            kernels.cdiv(1003, 128 * (cluster // 2)) * kernels.cdiv(427, bn * 2)   # cluster tiles along N, M
+    with pytest.raises(UsageError, match=r"takes BN \(M's tile\) a multiple of 16 from 16 to 256; got BN=88, CLUSTER=4"):
+        kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": 88, "CLUSTER": 4, "SHARE_A": 1}, choose=False)   # (16: 2 along N)
+    with pytest.raises(UsageError, match=r"SHARE_A=1 shares A .*swapped CONSUMERS=2; .*CONSUMERS=1"):
+        kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": 64, "CLUSTER": 2, "SHARE_A": 1, "CONSUMERS": 1}, choose=False)
     assert [kernels.wgmma_max_stages(2, bn, swap=True) for bn in (64, 96, 128, 160, 208)] == [8, 7, 6, 5, 4]
     with pytest.raises(UsageError, match=r"STAGES=6 with CONSUMERS=2, BN=160, 128-row tiles, swapped needs .* at most STAGES=5"):
         kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": 160, "CLUSTER": 1, "STAGES": 6}, choose=False)
@@ -632,8 +665,19 @@ def test_06_swapped_operands_build_and_state_their_boxes(key):
     assert {"SWAP_AB=0", "CLUSTER=1"} <= set(k06.configured(279, 4360, 3584, 132, {"SWAP_AB": 0, "BN": 128}).defines)
     # a width the pick's cluster of 4 cannot share in whole 8-row atoms: the cluster halves
     assert {"BN=144", "CLUSTER=2"} <= set(k06.configured(279, 4360, 3584, 132, {"BN": 144}).defines)
-    with pytest.raises(UsageError, match=r"8 × CLUSTER = 32 .*BN=128 or BN=160.* — BN=144\+CLUSTER=4 was asked"):
+    with pytest.raises(UsageError, match=r"a multiple of 32 .*BN=128 or BN=160, or a smaller CLUSTER, or SHARE_A=1.* — BN=144\+CLUSTER=4 was asked"):
         k06.configured(279, 4360, 3584, 132, {"BN": 144, "CLUSTER": 4})
+    # over a 2 × 2 pick: one consumer, or a cluster of 2, shares A's rows along N alone; a width
+    # that is no swapped width is refused for itself (the cluster left as picked); swapped with
+    # SHARE_A=1 over an unswapped pick runs 2 × 2
+    two_by_two = (397, 7416, 3128)
+    assert {"SHARE_A=1", "CLUSTER=4", "BN=208"} <= set(k06.configured(*two_by_two, 132).defines)
+    for over in ({"CONSUMERS": 1}, {"CLUSTER": 2}, {"SHARE_A": 0}):
+        assert {"SHARE_A=0", "CLUSTER=2", "BN=208"} <= set(k06.configured(*two_by_two, 132, over).defines), over
+    with pytest.raises(UsageError, match=r"a multiple of 16 from 16 to 256; got BN=200, CLUSTER=4"):
+        k06.configured(*two_by_two, 132, {"BN": 200})
+    assert {"SWAP_AB=1", "SHARE_A=1", "CLUSTER=4"} <= \
+        set(k06.configured(2000, 3000, 1000, 132, {"SWAP_AB": 1, "SHARE_A": 1, "BN": 144}).defines)
     with pytest.raises(UsageError, match=r"BN=144 is a width only swapped tiles take: SWAP_AB=1; unswapped"):
         kernels.wgmma_kernel(key, {"BN": 144}, choose=False)
     with pytest.raises(UsageError, match="SWAP_AB=1 is for fp16 and bf16"):

@@ -160,6 +160,13 @@ def test_scripts_refuse_a_bad_argument_before_the_gpu(name, argv):
     (["--shapes", "nope.txt"], "nope.txt"),
     (["--shapes", "odd", "--precision", "int8"], "invalid choice"),
     (["--shapes", "square", "--fits"], "M up to 512, not 1024 (1024×1024×1024)"),   # (BN is at most 256)
+    (["--fits", "2:3"], "--fits '2:3': each form is TILES:CLUSTER or TILES:CLUSTER:SA"),
+    (["--fits", "2:1:SA"], "(SA, pairs along M sharing B's columns: 2 or 4)"),
+    (["--fits", "2:2", "2:2"], "2:2 is given twice"),
+    (["--without", "2:4:sa"], "--without '2:4:sa': each form is TILES:CLUSTER or TILES:CLUSTER:SA, or split"),
+    (["--without", "2:2:SA"], "not among the rule's forms — 3:4 3:2 2:4 2:4:SA 2:2, or split"),
+    (["--without", "split", "split"], "split is given twice"),
+    (["--without", "split", "--fits"], "give one of them"),
 ])
 def test_swap_fit_study_refuses_bad_arguments_before_the_gpu(argv, words):
     p = script("swap_fit_study", *(argv if "--shapes" in argv else ["--shapes", "odd", *argv]))
