@@ -549,9 +549,10 @@ def test_swapped_tiles_that_fit_m_replace_picks_in_clusters_along_n():
     faster = {(285, 7872, 2120): (144, 2), (297, 4464, 7872): (128, 4), (292, 7464, 6272): (160, 4),
               (279, 4480, 6656): (96, 4), (338, 7464, 4320): (192, 4), (396, 7824, 7816): (208, 2),
               (327, 8224, 6784): (176, 2), (257, 6368, 7512): (160, 4), (368, 8032, 7240): (192, 2),
-              (397, 7416, 3128): (208, 4, 1),   # (2 × 2: 2 tiles of M sharing B's columns too) — and cut
+              # 2 × 2 (2 tiles of M sharing B's columns too) — and cut along K over 192-row tiles and
+              # over a pick in 3+ pieces
+              (397, 7416, 3128): (208, 4, 1),
               (272, 3376, 6152): (144, 4, 1), (308, 2184, 7648): (160, 4, 1), (349, 2360, 7104): (176, 4, 1)}
-    #                                                    along K: over 192-row tiles, over a pick in 3+ pieces
     for shape, (bn, cluster, *share_a) in faster.items():
         fit = next(c for c in kernels.FIT_CONFIGS if (c["BN"], c["CLUSTER"], c.get("SHARE_A", 0)) ==
                    (bn, cluster, *(share_a or [0])))
@@ -574,8 +575,8 @@ def test_swapped_tiles_that_fit_m_replace_picks_in_clusters_along_n():
     # what each condition keeps out, the others met: M of 256 or 481, M of 384, three consumers,
     # a pick cut in 3 pieces (where 2 × 2 cut along K fits no round either: 18 tiles of 30 at 4360;
     # at 440 its 224 columns are past FIT_MOST_BN), too few tiles (2816, 3200: 18 and 21 of 30 busy,
-    # and of 66 in clusters of 2; 2 × 2 cut in 2: 22 of 30 busy at 2816, pieces of 28 slices at 3200), two
-    # rounds (9000), 8-bit inputs
+    # and of 66 in clusters of 2; 2 × 2 cut in 2: 22 of 30 busy at 2816, pieces of 28 slices at
+    # 3200), two rounds (9000), 8-bit inputs
     assert kernels.wgmma_swaps_to_fit(257, 5000, 4096, 132, one) and not kernels.wgmma_swaps_to_fit(256, 5000, 4096, 132, one)
     assert kernels.wgmma_swaps_to_fit(480, 5000, 4096, 132, one) and not kernels.wgmma_swaps_to_fit(481, 5000, 4096, 132, one)
     assert kernels.wgmma_swaps_to_fit(383, 5000, 4096, 132, one) and not kernels.wgmma_swaps_to_fit(384, 5000, 4096, 132, one)
