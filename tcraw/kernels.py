@@ -569,6 +569,14 @@ WGMMA_FORMS = {
 }
 
 
+def checked_choose(choose, what):
+    """``choose`` if it is True or False; else a UsageError saying what each means."""
+    if not isinstance(choose, bool):
+        raise UsageError(f"{what}'s choose is True (each problem gets the configuration picked for it, the macros "
+                         f"given over the registry's) or False (one build with the macros given), not {choose!r}")
+    return choose
+
+
 def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
     """The 06 kernel (fp16, bf16) or 07 (fp8e4m3, fp8e5m2, int8, tf32: B K-major) with the macros
     ``tile`` (scripts/tune_ladder.py overrides them). It takes any M, N, K; an operand whose rows
@@ -577,6 +585,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
     wgmma_config picks for it (Kernel.configured), ``tile`` over the registry's macros."""
     if not isinstance(key, str) or key not in WGMMA_FORMS:
         raise UsageError(f"06/07 come in {', '.join(WGMMA_FORMS)}, not {key!r}")
+    checked_choose(choose, "06/07")
     source, entry, macro, element, b_layout = WGMMA_FORMS[key]
     asked = {**WGMMA_TILE, **checked_macros(tile, WGMMA_TILE, "06/07", WGMMA_POSITIVE)}   # WAIT_DEPTH,
     # SPLIT_LOADS may be None: each configuration's own (configure)
@@ -1292,6 +1301,7 @@ def dmma_kernel(tile=DMMA_TILE, name=None, choose=True):
     """The 08 kernel (fp64 DMMA) with the macros ``tile`` (scripts/tune_ladder.py overrides them).
     With ``choose``, a run may override its macros (``run_matmul(config=...)``, Kernel.configured)."""
     tile = {**DMMA_TILE, **checked_macros(tile, DMMA_TILE, "08", tuple(DMMA_TILE))}
+    checked_choose(choose, "08")
     if tile["STAGES"] < 2:
         raise UsageError(f"08's cp.async pipeline needs STAGES ≥ 2 (one slice in flight while one is read), "
                          f"not {tile['STAGES']}")

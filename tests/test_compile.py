@@ -1136,3 +1136,8 @@ def test_a_refused_override_says_which_macros_were_the_picks():
         mine.configured(279, 4360, 3584, 132)
     with pytest.raises(UsageError, match=r"06/07 come in fp16, .* not \['fp16'\]"):
         kernels.wgmma_kernel(["fp16"])
+    # choose is True or False — a truthy string is not taken as either
+    for make in (lambda: kernels.wgmma_kernel("fp16", choose="no"), lambda: kernels.dmma_kernel(choose=0)):
+        with pytest.raises(UsageError, match=r"choose is True \(each problem gets the configuration picked .* or "
+                                             r"False \(one build with the macros given\), not ('no'|0)"):
+            make()
