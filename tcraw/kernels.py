@@ -18,6 +18,12 @@ def cdiv(a, b):
     return -(-a // b)
 
 
+def spelt_macros(macros, unlike=None):
+    """Macros as records and messages spell them, "BN=128+CLUSTER=1" — those that differ from
+    ``unlike`` (a dict of defaults) where it is given."""
+    return "+".join(f"{name}={value}" for name, value in macros.items() if unlike is None or value != unlike[name])
+
+
 @dataclass(frozen=True)
 class Geometry:
     """A launch's shape: grid and block as (x, y, z), and dynamic shared memory in bytes."""
@@ -138,7 +144,7 @@ class Kernel:
             if not picked:
                 raise
             # the macros the message names may be the pick's, not the caller's: say which were which
-            asked, pick = ("+".join(f"{name}={value}" for name, value in c.items()) for c in (overrides, picked))
+            asked, pick = spelt_macros(overrides), spelt_macros(picked)
             raise UsageError(f"{exc} — {f'{asked} was asked' if overrides else f'{self.name} was built'} over the "
                              f"configuration picked for {m}×{n}×{k}: {pick}") from None
 
@@ -151,9 +157,8 @@ class Kernel:
             try:
                 built.append(self._as_this(self.configure(config, {})))
             except UsageError as exc:   # (a kernel declared with macros of its own that one of them cannot take)
-                picked = "+".join(f"{name}={value}" for name, value in config.items())
-                raise UsageError(f"{exc} — in {self.name}'s configuration {picked}, one of those it picks "
-                                 "from") from None
+                raise UsageError(f"{exc} — in {self.name}'s configuration {spelt_macros(config)}, one of those "
+                                 "it picks from") from None
         return built
 
     def _as_this(self, configured):
@@ -594,14 +599,17 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
     elem = PRECISIONS[key].in_dtype.itemsize
     bk = WGMMA_ROW_BYTES // elem   # a slice is one 128-byte swizzle row of K
     plain = {**WGMMA_TILE, "WAIT_DEPTH": 0, "SPLIT_LOADS": wgmma_split_loads({**tile, "SPLIT_LOADS": None})}
-    variant = "" if choose else "+".join(f"{k}={v}" for k, v in tile.items() if v != plain[k])
+    variant = "" if choose else spelt_macros(tile, plain)
     b_box = (bk, 64) if b_layout == "row" else (64, bk)
     if tile["SWAP_AB"] and (elem != 2 or b_layout != "row"):
         raise UsageError(f"SWAP_AB=1 is for fp16 and bf16 (wgmma transposes only 16-bit operands), not {key}")
     along_m, along_n = wgmma_cluster_shape(tile)   # (swapped: along N, along M)
     a_box = (bn // along_m, bk) if tile["SWAP_AB"] else (tile["A_ROWS"] or bm // along_n, bk)
-    shared = (("B" if along_m == 1 else "A and B") if tile["SHARE_A"] else "A") if tile["SWAP_AB"] else \
-        "B" if not tile["SHARE_A"] else "A" if cluster == 2 else "A and B"   # (swapped 1 × 2: B's columns alone)
+    # what the cluster multicasts: the blocks along the tile's rows share its columns' operand (B;
+    # swapped, A), those along its columns the rows' (A; swapped, B)
+    rows_share, cols_share = ("A", "B") if tile["SWAP_AB"] else ("B", "A")
+    shared = " and ".join(sorted(op for op, along in ((rows_share, along_m), (cols_share, along_n)) if along > 1)) \
+        or rows_share
     c_box = (bn if tile["SWAP_AB"] else 64, 128 // PRECISIONS[key].out_dtype.itemsize)
     return Kernel(
         name=name or entry, source=source, entry=entry,
@@ -1024,7 +1032,7 @@ def _owned(asked, build):
     try:
         return build()
     except UsageError as exc:
-        own = "+".join(f"{name}={value}" for name, value in asked.items() if value != WGMMA_TILE[name])
+        own = spelt_macros(asked, WGMMA_TILE)
         if not own:
             raise
         raise UsageError(f"{exc} (the kernel was declared with {own} of its own)") from None
@@ -1236,21 +1244,21 @@ def wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes=2):
     # Not over two 192-row tiles (M ≤ 384 — on the H200 every 192-row pick with M past 256 has it —
     # they fit it as well), nor a pick cut along K in 3 or more pieces (it keeps every SM busy
     # where these leave some idle): FIT_FORMS run whole
-    whole = picked["CONSUMERS"] != 3 and wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **picked}, elem_bytes)[3] <= 2
-    for t, cluster, share_a in FIT_FORMS if whole else ():
+    def fitted(t, cluster, share_a):   # (config, its schedule), or None past FIT_MOST_BN
         step = wgmma_swap_step(cluster, share_a)
         config = next((c for c in FIT_CONFIGS if (c["CLUSTER"], c.get("SHARE_A", 0), c["BN"]) ==
-                       (cluster, share_a, step * cdiv(m, step * t))), None)   # (none past FIT_MOST_BN)
-        if config is None:
-            continue
-        tiles, _, clusters, _, _ = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **config}, elem_bytes)
-        if 4 * clusters <= 5 * tiles <= 5 * clusters:   # one round, at least 4 clusters in 5 busy
-            return dict(config)
+                       (cluster, share_a, step * cdiv(m, step * t))), None)
+        return config and (config, wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **config}, elem_bytes))
+
+    whole = picked["CONSUMERS"] != 3 and wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **picked}, elem_bytes)[3] <= 2
+    for form in FIT_FORMS if whole else ():
+        if (fit := fitted(*form)):
+            config, (tiles, _, clusters, _, _) = fit
+            if 4 * clusters <= 5 * tiles <= 5 * clusters:   # one round, at least 4 clusters in 5 busy
+                return dict(config)
     # Else 2 tiles of M in 2 × 2, cut along K where they are few, in pieces of FIT_SPLIT_SLICES+
-    step = wgmma_swap_step(4, 1)
-    config = next((c for c in FIT_CONFIGS if c.get("SHARE_A") and c["BN"] == step * cdiv(m, 2 * step)), None)
-    if config and FIT_SPLIT_SLICES:
-        tiles, kt, clusters, p, _ = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **config}, elem_bytes)
+    if FIT_SPLIT_SLICES and (fit := fitted(2, 4, 1)):
+        config, (tiles, kt, clusters, p, _) = fit
         if 4 * clusters <= 5 * tiles * p <= 5 * clusters and kt >= FIT_SPLIT_SLICES * p:
             return dict(config)
     return None
@@ -1305,7 +1313,7 @@ def dmma_kernel(tile=DMMA_TILE, name=None, choose=True):
     if tile["STAGES"] < 2:
         raise UsageError(f"08's cp.async pipeline needs STAGES ≥ 2 (one slice in flight while one is read), "
                          f"not {tile['STAGES']}")
-    variant = "" if choose else "+".join(f"{k}={v}" for k, v in tile.items() if v != DMMA_TILE[k])
+    variant = "" if choose else spelt_macros(tile, DMMA_TILE)
     return Kernel(
         name=name or "dmma_fp64", source="08_dmma_fp64.cu", entry="dmma_fp64", precision=PRECISIONS["fp64"],
         min_arch=80, tile=(tile["BM"], tile["BN"], tile["BK"]), geometry=dmma_geometry(tile),
