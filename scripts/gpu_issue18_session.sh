@@ -135,6 +135,19 @@
 #   swap2dwider (issue 14) 1 × 2 beside the rule's clusters of 2 along N; 2 × 2 beside picks it leaves
 #   swap2dsplit (issue 14) the rule's 2 × 2 fallback cut along K: its GPU test, then against the rule without it
 #   swap2dsan (issue 14) compute-sanitizer on the rule's 2 × 2 picks, cut along K and whole
+#   pitchcopies (issue 14) cuda_src/pitch_rows.cu: its GPU test (and under compute-sanitizer's memcheck),
+#          then the copies by cuMemcpy2DAsync against it on the odd suite and scripts/shapes/pitch_copies.txt
+#          (scripts/pitch_study.py --copies), fp16; then the survey again, fp16 (SURVEY_PRECISIONS)
+#   pitchfinal (issue 14) the GPU tests over pitched rows (06's edges, 07's forms, bf16 C, swapped,
+#          every kernel traced, pitch_rows.cu), both backends; compute-sanitizer's memcheck over 06 and 07
+#          on pitched problems (scripts/sanitize_configs.py); the split-K pick against whole tiles on scripts/shapes/tiny_overhead.txt
+#   tinyswap (issue 14) on scripts/shapes/tiny_swap.txt the pick beside swapped tiles holding M in one, of one
+#          consumer (64 rows of N) in clusters of 1, 2, 4 along N and of two in clusters of 2, 4, fp16
+#   oddsuite (issue 14) the odd suite (every operand copied to pitched rows), 06's picks, fp16 and bf16
+#   tiny   (issue 14) Nsight Compute's durations of 06's and cuBLAS's kernels on small shapes below 0.85×
+#          (scripts/shapes/tiny_overhead.txt); the pitch_rows.cu A/B again (PITCH_SHAPES); the survey in bf16
+#   survey (issue 14) the swapped wide-tile GPU test; then 06's picks against cuBLAS on 48 shapes drawn
+#          at random from the whole space (scripts/shapes/survey_fresh.txt), SURVEY_PRECISIONS (fp16 bf16)
 #   heldcheck the hold's GPU tests, the records' held_ms and tests/test_cubin_only.py (both backends)
 #   suite1 tests/test_gpu.py with the GPU (TCRAW_TEST_SHARD=i/3: a third of it, a call each; TEST_K=bindings
 #          one backend's half); suite2 every other test file (each a call of its own)
@@ -169,6 +182,14 @@ fit_study() {
   local log=$1; shift
   timeout ${FIT_S:-200} $PY scripts/swap_fit_study.py "$@" > "$OUT/$log.txt" 2>&1
   echo "$log exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/$log.txt"
+}
+# 06's picks against cuBLAS on SURVEY_SHAPES (scripts/shapes/survey_fresh.txt) in each precision named
+survey() {
+  for p in "$@"; do
+    timeout ${SURVEY_S:-200} $PY -m tcraw bench --shapes ${SURVEY_SHAPES:-scripts/shapes/survey_fresh.txt} --precision $p \
+      --kernel wgmma_tma_$p --iters 10 --seed 41 > "$OUT/survey_$p.txt" 2>&1
+    echo "survey $p exit $?"; grep -A3 "geomean" "$OUT/survey_$p.txt" | tail -3
+  done
 }
 # 07's picks at small M (one consumer) as picked — one slice's MMAs in flight — and without
 small_m_07() {
@@ -964,6 +985,47 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
     # (issue 14) compute-sanitizer on the rule's 2 × 2 swapped picks cut along K (2 and 3 pieces, N and
     # M off their tiles) and whole
     SAN_S=${SAN_S:-80} sanitize_configs swap_2d_split fp16:291x3001x4160 bf16:349x2363x7104 fp16:397x7419x1003 ;;
+  pitchcopies)
+    swapped_tests pitch_rows pitch_rows
+    timeout ${SAN_S:-90} compute-sanitizer --tool memcheck --error-exitcode 9 $PY -m pytest -q -p no:cacheprovider \
+      tests/test_gpu.py -k "pitch_rows and bindings" > "$OUT/sanitize_pitch_rows_memcheck.log" 2>&1
+    echo "memcheck exit $?: $(grep -E 'SUMMARY' "$OUT/sanitize_pitch_rows_memcheck.log" | tail -1)"
+    timeout ${PITCH_S:-240} $PY scripts/pitch_study.py --shapes odd,scripts/shapes/pitch_copies.txt --copies \
+      --rounds 2 --iters 10 --seed 43 > "$OUT/pitch_copies_fp16.txt" 2>&1
+    echo "pitch copies exit $?"; tail -24 "$OUT/pitch_copies_fp16.txt"
+    survey ${SURVEY_PRECISIONS:-fp16} ;;
+  pitchfinal)
+    swapped_tests "pitch_rows or 06_on_shapes_no_tile_divides or 07_k_major_forms_are_correct_at_the_edges \
+or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
+    # (memcheck alone: the copies touch no shared memory, and the matmul kernels are as they were)
+    timeout ${SAN_S:-120} compute-sanitizer --tool memcheck --error-exitcode 9 $PY scripts/sanitize_configs.py \
+      fp16:34x497x351 bf16:13x7507x7125 fp8e4m3bf16:67x45x99 int8:33x1001x999 > "$OUT/sanitize_pitched_memcheck.log" 2>&1
+    echo "memcheck exit $?: $(grep -E 'SUMMARY' "$OUT/sanitize_pitched_memcheck.log" | tail -1)"
+    timeout ${TINY_S:-120} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/tiny_overhead.txt \
+      --iters 20 --seed 31 --variants picked picked:SPLIT_K=0 > "$OUT/tiny_split_fp16.txt" 2>&1
+    echo "tiny split exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/tiny_split_fp16.txt" ;;
+  tinyswap)
+    fit_study tiny_swap_fp16 --shapes ${TINY_SHAPES:-scripts/shapes/tiny_swap.txt} --seed 29 \
+      --fits 1:1:C1 1:2:C1 1:4:C1 1:2 1:4 ;;
+  oddsuite)
+    for p in fp16 bf16; do
+      timeout ${SUITE_S:-120} $PY -m tcraw bench --shapes odd --precision $p --kernel wgmma_tma_$p --iters 10 \
+        --seed 37 > "$OUT/odd_suite_$p.txt" 2>&1
+      echo "odd $p exit $?"; grep -A3 "geomean" "$OUT/odd_suite_$p.txt" | tail -2
+    done ;;
+  tiny)
+    timeout ${NCU_S:-150} "$CUDA_HOME/bin/ncu" --kernel-name regex:'wgmma|nvjet|xmma|cutlass|gemm|splitK|reduce|pitch' \
+      --metrics gpu__time_duration.sum,launch__grid_size,launch__cluster_dim_x,sm__cycles_active.avg \
+      $PY -m tcraw bench --shapes scripts/shapes/tiny_overhead.txt --precision fp16 --kernel wgmma_tma_fp16 \
+      --iters 1 --warmup 1 --seed 7 > "$OUT/tiny_ncu_fp16.txt" 2>&1
+    echo "tiny ncu exit $?"; grep -cE '^  [a-zA-Z_0-9]+' "$OUT/tiny_ncu_fp16.txt"
+    timeout ${PITCH_S:-200} $PY scripts/pitch_study.py --shapes ${PITCH_SHAPES:-odd,scripts/shapes/pitch_copies.txt} \
+      --copies --rounds 2 --iters 10 --seed 43 > "$OUT/pitch_copies_fp16.txt" 2>&1
+    echo "pitch copies exit $?"; tail -24 "$OUT/pitch_copies_fp16.txt"
+    survey ${SURVEY_PRECISIONS:-bf16} ;;
+  survey)
+    swapped_tests swapped_wide swapped_wide
+    survey ${SURVEY_PRECISIONS:-fp16 bf16} ;;
   cublasnames)
     # (issue 14) the kernel cuBLAS runs (name: its tile, stages, cluster, split) and its grid on
     # 06's weakest shapes (scripts/shapes/weak_cublas_kernels.txt): Nsight Compute on cuBLAS's

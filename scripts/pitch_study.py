@@ -1,9 +1,11 @@
 """06 on shapes whose operands it must copy to pitched rows (a row not a multiple of 16 bytes),
 with the copies' rows padded to 16 bytes (a tensor map's minimum) and to 128 (one TMA box row:
-tcraw.matmul.COPY_PITCH_BYTES), in one process, alternately, each run verified.
+tcraw.matmul.COPY_PITCH_BYTES) — or, with --copies, the copies made by cuMemcpy2DAsync and by
+cuda_src/pitch_rows.cu (tcraw.matmul.PITCH_KERNELS) — in one process, alternately, each run verified.
 
     python scripts/pitch_study.py --shapes odd --precision fp16
     python scripts/pitch_study.py --shapes scripts/shapes/pitch_odd.txt --rounds 2
+    python scripts/pitch_study.py --shapes odd --copies
 """
 
 import argparse
@@ -28,6 +30,8 @@ def main(argv=None):
     ap.add_argument("--shapes", required=True, help="suites and/or files of M N K lines (see tcraw bench)")
     ap.add_argument("--precision", default="fp16", choices=("fp16", "bf16"))
     ap.add_argument("--pitches", default="16,128", help="copy pitches to compare, bytes")
+    ap.add_argument("--copies", action="store_true",
+                    help="compare the copies' makers (cuMemcpy2DAsync, pitch_rows.cu) instead of pitches")
     ap.add_argument("--rounds", type=int, default=2, help="runs of each pitch, alternating")
     ap.add_argument("--iters", type=int, default=20)
     ap.add_argument("--seed", type=int, default=7)
@@ -43,33 +47,38 @@ def main(argv=None):
             ap.error(f"--{name} {getattr(args, name)}: must be at least 1")
     key = args.precision
     kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
-    rows, saved = [], matmul.COPY_PITCH_BYTES
+    saved = matmul.COPY_PITCH_BYTES, matmul.PITCH_KERNELS
+    if args.copies:   # (label, what Pitched pads the copies' rows to, whether pitch_rows.cu makes them)
+        variants = [("cuMemcpy2DAsync", saved[0], False), ("pitch_rows.cu", saved[0], True)]
+    else:
+        variants = [(f"rows to {p} B", p, saved[1]) for p in pitches]
+    labels, rows = [v[0] for v in variants], []
     with Device(0) as device:
         for item in parse_shapes(args.shapes):
             m, n, k = item[1] if isinstance(item, tuple) and len(item) == 2 else item
             hp = matmul.make_problem(device, PRECISIONS[key], *base_matrices(m, n, k, "normal", args.seed), "normal")
-            times, failed = {p: [] for p in pitches}, set()
+            times, failed = {label: [] for label in labels}, set()
             try:
                 for _ in range(args.rounds):
-                    for p in pitches:
-                        matmul.COPY_PITCH_BYTES = p   # what Pitched pads the copies' rows to
+                    for label, pitch, with_kernel in variants:
+                        matmul.COPY_PITCH_BYTES, matmul.PITCH_KERNELS = pitch, with_kernel
                         rec = matmul.run_matmul(device, kernel, hp, iters=args.iters, warmup=3, seed=args.seed,
                                                 rotate=True)
-                        times[p].append(rec.time_ms * 1e3)
+                        times[label].append(rec.time_ms * 1e3)
                         if not rec.passed:
-                            failed.add(p)
+                            failed.add(label)
             finally:
-                matmul.COPY_PITCH_BYTES = saved
-            med = {p: statistics.median(t) for p, t in times.items()}
-            cell = lambda p: "FAILED" if p in failed else f"{med[p]:.2f}"   # noqa: E731 (a wrong answer has no time)
+                matmul.COPY_PITCH_BYTES, matmul.PITCH_KERNELS = saved
+            med = {label: statistics.median(t) for label, t in times.items()}
+            cell = lambda v: "FAILED" if v in failed else f"{med[v]:.2f}"   # noqa: E731 (a wrong answer has no time)
             rows.append([shape_label(m, n, k), rec.variant or "the registry's", ",".join(rec.pitched)]
-                        + [cell(p) for p in pitches]
-                        + ["" if failed else f"{med[p] / med[pitches[0]]:.3f}" for p in pitches[1:]])
-            print(f"{shape_label(m, n, k):>16} " + "  ".join(f"{p}: {cell(p):>8} µs" for p in pitches), flush=True)
+                        + [cell(v) for v in labels]
+                        + ["" if failed else f"{med[v] / med[labels[0]]:.3f}" for v in labels[1:]])
+            print(f"{shape_label(m, n, k):>16} " + "  ".join(f"{v}: {cell(v):>8} µs" for v in labels), flush=True)
         print(f"\n{device.name} (sm_{device.cc}), {key}, median of {args.rounds} runs × {args.iters} launches "
-              "each pitch, alternating; every run verified")
-    print(tabulate(rows, headers=["shape", "configuration", "copied"] + [f"µs, rows to {p} B" for p in pitches]
-                   + [f"{p} B / {pitches[0]} B" for p in pitches[1:]]))
+              "each, alternating; every run verified")
+    print(tabulate(rows, headers=["shape", "configuration", "copied"] + [f"µs, {v}" for v in labels]
+                   + [f"{v} / {labels[0]}" for v in labels[1:]]))
 
 
 if __name__ == "__main__":

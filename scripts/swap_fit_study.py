@@ -4,12 +4,14 @@ with cuBLAS, in one process, on the same buffers — each shape timed under both
 FIT_SPLIT_SLICES). With
 --fits, the pick beside swapped tiles fitted to each shape's M — BN the least width that covers
 M in 2 or 3 tiles — in clusters of 1, 2 and 4 along N (sharing A's rows); or the forms given,
-TILES:CLUSTER[:SA] each (SA: SHARE_A, pairs of the cluster along M sharing B's columns too).
+TILES:CLUSTER[:SA][:C1] each (SA: SHARE_A, pairs of the cluster along M sharing B's columns too;
+C1: one consumer, tiles of 64 rows of N, not 128).
 
     python scripts/swap_fit_study.py --shapes scripts/shapes/swap_fit_fresh.txt --precision bf16
     python scripts/swap_fit_study.py --shapes scripts/shapes/swap_2d_fresh.txt --without 2:4:SA split
     python scripts/swap_fit_study.py --shapes scripts/shapes/swap_clusters.txt --fits
     python scripts/swap_fit_study.py --shapes scripts/shapes/swap_clusters.txt --fits 3:4 2:4:SA 2:2:SA
+    python scripts/swap_fit_study.py --shapes scripts/shapes/tiny_overhead.txt --fits 1:1:C1 1:2:C1 1:2
 """
 
 import argparse
@@ -42,37 +44,41 @@ def picker_without_fit(elem_bytes, forms=None):
     return pick
 
 
-def fitted(tiles, cluster, share_a=0):
+def fitted(tiles, cluster, share_a=0, one_consumer=0):
     """A picker of swapped tiles that cover M in ``tiles`` tiles, in clusters of ``cluster`` (with
-    ``share_a``, pairs of them along M): BN the least multiple of 16 (of 8 × the cluster's blocks
-    along N: each copies whole 8-row atoms of A's rows for them) that does (main refuses M past
-    256 × tiles: BN is at most 256, the wgmma's n)."""
-    step = kernels.wgmma_swap_step(cluster, share_a)
+    ``share_a``, pairs of them along M; with ``one_consumer``, one consumer: 64 rows of N a tile):
+    BN the least multiple of 16 (of 8 × the cluster's blocks along N: each copies whole 8-row atoms
+    of A's rows for them) that does (main refuses M past 256 × tiles: BN is at most 256, the
+    wgmma's n)."""
+    step, consumers = kernels.wgmma_swap_step(cluster, share_a), 2 - one_consumer
 
     def pick(m, n, k, sms):
         bn = step * kernels.cdiv(m, step * tiles)
-        return {"SWAP_AB": 1, "CONSUMERS": 2, "BN": bn, "CLUSTER": cluster, "SHARE_A": share_a,
-                "STAGES": kernels.wgmma_max_stages(2, bn, swap=True)}
+        return {"SWAP_AB": 1, "CONSUMERS": consumers, "BN": bn, "CLUSTER": cluster, "SHARE_A": share_a,
+                "STAGES": kernels.wgmma_max_stages(consumers, bn, swap=True)}
     return pick
 
 
 def spelt(form):
-    """A (tiles, cluster, share_a) form as --fits and --without spell it: 2:4:SA."""
-    return f"{form[0]}:{form[1]}" + ":SA" * form[2]
+    """A (tiles, cluster, share_a[, one_consumer]) form as --fits and --without spell it: 2:4:SA, 1:2:C1."""
+    return f"{form[0]}:{form[1]}" + ":SA" * form[2] + ":C1" * (form[3:] == (1,))
 
 
 def fit_forms(items, option="--fits", also=""):
     """TILES:CLUSTER[:SA] items (of ``option``; ``also``: what else it takes) as (tiles, cluster,
-    share_a), each once — refused by name if malformed or repeated."""
-    forms = []
+    share_a) — with --fits TILES:CLUSTER[:SA][:C1] as (tiles, cluster, share_a, one_consumer) —
+    each once, refused by name if malformed or repeated."""
+    forms, tails = [], ([], ["SA"]) + (([], ["C1"], ["SA", "C1"]) if option == "--fits" else ())
     for item in items:
         parts = item.split(":")
-        if not 2 <= len(parts) <= 3 or not all(p.isdigit() for p in parts[:2]) or parts[2:] not in ([], ["SA"]) or \
-                int(parts[0]) < 1 or int(parts[1]) not in (1, 2, 4) or (parts[2:] and int(parts[1]) == 1):
+        if not 2 <= len(parts) <= 4 or not all(p.isdigit() for p in parts[:2]) or parts[2:] not in tails or \
+                int(parts[0]) < 1 or int(parts[1]) not in (1, 2, 4) or ("SA" in parts and int(parts[1]) == 1) or \
+                parts[2:] == ["SA", "C1"]:
             raise UsageError(f"{option} {item!r}: each form is TILES:CLUSTER or TILES:CLUSTER:SA{also} — tiles of M "
-                             "at least 1, CLUSTER 1, 2 or 4 (SA, pairs along M sharing B's columns: 2 or 4), "
-                             "e.g. 3:4 2:4:SA")
-        if (form := (int(parts[0]), int(parts[1]), int(bool(parts[2:])))) in forms:
+                             "at least 1, CLUSTER 1, 2 or 4 (SA, pairs along M sharing B's columns: 2 or 4)"
+                             + ("; C1 last, one consumer (not with SA)" if option == "--fits" else "") + ", e.g. 3:4 2:4:SA")
+        form = (int(parts[0]), int(parts[1]), int("SA" in parts)) + ((int("C1" in parts),) if option == "--fits" else ())
+        if form in forms:
             raise UsageError(f"{option}: {item} is given twice; give each form once")
         forms.append(form)
     return forms
@@ -87,9 +93,9 @@ def main():
     ap.add_argument("--without", nargs="+", metavar="TILES:CLUSTER[:SA]|split",
                     help="the pick beside the rule without these of its forms (kernels.FIT_FORMS; split: 2 × 2 cut "
                          "along K), not without it")
-    ap.add_argument("--fits", nargs="*", metavar="TILES:CLUSTER[:SA]",
+    ap.add_argument("--fits", nargs="*", metavar="TILES:CLUSTER[:SA][:C1]",
                     help="the pick beside swapped tiles fitting M in 2 and 3 tiles, in clusters of 1, 2 and 4 "
-                         "— or in the forms given (SA: SHARE_A, pairs along M sharing B's columns)")
+                         "— or in the forms given (SA: SHARE_A, pairs along M sharing B's columns; C1: one consumer)")
     args = ap.parse_args()
     if args.iters < 1:
         raise UsageError(f"--iters {args.iters}: must be at least 1")
@@ -105,16 +111,17 @@ def main():
                          f"{' '.join(map(spelt, kernels.FIT_FORMS))}, or split (its 2 × 2 fallback cut along K)")
     shapes = parse_shapes(args.shapes)
     forms = None if args.fits is None else \
-        fit_forms(args.fits) or [(t, c, 0) for t in (2, 3) for c in (1, 2, 4)]
-    fewest = min(t for t, _, _ in forms) if forms else 0
+        fit_forms(args.fits, also="[:C1]") or [(t, c, 0, 0) for t in (2, 3) for c in (1, 2, 4)]
+    fewest = min(form[0] for form in forms) if forms else 0
     if forms and (wide := next((shape for _, shape in shapes if shape[0] > 256 * fewest), None)):
         raise UsageError(f"--fits covers M in {fewest} tile{'s' * (fewest > 1)} or more of at most 256 rows (the "
                          f"wgmma's n): M up to {256 * fewest}, not {wide[0]} ({'×'.join(map(str, wide))}); give "
                          "smaller M or more tiles")
     now = kernels.wgmma_kernel(args.precision)
     if forms:
-        rung = [now] + [dataclasses.replace(now, name=f"{now.name}[fit{t}-cl{c}{'-sa' * sa}]", pick=fitted(t, c, sa))
-                        for t, c, sa in forms]
+        rung = [now] + [dataclasses.replace(now, name=f"{now.name}[fit{t}-cl{c}{'-sa' * sa}{'-c1' * one}]",
+                                            pick=fitted(t, c, sa, one))
+                        for t, c, sa, one in forms]
     else:
         rung = [dataclasses.replace(now, name=f"{now.name}[before]", pick=picker_without_fit(2, without)), now]
     rows = bench_vs_cublas(0, [args.precision], shapes, rungs={args.precision: rung},

@@ -3,6 +3,7 @@
 Read it top to bottom; every device step is a named call on the objects in runtime.py.
 """
 
+import ctypes
 import itertools
 import math
 import os
@@ -324,6 +325,50 @@ class Pitched:
         self.free()
 
 
+class PitchRows(ctypes.Structure):
+    """cuda_src/pitch_rows.cu's Rows: one operand's rows, contiguous and in its padded copy."""
+    _fields_ = [("contiguous", ctypes.c_uint64), ("padded", ctypes.c_uint64), ("row", ctypes.c_uint64),
+                ("pitch", ctypes.c_uint64), ("rows", ctypes.c_uint32), ("chunks", ctypes.c_uint32)]
+
+
+PITCH_THREADS = 256   # (pitch_rows.cu's blocks: one thread a 16-byte chunk in, an element out)
+PITCH_KERNELS = True  # False: the copies go through cuMemcpy2DAsync (scripts/pitch_study.py --copies compares)
+
+
+def pitch_copies(device, kernel, ops, pitched):
+    """The launches that copy ``pitched``'s operands (a Pitched) in before ``kernel`` and C out after
+    it: (copies in, copies out), each a list of zero-argument callables. cuda_src/pitch_rows.cu —
+    A's and B's rows in one launch, C's in another — where it can be built and counts fit its 32-bit
+    indices; else cuMemcpy2DAsync, one copy an operand (see pitch_rows.cu for why the kernel)."""
+    from .kernels import Geometry
+    copies = pitched.copies
+    rows = {name: PitchRows(ops[name].ptr, buf.ptr, row, pitch, count, -(-row // 16))
+            for name, (buf, pitch, row, count) in copies.items()}
+    unit = kernel.precision.out_dtype.itemsize
+    fits = all(r.contiguous % 16 == 0 and r.rows * max(r.chunks, r.row // unit) < 2 ** 31 for r in rows.values())
+    kernels = fits and PITCH_KERNELS and device.pitch_kernels()
+    if not kernels:
+        drv = device.drv
+        return ([drv.copier_2d(buf.ptr, pitch, ops[name].ptr, row, row, count)
+                 for name, (buf, pitch, row, count) in copies.items() if name != "C"],
+                [drv.copier_2d(ops["C"].ptr, row, buf.ptr, pitch, row, count)
+                 for name, (buf, pitch, row, count) in copies.items() if name == "C"])
+    copy_in, copy_out = kernels
+    ins = [rows[name] for name in ("A", "B") if name in rows]
+    before, after = [], []
+    if ins:
+        a, b = (ins + [PitchRows()])[:2]   # (b.rows 0: A or B alone)
+        chunks = a.rows * a.chunks + b.rows * b.chunks
+        before.append(launcher(copy_in, Geometry((-(-chunks // PITCH_THREADS), 1, 1), (PITCH_THREADS, 1, 1)),
+                               KernelArgs([a, b])))
+    if "C" in rows:
+        c = rows["C"]
+        units = c.rows * (c.row // unit)
+        after.append(launcher(copy_out, Geometry((-(-units // PITCH_THREADS), 1, 1), (PITCH_THREADS, 1, 1)),
+                              KernelArgs([c, np.uint32(unit)])))
+    return before, after
+
+
 def workspace_buffer(device, kernel, m, n, k):
     """The scratch ``kernel`` needs on (M, N, K already whole tiles), zeroed, or None when it
     needs none. One serves every launch of that shape: the kernel leaves it zeroed."""
@@ -373,13 +418,9 @@ def matmul_launcher(kernel, fn, d_a, d_b, d_c, m, n, k, workspace=None, pitched=
     if kernel.precision.scaled and scales is None:
         raise UsageError(f"{kernel.name} multiplies C by A's and B's scales: pass scales, a device buffer "
                          "of two float32 (run_matmul makes it from the problem)")
-    ops, pitches, before, after = {"A": d_a, "B": d_b, "C": d_c}, {}, [], []
-    drv = fn.module.device.drv
-    for name, (buf, pitch, row, rows) in (pitched.copies.items() if pitched else ()):
-        if name == "C":
-            after.append(drv.copier_2d(d_c.ptr, row, buf.ptr, pitch, row, rows))
-        else:
-            before.append(drv.copier_2d(buf.ptr, pitch, ops[name].ptr, row, row, rows))
+    ops, pitches = {"A": d_a, "B": d_b, "C": d_c}, {}
+    before, after = pitch_copies(fn.module.device, kernel, ops, pitched) if pitched else ((), ())
+    for name, (buf, pitch, _, _) in (pitched.copies.items() if pitched else ()):
         ops[name], pitches[name] = buf, pitch
     d_a, d_b, d_c = ops["A"], ops["B"], ops["C"]
     geometry = resident_geometry(kernel, fn, m, n, k)   # (and the shared memory it needs allowed)

@@ -61,7 +61,7 @@ class Device:
         self.max_grid = tuple(attr(a) for a in C.DEV_MAX_GRID_DIM)
         self.max_smem_default = attr(C.DEV_MAX_SHARED_MEMORY_PER_BLOCK)
         self.max_smem_optin = attr(C.DEV_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
-        self._hold = None   # hold()'s kernel, built on first use (False: it cannot be built here)
+        self._helpers = {}   # source -> Module of a helper kernel, built on first use (False: it cannot be here)
 
     @functools.cached_property
     def pci_bus_id(self):
@@ -102,29 +102,43 @@ class Device:
         from .validate import hold_ms
         hold_ms(ms)
         self._check()
-        if self._hold is None:
+        hold = self._helper("hold_gpu.cu")
+        if hold:
+            from .kernels import Geometry
+            launcher(hold.function("hold_gpu"), Geometry((1, 1, 1), (1, 1, 1)), KernelArgs([np.uint64(ms * 1e6)]))()
+        return bool(hold)
+
+    def _helper(self, source):
+        """The Module of a helper kernel in cuda_src/ (not a rung: hold_gpu.cu, pitch_rows.cu) for
+        this GPU, built once per Device — or False where it cannot be built: no NVRTC (as a
+        cubin-only run may have none), or one that cannot build for this GPU or its driver."""
+        if source not in self._helpers:
             from .compiler import compile_source
             from .errors import NoNvrtcError
             try:   # (UsageError: NVRTC without this GPU's arch, of another CUDA major, or newer than the driver)
-                self._hold = Module(self, compile_source("hold_gpu.cu", self.arch, backend=self.drv).image
-                                    ).function("hold_gpu")
+                self._helpers[source] = Module(self, compile_source(source, self.arch, backend=self.drv).image)
             except (NoNvrtcError, UsageError):
-                self._hold = False
+                self._helpers[source] = False
             except CudaError as exc:   # the driver refused the cubin; a lost context is the caller's to see
                 if exc.name in STICKY:
                     raise
-                self._hold = False
-        if self._hold:
-            from .kernels import Geometry
-            launcher(self._hold, Geometry((1, 1, 1), (1, 1, 1)), KernelArgs([np.uint64(ms * 1e6)]))()
-        return bool(self._hold)
+                self._helpers[source] = False
+        return self._helpers[source]
+
+    def pitch_kernels(self):
+        """cuda_src/pitch_rows.cu's (copy in, copy out) Functions for tcraw.matmul.Pitched's
+        copies, or None where they cannot be built (the copies then go through cuMemcpy2DAsync)."""
+        self._check()
+        module = self._helper("pitch_rows.cu")
+        return module and (module.function("pitch_rows_in"), module.function("pitch_rows_out"))
 
     def close(self):
         if getattr(self, "_open", False):
             self._open = False
             try:
-                if self._hold:
-                    self._hold.module.unload()
+                for module in self._helpers.values():
+                    if module:
+                        module.unload()
             finally:
                 _release(self.drv.primary_ctx_release, self.handle)
 
@@ -379,7 +393,7 @@ def _as_ctype(value):
         return ctypes.c_uint64(value.ptr)
     if isinstance(value, TensorMap):
         return (ctypes.c_ubyte * len(value.raw)).from_buffer_copy(value.raw)
-    if isinstance(value, ctypes._SimpleCData):
+    if isinstance(value, (ctypes._SimpleCData, ctypes.Structure)):
         return value
     if isinstance(value, np.generic):
         table = {np.dtype(np.int32): ctypes.c_int32, np.dtype(np.int64): ctypes.c_int64,

@@ -143,7 +143,7 @@ def test_a_bad_hold_is_refused_before_anything_runs(monkeypatch):
     from types import SimpleNamespace
     from tcraw import runtime
     from tcraw.errors import UsageError
-    device = SimpleNamespace(_check=lambda: None, _hold=None, arch=None, drv=None)
+    device = SimpleNamespace(_check=lambda: None, _helpers={}, arch=None, drv=None)
     for bad in (-1, float("nan"), float("inf"), "0.1", None, True, 1e12):
         with pytest.raises(UsageError, match=r"the hold must be a number of ms in \[0, 60000\]"):
             runtime.Device.hold(device, bad)
@@ -154,10 +154,11 @@ def test_a_bad_hold_is_refused_before_anything_runs(monkeypatch):
         assert drv.launches == 0 and drv.events == []
 
 
-def test_hold_is_skipped_where_its_kernel_cannot_be_built(monkeypatch):
-    """Device.hold without NVRTC (a cubin-only run), with one that cannot build it for this GPU
-    (no such arch, another CUDA major), or with a cubin the driver refuses: no hold, no error —
-    the timing goes on unheld — and the build is tried once per Device. A lost context is not
+def test_helper_kernels_are_skipped_where_they_cannot_be_built(monkeypatch):
+    """Device.hold and Device.pitch_kernels without NVRTC (a cubin-only run), with one that cannot
+    build them for this GPU (no such arch, another CUDA major), or with a cubin the driver
+    refuses: no hold (the timing goes on unheld) and no pitch kernels (the copies go through
+    cuMemcpy2DAsync), no error — and each build is tried once per Device. A lost context is not
     swallowed."""
     from types import SimpleNamespace
     from tcraw import compiler, runtime
@@ -180,13 +181,17 @@ def test_hold_is_skipped_where_its_kernel_cannot_be_built(monkeypatch):
             raise error
         monkeypatch.setattr(compiler, "compile_source", build)
         monkeypatch.setattr(runtime, "Module", load)
-        device = SimpleNamespace(_check=lambda: None, _hold=None, arch=compiler.Arch(70), drv=None)
+        device = runtime.Device.__new__(runtime.Device)   # (no GPU: only what the two read)
+        device.__dict__.update(_open=True, _helpers={}, drv=None, cc=70)
         if load_error is lost:
             with pytest.raises(CudaError, match="ILLEGAL_ADDRESS"):
                 runtime.Device.hold(device, 1.0)
+            with pytest.raises(CudaError, match="ILLEGAL_ADDRESS"):
+                runtime.Device.pitch_kernels(device)
             continue
         assert runtime.Device.hold(device, 1.0) is False and runtime.Device.hold(device, 1.0) is False
-        assert [a[0] for a in tries] == ["hold_gpu.cu"]
+        assert not runtime.Device.pitch_kernels(device) and not runtime.Device.pitch_kernels(device)
+        assert [a[0] for a in tries] == ["hold_gpu.cu", "pitch_rows.cu"]
 
 
 def test_shape_files_keep_their_own_suite_and_say_where_a_shape_is_wrong(tmp_path, monkeypatch):

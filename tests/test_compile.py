@@ -225,6 +225,51 @@ def test_06_takes_any_shape_and_copies_only_rows_the_tensor_maps_cannot_take():
     assert Pitched.bytes_needed(k06, 8, 12, 16) == 128 * 16   # B's 24-byte rows; C's 48 are whole
 
 
+def test_pitched_copies_are_one_kernel_launch_each_way_or_the_drivers_copies(monkeypatch):
+    """matmul.pitch_copies: with cuda_src/pitch_rows.cu, A's and B's copies are one launch before
+    the kernel (either alone: one launch too) and C's one after, each over every chunk / element;
+    where it cannot be built, is turned off (PITCH_KERNELS) or an operand does not start on 16 bytes,
+    cuMemcpy2DAsync — one copy an operand, in from the caller's rows and out to them. The kernel
+    builds here (NVRTC, no GPU)."""
+    from types import SimpleNamespace
+    from tcraw import matmul
+    from tcraw.compiler import Arch, compile_source
+    assert compile_source("pitch_rows.cu", Arch(90)).image
+    made, launched = [], []
+    drv = SimpleNamespace(copier_2d=lambda *a: made.append(a) or (lambda: None))
+    fn = lambda entry: SimpleNamespace(entry=entry)   # noqa: E731
+    monkeypatch.setattr(matmul, "launcher", lambda f, geometry, args: launched.append((f.entry, geometry, args)))
+    kernel = SimpleNamespace(precision=SimpleNamespace(out_dtype=np.dtype(np.float32)))
+    ops = {name: SimpleNamespace(ptr=ptr) for name, ptr in (("A", 0x1000), ("B", 0x2000), ("C", 0x3000))}
+    plans = {"A": (SimpleNamespace(ptr=0x10000), 128, 24, 5), "B": (SimpleNamespace(ptr=0x20000), 2048, 2006, 997),
+             "C": (SimpleNamespace(ptr=0x30000), 4096, 4012, 1000)}
+    for names in (("A",), ("B",), ("A", "B"), ("C",), ("B", "C"), ("A", "B", "C")):
+        pitched = SimpleNamespace(copies={n: plans[n] for n in names})
+        for kernels_there, on, a_ptr in ((True, True, 0x1000), (False, True, 0x1000), (True, False, 0x1000),
+                                         (True, True, 0x1008)):
+            made.clear(), launched.clear()
+            device = SimpleNamespace(drv=drv, pitch_kernels=lambda: kernels_there and (fn("pitch_rows_in"),
+                                                                                       fn("pitch_rows_out")))
+            monkeypatch.setattr(matmul, "PITCH_KERNELS", on)
+            ops["A"].ptr = a_ptr
+            before, after = matmul.pitch_copies(device, kernel, ops, pitched)
+            ins = [n for n in names if n != "C"]
+            if kernels_there and on and (a_ptr % 16 == 0 or "A" not in names):
+                assert not made and [e for e, _, _ in launched] == ["pitch_rows_in"] * bool(ins) + \
+                    ["pitch_rows_out"] * ("C" in names), names
+                for entry, geometry, args in launched:
+                    rows = [v for v in args.values if isinstance(v, matmul.PitchRows)]
+                    work = sum(r.rows * (r.chunks if entry == "pitch_rows_in" else r.row // 4) for r in rows)
+                    assert geometry.block == (256, 1, 1) and geometry.grid == (-(-work // 256), 1, 1)
+                    assert [(r.contiguous, r.padded, r.row, r.pitch, r.rows) for r in rows if r.rows] == \
+                        [(ops[n].ptr, plans[n][0].ptr, plans[n][2], plans[n][1], plans[n][3])
+                         for n in (ins if entry == "pitch_rows_in" else ["C"])]
+            else:   # the driver's: in from the caller's rows (dst, dst pitch, src, src pitch, width, height)
+                assert not launched and len(before) == len(ins) and len(after) == ("C" in names)
+                assert made == [(plans[n][0].ptr, plans[n][1], ops[n].ptr, plans[n][2], plans[n][2], plans[n][3])
+                                for n in ins] + [(ops["C"].ptr, 4012, 0x30000, 4096, 4012, 1000)] * ("C" in names)
+
+
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_every_06_configuration_compiles_without_spills_and_states_its_launch(key):
     """Each configuration the heuristic can pick builds (its tcraw_launch agrees with the
