@@ -64,20 +64,22 @@ __device__ __forceinline__ void copy_in(const Rows& m, unsigned i) {   // chunk 
 
 // A's chunks, then B's (b.rows == 0: A alone): one thread a chunk, grid-wide.
 extern "C" __global__ void __launch_bounds__(256) pitch_rows_in(const Rows a, const Rows b) {
-    const unsigned i = blockIdx.x * 256u + threadIdx.x, in_a = a.rows * a.chunks;
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x, in_a = a.rows * a.chunks;
     if (i < in_a) copy_in(a, i);
     else if (i - in_a < b.rows * b.chunks) copy_in(b, i - in_a);
 }
 
-// C back: one thread a `unit` of bytes (C's element: 4 for fp32 and int32, 2 for bf16), the
-// padded rows' aligned loads to the caller's rows, whose starts are only element-aligned.
+// C back: one thread a `unit` of bytes (C's element: 4 for fp32 and int32, 2 for bf16; 1, 2 or 4 —
+// the host refuses others), the padded rows' aligned loads to the caller's rows, whose starts
+// are only element-aligned.
 extern "C" __global__ void __launch_bounds__(256) pitch_rows_out(const Rows c, unsigned unit) {
     const unsigned units = static_cast<unsigned>(c.row / unit);
-    const unsigned i = blockIdx.x * 256u + threadIdx.x, r = i / units, u = i - r * units;
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x, r = i / units, u = i - r * units;
     if (r >= c.rows) return;
-    const unsigned char* from = c.padded + r * c.pitch + u * unit;
-    unsigned char* to = const_cast<unsigned char*>(c.contiguous) + r * c.row + u * unit;
+    const unsigned long long at = static_cast<unsigned long long>(u) * unit;   // (a row may pass 4 GiB)
+    const unsigned char* from = c.padded + r * c.pitch + at;
+    unsigned char* to = const_cast<unsigned char*>(c.contiguous) + r * c.row + at;
     if (unit == 4) *reinterpret_cast<unsigned*>(to) = *reinterpret_cast<const unsigned*>(from);
     else if (unit == 2) *reinterpret_cast<unsigned short*>(to) = *reinterpret_cast<const unsigned short*>(from);
-    else *to = *from;
+    else if (unit == 1) *to = *from;
 }

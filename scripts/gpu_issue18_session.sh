@@ -143,6 +143,8 @@
 #          on pitched problems (scripts/sanitize_configs.py); the split-K pick against whole tiles on scripts/shapes/tiny_overhead.txt
 #   tinyswap (issue 14) on scripts/shapes/tiny_swap.txt the pick beside swapped tiles holding M in one, of one
 #          consumer (64 rows of N) in clusters of 1, 2, 4 along N and of two in clusters of 2, 4, fp16
+#   survey2 (issue 14) pitch_rows.cu's GPU test, alone and under memcheck; then 06's picks against cuBLAS on a
+#          second random draw of 48 shapes (scripts/shapes/survey_fresh_2.txt), fp16 and bf16
 #   oddsuite (issue 14) the odd suite (every operand copied to pitched rows), 06's picks, fp16 and bf16
 #   tiny   (issue 14) Nsight Compute's durations of 06's and cuBLAS's kernels on small shapes below 0.85×
 #          (scripts/shapes/tiny_overhead.txt); the pitch_rows.cu A/B again (PITCH_SHAPES); the survey in bf16
@@ -182,6 +184,13 @@ fit_study() {
   local log=$1; shift
   timeout ${FIT_S:-200} $PY scripts/swap_fit_study.py "$@" > "$OUT/$log.txt" 2>&1
   echo "$log exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/$log.txt"
+}
+# cuda_src/pitch_rows.cu's GPU test (both backends), then the bindings half under compute-sanitizer's memcheck
+pitch_rows_checks() {
+  swapped_tests pitch_rows pitch_rows
+  timeout ${SAN_S:-90} compute-sanitizer --tool memcheck --error-exitcode 9 $PY -m pytest -q -p no:cacheprovider \
+    tests/test_gpu.py -k "pitch_rows and bindings" > "$OUT/sanitize_pitch_rows_memcheck.log" 2>&1
+  echo "memcheck exit $?: $(grep -E 'SUMMARY' "$OUT/sanitize_pitch_rows_memcheck.log" | tail -1)"
 }
 # 06's picks against cuBLAS on SURVEY_SHAPES (scripts/shapes/survey_fresh.txt) in each precision named
 survey() {
@@ -986,10 +995,7 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
     # M off their tiles) and whole
     SAN_S=${SAN_S:-80} sanitize_configs swap_2d_split fp16:291x3001x4160 bf16:349x2363x7104 fp16:397x7419x1003 ;;
   pitchcopies)
-    swapped_tests pitch_rows pitch_rows
-    timeout ${SAN_S:-90} compute-sanitizer --tool memcheck --error-exitcode 9 $PY -m pytest -q -p no:cacheprovider \
-      tests/test_gpu.py -k "pitch_rows and bindings" > "$OUT/sanitize_pitch_rows_memcheck.log" 2>&1
-    echo "memcheck exit $?: $(grep -E 'SUMMARY' "$OUT/sanitize_pitch_rows_memcheck.log" | tail -1)"
+    pitch_rows_checks
     timeout ${PITCH_S:-240} $PY scripts/pitch_study.py --shapes odd,scripts/shapes/pitch_copies.txt --copies \
       --rounds 2 --iters 10 --seed 43 > "$OUT/pitch_copies_fp16.txt" 2>&1
     echo "pitch copies exit $?"; tail -24 "$OUT/pitch_copies_fp16.txt"
@@ -1007,6 +1013,9 @@ or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
   tinyswap)
     fit_study tiny_swap_fp16 --shapes ${TINY_SHAPES:-scripts/shapes/tiny_swap.txt} --seed 29 \
       --fits 1:1:C1 1:2:C1 1:4:C1 1:2 1:4 ;;
+  survey2)
+    pitch_rows_checks
+    SURVEY_SHAPES=scripts/shapes/survey_fresh_2.txt survey fp16 bf16 ;;
   oddsuite)
     for p in fp16 bf16; do
       timeout ${SUITE_S:-120} $PY -m tcraw bench --shapes odd --precision $p --kernel wgmma_tma_$p --iters 10 \

@@ -19,7 +19,7 @@ from tabulate import tabulate                  # noqa: E402
 
 from tcraw import kernels, matmul              # noqa: E402
 from tcraw.bench import parse_shapes           # noqa: E402
-from tcraw.errors import run_main             # noqa: E402
+from tcraw.errors import UsageError, run_main  # noqa: E402
 from tcraw.precision import PRECISIONS, base_matrices   # noqa: E402
 from tcraw.report import shape_label           # noqa: E402
 from tcraw.runtime import Device               # noqa: E402
@@ -54,6 +54,9 @@ def main(argv=None):
         variants = [(f"rows to {p} B", p, saved[1]) for p in pitches]
     labels, rows = [v[0] for v in variants], []
     with Device(0) as device:
+        if args.copies and not device.pitch_kernels():
+            raise UsageError("--copies compares cuMemcpy2DAsync with cuda_src/pitch_rows.cu, which cannot be built "
+                             "here (no NVRTC, or none for this GPU): both columns would be the driver's copy")
         for item in parse_shapes(args.shapes):
             m, n, k = item[1] if isinstance(item, tuple) and len(item) == 2 else item
             hp = matmul.make_problem(device, PRECISIONS[key], *base_matrices(m, n, k, "normal", args.seed), "normal")

@@ -4,8 +4,8 @@ with cuBLAS, in one process, on the same buffers — each shape timed under both
 FIT_SPLIT_SLICES). With
 --fits, the pick beside swapped tiles fitted to each shape's M — BN the least width that covers
 M in 2 or 3 tiles — in clusters of 1, 2 and 4 along N (sharing A's rows); or the forms given,
-TILES:CLUSTER[:SA][:C1] each (SA: SHARE_A, pairs of the cluster along M sharing B's columns too;
-C1: one consumer, tiles of 64 rows of N, not 128).
+TILES:CLUSTER[:SA] or TILES:CLUSTER:C1 each (SA: SHARE_A, pairs of the cluster along M sharing B's
+columns too; C1: one consumer, tiles of 64 rows of N, not 128).
 
     python scripts/swap_fit_study.py --shapes scripts/shapes/swap_fit_fresh.txt --precision bf16
     python scripts/swap_fit_study.py --shapes scripts/shapes/swap_2d_fresh.txt --without 2:4:SA split
@@ -66,17 +66,16 @@ def spelt(form):
 
 def fit_forms(items, option="--fits", also=""):
     """TILES:CLUSTER[:SA] items (of ``option``; ``also``: what else it takes) as (tiles, cluster,
-    share_a) — with --fits TILES:CLUSTER[:SA][:C1] as (tiles, cluster, share_a, one_consumer) —
+    share_a) — with --fits, TILES:CLUSTER:C1 too, all as (tiles, cluster, share_a, one_consumer) —
     each once, refused by name if malformed or repeated."""
-    forms, tails = [], ([], ["SA"]) + (([], ["C1"], ["SA", "C1"]) if option == "--fits" else ())
+    forms, tails = [], ([], ["SA"]) + ((["C1"],) if option == "--fits" else ())
     for item in items:
         parts = item.split(":")
         if not 2 <= len(parts) <= 4 or not all(p.isdigit() for p in parts[:2]) or parts[2:] not in tails or \
-                int(parts[0]) < 1 or int(parts[1]) not in (1, 2, 4) or ("SA" in parts and int(parts[1]) == 1) or \
-                parts[2:] == ["SA", "C1"]:
+                int(parts[0]) < 1 or int(parts[1]) not in (1, 2, 4) or ("SA" in parts and int(parts[1]) == 1):
             raise UsageError(f"{option} {item!r}: each form is TILES:CLUSTER or TILES:CLUSTER:SA{also} — tiles of M "
                              "at least 1, CLUSTER 1, 2 or 4 (SA, pairs along M sharing B's columns: 2 or 4)"
-                             + ("; C1 last, one consumer (not with SA)" if option == "--fits" else "") + ", e.g. 3:4 2:4:SA")
+                             + ("; C1, one consumer" if option == "--fits" else "") + ", e.g. 3:4 2:4:SA")
         form = (int(parts[0]), int(parts[1]), int("SA" in parts)) + ((int("C1" in parts),) if option == "--fits" else ())
         if form in forms:
             raise UsageError(f"{option}: {item} is given twice; give each form once")
@@ -93,7 +92,7 @@ def main():
     ap.add_argument("--without", nargs="+", metavar="TILES:CLUSTER[:SA]|split",
                     help="the pick beside the rule without these of its forms (kernels.FIT_FORMS; split: 2 × 2 cut "
                          "along K), not without it")
-    ap.add_argument("--fits", nargs="*", metavar="TILES:CLUSTER[:SA][:C1]",
+    ap.add_argument("--fits", nargs="*", metavar="TILES:CLUSTER[:SA|:C1]",
                     help="the pick beside swapped tiles fitting M in 2 and 3 tiles, in clusters of 1, 2 and 4 "
                          "— or in the forms given (SA: SHARE_A, pairs along M sharing B's columns; C1: one consumer)")
     args = ap.parse_args()
@@ -111,7 +110,7 @@ def main():
                          f"{' '.join(map(spelt, kernels.FIT_FORMS))}, or split (its 2 × 2 fallback cut along K)")
     shapes = parse_shapes(args.shapes)
     forms = None if args.fits is None else \
-        fit_forms(args.fits, also="[:C1]") or [(t, c, 0, 0) for t in (2, 3) for c in (1, 2, 4)]
+        fit_forms(args.fits, also=" or TILES:CLUSTER:C1") or [(t, c, 0, 0) for t in (2, 3) for c in (1, 2, 4)]
     fewest = min(form[0] for form in forms) if forms else 0
     if forms and (wide := next((shape for _, shape in shapes if shape[0] > 256 * fewest), None)):
         raise UsageError(f"--fits covers M in {fewest} tile{'s' * (fewest > 1)} or more of at most 256 rows (the "

@@ -278,8 +278,9 @@ COPY_PITCH_BYTES = 128
 class Pitched:
     """Pitched device copies of the operands whose rows are not a multiple of ``kernel.pitch``
     bytes (a tensor map's 16): A or B is copied in before each launch, row by row, into rows
-    padded to COPY_PITCH_BYTES, and C is written there and copied out after — both by
-    cuMemcpy2DAsync inside the timed launch, so the time counts them. The pad bytes are never
+    padded to COPY_PITCH_BYTES, and C is written there and copied out after — both inside the
+    timed launch (pitch_copies: cuda_src/pitch_rows.cu, or cuMemcpy2DAsync), so the time counts
+    them. The pad bytes are never
     read: the tensor maps keep the real M, N, K, and the copy engine reads zeros past them. Holds
     nothing when every operand's rows already fit (an aligned problem is not copied)."""
 
@@ -339,13 +340,15 @@ def pitch_copies(device, kernel, ops, pitched):
     """The launches that copy ``pitched``'s operands (a Pitched) in before ``kernel`` and C out after
     it: (copies in, copies out), each a list of zero-argument callables. cuda_src/pitch_rows.cu —
     A's and B's rows in one launch, C's in another — where it can be built and counts fit its 32-bit
-    indices; else cuMemcpy2DAsync, one copy an operand (see pitch_rows.cu for why the kernel)."""
+    indices, every operand starting on 16 bytes; else cuMemcpy2DAsync, one copy an operand (see
+    pitch_rows.cu for why the kernel)."""
     from .kernels import Geometry
     copies = pitched.copies
     rows = {name: PitchRows(ops[name].ptr, buf.ptr, row, pitch, count, -(-row // 16))
             for name, (buf, pitch, row, count) in copies.items()}
-    unit = kernel.precision.out_dtype.itemsize
-    fits = all(r.contiguous % 16 == 0 and r.rows * max(r.chunks, r.row // unit) < 2 ** 31 for r in rows.values())
+    unit = kernel.precision.out_dtype.itemsize   # (pitch_rows_out copies C an element a thread: 1, 2 or 4 bytes)
+    fits = unit in (1, 2, 4) and \
+        all(r.contiguous % 16 == 0 and r.rows * max(r.chunks, r.row // unit) < 2 ** 31 for r in rows.values())
     kernels = fits and PITCH_KERNELS and device.pitch_kernels()
     if not kernels:
         drv = device.drv

@@ -102,21 +102,27 @@ class Device:
         from .validate import hold_ms
         hold_ms(ms)
         self._check()
-        hold = self._helper("hold_gpu.cu")
+        hold = self._helper("hold_gpu.cu", "hold_gpu")
         if hold:
             from .kernels import Geometry
-            launcher(hold.function("hold_gpu"), Geometry((1, 1, 1), (1, 1, 1)), KernelArgs([np.uint64(ms * 1e6)]))()
+            launcher(hold[0], Geometry((1, 1, 1), (1, 1, 1)), KernelArgs([np.uint64(ms * 1e6)]))()
         return bool(hold)
 
-    def _helper(self, source):
-        """The Module of a helper kernel in cuda_src/ (not a rung: hold_gpu.cu, pitch_rows.cu) for
-        this GPU, built once per Device — or False where it cannot be built: no NVRTC (as a
-        cubin-only run may have none), or one that cannot build for this GPU or its driver."""
+    def _helper(self, source, *entries):
+        """The Functions ``entries`` of a helper kernel in cuda_src/ (not a rung: hold_gpu.cu,
+        pitch_rows.cu) for this GPU, built and looked up once per Device — or False where that
+        cannot be done: no NVRTC (as a cubin-only run may have none), or one that cannot build for
+        this GPU or its driver, or a cubin the driver refuses."""
         if source not in self._helpers:
             from .compiler import compile_source
             from .errors import NoNvrtcError
             try:   # (UsageError: NVRTC without this GPU's arch, of another CUDA major, or newer than the driver)
-                self._helpers[source] = Module(self, compile_source(source, self.arch, backend=self.drv).image)
+                module = Module(self, compile_source(source, self.arch, backend=self.drv).image)
+                try:
+                    self._helpers[source] = tuple(module.function(entry) for entry in entries)
+                except BaseException:
+                    module.unload()
+                    raise
             except (NoNvrtcError, UsageError):
                 self._helpers[source] = False
             except CudaError as exc:   # the driver refused the cubin; a lost context is the caller's to see
@@ -127,18 +133,17 @@ class Device:
 
     def pitch_kernels(self):
         """cuda_src/pitch_rows.cu's (copy in, copy out) Functions for tcraw.matmul.Pitched's
-        copies, or None where they cannot be built (the copies then go through cuMemcpy2DAsync)."""
+        copies, or False where they cannot be built (the copies then go through cuMemcpy2DAsync)."""
         self._check()
-        module = self._helper("pitch_rows.cu")
-        return module and (module.function("pitch_rows_in"), module.function("pitch_rows_out"))
+        return self._helper("pitch_rows.cu", "pitch_rows_in", "pitch_rows_out")
 
     def close(self):
         if getattr(self, "_open", False):
             self._open = False
             try:
-                for module in self._helpers.values():
-                    if module:
-                        module.unload()
+                for functions in self._helpers.values():
+                    if functions:
+                        functions[0].module.unload()
             finally:
                 _release(self.drv.primary_ctx_release, self.handle)
 

@@ -259,6 +259,9 @@ def test_pitched_copies_are_one_kernel_launch_each_way_or_the_drivers_copies(mon
                     ["pitch_rows_out"] * ("C" in names), names
                 for entry, geometry, args in launched:
                     rows = [v for v in args.values if isinstance(v, matmul.PitchRows)]
+                    assert all(r.chunks == -(-r.row // 16) for r in rows)   # (a row's 16-byte chunks)
+                    if entry == "pitch_rows_out":
+                        assert args.values[-1].value == 4   # (C's element: fp32)
                     work = sum(r.rows * (r.chunks if entry == "pitch_rows_in" else r.row // 4) for r in rows)
                     assert geometry.block == (256, 1, 1) and geometry.grid == (-(-work // 256), 1, 1)
                     assert [(r.contiguous, r.padded, r.row, r.pitch, r.rows) for r in rows if r.rows] == \

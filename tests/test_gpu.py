@@ -113,42 +113,50 @@ def test_device_reference_matches_the_cpu(device, key):
     np.testing.assert_allclose(gpu.abs_ref, cpu.abs_ref, rtol=1e-12)
 
 
-@pytest.mark.parametrize("in_bytes, out_bytes", [(1, 4), (2, 4), (2, 2)])
+@pytest.mark.parametrize("in_bytes, out_bytes", [(1, 4), (2, 4), (2, 2), (4, 4)])
 def test_pitch_rows_copies_every_byte_at_any_alignment(device, in_bytes, out_bytes):
     """cuda_src/pitch_rows.cu (matmul.pitch_copies): A's and B's rows — any length, starting at
-    any byte — copied into rows padded to 128 bytes, and C's padded rows copied back out, byte for
-    byte: rows of 1 to 4099 bytes (shorter and longer than a 16-byte chunk, one past it, odd), one
-    to 67 rows, the last word of a source ending past its buffer. Random bytes each run; the
-    copies' destinations poisoned first. The kernels must build here (no silent fallback)."""
+    any byte, A and B of different shapes — copied into rows padded to 128 bytes, and C's padded
+    rows copied back out, byte for byte: rows of 1 to 4099 bytes (shorter and longer than a 16-byte
+    chunk, one past it, odd), one to 70 rows, the last word of a source ending past its buffer
+    (a read past it shows only under compute-sanitizer: cuMemAlloc rounds sizes up; the session
+    script runs this test under memcheck). Random bytes each run; the copies' destinations
+    poisoned first. The kernels must build here (no silent fallback)."""
+    from contextlib import ExitStack
     from types import SimpleNamespace
     from tcraw.matmul import pitch_copies
     from tcraw.runtime import DeviceBuffer
     assert device.pitch_kernels(), "pitch_rows.cu did not build for this GPU"
     rng = np.random.default_rng()
     kernel = SimpleNamespace(precision=SimpleNamespace(out_dtype=np.dtype(f"u{out_bytes}")))
+    padded = lambda row: -(-row // 128) * 128   # noqa: E731
     for rows, cols in ((1, 1), (3, 7), (5, 8), (7, 9), (2, 15), (33, 351), (67, 1003), (4, 4099 // in_bytes)):
-        row, row_c = cols * in_bytes, cols * out_bytes
-        pitch, pitch_c = -(-row // 128) * 128, -(-row_c // 128) * 128
-        with DeviceBuffer(device, rows * row) as a, DeviceBuffer(device, rows * row) as b, \
-                DeviceBuffer(device, rows * row_c) as c, DeviceBuffer(device, rows * pitch) as pa, \
-                DeviceBuffer(device, rows * pitch) as pb, DeviceBuffer(device, rows * pitch_c) as pc:
-            host = {name: rng.integers(0, 256, size, dtype=np.uint8)
-                    for name, size in (("A", rows * row), ("B", rows * row), ("C", rows * pitch_c))}
-            a.copy_from_host(host["A"]), b.copy_from_host(host["B"]), pc.copy_from_host(host["C"])
+        # (rows, row bytes, pitch) of A, of B (3 rows more, 2·cols + 5 columns) and of C
+        shape = {"A": (rows, cols * in_bytes), "B": (rows + 3, (2 * cols + 5) * in_bytes), "C": (rows, cols * out_bytes)}
+        shape = {name: (r, row, padded(row)) for name, (r, row) in shape.items()}
+        with ExitStack() as stack:
+            contiguous = {name: stack.enter_context(DeviceBuffer(device, r * row)) for name, (r, row, _) in shape.items()}
+            copy = {name: stack.enter_context(DeviceBuffer(device, r * pitch)) for name, (r, _, pitch) in shape.items()}
+            host = {name: rng.integers(0, 256, r * (pitch if name == "C" else row), dtype=np.uint8)
+                    for name, (r, row, pitch) in shape.items()}
+            contiguous["A"].copy_from_host(host["A"]), contiguous["B"].copy_from_host(host["B"])
+            copy["C"].copy_from_host(host["C"])
             for names in (("A", "B"), ("B",)):   # (both in one launch; B alone)
-                for buf in (pa, pb, c):
+                for buf in (copy["A"], copy["B"], contiguous["C"]):
                     device.drv.memset_d8(buf.ptr, 0xFF, buf.nbytes)
-                copies = {"A": (pa, pitch, row, rows), "B": (pb, pitch, row, rows), "C": (pc, pitch_c, row_c, rows)}
-                pitched = SimpleNamespace(copies={n: copies[n] for n in (*names, "C")})
-                before, after = pitch_copies(device, kernel, {"A": a, "B": b, "C": c}, pitched)
+                pitched = SimpleNamespace(copies={n: (copy[n], shape[n][2], shape[n][1], shape[n][0])
+                                                  for n in (*names, "C")})
+                before, after = pitch_copies(device, kernel, contiguous, pitched)
                 assert len(before) == 1 and len(after) == 1
                 for step in (*before, *after):
                     step()
-                for name, buf in (("A", pa), ("B", pb))[2 - len(names):]:
-                    got = buf.to_array().reshape(rows, pitch)[:, :row]
-                    np.testing.assert_array_equal(got, host[name].reshape(rows, row), err_msg=f"{name} {rows}×{row}")
-                np.testing.assert_array_equal(c.to_array().reshape(rows, row_c),
-                                              host["C"].reshape(rows, pitch_c)[:, :row_c], err_msg=f"C {rows}×{row_c}")
+                for name in names:
+                    r, row, pitch = shape[name]
+                    np.testing.assert_array_equal(copy[name].to_array().reshape(r, pitch)[:, :row],
+                                                  host[name].reshape(r, row), err_msg=f"{name} {r}×{row}")
+                r, row, pitch = shape["C"]
+                np.testing.assert_array_equal(contiguous["C"].to_array().reshape(r, row),
+                                              host["C"].reshape(r, pitch)[:, :row], err_msg=f"C {r}×{row}")
 
 
 def test_hold_keeps_the_stream_busy_for_the_time_asked(device):
@@ -249,6 +257,7 @@ def test_trace_covers_every_call_of_a_run(device, name):
     assert expected <= calls, expected - calls
     if kernel.pitch:   # 67×45×99: every operand's rows miss 16 bytes, so each is copied (pitch_rows.cu), and traced
         assert "name='pitch_rows_in'" in p.stderr and "name='pitch_rows_out'" in p.stderr
+        assert "cuMemcpy2DAsync" not in calls
 
 
 def test_big_problems_are_checked_against_the_device_reference(device):

@@ -163,6 +163,8 @@ def test_scripts_refuse_a_bad_argument_before_the_gpu(name, argv):
     (["--fits", "2:3"], "--fits '2:3': each form is TILES:CLUSTER or TILES:CLUSTER:SA"),
     (["--fits", "2:1:SA"], "(SA, pairs along M sharing B's columns: 2 or 4)"),
     (["--fits", "2:2", "2:2"], "2:2 is given twice"),
+    (["--fits", "1:2:SA:C1"], "or TILES:CLUSTER:C1 — tiles of M at least 1"),   # (one consumer shares no B)
+    (["--fits", "1:2:C1", "1:2:C1"], "1:2:C1 is given twice"),
     (["--without", "2:4:sa"], "--without '2:4:sa': each form is TILES:CLUSTER or TILES:CLUSTER:SA, or split"),
     (["--without", "2:2:SA"], "not among the rule's forms — 3:4 3:2 2:4 2:4:SA 2:2, or split"),
     (["--without", "split", "split"], "split is given twice"),
