@@ -8,6 +8,8 @@ scripts/pitch_study.py output, unedited):
    cuBLAS's µs, the operands copied; geomeans, how many below 0.85×, the worst.
 2. The copies' A/B in one process (run 3): time with pitch_rows.cu / time with cuMemcpy2DAsync.
 3. The odd suite (run 5) against the last full run's (docs/results/2026-12-01-h200-suites-at-head/).
+4. A second survey (run 7, scripts/shapes/survey_fresh_2.txt: drawn after the first had driven the
+   change) as the tree now runs it: every shape below 0.90× in either precision, the geomeans.
 """
 import math
 import re
@@ -84,8 +86,27 @@ def odd():
               f"then's, cuBLAS's {geomean(after[s][1] / before[s][1] for s in after):.3f}×\n")
 
 
+def second_survey():
+    runs = {p: bench(HERE / f"run7_survey_2_{p}.txt") for p in ("fp16", "bf16")}
+    assert all(len(r) == 48 for r in runs.values())
+    ratio = lambda row: row[1] / row[0]   # noqa: E731
+    print("run 7: a second survey (scripts/shapes/survey_fresh_2.txt), × cuBLAS — every shape below 0.90× in either")
+    print(f"{'shape':>16} {'copied':>6} {'fp16':>7} {'bf16':>7}   µs ours, cuBLAS: fp16 | bf16")
+    low = [s for s in runs["fp16"] if min(ratio(runs[p][s]) for p in runs) < 0.90]
+    for shape in sorted(low, key=lambda s: ratio(runs["fp16"][s])):
+        a, b = runs["fp16"][shape], runs["bf16"][shape]
+        print(f"{shape:>16} {a[2]:>6} {ratio(a):7.3f} {ratio(b):7.3f}   {a[0]:7.1f} {a[1]:7.1f} | {b[0]:7.1f} {b[1]:7.1f}")
+    for p, rows in runs.items():
+        for label, keep in (("all 48", lambda s: True), ("copied", lambda s: rows[s][2]),
+                            ("not copied", lambda s: not rows[s][2])):
+            picked = [s for s in rows if keep(s)]
+            print(f"  {p} {label:>10} ({len(picked):2} shapes): geomean {geomean(ratio(rows[s]) for s in picked):.3f}, "
+                  f"below 0.85× {sum(ratio(rows[s]) < 0.85 for s in picked)}")
+
+
 if __name__ == "__main__":
     survey("fp16", "run1_survey_fp16.txt", "run2_survey_fp16.txt")
     survey("bf16", "run1_survey_bf16.txt", "run3_survey_bf16.txt")
     copies()
     odd()
+    second_survey()
