@@ -280,9 +280,9 @@ class Pitched:
     bytes (a tensor map's 16): A or B is copied in before each launch, row by row, into rows
     padded to COPY_PITCH_BYTES, and C is written there and copied out after — both inside the
     timed launch (pitch_copies: cuda_src/pitch_rows.cu, or cuMemcpy2DAsync), so the time counts
-    them. The pad bytes are never
-    read: the tensor maps keep the real M, N, K, and the copy engine reads zeros past them. Holds
-    nothing when every operand's rows already fit (an aligned problem is not copied)."""
+    them. The pad bytes are never read: the tensor maps keep the real M, N, K, and the copy
+    engine reads zeros past them. Holds nothing when every operand's rows already fit (an aligned
+    problem is not copied)."""
 
     def __init__(self, device, kernel, m, n, k, b_layout="row"):
         self.copies = {}   # name -> (DeviceBuffer, pitch, row bytes, rows)

@@ -61,7 +61,7 @@ class Device:
         self.max_grid = tuple(attr(a) for a in C.DEV_MAX_GRID_DIM)
         self.max_smem_default = attr(C.DEV_MAX_SHARED_MEMORY_PER_BLOCK)
         self.max_smem_optin = attr(C.DEV_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
-        self._helpers = {}   # source -> Module of a helper kernel, built on first use (False: it cannot be here)
+        self._helpers = {}   # helper source -> its Functions, built on first use (False: they cannot be here)
 
     @functools.cached_property
     def pci_bus_id(self):
