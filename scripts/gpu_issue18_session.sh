@@ -145,6 +145,8 @@
 #          consumer (64 rows of N) in clusters of 1, 2, 4 along N and of two in clusters of 2, 4, fp16
 #   survey2 (issue 14) pitch_rows.cu's GPU test, alone and under memcheck; then 06's picks against cuBLAS on a
 #          second random draw of 48 shapes (scripts/shapes/survey_fresh_2.txt), fp16 and bf16
+#   smallm (issue 14) M ≤ 32 against a large B (scripts/shapes/small_m_big_b.txt): the pick beside one consumer's
+#          64-column swapped tiles (BN 16, 32), a whole round then stream-K's cut of the rest (STREAM_K_ROUNDS=1), fp16
 #   oddsuite (issue 14) the odd suite (every operand copied to pitched rows), 06's picks, fp16 and bf16
 #   tiny   (issue 14) Nsight Compute's durations of 06's and cuBLAS's kernels on small shapes below 0.85×
 #          (scripts/shapes/tiny_overhead.txt); the pitch_rows.cu A/B again (PITCH_SHAPES); the survey in bf16
@@ -191,6 +193,13 @@ pitch_rows_checks() {
   timeout ${SAN_S:-90} compute-sanitizer --tool memcheck --error-exitcode 9 $PY -m pytest -q -p no:cacheprovider \
     tests/test_gpu.py -k "pitch_rows and bindings" > "$OUT/sanitize_pitch_rows_memcheck.log" 2>&1
   echo "memcheck exit $?: $(grep -E 'SUMMARY' "$OUT/sanitize_pitch_rows_memcheck.log" | tail -1)"
+}
+# 06 with its copies made by cuMemcpy2DAsync and by pitch_rows.cu, alternately (scripts/pitch_study.py --copies),
+# on PITCH_SHAPES (the odd suite and scripts/shapes/pitch_copies.txt), fp16
+pitch_copies_study() {
+  timeout ${PITCH_S:-240} $PY scripts/pitch_study.py --shapes ${PITCH_SHAPES:-odd,scripts/shapes/pitch_copies.txt} \
+    --copies --rounds 2 --iters 10 --seed 43 > "$OUT/pitch_copies_fp16.txt" 2>&1
+  echo "pitch copies exit $?"; tail -24 "$OUT/pitch_copies_fp16.txt"
 }
 # 06's picks against cuBLAS on SURVEY_SHAPES (scripts/shapes/survey_fresh.txt) in each precision named
 survey() {
@@ -996,9 +1005,7 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
     SAN_S=${SAN_S:-80} sanitize_configs swap_2d_split fp16:291x3001x4160 bf16:349x2363x7104 fp16:397x7419x1003 ;;
   pitchcopies)
     pitch_rows_checks
-    timeout ${PITCH_S:-240} $PY scripts/pitch_study.py --shapes odd,scripts/shapes/pitch_copies.txt --copies \
-      --rounds 2 --iters 10 --seed 43 > "$OUT/pitch_copies_fp16.txt" 2>&1
-    echo "pitch copies exit $?"; tail -24 "$OUT/pitch_copies_fp16.txt"
+    pitch_copies_study
     survey ${SURVEY_PRECISIONS:-fp16} ;;
   pitchfinal)
     swapped_tests "pitch_rows or 06_on_shapes_no_tile_divides or 07_k_major_forms_are_correct_at_the_edges \
@@ -1016,6 +1023,12 @@ or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
   survey2)
     pitch_rows_checks
     SURVEY_SHAPES=scripts/shapes/survey_fresh_2.txt survey fp16 bf16 ;;
+  smallm)
+    timeout ${SMALLM_S:-200} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/small_m_big_b.txt \
+      --iters 20 --seed 47 --variants picked SWAP_AB=1,CONSUMERS=1,BN=16,CLUSTER=1,STAGES=8,STREAM_K_ROUNDS=1 \
+      SWAP_AB=1,CONSUMERS=1,BN=32,CLUSTER=1,STAGES=8,STREAM_K_ROUNDS=1 \
+      > "$OUT/small_m_big_b_fp16.txt" 2>&1
+    echo "small M exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/small_m_big_b_fp16.txt" ;;
   oddsuite)
     for p in fp16 bf16; do
       timeout ${SUITE_S:-120} $PY -m tcraw bench --shapes odd --precision $p --kernel wgmma_tma_$p --iters 10 \
@@ -1028,9 +1041,7 @@ or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
       $PY -m tcraw bench --shapes scripts/shapes/tiny_overhead.txt --precision fp16 --kernel wgmma_tma_fp16 \
       --iters 1 --warmup 1 --seed 7 > "$OUT/tiny_ncu_fp16.txt" 2>&1
     echo "tiny ncu exit $?"; grep -cE '^  [a-zA-Z_0-9]+' "$OUT/tiny_ncu_fp16.txt"
-    timeout ${PITCH_S:-200} $PY scripts/pitch_study.py --shapes ${PITCH_SHAPES:-odd,scripts/shapes/pitch_copies.txt} \
-      --copies --rounds 2 --iters 10 --seed 43 > "$OUT/pitch_copies_fp16.txt" 2>&1
-    echo "pitch copies exit $?"; tail -24 "$OUT/pitch_copies_fp16.txt"
+    pitch_copies_study
     survey ${SURVEY_PRECISIONS:-bf16} ;;
   survey)
     swapped_tests swapped_wide swapped_wide

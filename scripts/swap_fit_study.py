@@ -11,7 +11,7 @@ columns too; C1: one consumer, tiles of 64 rows of N, not 128).
     python scripts/swap_fit_study.py --shapes scripts/shapes/swap_2d_fresh.txt --without 2:4:SA split
     python scripts/swap_fit_study.py --shapes scripts/shapes/swap_clusters.txt --fits
     python scripts/swap_fit_study.py --shapes scripts/shapes/swap_clusters.txt --fits 3:4 2:4:SA 2:2:SA
-    python scripts/swap_fit_study.py --shapes scripts/shapes/tiny_overhead.txt --fits 1:1:C1 1:2:C1 1:2
+    python scripts/swap_fit_study.py --shapes scripts/shapes/tiny_swap.txt --fits 1:1:C1 1:2:C1 1:2
 """
 
 import argparse
