@@ -953,8 +953,9 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                                    smem_desc(b_desc0 + at + kk * B_STEP));
                 wgmma_commit();
                 // The stage may be refilled only once the MMAs reading it are done — in every
-                // block of the cluster, since a block's multicast copies (of B, or SHARE_A's or SWAP_AB's A)
-                // land in others (every consumer frees the stage in all: the simplest count that covers each). (Waiting for one group less and releasing the previous
+                // block of the cluster, since a block's multicast copies (of B, or SHARE_A's or
+                // SWAP_AB's A) land in others (every consumer frees the stage in all: the simplest
+                // count that covers each). (Waiting for one group less and releasing the previous
                 // stage measured no faster with two consumers: the other's MMAs keep the tensor
                 // cores busy meanwhile. With one, nothing does: WAIT_DEPTH=1 keeps one group in
                 // flight, up to 20 % faster.)

@@ -930,14 +930,14 @@ PAIRED_ROWS_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 2, "STAGES": 8}
 # (+5 / +6 %) and 385×6080×1528 (+2 %), within 1 % at one / two more. Beside picks the rule left
 # (run 3, 18 fresh shapes) 2 × 2 of 2 tiles — cut along K by split-K where few — took 16–18 % less
 # time over two 192-row tiles at three of four (285×2824×6936, 288×2864×4056, 291×5984×2032; 1 %
-# at 362×6208×5656), 10 % less over one consumer's tiles
-# (363×2480×6592), the same (±1 %) beside swapped picks, 12 % more where its pieces were short
-# (367×3424×1696: 14 slices) and 1–25 % more at 224–240 columns (M past 416: 3 stages; 8 of 8
-# slower). So, over any pick, the rule falls back to them: at most 208
-# columns, one round 4 clusters in 5 busy, pieces of FIT_SPLIT_SLICES or more. On 16 fresh shapes
-# where the fallback moves the pick and three where earlier forms lost (run 4): 0.858 / 0.854× the
-# time, faster at all 19 in both, 0.860 → 1.002× / 0.902 → 1.056× cuBLAS, below 0.85× 11 → 0 /
-# 10 → 1 (296×3304×5472 0.72 → 0.88×, 308×2184×7648 0.72 → 1.06, 294×3792×6488 0.79 → 0.99).
+# at 362×6208×5656), 10 % less over one consumer's tiles (363×2480×6592), the same (±1 %) beside
+# swapped picks, 12 % more where its pieces were short (367×3424×1696: 14 slices) and 1–25 % more
+# at 224–240 columns (M past 416: 3 stages; 8 of 8 slower). So, over any pick, the rule falls back
+# to them: at most 208 columns, one round 4 clusters in 5 busy, pieces of FIT_SPLIT_SLICES or more.
+# On 16 fresh shapes where the fallback moves the pick and three where earlier forms lost (run 4):
+# 0.858 / 0.854× the time, faster at all 19 in both, 0.860 → 1.002× / 0.902 → 1.056× cuBLAS,
+# below 0.85× 11 → 0 / 10 → 1 (296×3304×5472 0.72 → 0.88×, 308×2184×7648 0.72 → 1.06,
+# 294×3792×6488 0.79 → 0.99).
 FIT_MOST_BN = 208
 FIT_SPLIT_SLICES = 32   # (0: no fallback)
 FIT_FORMS = ((3, 4, 0), (3, 2, 0), (2, 4, 0), (2, 4, 1), (2, 2, 0))
@@ -1046,10 +1046,10 @@ def _with_stages(tile, picked, overrides):
     sharing of A (2 × 2, 192-row tiles in pairs, swapped pairs along M) goes with its cluster when
     the overrides reshape the cluster (CLUSTER of another size, SWAP_AB, A_ROWS, PINGPONG: taking
     turns, clusters of 2; swapped, CONSUMERS other than 2 — an override that repeats the pick's
-    own value reshapes nothing); a pick
-    of 192 rows gives way to 128 where the overrides cannot be built with three consumers
-    (wgmma_three_consumers_refuse, SWAP_AB, PINGPONG, more stages than fit) or change its columns
-    (BN=128 over it means the measured 128×128, not 192×128, which never won); swapped tiles
+    own value reshapes nothing); a pick of 192 rows gives way to 128 where the overrides cannot be
+    built with three consumers (wgmma_three_consumers_refuse, SWAP_AB, PINGPONG, more stages than
+    fit) or change its columns (BN=128 over it means the measured 128×128, not 192×128, which
+    never won); swapped tiles
     (SWAP_AB) over an unswapped pick, or unswapped over a swapped one, run in clusters of 1 unless
     CLUSTER is given (with SHARE_A=1 asked: 2 × 2 swapped, 2 unswapped), and a swapped BN (a
     multiple of 16) that the pick's cluster cannot share (whole 8-row atoms of A's rows for each

@@ -342,13 +342,15 @@ def pitch_copies(device, kernel, ops, pitched):
     A's and B's rows in one launch, C's in another — where it can be built and counts fit its 32-bit
     indices, every operand starting on 16 bytes; else cuMemcpy2DAsync, one copy an operand (see
     pitch_rows.cu for why the kernel)."""
-    from .kernels import Geometry
+    from .kernels import Geometry, cdiv
     copies = pitched.copies
-    rows = {name: PitchRows(ops[name].ptr, buf.ptr, row, pitch, count, -(-row // 16))
+    rows = {name: PitchRows(ops[name].ptr, buf.ptr, row, pitch, count, cdiv(row, 16))
             for name, (buf, pitch, row, count) in copies.items()}
     unit = kernel.precision.out_dtype.itemsize   # (pitch_rows_out copies C an element a thread: 1, 2 or 4 bytes)
-    fits = unit in (1, 2, 4) and \
-        all(r.contiguous % 16 == 0 and r.rows * max(r.chunks, r.row // unit) < 2 ** 31 for r in rows.values())
+    # each operand's threads: a 16-byte chunk each in, an element each out (C)
+    work = {name: r.rows * (r.row // unit if name == "C" else r.chunks) for name, r in rows.items()}
+    fits = unit in (1, 2, 4) and all(r.contiguous % 16 == 0 for r in rows.values()) and \
+        all(count < 2 ** 31 for count in work.values())
     kernels = fits and PITCH_KERNELS and device.pitch_kernels()
     if not kernels:
         drv = device.drv
@@ -357,18 +359,14 @@ def pitch_copies(device, kernel, ops, pitched):
                 [drv.copier_2d(ops["C"].ptr, row, buf.ptr, pitch, row, count)
                  for name, (buf, pitch, row, count) in copies.items() if name == "C"])
     copy_in, copy_out = kernels
-    ins = [rows[name] for name in ("A", "B") if name in rows]
+    spread = lambda threads: Geometry((cdiv(threads, PITCH_THREADS), 1, 1), (PITCH_THREADS, 1, 1))   # noqa: E731
+    ins = [name for name in ("A", "B") if name in rows]
     before, after = [], []
-    if ins:
-        a, b = (ins + [PitchRows()])[:2]   # (b.rows 0: A or B alone)
-        chunks = a.rows * a.chunks + b.rows * b.chunks
-        before.append(launcher(copy_in, Geometry((-(-chunks // PITCH_THREADS), 1, 1), (PITCH_THREADS, 1, 1)),
-                               KernelArgs([a, b])))
+    if ins:   # (one operand: the second slot empty, rows 0)
+        a, b = ([rows[name] for name in ins] + [PitchRows()])[:2]
+        before.append(launcher(copy_in, spread(sum(work[name] for name in ins)), KernelArgs([a, b])))
     if "C" in rows:
-        c = rows["C"]
-        units = c.rows * (c.row // unit)
-        after.append(launcher(copy_out, Geometry((-(-units // PITCH_THREADS), 1, 1), (PITCH_THREADS, 1, 1)),
-                              KernelArgs([c, np.uint32(unit)])))
+        after.append(launcher(copy_out, spread(work["C"]), KernelArgs([rows["C"], np.uint32(unit)])))
     return before, after
 
 
