@@ -58,7 +58,7 @@
 #define STREAM_K_DIV 2   // ... in shares of at least 1/STREAM_K_DIV of a tile (see stream_k_share)
 #endif
 #ifndef STREAM_K_ROUNDS
-#define STREAM_K_ROUNDS 4   // ... only after at least this many whole rounds (see stream_k_share)
+#define STREAM_K_ROUNDS 4   // ... only after at least this many whole rounds (0: with none; see stream_k_share)
 #endif
 #ifndef SPLIT_MIN_SAVED
 #define SPLIT_MIN_SAVED 16   // ... when that saves at least this many k-slices (see stream_k_share)
@@ -75,6 +75,9 @@
 #ifndef SPLIT_MAX
 #define SPLIT_MAX 16  // ... and at most this many pieces (each sums a share of all p: split_epilogue)
 #endif
+#ifndef SPLIT_ROUNDS
+#define SPLIT_ROUNDS 1   // ... and (more than 1) where tiles are more than half the clusters, pieces of
+#endif                   // several tiles in up to this many rounds when that takes a tenth less (split_pieces)
 #ifndef SPLIT_LOADS
 #define SPLIT_LOADS (CONSUMERS == 3 && BN == 192 ? 8 : 16)   // ... whose sum over 3+ pieces loads about this
 #endif                // many 16-byte partials at once (split_epilogue; 8 for 192 × 192: registers, at THREADS)
@@ -447,9 +450,33 @@ __device__ __forceinline__ int stream_k_share(int tiles, int KT, int clusters) {
 // Split-K's pieces per tile, or 1: when the tiles fill at most half the clusters (small M or N,
 // long K), a tile's KT slices are cut in p even pieces, one per cluster, so that p·tiles clusters
 // work instead of `tiles` — each piece at least SPLIT_MIN_SLICES long, at most SPLIT_MAX of them.
+// With SPLIT_ROUNDS > 1, more tiles than that may be cut too: the clusters take the pieces of
+// clusters / p tiles a round (split_round_tiles), so 86 tiles on 132 clusters run as 3 pieces
+// in 2 rounds — 2/3 of a tile's time by this count, not 1 — p the one whose rounds / p is least,
+// taken only if a tenth less than the whole tiles' rounds (a split tile's sum costs its pieces).
+// Measured (H200, M ≤ 32 against a large B, where 06's swapped tiles leave SMs idle and cuBLAS
+// splits along K): 32×11000×11784 0.81 → 0.86× cuBLAS, but on 14 fresh such shapes no faster
+// (0.891 → 0.883×) and at short K slower (1×11008×4096 1.01 → 0.83×): no pick sets it. Stream-K
+// over every tile (STREAM_K_ROUNDS=0) was slower still there (0.82 → 0.69×: blocks at different k
+// read B's rows apart; docs/results/2026-12-02-h200-small-m-split-rounds/).
 __device__ __forceinline__ int split_pieces(int tiles, int KT, int clusters) {
     if (!SPLIT_K || PINGPONG) return 1;   // (its epilogue sums whole 64-row consumer shares of one tile)
-    return max(1, min(min(clusters / tiles, KT / SPLIT_MIN_SLICES), SPLIT_MAX));
+    const int p = max(1, min(min(clusters / tiles, KT / SPLIT_MIN_SLICES), SPLIT_MAX));
+    if (SPLIT_ROUNDS == 1 || p > 1) return p;
+    const int most = min(KT / SPLIT_MIN_SLICES, SPLIT_MAX);
+    const int whole = (tiles + clusters - 1) / clusters;   // rounds of whole tiles
+    int best = 1, rounds = whole;                          // least rounds / pieces: r·best < rounds·q
+    for (int q = 2; q <= min(most, clusters); ++q)
+        if (const int r = (tiles + clusters / q - 1) / (clusters / q); r <= SPLIT_ROUNDS && r * best < rounds * q)
+            best = q, rounds = r;
+    return 10 * rounds <= 9 * whole * best ? best : 1;
+}
+
+// The tiles a round of split-K's pieces takes: all (one round), or with SPLIT_ROUNDS clusters / p
+// of them — piece cluster / that of tile cluster % that, + that, ... So a tile's p pieces run in
+// one round, at once (split_epilogue waits for them all), by the same p clusters every round.
+__device__ __forceinline__ int split_round_tiles(int tiles, int p, int clusters) {
+    return SPLIT_ROUNDS == 1 ? tiles : min(tiles, clusters / p);
 }
 
 // The cluster's work, in order, as units (tile, first k-slice, end k-slice). Split-K (few tiles):
@@ -467,8 +494,11 @@ __device__ __forceinline__ int split_pieces(int tiles, int KT, int clusters) {
 template <class Body>
 __device__ __forceinline__ void for_each_unit(int tiles, int KT, int cluster, int clusters, Body&& body) {
     if (const int p = split_pieces(tiles, KT, clusters); p > 1) {
-        const int piece = cluster / tiles;
-        if (piece < p) body(cluster % tiles, piece * KT / p, (piece + 1) * KT / p);
+        const int per = split_round_tiles(tiles, p, clusters), piece = cluster / per;
+        if (piece >= p) return;
+        if constexpr (SPLIT_ROUNDS == 1) body(cluster % tiles, piece * KT / p, (piece + 1) * KT / p);
+        else   // (a loop of one round compiles to other code than the form measured before SPLIT_ROUNDS)
+            for (int tile = cluster % per; tile < tiles; tile += per) body(tile, piece * KT / p, (piece + 1) * KT / p);
         return;
     }
     const int share = stream_k_share(tiles, KT, clusters);
@@ -603,8 +633,9 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
 // Writing and reading back its own boxes too, with a GPU-wide fence in every thread, took 2 µs
 // longer with 2 pieces (1024×1024×8192: 0.865× against 0.923× cuBLAS now, H200, same run).
 // The wait needs the tile's p pieces running at once: they are clusters of one persistent grid
-// with one unit each (p ≤ clusters / tiles), and the launch refuses a grid the device cannot hold
-// whole (tcraw.matmul: cuOccupancyMaxActiveClusters). The sum's loads go out many at a time:
+// with one unit each (p ≤ clusters / tiles; with SPLIT_ROUNDS one a round, the same p clusters
+// taking a tile's pieces every round: split_round_tiles), and the launch refuses a grid the
+// device cannot hold whole (tcraw.matmul: cuOccupancyMaxActiveClusters). The sum's loads go out many at a time:
 // with 2 pieces all of them at once; with more, about SPLIT_LOADS of them, several pieces'
 // partials of one box (a column group at a time put each load's L2 latency in series: 13 µs of
 // a 32 µs run at 512×4096×4096; one piece's partial of a box at a time, SPLIT_LOADS=1, measured
@@ -850,8 +881,8 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
         // per block tile, then the partial sums (the workspace's layout, above).
         unsigned* flags = work;
         const int share = stream_k_share(tiles, KT, clusters), p = split_pieces(tiles, KT, clusters);
-        unsigned* counters = work + gridDim.x;
-        acc_t* partials = reinterpret_cast<acc_t*>(work + (2 * gridDim.x + 3) / 4 * 4);   // 16-byte aligned
+        unsigned* counters = work + gridDim.x;   // (SPLIT_ROUNDS · gridDim.x of them: split_round_tiles)
+        acc_t* partials = reinterpret_cast<acc_t*>(work + ((1 + SPLIT_ROUNDS) * gridDim.x + 3) / 4 * 4);   // 16-byte aligned
         // A piece that an earlier piece waits for raises this block's flag once its boxes are in
         // C — not right after issuing them (waiting for the writes would stall the MMAs), but at
         // the next epilogue or at the end, when they have long landed.
@@ -987,7 +1018,8 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
 
             if (p > 1) {   // split-K: every piece sums and stores its share of the tile, once all are in
                 const int block_tile = tile * CLUSTER + rank;
-                split_epilogue(d[0], partials + block_tile * p * PARTIAL_FLOATS, counters + block_tile, cluster / tiles,
+                split_epilogue(d[0], partials + block_tile * p * PARTIAL_FLOATS, counters + block_tile,
+                               cluster / split_round_tiles(tiles, p, clusters),
                                p, c, t, map_c, c_buffers + c * C_BUFFER_BYTES, C_COL, C_ROW, scale);
                 return;
             }

@@ -341,6 +341,8 @@ def mma_sync_kernel(key, tile=MMA_TILE, name=None):
 
 WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8, "STREAM_K": 1,
               "SPLIT_MIN_SAVED": 16, "SPLIT_K": 1, "SPLIT_MIN_SLICES": 4, "SPLIT_MAX": 16,
+              "SPLIT_ROUNDS": 1,   # >1: tiles more than half the clusters cut too, in up to this many rounds of
+                                   # pieces (split_pieces; the workspace holds this many partial tiles a block)
               "SPLIT_LOADS": None,   # split-K's sum over 3+ pieces: about this many 16-byte loads of partials at
                                      # once (None: as wgmma_split_loads says, 16 — 8 for three consumers of 192)
               "PROMOTE": 0,   # PROMOTE=N: MMAs accumulate N slices, then fp32 adds (FP8's accumulator study)
@@ -358,6 +360,7 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
                                  # columns: FIT_CONFIGS)
               "STREAM_K_DIV": 2,  # stream-K's pieces are at least 1/STREAM_K_DIV of a tile ...
               "STREAM_K_ROUNDS": 4}  # ... and cut a last partial round only after this many whole ones
+                                     # (0: fewer tiles than clusters are all cut, stream-K over the whole problem)
 WGMMA_ROW_BYTES = 128          # a slice of K: one 128-byte swizzle row per operand row (64 halves)
 WGMMA_C_BOX_COLS = 32          # C leaves in 64 × 32 fp32 boxes (one 128-byte swizzle row; 64 of bf16)
 SM90_SMEM_BYTES = 227 * 1024   # dynamic + static shared memory one sm_90 block can have
@@ -454,7 +457,7 @@ MACRO_MOST = 2 ** 31 - 1   # a macro's value is an int in the .cu (past it NVRTC
 
 # 06/07's macros that count something (0 would leave nothing, or divide by it)
 WGMMA_POSITIVE = ("CONSUMERS", "BN", "STAGES", "CLUSTER", "GROUP_M", "SPLIT_MIN_SLICES", "SPLIT_LOADS",
-                  "STREAM_K_DIV", "SPLIT_MAX")
+                  "STREAM_K_DIV", "SPLIT_MAX", "SPLIT_ROUNDS")
 # ... and those that switch something on or off: 0 or 1 (the .cu reads any other value as 1)
 WGMMA_SWITCHES = ("STREAM_K", "SPLIT_K", "SWAP_AB", "SHARE_A")
 
@@ -511,9 +514,9 @@ def wgmma_checked(tile):
     if not 1 <= tile["SPLIT_LOADS"] <= 32:   # (64 would hold 256 registers of partials)
         raise UsageError(f"SPLIT_LOADS={tile['SPLIT_LOADS']}: the split-K sum's loads at once, a whole number from "
                          "1 to 32")
-    if tile["STREAM_K_ROUNDS"] < 1:
-        raise UsageError(f"STREAM_K_ROUNDS={tile['STREAM_K_ROUNDS']}: the whole rounds before stream-K cuts the "
-                         "last one, a whole number ≥ 1 (1: after any)")
+    if tile["SPLIT_ROUNDS"] > SPLIT_ROUNDS_MOST:   # (each round more is a partial tile a block in the workspace)
+        raise UsageError(f"SPLIT_ROUNDS={tile['SPLIT_ROUNDS']}: split-K's rounds of pieces, 1 (one round, the "
+                         f"tiles at most half the clusters) to {SPLIT_ROUNDS_MOST}")
     if tile["A_EDGE"] > 32:
         raise UsageError(f"A_EDGE={tile['A_EDGE']}: the most 8-row boxes a box of A at M's edge is copied as, "
                          "0 (copied whole) to 32 (a box has at most 256 rows)")
@@ -552,12 +555,16 @@ def wgmma_geometry(tile):
     return geometry
 
 
+SPLIT_ROUNDS_MOST = 8
+
+
 def wgmma_workspace(tile):
-    """Bytes of 06's workspace for a grid of ``blocks``: a stream-K flag and a split-K counter
-    per block, then (16-byte aligned) split-K partial sums, one BM × BN fp32 tile per block —
-    none for consumers taking turns, whose tiles run whole."""
-    partial = 0 if tile["PINGPONG"] else wgmma_rows(tile) * tile["BN"] * 4
-    return lambda blocks: 4 * ((2 * blocks + 3) // 4 * 4) + blocks * partial
+    """Bytes of 06's workspace for a grid of ``blocks``: a stream-K flag per block and SPLIT_ROUNDS
+    split-K counters, then (16-byte aligned) split-K partial sums, SPLIT_ROUNDS BM × BN fp32 tiles
+    per block (a tile's p pieces' partials, clusters / p tiles a round) — none for consumers
+    taking turns, whose tiles run whole."""
+    partial, rounds = 0 if tile["PINGPONG"] else wgmma_rows(tile) * tile["BN"] * 4, tile["SPLIT_ROUNDS"]
+    return lambda blocks: 4 * (((1 + rounds) * blocks + 3) // 4 * 4) + rounds * blocks * partial
 
 
 # precision -> (source, entry, its -D, the tensor maps' element type of A and B, B's layout). 07
@@ -744,7 +751,10 @@ def box_row_requests(row_bytes):
 # 0.89–0.98× and 0.87× for that pick loading only 16 rows of A (A_ROWS=16);
 # at M = 32 with 32-row tiles, every shape's best (geomean 1.00×, 0.89–1.23, against 0.84× for
 # the model's pick). At M = 64 the model's pick (0.98×) is as good as any swapped form (0.98×),
-# so the model decides there (docs/results/2026-11-30-h200-small-m/).
+# so the model decides there (docs/results/2026-11-30-h200-small-m/). Where N gives them 66–131 tiles
+# (a third of the SMs idle; cuBLAS splits along K there), cutting them over every SM measured no
+# faster: stream-K over all (STREAM_K_ROUNDS=0) slower, split-K in rounds (SPLIT_ROUNDS=2) ±3 % on
+# fresh shapes, one consumer's 64-row tiles slower (docs/results/2026-12-02-h200-small-m-split-rounds/).
 SWAPPED_CONFIG = {"SWAP_AB": 1, "CONSUMERS": 2, "BN": 16, "CLUSTER": 1, "STAGES": 8}
 SWAPPED_CONFIGS = (SWAPPED_CONFIG, {**SWAPPED_CONFIG, "BN": 32})   # M ≤ 16, M ≤ 32
 STREAM_B_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "STAGES": 8}
@@ -795,10 +805,28 @@ def stream_k_share(tiles, kt, clusters, tile):
 
 def split_pieces(tiles, kt, clusters, tile):
     """06's split_pieces: how many pieces split-K cuts each tile's K into (1: none; always with
-    PINGPONG, which runs its tiles whole)."""
+    PINGPONG, which runs its tiles whole) — with SPLIT_ROUNDS over 1, tiles more than half the
+    clusters too, in the p whose rounds of pieces (split_round_tiles) take the least time, if
+    that is at least a tenth less than whole tiles' rounds."""
     if not tile["SPLIT_K"] or tile.get("PINGPONG"):
         return 1
-    return max(1, min(clusters // tiles, kt // tile["SPLIT_MIN_SLICES"], tile["SPLIT_MAX"]))
+    most = min(kt // tile["SPLIT_MIN_SLICES"], tile["SPLIT_MAX"])
+    p = max(1, min(clusters // tiles, most))
+    if tile.get("SPLIT_ROUNDS", 1) == 1 or p > 1:
+        return p
+    whole = cdiv(tiles, clusters)
+    best, rounds = 1, whole
+    for q in range(2, min(most, clusters) + 1):
+        r = cdiv(tiles, clusters // q)
+        if r <= tile["SPLIT_ROUNDS"] and r * best < rounds * q:
+            best, rounds = q, r
+    return best if 10 * rounds <= 9 * whole * best else 1
+
+
+def split_round_tiles(tiles, p, clusters, tile):
+    """06's split_round_tiles: the tiles whose p pieces a round of split-K takes (all but with
+    SPLIT_ROUNDS over 1)."""
+    return tiles if tile.get("SPLIT_ROUNDS", 1) == 1 else min(tiles, clusters // p)
 
 
 # A cluster's blocks must share a GPC, and the H200's (132 SMs) hold only 30 clusters of 4 at once
@@ -990,7 +1018,8 @@ def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2):
     tiles, kt, clusters, p, share = wgmma_schedule(m, n, k, sms, tile, elem_bytes)
     slice_us = 2 * bm * bn * 64 / (WGMMA_SM_TFLOPS[consumers, bn] * 1e6)   # rates in fp16 FLOP: 64 K a slice
     if p > 1:
-        slices, active = cdiv(kt, p), tiles * p * cluster
+        per = split_round_tiles(tiles, p, clusters, tile)
+        slices, active = cdiv(tiles, per) * cdiv(kt, p), per * p * cluster
         fixup_us = split_k_sum_us(p, bm, bn)
     else:
         active = min(tiles, clusters) * cluster

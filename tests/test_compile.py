@@ -389,7 +389,8 @@ def test_stream_k_cuts_a_partial_round_only_after_four_whole_ones():
     384×4096×4096 36.5 µs against 26.3 whole); after one to three whole rounds too (384×14336×4096
     in 128×192 tiles: 72.5 µs whole, 86 cut), so 06 runs them whole; after four or more the partial
     round is cut when that saves SPLIT_MIN_SAVED slices (8192³: 5.7 % faster). STREAM_K_ROUNDS=1
-    cuts it after one, as before."""
+    cuts it after one, as before; 0 cuts every tile, with no whole round first (measured slower at
+    M ≤ 32 against a large B: docs/results/2026-12-02-h200-small-m-split-rounds/)."""
     tile = kernels.WGMMA_TILE
     assert kernels.stream_k_share(96, 64, 132, tile) == 0
     assert kernels.stream_k_share(131, 64, 132, tile) == 0
@@ -398,8 +399,29 @@ def test_stream_k_cuts_a_partial_round_only_after_four_whole_ones():
     assert kernels.stream_k_share(3 * 132 + 93, 64, 132, tile) == 0
     assert kernels.stream_k_share(4 * 132 + 40, 64, 132, tile) == 32
     assert kernels.stream_k_share(4 * 132, 64, 132, tile) == 0   # no partial round
-    with pytest.raises(UsageError, match="STREAM_K_ROUNDS=0"):
-        kernels.wgmma_kernel("fp16", {"STREAM_K_ROUNDS": 0}, choose=False)
+    # STREAM_K_ROUNDS=0: with no whole round, every tile cut — each cluster's stretch 96/132 of a tile
+    assert kernels.stream_k_share(96, 64, 132, {**tile, "STREAM_K_ROUNDS": 0}) == 47
+
+
+def test_split_k_in_several_rounds_cuts_tiles_only_where_the_rounds_take_a_tenth_less():
+    """SPLIT_ROUNDS=R: where the tiles are more than half the clusters, the p whose rounds of
+    pieces (clusters // p tiles a round) take the least tile-times, if a tenth less than whole
+    tiles'; the one-round rule first; R=1 as before. The workspace holds R partial tiles and R
+    counters a block; the build has no spills; R past 8 or below 1 is refused by name."""
+    tile = {**kernels.WGMMA_TILE, **kernels.SWAPPED_CONFIGS[1], "SPLIT_ROUNDS": 2}
+    assert kernels.split_pieces(86, 185, 132, tile) == 3 and kernels.split_round_tiles(86, 3, 132, tile) == 44
+    assert kernels.split_pieces(40, 185, 132, tile) == 3 and kernels.split_round_tiles(40, 3, 132, tile) == 40
+    assert kernels.split_pieces(112, 64, 132, tile) == 1            # 2 pieces: 2 rounds of half a tile, no less
+    assert kernels.split_pieces(112, 64, 132, {**tile, "SPLIT_ROUNDS": 8}) == 8   # 7 rounds of 16 tiles' eighths
+    assert kernels.split_pieces(86, 11, 132, tile) == 1             # pieces of at least SPLIT_MIN_SLICES
+    assert kernels.split_pieces(86, 185, 132, {**tile, "SPLIT_ROUNDS": 1}) == 1
+    assert kernels.split_round_tiles(86, 3, 132, {**tile, "SPLIT_ROUNDS": 1}) == 86
+    two, one = (kernels.wgmma_kernel("fp16", {**tile, "SPLIT_ROUNDS": r}, choose=False) for r in (2, 1))
+    assert two.workspace(132) - one.workspace(132) == 4 * 132 + 132 * 128 * 32 * 4
+    assert compiler.compile_cubin(two, 90).spill_bytes == 0
+    for bad in (0, 9):
+        with pytest.raises(UsageError, match=f"SPLIT_ROUNDS={bad}"):
+            kernels.wgmma_kernel("fp16", {"SPLIT_ROUNDS": bad}, choose=False)
 
 
 def test_split_k_sum_loads_at_once_build_without_spills_and_refuse_what_cannot():

@@ -452,6 +452,31 @@ def test_split_k_pieces_share_the_sum(device, host_problems, key):
     assert {3, 5, 11} <= set(pieces) and max(pieces) == 16, pieces   # partial last batches, and 16 pieces
 
 
+@pytest.mark.parametrize("key", ["fp16", "bf16"])
+def test_split_k_pieces_in_several_rounds(device, host_problems, key):
+    """SPLIT_ROUNDS: tiles more than half the clusters cut along K too, the clusters taking the p
+    pieces of clusters / p tiles a round (split_round_tiles): swapped tiles of M ≤ 32 (two
+    consumers of 16 and 32 columns, one of 32 whose 172 tiles outnumber the clusters; N pitched),
+    and 128×128 tiles in clusters of 2 — correct, every element written, integers exact, the same
+    bits on a rerun, each in several rounds (on the H200's 132 SMs: elsewhere the rounds differ)."""
+    kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    sms = device.sm_count
+    one = {"SWAP_AB": 1, "CONSUMERS": 1, "BN": 32, "CLUSTER": 1}
+    for shape, config in [((32, 11000, 2056), {**kernels.SWAPPED_CONFIGS[1], "SPLIT_ROUNDS": 2}),
+                          ((5, 12871, 2003), {**kernels.SWAPPED_CONFIGS[0], "SPLIT_ROUNDS": 4}),
+                          ((1, 9913, 4104), {**kernels.SWAPPED_CONFIGS[0], "SPLIT_ROUNDS": 8}),
+                          ((20, 11000, 3000), {**one, "SPLIT_ROUNDS": 4}),
+                          ((1024, 1280, 4096), {"CONSUMERS": 2, "BN": 128, "CLUSTER": 2, "SPLIT_ROUNDS": 4})]:
+        tile = {**kernels.WGMMA_TILE, **config}
+        tiles, _, clusters, p, _ = kernels.wgmma_schedule(*shape, sms, tile)
+        assert sms != 132 or (p > 1 and kernels.split_round_tiles(tiles, p, clusters, tile) < tiles), (shape, p)
+        runs_right_and_repeatable(device, host_problems, kernel, key, [shape], config,
+                                  lambda rec: all(wgmma_macros(rec.config.split(","))[name] == value
+                                                  for name, value in config.items()))
+
+
 def test_split_k_leaves_its_workspace_as_it_found_it(device, host_problems):
     """Two problems of one shape back to back on one workspace, split-K in 8 pieces (128×128
     tiles in clusters of 2), in 7 (2 × 2 clusters of them, the pick) and in 16 (128×256): each
