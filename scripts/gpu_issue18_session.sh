@@ -145,8 +145,15 @@
 #          consumer (64 rows of N) in clusters of 1, 2, 4 along N and of two in clusters of 2, 4, fp16
 #   survey2 (issue 14) pitch_rows.cu's GPU test, alone and under memcheck; then 06's picks against cuBLAS on a
 #          second random draw of 48 shapes (scripts/shapes/survey_fresh_2.txt), fp16 and bf16
-#   smallm (issue 14) M ≤ 32 against a large B (scripts/shapes/small_m_big_b.txt): the pick beside one consumer's
-#          64-column swapped tiles (BN 16, 32), a whole round then stream-K's cut of the rest (STREAM_K_ROUNDS=1), fp16
+#   smallm (issue 14) M ≤ 32 against a large B (scripts/shapes/small_m_big_b.txt): the pick beside stream-K
+#          over the whole problem (STREAM_K_ROUNDS=0; and for stretches that save few slices) and one consumer's
+#          64-column swapped tiles (BN 16, 32) cut after their whole round; then unswapped picks that fill less
+#          than a round, or a few (scripts/shapes/few_tiles_stream_k.txt), with and without stream-K, fp16
+#   smallm2 (issue 14) Nsight Compute's grids and DRAM rates of 06's and cuBLAS's kernels at M ≤ 32 against a
+#          large B (scripts/shapes/small_m_scaling.txt), then the swapped tiles with the most stages that fit
+#   splitrounds (issue 14) split-K's pieces in several rounds (SPLIT_ROUNDS): GPU test, compute-sanitizer, and at
+#          M ≤ 32 against a large B the pick beside SPLIT_ROUNDS 2, 4, 8
+#   roundsfresh (issue 14) SPLIT_ROUNDS=2 beside the pick on fresh M ≤ 32 shapes with long K, fp16 and bf16
 #   oddsuite (issue 14) the odd suite (every operand copied to pitched rows), 06's picks, fp16 and bf16
 #   tiny   (issue 14) Nsight Compute's durations of 06's and cuBLAS's kernels on small shapes below 0.85×
 #          (scripts/shapes/tiny_overhead.txt); the pitch_rows.cu A/B again (PITCH_SHAPES); the survey in bf16
@@ -1024,11 +1031,48 @@ or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
     pitch_rows_checks
     SURVEY_SHAPES=scripts/shapes/survey_fresh_2.txt survey fp16 bf16 ;;
   smallm)
-    timeout ${SMALLM_S:-200} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/small_m_big_b.txt \
-      --iters 20 --seed 47 --variants picked SWAP_AB=1,CONSUMERS=1,BN=16,CLUSTER=1,STAGES=8,STREAM_K_ROUNDS=1 \
-      SWAP_AB=1,CONSUMERS=1,BN=32,CLUSTER=1,STAGES=8,STREAM_K_ROUNDS=1 \
-      > "$OUT/small_m_big_b_fp16.txt" 2>&1
-    echo "small M exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/small_m_big_b_fp16.txt" ;;
+    c1=SWAP_AB=1,CONSUMERS=1,CLUSTER=1,STAGES=8,STREAM_K_ROUNDS=0
+    timeout ${SMALLM_S:-240} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/small_m_big_b.txt \
+      --iters 20 --seed 47 --variants picked picked:STREAM_K_ROUNDS=0 picked:STREAM_K_ROUNDS=0,SPLIT_MIN_SAVED=1 \
+      $c1,BN=16,STREAM_K_DIV=4 $c1,BN=32,STREAM_K_DIV=4 $c1,BN=32 > "$OUT/small_m_big_b_fp16.txt" 2>&1
+    echo "small M exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/small_m_big_b_fp16.txt"
+    timeout ${FEW_S:-150} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/few_tiles_stream_k.txt \
+      --iters 20 --seed 48 --variants picked picked:STREAM_K_ROUNDS=0 picked:STREAM_K_ROUNDS=0,STREAM_K_DIV=4 \
+      > "$OUT/few_tiles_stream_k_fp16.txt" 2>&1
+    echo "few tiles exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/few_tiles_stream_k_fp16.txt" ;;
+  smallm2)
+    # Nsight Compute: 06's and cuBLAS's kernels on scripts/shapes/small_m_scaling.txt (their grids,
+    # clusters, DRAM read rate), then 06's swapped tiles with the most stages that fit beside the pick
+    timeout ${NCU_S:-150} "$CUDA_HOME/bin/ncu" --kernel-name regex:'wgmma|nvjet|xmma|cutlass|gemm|splitK|reduce' \
+      --metrics gpu__time_duration.sum,launch__grid_size,launch__cluster_dim_x,launch__cluster_dim_y,dram__bytes_read.sum.per_second,sm__cycles_active.avg \
+      $PY -m tcraw bench --shapes scripts/shapes/small_m_scaling.txt --precision fp16 --kernel wgmma_tma_fp16 \
+      --iters 1 --warmup 1 --seed 7 > "$OUT/small_m_ncu_fp16.txt" 2>&1
+    echo "small M ncu exit $?"
+    sw=SWAP_AB=1,CONSUMERS=2,CLUSTER=1
+    timeout ${SMALLM_S:-200} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/small_m_scaling.txt \
+      --iters 20 --seed 49 --variants picked $sw,BN=16,STAGES=10 $sw,BN=32,STAGES=8 $sw,BN=32,STAGES=9 \
+      > "$OUT/small_m_stages_fp16.txt" 2>&1
+    echo "small M stages exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/small_m_stages_fp16.txt" ;;
+  splitrounds)
+    # split-K in several rounds (SPLIT_ROUNDS): its GPU test, compute-sanitizer over two of its cases,
+    # then the pick beside SPLIT_ROUNDS 2, 4, 8 at M ≤ 32 against a large B
+    swapped_tests several_rounds several_rounds
+    sanitize_configs rounds fp16:32x11000x2056:SWAP_AB=1,CONSUMERS=2,BN=32,CLUSTER=1,STAGES=8,SPLIT_ROUNDS=2 \
+      fp16:1024x1280x4096:CONSUMERS=2,BN=128,CLUSTER=2,SPLIT_ROUNDS=4
+    timeout ${SMALLM_S:-240} $PY scripts/tune_ladder.py --family wgmma \
+      --shapes scripts/shapes/small_m_big_b.txt,scripts/shapes/small_m_scaling.txt --iters 20 --seed 51 \
+      --variants picked picked:SPLIT_ROUNDS=2 picked:SPLIT_ROUNDS=4 picked:SPLIT_ROUNDS=8 \
+      > "$OUT/split_rounds_fp16.txt" 2>&1
+    echo "split rounds exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/split_rounds_fp16.txt" ;;
+  roundsfresh)
+    # split-K in 2 rounds (SPLIT_ROUNDS=2) beside the pick on fresh M ≤ 32 shapes with K of 8704–16184
+    # (scripts/shapes/split_rounds_fresh.txt), fp16 then bf16, 50 launches each
+    for p in fp16 bf16; do
+      timeout ${SMALLM_S:-150} $PY scripts/tune_ladder.py --family wgmma --precision $p \
+        --shapes scripts/shapes/split_rounds_fresh.txt --iters 50 --seed 53 --variants picked picked:SPLIT_ROUNDS=2 \
+        > "$OUT/split_rounds_fresh_$p.txt" 2>&1
+      echo "split rounds fresh $p exit $?"; grep -E "×.*cuBLAS|FAIL" "$OUT/split_rounds_fresh_$p.txt"
+    done ;;
   oddsuite)
     for p in fp16 bf16; do
       timeout ${SUITE_S:-120} $PY -m tcraw bench --shapes odd --precision $p --kernel wgmma_tma_$p --iters 10 \
