@@ -121,8 +121,10 @@ constexpr int THREADS = 128 * (CONSUMERS + 1);
 // SPLIT_LOADS). A producer of one warp instead, for 416 threads of 152 registers with no
 // setmaxnreg, cannot launch: a quarter would run four warps, 4 × 32 × 152 > 16384.
 static_assert(CONSUMERS >= 1 && CONSUMERS <= 3, "CONSUMERS is 1, 2 or 3");
-static_assert(CONSUMERS < 3 || (!PINGPONG && !SWAP_AB && !PROMOTE && BN <= 192 && (BN < 192 || SPLIT_LOADS <= 8)),
-              "three consumers: no PINGPONG, SWAP_AB or PROMOTE, BN of at most 192, SPLIT_LOADS at most 8 at 192");
+static_assert(CONSUMERS < 3 || (!PINGPONG && !SWAP_AB && !PROMOTE && BN <= 192 && (BN < 192 || SPLIT_LOADS <= 8) &&
+                                SPLIT_ROUNDS == 1),
+              "three consumers: no PINGPONG, SWAP_AB or PROMOTE, BN of at most 192, SPLIT_LOADS at most 8 at 192, "
+              "split-K in one round (SPLIT_ROUNDS 1: more spilled at 192 × 192)");
 constexpr int PRODUCER_REGS = CONSUMERS == 3 ? 24 : 40, CONSUMER_REGS = CONSUMERS == 3 ? 160 : 232;
 // SWAP_AB: the "A" slot holds BM columns of B (one 64-column box per consumer) and the "B" slot BN
 // rows of A — the block tile is BM of N by BN of M.
@@ -480,17 +482,17 @@ __device__ __forceinline__ int split_round_tiles(int tiles, int p, int clusters)
 }
 
 // The cluster's work, in order, as units (tile, first k-slice, end k-slice). Split-K (few tiles):
-// at most one unit, piece cluster / tiles of tile cluster % tiles — neighbouring clusters take
-// neighbouring tiles of one piece, so the blocks running side by side read the same rows of B
-// (and of A) at about the same time: long runs of DRAM, not `tiles` scattered row strips.
-// Otherwise whole tiles in rounds (tile = cluster, + clusters, ...) while every cluster has one,
-// then — the last round
-// being partial — its stretch [cluster·share, +share) of the remaining tiles' k-slices laid end
-// to end. A stretch begins with the tail of one tile and ends with the head of another, so a
-// tile's pieces finish in order from its tail (its cluster's first unit) to its head (a
-// cluster's last): the tail stores C, each earlier piece adds itself once the piece after it
-// is in (a flag per block), in that fixed order — the same bits every run. Producer and
-// consumers call this with their own body.
+// at most one unit, piece cluster / tiles of tile cluster % tiles (with SPLIT_ROUNDS one a round
+// of split_round_tiles' `per` tiles: piece cluster / per of tile cluster % per, + per, ...) —
+// neighbouring clusters take neighbouring tiles of one piece, so the blocks running side by side
+// read the same rows of B (and of A) at about the same time: long runs of DRAM, not `tiles`
+// scattered row strips. Otherwise whole tiles in rounds (tile = cluster, + clusters, ...) while
+// every cluster has one, then — the last round being partial — its stretch [cluster·share,
+// +share) of the remaining tiles' k-slices laid end to end. A stretch begins with the tail of
+// one tile and ends with the head of another, so a tile's pieces finish in order from its tail
+// (its cluster's first unit) to its head (a cluster's last): the tail stores C, each earlier
+// piece adds itself once the piece after it is in (a flag per block), in that fixed order — the
+// same bits every run. Producer and consumers call this with their own body.
 template <class Body>
 __device__ __forceinline__ void for_each_unit(int tiles, int KT, int cluster, int clusters, Body&& body) {
     if (const int p = split_pieces(tiles, KT, clusters); p > 1) {
@@ -593,8 +595,8 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
         // tile (bf16 C at BN = 64 or 192), a tile's first box follows the last tile's last out
         // of buffer 0, and with boxes skipped the last store may be from buf: there every store
         // so far must have read its buffer. (A store with boxes skipped — a split tile's share —
-        // is always the block's last: split-K gives a block one unit, so no full store follows
-        // it relying on the alternation.)
+        // waits for every earlier one, boxes != ~0u; a block's split units, several with
+        // SPLIT_ROUNDS, are all shares, so no full store after one relies on the alternation.)
         if (t % 128 == 0) {
             if ((C_BOXES % 2 && q == 0) || boxes != ~0u) bulk_wait_read<0>();
             else bulk_wait_read<1>();
@@ -882,7 +884,8 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
         unsigned* flags = work;
         const int share = stream_k_share(tiles, KT, clusters), p = split_pieces(tiles, KT, clusters);
         unsigned* counters = work + gridDim.x;   // (SPLIT_ROUNDS · gridDim.x of them: split_round_tiles)
-        acc_t* partials = reinterpret_cast<acc_t*>(work + ((1 + SPLIT_ROUNDS) * gridDim.x + 3) / 4 * 4);   // 16-byte aligned
+        acc_t* partials =   // 16-byte aligned
+            reinterpret_cast<acc_t*>(work + ((1 + SPLIT_ROUNDS) * gridDim.x + 3) / 4 * 4);
         // A piece that an earlier piece waits for raises this block's flag once its boxes are in
         // C — not right after issuing them (waiting for the writes would stall the MMAs), but at
         // the next epilogue or at the end, when they have long landed.

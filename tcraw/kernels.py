@@ -410,10 +410,12 @@ def wgmma_split_loads(tile):
 def wgmma_three_consumers_refuse(tile):
     """The macros of ``tile`` that three consumers (192-row tiles) cannot be built with, as
     MACRO=value (empty if none): more than 192 columns, PROMOTE, more than 8 split-K loads at once
-    at 192 columns (wgmma_split_loads)."""
-    return [f"{name}={tile[name]}" for name, bad in (("BN", tile["BN"] > 192), ("PROMOTE", tile["PROMOTE"]),
-                                                     ("SPLIT_LOADS", tile["BN"] == 192 and (tile["SPLIT_LOADS"] or 8) > 8))
-            if bad]
+    at 192 columns (wgmma_split_loads), split-K in several rounds (SPLIT_ROUNDS: 16 bytes of
+    spills at 192 × 192)."""
+    bad = (("BN", tile["BN"] > 192), ("PROMOTE", tile["PROMOTE"]),
+           ("SPLIT_LOADS", tile["BN"] == 192 and (tile["SPLIT_LOADS"] or 8) > 8),
+           ("SPLIT_ROUNDS", tile["SPLIT_ROUNDS"] > 1))
+    return [f"{name}={tile[name]}" for name, wrong in bad if wrong]
 
 
 def wgmma_cluster_shape(tile):
@@ -752,9 +754,10 @@ def box_row_requests(row_bytes):
 # at M = 32 with 32-row tiles, every shape's best (geomean 1.00×, 0.89–1.23, against 0.84× for
 # the model's pick). At M = 64 the model's pick (0.98×) is as good as any swapped form (0.98×),
 # so the model decides there (docs/results/2026-11-30-h200-small-m/). Where N gives them 66–131 tiles
-# (a third of the SMs idle; cuBLAS splits along K there), cutting them over every SM measured no
-# faster: stream-K over all (STREAM_K_ROUNDS=0) slower, split-K in rounds (SPLIT_ROUNDS=2) ±3 % on
-# fresh shapes, one consumer's 64-row tiles slower (docs/results/2026-12-02-h200-small-m-split-rounds/).
+# (up to half the SMs idle; cuBLAS splits along K there), cutting them over every SM measured no
+# faster: stream-K over all (STREAM_K_ROUNDS=0) slower, split-K in rounds (SPLIT_ROUNDS=2) −9 % to
+# +3.5 % on 14 fresh shapes (geomean 0.891 → 0.883× cuBLAS), one consumer's 64-row tiles slower
+# (docs/results/2026-12-02-h200-small-m-split-rounds/).
 SWAPPED_CONFIG = {"SWAP_AB": 1, "CONSUMERS": 2, "BN": 16, "CLUSTER": 1, "STAGES": 8}
 SWAPPED_CONFIGS = (SWAPPED_CONFIG, {**SWAPPED_CONFIG, "BN": 32})   # M ≤ 16, M ≤ 32
 STREAM_B_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "STAGES": 8}
@@ -1020,7 +1023,7 @@ def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2):
     if p > 1:
         per = split_round_tiles(tiles, p, clusters, tile)
         slices, active = cdiv(tiles, per) * cdiv(kt, p), per * p * cluster
-        fixup_us = split_k_sum_us(p, bm, bn)
+        fixup_us = cdiv(tiles, per) * split_k_sum_us(p, bm, bn)   # (a sum each round)
     else:
         active = min(tiles, clusters) * cluster
         slices = tiles // clusters * kt + share if share else cdiv(tiles, clusters) * kt

@@ -413,7 +413,7 @@ def test_split_k_in_several_rounds_cuts_tiles_only_where_the_rounds_take_a_tenth
     assert kernels.split_pieces(40, 185, 132, tile) == 3 and kernels.split_round_tiles(40, 3, 132, tile) == 40
     assert kernels.split_pieces(112, 64, 132, tile) == 1            # 2 pieces: 2 rounds of half a tile, no less
     assert kernels.split_pieces(112, 64, 132, {**tile, "SPLIT_ROUNDS": 8}) == 8   # 7 rounds of 16 tiles' eighths
-    assert kernels.split_pieces(86, 11, 132, tile) == 1             # pieces of at least SPLIT_MIN_SLICES
+    assert kernels.split_pieces(86, 11, 132, tile) == 1   # 2 pieces save nothing, 3 would be under SPLIT_MIN_SLICES
     assert kernels.split_pieces(86, 185, 132, {**tile, "SPLIT_ROUNDS": 1}) == 1
     assert kernels.split_round_tiles(86, 3, 132, {**tile, "SPLIT_ROUNDS": 1}) == 86
     two, one = (kernels.wgmma_kernel("fp16", {**tile, "SPLIT_ROUNDS": r}, choose=False) for r in (2, 1))
@@ -422,6 +422,8 @@ def test_split_k_in_several_rounds_cuts_tiles_only_where_the_rounds_take_a_tenth
     for bad in (0, 9):
         with pytest.raises(UsageError, match=f"SPLIT_ROUNDS={bad}"):
             kernels.wgmma_kernel("fp16", {"SPLIT_ROUNDS": bad}, choose=False)
+    with pytest.raises(UsageError, match="SPLIT_ROUNDS=2"):   # (three consumers of 192: spills)
+        kernels.wgmma_kernel("fp16", {"CONSUMERS": 3, "BN": 192, "STAGES": 3, "SPLIT_ROUNDS": 2}, choose=False)
 
 
 def test_split_k_sum_loads_at_once_build_without_spills_and_refuse_what_cannot():
