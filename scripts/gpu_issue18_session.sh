@@ -1092,10 +1092,11 @@ or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
     survey ${SURVEY_PRECISIONS:-fp16 bf16} ;;
   cublasnames)
     # (issue 14) the kernel cuBLAS runs (name: its tile, stages, cluster, split) and its grid on
-    # 06's weakest shapes (scripts/shapes/weak_cublas_kernels.txt): Nsight Compute on cuBLAS's
-    # kernels only, one launch each, its duration
+    # 06's weakest shapes (NAMES_SHAPES: scripts/shapes/weak_cublas_kernels.txt): Nsight Compute on
+    # cuBLAS's kernels only, one launch each, its duration, grid, cluster and DRAM read rate
     timeout ${NAMES_S:-200} "$CUDA_HOME/bin/ncu" --kernel-name regex:'nvjet|xmma|cutlass|splitK|gemm' \
-      --metrics gpu__time_duration.sum $PY -m tcraw bench --shapes scripts/shapes/weak_cublas_kernels.txt \
+      --metrics gpu__time_duration.sum,launch__grid_size,launch__cluster_dim_x,dram__bytes_read.sum.per_second \
+      $PY -m tcraw bench --shapes ${NAMES_SHAPES:-scripts/shapes/weak_cublas_kernels.txt} \
       --precision fp16 --kernel wgmma_tma_fp16 --iters 1 --warmup 1 --seed 7 > "$OUT/cublas_kernels_fp16.txt" 2>&1
     echo "cublas names exit $?"; grep -cE '^  [a-zA-Z_0-9]+ \(' "$OUT/cublas_kernels_fp16.txt" ;;
   heldcheck)
