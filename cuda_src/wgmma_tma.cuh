@@ -465,6 +465,7 @@ __device__ __forceinline__ int split_pieces(int tiles, int KT, int clusters) {
     if (!SPLIT_K || PINGPONG) return 1;   // (its epilogue sums whole 64-row consumer shares of one tile)
     const int p = max(1, min(min(clusters / tiles, KT / SPLIT_MIN_SLICES), SPLIT_MAX));
     if (SPLIT_ROUNDS == 1 || p > 1) return p;
+    // (`most` after the return, not shared with p: shared, every build's SASS differs from the form measured)
     const int most = min(KT / SPLIT_MIN_SLICES, SPLIT_MAX);
     const int whole = (tiles + clusters - 1) / clusters;   // rounds of whole tiles
     int best = 1, rounds = whole;                          // least rounds / pieces: r·best < rounds·q
@@ -637,13 +638,13 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
 // The wait needs the tile's p pieces running at once: they are clusters of one persistent grid
 // with one unit each (p ≤ clusters / tiles; with SPLIT_ROUNDS one a round, the same p clusters
 // taking a tile's pieces every round: split_round_tiles), and the launch refuses a grid the
-// device cannot hold whole (tcraw.matmul: cuOccupancyMaxActiveClusters). The sum's loads go out many at a time:
-// with 2 pieces all of them at once; with more, about SPLIT_LOADS of them, several pieces'
-// partials of one box (a column group at a time put each load's L2 latency in series: 13 µs of
-// a 32 µs run at 512×4096×4096; one piece's partial of a box at a time, SPLIT_LOADS=1, measured
-// up to 26 % slower at 4–16 pieces (1×1024×8192; 512×512×32768 2 %; H200); copying all p − 1
-// into the drained stages at once through the copy engine measured no faster with 8 pieces, 9 %
-// slower with 16). Every piece counts out after reading; the last resets the counter for the
+// device cannot hold whole (tcraw.matmul: cuOccupancyMaxActiveClusters). The sum's loads go out
+// many at a time: with 2 pieces all of them at once; with more, about SPLIT_LOADS of them, several
+// pieces' partials of one box (a column group at a time put each load's L2 latency in series: 13
+// µs of a 32 µs run at 512×4096×4096; one piece's partial of a box at a time, SPLIT_LOADS=1,
+// measured up to 26 % slower at 4–16 pieces (1×1024×8192; 512×512×32768 2 %; H200); copying all
+// p − 1 into the drained stages at once through the copy engine measured no faster with 8
+// pieces, 9 % slower with 16). Every piece counts out after reading; the last resets the counter for the
 // next launch.
 __device__ __forceinline__ void split_epilogue(acc_t (&d)[BN / 2], acc_t* partials, unsigned* counter, int piece,
                                                int p, int c, int t, const TensorMap* map_c, unsigned staging,

@@ -1043,8 +1043,10 @@ or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
   smallm2)
     # Nsight Compute: 06's and cuBLAS's kernels on scripts/shapes/small_m_scaling.txt (their grids,
     # clusters, DRAM read rate), then 06's swapped tiles with the most stages that fit beside the pick
+    metrics=gpu__time_duration.sum,launch__grid_size,launch__cluster_dim_x,launch__cluster_dim_y
+    metrics+=,dram__bytes_read.sum.per_second,sm__cycles_active.avg
     timeout ${NCU_S:-150} "$CUDA_HOME/bin/ncu" --kernel-name regex:'wgmma|nvjet|xmma|cutlass|gemm|splitK|reduce' \
-      --metrics gpu__time_duration.sum,launch__grid_size,launch__cluster_dim_x,launch__cluster_dim_y,dram__bytes_read.sum.per_second,sm__cycles_active.avg \
+      --metrics $metrics \
       $PY -m tcraw bench --shapes scripts/shapes/small_m_scaling.txt --precision fp16 --kernel wgmma_tma_fp16 \
       --iters 1 --warmup 1 --seed 7 > "$OUT/small_m_ncu_fp16.txt" 2>&1
     echo "small M ncu exit $?"

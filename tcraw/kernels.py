@@ -462,6 +462,7 @@ WGMMA_POSITIVE = ("CONSUMERS", "BN", "STAGES", "CLUSTER", "GROUP_M", "SPLIT_MIN_
                   "STREAM_K_DIV", "SPLIT_MAX", "SPLIT_ROUNDS")
 # ... and those that switch something on or off: 0 or 1 (the .cu reads any other value as 1)
 WGMMA_SWITCHES = ("STREAM_K", "SPLIT_K", "SWAP_AB", "SHARE_A")
+SPLIT_ROUNDS_MOST = 8   # (each round more is a partial tile a block in the workspace)
 
 
 def wgmma_checked(tile):
@@ -516,7 +517,7 @@ def wgmma_checked(tile):
     if not 1 <= tile["SPLIT_LOADS"] <= 32:   # (64 would hold 256 registers of partials)
         raise UsageError(f"SPLIT_LOADS={tile['SPLIT_LOADS']}: the split-K sum's loads at once, a whole number from "
                          "1 to 32")
-    if tile["SPLIT_ROUNDS"] > SPLIT_ROUNDS_MOST:   # (each round more is a partial tile a block in the workspace)
+    if tile["SPLIT_ROUNDS"] > SPLIT_ROUNDS_MOST:
         raise UsageError(f"SPLIT_ROUNDS={tile['SPLIT_ROUNDS']}: split-K's rounds of pieces, 1 (one round, the "
                          f"tiles at most half the clusters) to {SPLIT_ROUNDS_MOST}")
     if tile["A_EDGE"] > 32:
@@ -555,9 +556,6 @@ def wgmma_geometry(tile):
         return Geometry(grid=(cdiv(m, rows) * cdiv(n, bn), 1, 1), block=(128 * (consumers + 1), 1, 1),
                         smem_bytes=smem)
     return geometry
-
-
-SPLIT_ROUNDS_MOST = 8
 
 
 def wgmma_workspace(tile):
@@ -815,7 +813,7 @@ def split_pieces(tiles, kt, clusters, tile):
         return 1
     most = min(kt // tile["SPLIT_MIN_SLICES"], tile["SPLIT_MAX"])
     p = max(1, min(clusters // tiles, most))
-    if tile.get("SPLIT_ROUNDS", 1) == 1 or p > 1:
+    if tile["SPLIT_ROUNDS"] == 1 or p > 1:
         return p
     whole = cdiv(tiles, clusters)
     best, rounds = 1, whole
@@ -829,7 +827,7 @@ def split_pieces(tiles, kt, clusters, tile):
 def split_round_tiles(tiles, p, clusters, tile):
     """06's split_round_tiles: the tiles whose p pieces a round of split-K takes (all but with
     SPLIT_ROUNDS over 1)."""
-    return tiles if tile.get("SPLIT_ROUNDS", 1) == 1 else min(tiles, clusters // p)
+    return tiles if tile["SPLIT_ROUNDS"] == 1 else min(tiles, clusters // p)
 
 
 # A cluster's blocks must share a GPC, and the H200's (132 SMs) hold only 30 clusters of 4 at once
