@@ -82,19 +82,7 @@ __device__ __forceinline__ void ldmatrix_x4_trans(unsigned (&r)[4], unsigned add
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));
 }
 
-__device__ __forceinline__ unsigned lds32(unsigned addr) {
-    unsigned v;
-    asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(addr));
-    return v;
-}
-// d += a (16×K_STEP, row) · b (K_STEP×8, col), fp32 accumulate: 4 A and 2 B registers per
-// thread in either shape.
-__device__ __forceinline__ void mma(float (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
-    asm volatile("mma.sync.aligned." MMA_SHAPE_TYPES " "
-                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
+#include "mma_sync.cuh"   // mma(), lds32()
 
 __device__ __forceinline__ void mma_sync_pipelined(const T* A, const T* B, float* C, int M, int N, int K) {
     extern __shared__ __align__(128) unsigned char smem_raw[];

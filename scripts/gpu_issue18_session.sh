@@ -1118,6 +1118,30 @@ or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
     # (TEST_K narrows it, e.g. TEST_K=bindings: one backend; shards cut the narrowed collection)
     TCRAW_TEST_SHARD=$shard timeout ${PYTEST_S:-560} $PY -m pytest -q -rs -p no:cacheprovider $what ${TEST_K:+-k "$TEST_K"} > "$log" 2>&1
     echo "pytest exit $?: $(tail -1 "$log")" ;;
+  small09)
+    # (issue 14) 09 (M ≤ 32, B read in place, split-K over every SM): its GPU tests and 06 handing it
+    # M ≤ 32 with N off 8; compute-sanitizer's four tools over 09 as 06's pick runs it (K in 16, 3 and
+    # 1 piece: the last, 782 column tiles, none cut)
+    timeout ${PYTEST_S:-200} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "09" \
+      > "$OUT/pytest_small_m.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_small_m.txt")"
+    for tool in memcheck racecheck initcheck synccheck; do
+      for shape in "3 1003 4105" "29 4099 1571" "32 100001 33"; do
+        set -- $shape
+        echo "## $tool M=$1 N=$2 K=$3" >> "$OUT/sanitize_09.log"
+        timeout 120 "$CUDA_HOME/bin/compute-sanitizer" --tool $tool --error-exitcode 9 $PY -m tcraw run \
+          --kernel wgmma_tma_fp16 -m $1 -n $2 -k $3 --iters 1 --warmup 0 --seed 1 --format json >> "$OUT/sanitize_09.log" 2>&1
+        echo "$tool $shape exit $?"
+      done
+    done
+    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|09_mma" "$OUT/sanitize_09.log" | sort | uniq -c ;;
+  small06)
+    # (issue 14) 06's picks on the same shapes, fp16 and bf16, against cuBLAS (SMALL_SHAPES)
+    for p in ${SMALL_PS:-fp16}; do
+      timeout ${SMALLM_S:-250} $PY -m tcraw bench --shapes ${SMALL_SHAPES:-scripts/shapes/small_m_09.txt} --precision $p \
+        --kernel wgmma_tma_$p --iters 20 --seed 59 > "$OUT/small_m_06_$p.txt" 2>&1
+      echo "06 $p exit $?"; grep -A3 geomean "$OUT/small_m_06_$p.txt" | tail -2
+    done ;;
   closing)
     KERNELS=dmma_fp64 timeout ${SANITIZE_S:-150} bash scripts/sanitize.sh "$OUT/sanitize_08.log" | tail -3
     timeout ${LADDERS_S:-120} $PY -m tcraw bench --precision fp64 --sizes 4096,6144,8192 --iters 20 --seed 7 \

@@ -41,6 +41,8 @@ FAMILIES = {
     # 07: the same machinery for FP8, INT8 and TF32, B K-major (yardstick: cuBLASLt for FP8/INT8)
     "kmajor": (fixed_wgmma, kernels.WGMMA_TILE, ("fp8e4m3", "fp8e4m3bf16", "fp8e5m2", "int8", "tf32")),
     "dmma": (lambda key, tile, name: kernels.dmma_kernel(tile, name, choose=False), kernels.DMMA_TILE, ("fp64",)),
+    # 09: M ≤ 32, B read in place; SPLIT=0 (the default) is each problem's pick (small_m_split)
+    "small": (kernels.small_m_kernel, kernels.SMALL_M_TILE, ("fp16", "bf16")),
 }
 
 
@@ -94,7 +96,9 @@ def repeated(variants):
     def set_apart(k):   # what a picking variant's label sets unlike 06/07's default tile ("A_EDGE=4": nothing)
         items = [i.partition("=") for i in k.name[k.name.index("[") + 1:-1].split("+")]
         return frozenset(f"{name}={value}" for name, _, value in items if str(kernels.WGMMA_TILE.get(name)) != value)
-    builds = [("picked", set_apart(k)) if k.configure else ("fixed", k.defines) for k in variants]
+    # (a fixed variant's launch too: 09's SPLIT is the grid's, not a macro of the .cu)
+    builds = [("picked", set_apart(k)) if k.configure else ("fixed", k.defines, k.geometry(256, 256, 256))
+              for k in variants]
     return [k.name for i, k in enumerate(variants) if builds[i] in builds[:i]]
 
 

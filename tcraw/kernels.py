@@ -625,13 +625,13 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         align=16, tma_boxes=(a_box, b_box, c_box, (8, bk)), persistent=True,   # (8, bk): A at M's edge
         workspace=wgmma_workspace(tile), tma_element=element, b_layouts=(b_layout,), max_m=tile["A_ROWS"],
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
-        configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + SWAPPED_CONFIGS + FIT_CONFIGS if elem == 2 else
-                 tuple(c for c in WGMMA_CONFIGS if not wgmma_sixteen_bit_only(c))) if choose else (),
-        configure=(lambda picked, over: _owned(asked, lambda: wgmma_kernel(
-            key, _with_stages(asked, picked, checked_macros(over, WGMMA_TILE, "06/07", WGMMA_POSITIVE)), name,
-            choose=False)))
+        configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + SWAPPED_CONFIGS + FIT_CONFIGS + ({IN_PLACE_09: 1},) if elem == 2
+                 else tuple(c for c in WGMMA_CONFIGS if not wgmma_sixteen_bit_only(c))) if choose else (),
+        configure=(lambda picked, over: _in_place_09(key, picked, over) or _owned(asked, lambda: wgmma_kernel(
+            key, _with_stages(asked, _without_09(picked), checked_macros(over, WGMMA_TILE, "06/07", WGMMA_POSITIVE)),
+            name, choose=False)))
         if choose else None,
-        pick=(lambda m, n, k, sms: wgmma_config(m, n, k, sms, elem, stream_k=PRECISIONS[key].out_dtype.itemsize == 4))
+        pick=(lambda m, n, k, sms: wgmma_pick(m, n, k, sms, elem, stream_k=PRECISIONS[key].out_dtype.itemsize == 4))
         if choose else None,
         summary=f"wgmma 64×{bn}×{32 // elem} from TMA-filled smem, {bm}×{bn}×{bk} "
                 f"tiles{', B K-major' if b_layout == 'col' else ''}, "
@@ -1220,6 +1220,43 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     return wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes) or picked
 
 
+# M ≤ 32 against a B whose rows are not a multiple of 16 bytes (N not a multiple of 8): 06 would
+# copy all of B to pitched rows first (three passes over it; 0.497 and 0.522× cuBLAS at 1×11037×15699
+# and 5×10602×16104), so its pick hands the problem to 09, which reads B where it lies (H200, fp16,
+# docs/results/2026-12-02-h200-small-m-b-in-place/, runs 5 and 6, table.txt: 0.92–0.98 and
+# 0.95–0.99× there; over the 11 such shapes 0.844 → 1.117–1.156× geomean, faster or level at each but
+# 12×614×4123, 0.92 → 0.85–0.92×, a 15 µs problem). Not where N is a multiple of 8: 06's TMA streams
+# B faster there (09 0.50× at 32×11000×11784 where 06 runs 0.84×, run 3). The pick carries 09's
+# split under this mark beside 06's own configuration, which overrides of 06's macros run instead.
+IN_PLACE_09 = "IN_PLACE_09"
+
+
+def wgmma_reads_b_in_place(m, n, elem_bytes=2):
+    """Whether 06's pick hands (m, n) to 09 (B read in place): 16-bit inputs, M ≤ 32, N past one
+    64-column box and not a multiple of 8 (B's rows off 16 bytes)."""
+    return elem_bytes == 2 and m <= SMALL_M_ROWS and n > 64 and n % 8 != 0
+
+
+def wgmma_pick(m, n, k, sms, elem_bytes=2, stream_k=True):
+    """06's pick for (m, n, k): wgmma_config's configuration — and where wgmma_reads_b_in_place,
+    with 09's split of K under IN_PLACE_09 (Kernel.configured then builds 09)."""
+    own = wgmma_config(m, n, k, sms, elem_bytes, stream_k)
+    return {IN_PLACE_09: small_m_split(m, n, k, sms), **own} if wgmma_reads_b_in_place(m, n, elem_bytes) else own
+
+
+def _without_09(picked):
+    return {name: value for name, value in picked.items() if name != IN_PLACE_09}
+
+
+def _in_place_09(key, picked, overrides):
+    """09 for a pick marked IN_PLACE_09 that no override of 06's macros reshapes (named "09" apart in
+    prebuilt cubins' names), else None: 06 runs its own configuration."""
+    if IN_PLACE_09 not in picked or any(value is not None for value in overrides.values()):
+        return None
+    from dataclasses import replace
+    return replace(small_m_kernel(key, {"SPLIT": picked[IN_PLACE_09]}), variant="09")
+
+
 def wgmma_takes_turns(m, n, k, sms, picked, elem_bytes=2):
     """Whether the consumers taking 128×128 tiles in turn (TURNS_CONFIG) replace the cooperative
     128-row tile ``picked`` for (m, n, k): 16-bit inputs, the pick's tiles run whole, K a whole
@@ -1354,6 +1391,73 @@ def dmma_kernel(tile=DMMA_TILE, name=None, choose=True):
         summary=f"mma.sync fp64 (DMMA: m16n8k{tile['DMMA_K']} on sm_90, m8n8k4 before), {tile['BM']}×{tile['BN']}×"
                 f"{tile['BK']} tiles in padded smem, bands of {tile['GROUP_M']} tile rows, "
                 f"{tile['STAGES']}-stage cp.async pipeline, fragments double-buffered")
+
+
+# -- 09: M ≤ 32 against a large B — mma.sync on B read in place at any pitch, split-K over every SM ---
+
+# STAGES: the cp.async ring (6 × 11 KB: three blocks an SM); SPLIT: pieces of K, the grid's y
+# (0: small_m_split picks it for the problem). SPLIT is the launch's, not a macro of the .cu.
+SMALL_M_TILE = {"STAGES": 6, "SPLIT": 0}
+SMALL_M_ROWS, SMALL_M_BN, SMALL_M_BK = 32, 128, 32   # M's bound, a block's columns, a slice of K
+SMALL_M_SPLIT_MOST = 64
+SMALL_M_BLOCKS_PER_SM = 2   # what the split aims to keep on each SM: over 27 shapes (M ≤ 32, H200, fp16)
+# 0.917× cuBLAS geomean, against 0.452 / 0.646 / 0.848 / 0.881 / 0.839 with K whole or in 2, 4, 8,
+# 16 pieces everywhere (docs/results/2026-12-02-h200-small-m-b-in-place/, run 3)
+SMALL_M_MIN_SLICES = 8      # a piece's least slices of K (the pipeline's fill is paid once a piece)
+
+
+def small_m_stage_bytes():
+    """One stage of 09's ring: 32 rows of B's span (128 columns and a 16-byte word for the
+    row's offset) and 32 of A's (32 columns and the same)."""
+    return SMALL_M_BK * (2 * SMALL_M_BN + 16) + SMALL_M_ROWS * (2 * SMALL_M_BK + 16)
+
+
+def small_m_split(m, n, k, sms):
+    """Pieces of K for 09 on (m, n, k): as many as keep SMALL_M_BLOCKS_PER_SM blocks on each of
+    ``sms`` SMs with the column tiles there are, none of fewer than SMALL_M_MIN_SLICES slices."""
+    tiles, slices = cdiv(n, SMALL_M_BN), cdiv(k, SMALL_M_BK)
+    return max(1, min(SMALL_M_SPLIT_MOST, slices // SMALL_M_MIN_SLICES, SMALL_M_BLOCKS_PER_SM * sms // tiles))
+
+
+def small_m_workspace(split):
+    """Bytes of 09's workspace for a grid of ``blocks`` cut in ``split`` pieces of K: a counter a
+    block (those of the column tiles are used), then 32 × 128 fp32 partial sums a block."""
+    if split == 1:
+        return lambda blocks: 16   # (the kernel takes the pointer, and with one piece reads nothing)
+    return lambda blocks: 4 * cdiv(blocks, 4) * 4 + blocks * SMALL_M_ROWS * SMALL_M_BN * 4
+
+
+def small_m_kernel(key, tile=SMALL_M_TILE, name=None):
+    """The 09 kernel (fp16, bf16) for M ≤ 32: B read where it lies, any row pitch (no copy), each
+    column tile's K cut in SPLIT pieces over the grid's y. SPLIT=0 (the registry's): each problem
+    gets small_m_split's; a run may override STAGES and SPLIT (Kernel.configured)."""
+    if key not in ("fp16", "bf16"):
+        raise UsageError(f"09 comes in fp16 and bf16, not {key!r}")
+    tile = {**SMALL_M_TILE, **checked_macros(tile, SMALL_M_TILE, "09", ("STAGES",))}
+    if tile["STAGES"] < 2:
+        raise UsageError(f"09's cp.async ring needs STAGES ≥ 2 (one slice in flight while one is read), "
+                         f"not {tile['STAGES']}")
+    split = tile["SPLIT"]
+    if split > SMALL_M_SPLIT_MOST:
+        raise UsageError(f"09 cuts K in at most {SMALL_M_SPLIT_MOST} pieces (each a partial tile in the "
+                         f"workspace), not SPLIT={split}")
+    smem = tile["STAGES"] * small_m_stage_bytes()
+
+    def geometry(m, n, k):
+        return Geometry(grid=(cdiv(n, SMALL_M_BN), max(split, 1), 1), block=(128, 1, 1), smem_bytes=smem)
+    return Kernel(
+        name=name or f"small_m_{key}", source="09_mma_small_m_b_in_place.cu", entry=f"small_m_{key}",
+        precision=PRECISIONS[key], min_arch=80, tile=(1, 1, 1), geometry=geometry,
+        defines=(f"STAGES={tile['STAGES']}", f"TCRAW_SMALL_M_{key.upper()}"), align=16, max_m=SMALL_M_ROWS,
+        workspace=small_m_workspace(max(split, 1)),
+        tunables=tuple(SMALL_M_TILE) if not split else (), configs=({"SPLIT": 1},) if not split else (),
+        configure=(lambda picked, over: small_m_kernel(key, {**tile, **picked, **{k: v for k, v in over.items()
+                                                                                 if v is not None}}, name))
+        if not split else None,
+        pick=(lambda m, n, k, sms: {"SPLIT": small_m_split(m, n, k, sms)}) if not split else None,
+        summary=f"mma.sync m16n8k16 on B read in place (any row pitch, no copy), M ≤ {SMALL_M_ROWS}, "
+                f"{SMALL_M_ROWS}×{SMALL_M_BN}×{SMALL_M_BK} tiles, {tile['STAGES']}-stage cp.async ring, "
+                f"split-K {f'in {split} pieces' if split else 'over every SM'}, last piece sums in order")
 
 
 def _defines(tile):

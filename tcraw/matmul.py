@@ -199,7 +199,7 @@ def check_operands(kernel, d_a, d_b, d_c, m, n, k, b_layout="row"):
     check_layout(kernel, b_layout)
     if kernel.max_m and m > kernel.max_m:
         raise UsageError(f"{kernel.name} is built for M up to {kernel.max_m} (it loads only that many rows of A); "
-                         f"M is {m}: leave A_ROWS out for this problem")
+                         f"M is {m}: run a kernel for any M (wgmma_tma_*, without A_ROWS) on this problem")
     tm, tn, tk = kernel.tile
     if m % tm or n % tn or k % tk:
         raise UsageError(

@@ -278,13 +278,14 @@ def test_every_06_configuration_compiles_without_spills_and_states_its_launch(ke
     """Each configuration the heuristic can pick builds (its tcraw_launch agrees with the
     registry's geometry, which compile_cubin checks) with no spills and HGMMA in its SASS."""
     configs = kernels.KERNELS[f"wgmma_tma_{key}"].configurations()
-    # + turns, the two swapped for M ≤ 32, the swapped that fit M (FIT_CONFIGS)
-    assert len({c.file_stem for c in configs}) == len(configs) == len(kernels.WGMMA_CONFIGS) + 3 + len(kernels.FIT_CONFIGS)
+    # + turns, the two swapped for M ≤ 32, the swapped that fit M (FIT_CONFIGS), 09 (B read in place)
+    assert len({c.file_stem for c in configs}) == len(configs) == len(kernels.WGMMA_CONFIGS) + 4 + len(kernels.FIT_CONFIGS)
     for config in configs:
         cubin = compiler.compile_cubin(config, "sm_90")
         assert cubin.spill_bytes == 0, config.file_stem
-        if sass.find_cuobjdump():
-            assert sass.tensor_op_counts(cubin.image).get("HGMMA", 0) > 0, config.file_stem
+        if sass.find_cuobjdump():   # (09: mma.sync)
+            assert sass.tensor_op_counts(cubin.image).get("HMMA" if config.variant == "09" else "HGMMA", 0) > 0, \
+                config.file_stem
 
 
 def test_06_picks_a_configuration_per_problem_and_takes_overrides():
@@ -1213,3 +1214,41 @@ def test_a_refused_override_says_which_macros_were_the_picks():
         with pytest.raises(UsageError, match=r"choose is True \(each problem gets the configuration picked .* or "
                                              r"False \(one build with the macros given\), not ('no'|0)"):
             make()
+
+
+def test_06_hands_small_m_with_b_off_16_bytes_to_09():
+    """M ≤ 32 and N not a multiple of 8 (B's rows off 16 bytes): 06's pick runs 09, which reads B in
+    place (no pitched copy) with K in small_m_split's pieces — the record's source says so; N a
+    multiple of 8, M past 32, 8-bit inputs or an override of 06's macros keep 06's own."""
+    k06 = kernels.KERNELS["wgmma_tma_fp16"]
+    for shape in [(1, 11037, 15699), (32, 4099, 2000), (17, 65, 9)]:
+        run = k06.configured(*shape, 132)
+        assert run.source == "09_mma_small_m_b_in_place.cu" and run.name == k06.name and run.variant == "09", shape
+        assert run.pitch == 0 and run.max_m == 32 and not run.tma_boxes
+        assert run.launch_geometry(*shape, 132).grid == (-(-shape[1] // 128), kernels.small_m_split(*shape, 132), 1)
+    for shape in [(1, 11008, 4096), (33, 4099, 2000), (32, 63, 9)]:
+        assert k06.configured(*shape, 132).source == "06_wgmma_tma_hopper.cu", shape
+    assert k06.configured(1, 11037, 15699, 132, {"BN": 32}).source == "06_wgmma_tma_hopper.cu"
+    assert k06.configured(1, 11037, 15699, 132, {"BN": None}).source == "09_mma_small_m_b_in_place.cu"
+    assert kernels.wgmma_kernel("fp8e4m3").configured(1, 11037, 15699, 132).source.startswith("07_")
+
+
+def test_09_splits_k_to_fill_the_sms_and_refuses_what_it_cannot_build():
+    """small_m_split: pieces that keep SMALL_M_BLOCKS_PER_SM blocks on each SM, none shorter than
+    SMALL_M_MIN_SLICES slices, at most SMALL_M_SPLIT_MOST; the workspace holds a partial tile a
+    block only when K is cut; refusals name the macro."""
+    per = kernels.SMALL_M_BLOCKS_PER_SM
+    assert kernels.small_m_split(1, 11037, 15699, 132) == per * 132 // 87
+    assert kernels.small_m_split(1, 11037, 32 * 15, 132) == 1          # 15 slices: one piece of 8+
+    assert kernels.small_m_split(1, 128 * 400, 65536, 132) == 1        # tiles enough for every SM
+    assert kernels.small_m_split(1, 128, 1 << 20, 132) == kernels.SMALL_M_SPLIT_MOST
+    whole, cut = (kernels.small_m_kernel("fp16", {"SPLIT": s}) for s in (1, 3))
+    assert whole.workspace(87) == 16 and cut.workspace(261) >= 261 * (4 + 32 * 128 * 4)
+    assert whole.defines == cut.defines                                 # SPLIT is the grid's: one cubin
+    k09 = kernels.small_m_kernel("bf16")
+    assert k09.configured(5, 1000, 1000, 132, {"SPLIT": 7}).launch_geometry(5, 1000, 1000, 132).grid == (8, 7, 1)
+    for bad, what in [({"SPLIT": 65}, "at most 64"), ({"STAGES": 1}, "STAGES ≥ 2"), ({"BN": 64}, "no macro")]:
+        with pytest.raises(UsageError, match=what):
+            kernels.small_m_kernel("fp16", bad)
+    with pytest.raises(UsageError, match="fp16 and bf16"):
+        kernels.small_m_kernel("fp8e4m3")
