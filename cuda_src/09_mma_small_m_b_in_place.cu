@@ -10,17 +10,19 @@
 // 16-byte words that cover it (cp.async needs 16-byte-aligned sources; those always are), and
 // the row's offset into its first word, d = (k·N + n0) mod 8 elements, is applied when the
 // fragments are read from shared memory, not by moving the data; (2) the MMA fragments built
-// by plain 16- and 32-bit shared loads at those offsets (ldmatrix needs 16-byte-aligned rows),
-// which costs instructions this memory-bound kernel has to spare; (3) split-K over every SM — a
+// by plain 16- and 32-bit shared loads at those offsets (ldmatrix needs 16-byte-aligned rows) —
+// instructions that, by our reading (not profiled), keep it below HBM's rate: on the H200 2.4
+// TB/s at M = 1, 1.7 at M = 32, where 06's TMA reads rows on 16 bytes at 2.86–3.97 (Nsight
+// Compute, docs/results/2026-12-02-h200-small-m-split-rounds/); (3) split-K over every SM — a
 // grid of (N / 128 column tiles) × (gridDim.y pieces of K), each piece's partial sums in a
-// workspace and the tile's last piece to finish adding all of them in piece order (the same bits
-// every run, whichever finishes last).
+// workspace and the tile's last piece to finish adding all of them in piece order (the same
+// bits every run, whichever finishes last).
 //
 // Block: 4 warps, 128 columns of N (32 a warp: four n8 MMAs), M ≤ 32 rows (one or two m16
 // MMAs); a stage is BK = 32 rows of K. Shared memory per stage: 32 rows of B's span (17 words:
 // 128 columns plus the offset) and 32 rows of A's (5 words: 32 columns plus the offset).
-// Edges: rows of B past K and of A past M, and A's columns past K, come in as zeros (cp.async's
-// source size); B's columns past N hold whatever follows in memory and reach only C's columns
+// Edges: rows of B past K and of A past M, and A's columns past K, come in as zeros (fetch_word);
+// B's columns past N hold whatever follows in memory and reach only C's columns
 // past N, which are never written. No byte past either operand's end is read.
 //
 // Workspace (zeroed once; every launch leaves it so): a counter per column tile, then (16-byte
@@ -42,6 +44,7 @@ using T = __nv_bfloat16;
 using T = __half;
 #define MMA_SHAPE_TYPES "m16n8k16.row.col.f32.f16.f16.f32"
 #endif
+#include "mma_sync.cuh"   // mma(), lds32()
 
 constexpr int WARPS = 4, THREADS = 32 * WARPS;
 constexpr int BN = 128, BK = 32, MAX_M = 32;            // a block's columns, a stage's K, M's bound
@@ -80,7 +83,6 @@ __device__ __forceinline__ unsigned lds16(unsigned addr) {
     asm volatile("ld.shared.u16 %0, [%1];" : "=h"(v) : "r"(addr));
     return v;
 }
-#include "mma_sync.cuh"   // mma(), lds32()
 
 __device__ __forceinline__ void small_m(const T* A, const T* B, float* C, int M, int N, int K, unsigned* work) {
     extern __shared__ __align__(128) unsigned char smem_raw[];
@@ -115,12 +117,14 @@ __device__ __forceinline__ void small_m(const T* A, const T* B, float* C, int M,
     auto load_stage = [&](int stage, int s) {
         const unsigned base = smem + stage * STAGE_BYTES;
         const int k0 = s * BK;
-        if (k0 + BK < K) {   // B: whole words (no row of the slice is B's last)
+        // B: whole words where the slice's last row's span (17 words) ends inside B — before B's
+        // last row, and for N ≥ 64 always there (with N < 64 a span outruns the rows after it)
+        if (k0 + BK < K && ((2ull * (1ull * (k0 + BK - 1) * N + n0)) & ~15ull) + B_ROW <= b_end) {
             const unsigned char* src = b_src + s * b_slice;
 #pragma unroll
             for (int j = 0; j < 4; ++j) cp_async16(base + b_dst + 64 * j, src + 64 * j);
             if (b_17th) cp_async16(base + b_dst + 256, src + 256);
-        } else {             // rows past K come as zeros, and B's last row stops at its end
+        } else {   // rows past K come as zeros, and no word reads past B's end
             const unsigned long long at = (b_src - b_bytes) + s * b_slice, end = k0 + row < K ? b_end : 0;
 #pragma unroll
             for (int j = 0; j < 4; ++j) fetch_word(base + b_dst + 64 * j, b_bytes, at + 64 * j, end);

@@ -95,7 +95,9 @@ def repeated(variants):
     "picked" and "picked:WAIT_DEPTH=0" differ per problem, not there)."""
     def set_apart(k):   # what a picking variant's label sets unlike 06/07's default tile ("A_EDGE=4": nothing)
         items = [i.partition("=") for i in k.name[k.name.index("[") + 1:-1].split("+")]
-        return frozenset(f"{name}={value}" for name, _, value in items if str(kernels.WGMMA_TILE.get(name)) != value)
+        defaults = kernels.SMALL_M_TILE if k.source.startswith("09") else kernels.WGMMA_TILE
+        return frozenset(f"{name}={value}" for name, _, value in items
+                         if name != "default" and str(defaults.get(name)) != value)
     # (a fixed variant's launch too: 09's SPLIT is the grid's, not a macro of the .cu)
     builds = [("picked", set_apart(k)) if k.configure else ("fixed", k.defines, k.geometry(256, 256, 256))
               for k in variants]

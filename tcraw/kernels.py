@@ -627,7 +627,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
         configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + SWAPPED_CONFIGS + FIT_CONFIGS + ({IN_PLACE_09: 1},) if elem == 2
                  else tuple(c for c in WGMMA_CONFIGS if not wgmma_sixteen_bit_only(c))) if choose else (),
-        configure=(lambda picked, over: _in_place_09(key, picked, over) or _owned(asked, lambda: wgmma_kernel(
+        configure=(lambda picked, over: _in_place_09(key, picked, over, asked) or _owned(asked, lambda: wgmma_kernel(
             key, _with_stages(asked, _without_09(picked), checked_macros(over, WGMMA_TILE, "06/07", WGMMA_POSITIVE)),
             name, choose=False)))
         if choose else None,
@@ -1226,7 +1226,7 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
 # docs/results/2026-12-02-h200-small-m-b-in-place/, runs 5 and 6, table.txt: 0.92–0.98 and
 # 0.95–0.99× there; over the 11 such shapes 0.844 → 1.117–1.156× geomean, faster or level at each but
 # 12×614×4123, 0.92 → 0.85–0.92×, a 15 µs problem). Not where N is a multiple of 8: 06's TMA streams
-# B faster there (09 0.50× at 32×11000×11784 where 06 runs 0.84×, run 3). The pick carries 09's
+# B faster there (09 0.50× at 32×11000×11784 where 06 runs 0.84×, runs 3 and 2). The pick carries 09's
 # split under this mark beside 06's own configuration, which overrides of 06's macros run instead.
 IN_PLACE_09 = "IN_PLACE_09"
 
@@ -1248,10 +1248,12 @@ def _without_09(picked):
     return {name: value for name, value in picked.items() if name != IN_PLACE_09}
 
 
-def _in_place_09(key, picked, overrides):
-    """09 for a pick marked IN_PLACE_09 that no override of 06's macros reshapes (named "09" apart in
-    prebuilt cubins' names), else None: 06 runs its own configuration."""
-    if IN_PLACE_09 not in picked or any(value is not None for value in overrides.values()):
+def _in_place_09(key, picked, overrides, asked):
+    """09 for a pick marked IN_PLACE_09, named "09" apart in prebuilt cubins' names — unless the
+    caller's overrides or the macros 06 was declared with (``asked``, e.g. a tune_ladder variant's)
+    name any of 06's own: then None, and 06 runs its own configuration with them."""
+    if IN_PLACE_09 not in picked or any(value is not None for value in overrides.values()) or \
+            spelt_macros(asked, WGMMA_TILE):
         return None
     from dataclasses import replace
     return replace(small_m_kernel(key, {"SPLIT": picked[IN_PLACE_09]}), variant="09")
@@ -1404,6 +1406,7 @@ SMALL_M_BLOCKS_PER_SM = 2   # what the split aims to keep on each SM: over 27 sh
 # 0.917× cuBLAS geomean, against 0.452 / 0.646 / 0.848 / 0.881 / 0.839 with K whole or in 2, 4, 8,
 # 16 pieces everywhere (docs/results/2026-12-02-h200-small-m-b-in-place/, run 3)
 SMALL_M_MIN_SLICES = 8      # a piece's least slices of K (the pipeline's fill is paid once a piece)
+SMALL_M_SMEM_MOST = 227 * 1024   # a block's shared memory on sm_90 (and sm_80's 163 KB: device_refusal)
 
 
 def small_m_stage_bytes():
@@ -1427,6 +1430,13 @@ def small_m_workspace(split):
     return lambda blocks: 4 * cdiv(blocks, 4) * 4 + blocks * SMALL_M_ROWS * SMALL_M_BN * 4
 
 
+def _small_m_over(tile, picked, overrides):
+    """09's macros for a run: ``tile``'s, the caller's ``overrides`` (None: its own) over them, and
+    the picked split where neither sets one (SPLIT=0 asks for the pick, as in the declaration)."""
+    macros = {**tile, **{name: value for name, value in overrides.items() if value is not None}}
+    return {**macros, "SPLIT": macros["SPLIT"] or picked["SPLIT"]}
+
+
 def small_m_kernel(key, tile=SMALL_M_TILE, name=None):
     """The 09 kernel (fp16, bf16) for M ≤ 32: B read where it lies, any row pitch (no copy), each
     column tile's K cut in SPLIT pieces over the grid's y. SPLIT=0 (the registry's): each problem
@@ -1442,6 +1452,9 @@ def small_m_kernel(key, tile=SMALL_M_TILE, name=None):
         raise UsageError(f"09 cuts K in at most {SMALL_M_SPLIT_MOST} pieces (each a partial tile in the "
                          f"workspace), not SPLIT={split}")
     smem = tile["STAGES"] * small_m_stage_bytes()
+    if smem > SMALL_M_SMEM_MOST:
+        raise UsageError(f"09 with STAGES={tile['STAGES']} needs {smem} bytes of shared memory a block; "
+                         f"sm_90 offers {SMALL_M_SMEM_MOST}: STAGES ≤ {SMALL_M_SMEM_MOST // small_m_stage_bytes()}")
 
     def geometry(m, n, k):
         return Geometry(grid=(cdiv(n, SMALL_M_BN), max(split, 1), 1), block=(128, 1, 1), smem_bytes=smem)
@@ -1449,10 +1462,10 @@ def small_m_kernel(key, tile=SMALL_M_TILE, name=None):
         name=name or f"small_m_{key}", source="09_mma_small_m_b_in_place.cu", entry=f"small_m_{key}",
         precision=PRECISIONS[key], min_arch=80, tile=(1, 1, 1), geometry=geometry,
         defines=(f"STAGES={tile['STAGES']}", f"TCRAW_SMALL_M_{key.upper()}"), align=16, max_m=SMALL_M_ROWS,
+        variant=spelt_macros({"STAGES": tile["STAGES"]}, SMALL_M_TILE),   # (SPLIT: the grid's, one cubin)
         workspace=small_m_workspace(max(split, 1)),
         tunables=tuple(SMALL_M_TILE) if not split else (), configs=({"SPLIT": 1},) if not split else (),
-        configure=(lambda picked, over: small_m_kernel(key, {**tile, **picked, **{k: v for k, v in over.items()
-                                                                                 if v is not None}}, name))
+        configure=(lambda picked, over: small_m_kernel(key, _small_m_over(tile, picked, over), name))
         if not split else None,
         pick=(lambda m, n, k, sms: {"SPLIT": small_m_split(m, n, k, sms)}) if not split else None,
         summary=f"mma.sync m16n8k16 on B read in place (any row pitch, no copy), M ≤ {SMALL_M_ROWS}, "

@@ -129,8 +129,9 @@ def device_bytes(kernel, m, n, k, sm_count=132):
     p = kernel.precision
     run = (mp * kp + kp * np_) * p.in_dtype.itemsize + mp * np_ * p.out_dtype.itemsize
     run += max(Pitched.bytes_needed(kernel, m, n, k, layout) for layout in kernel.b_layouts)
-    if kernel.workspace:
-        run += kernel.workspace(sm_count)
+    if kernel.workspace:   # (for the blocks the launch has: a persistent grid's are at most the SMs)
+        grid = kernel.launch_geometry(mp, np_, kp, sm_count).grid
+        run += kernel.workspace(grid[0] * grid[1] * grid[2])
     ref = (m * k + k * n) * p.in_dtype.itemsize + 16 * m * n if reference_kind(m, n, k) == "device" else 0
     return max(run, ref)
 

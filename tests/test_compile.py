@@ -1230,6 +1230,8 @@ def test_06_hands_small_m_with_b_off_16_bytes_to_09():
         assert k06.configured(*shape, 132).source == "06_wgmma_tma_hopper.cu", shape
     assert k06.configured(1, 11037, 15699, 132, {"BN": 32}).source == "06_wgmma_tma_hopper.cu"
     assert k06.configured(1, 11037, 15699, 132, {"BN": None}).source == "09_mma_small_m_b_in_place.cu"
+    declared = kernels.wgmma_kernel("fp16", {"STAGES": 3})   # (a tune_ladder variant's macros: 06's)
+    assert declared.configured(1, 11037, 15699, 132).source == "06_wgmma_tma_hopper.cu"
     assert kernels.wgmma_kernel("fp8e4m3").configured(1, 11037, 15699, 132).source.startswith("07_")
 
 
@@ -1247,7 +1249,13 @@ def test_09_splits_k_to_fill_the_sms_and_refuses_what_it_cannot_build():
     assert whole.defines == cut.defines                                 # SPLIT is the grid's: one cubin
     k09 = kernels.small_m_kernel("bf16")
     assert k09.configured(5, 1000, 1000, 132, {"SPLIT": 7}).launch_geometry(5, 1000, 1000, 132).grid == (8, 7, 1)
-    for bad, what in [({"SPLIT": 65}, "at most 64"), ({"STAGES": 1}, "STAGES ≥ 2"), ({"BN": 64}, "no macro")]:
+    picked = kernels.small_m_split(5, 1000, 100000, 132)
+    for over in ({}, {"SPLIT": 0}, {"SPLIT": None}):   # SPLIT=0 asks for the pick, as declared
+        assert k09.configured(5, 1000, 100000, 132, over).launch_geometry(5, 1000, 100000, 132).grid[1] == picked
+    deeper = k09.configured(5, 1000, 1000, 132, {"STAGES": 8})
+    assert "STAGES=8" in deeper.defines and deeper.file_stem == "small_m_bf16[STAGES=8]"
+    for bad, what in [({"SPLIT": 65}, "at most 64"), ({"STAGES": 1}, "STAGES ≥ 2"), ({"BN": 64}, "no macro"),
+                      ({"STAGES": 21}, "STAGES ≤ 20")]:
         with pytest.raises(UsageError, match=what):
             kernels.small_m_kernel("fp16", bad)
     with pytest.raises(UsageError, match="fp16 and bf16"):

@@ -847,10 +847,11 @@ def test_the_pci_bus_id_names_this_gpu_to_nvml(device):
 
 
 # 09 (M ≤ 32, B read in place): rows of B and A at every offset into a 16-byte word — N and K odd,
-# ≡ 2 and 4 mod 8, multiples of 8 — N below, at and past a 128-column tile, K short of one 32-row
-# slice and long; M of one m16 block and of two.
+# ≡ 2 and 4 mod 8, multiples of 8 — N below 64, below, at and past a 128-column tile, K short of one
+# 32-row slice and long; M of one m16 block and of two.
 SMALL_M_SHAPES = [(1, 1, 1), (5, 127, 33), (16, 1000, 250), (17, 4099, 1031), (32, 11001, 2000),
-                  (3, 258, 4100), (29, 1030, 77), (32, 4096, 4096), (8, 11008, 1000), (31, 333, 12345)]
+                  (3, 258, 4100), (29, 1030, 77), (32, 4096, 4096), (8, 11008, 1000), (31, 333, 12345),
+                  (3, 5, 100), (7, 63, 333), (32, 40, 1000)]   # (N < 64: a row's span outruns the rows after it)
 
 
 @pytest.mark.parametrize("split", [None, 1, 3, 40])
