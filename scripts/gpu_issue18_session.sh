@@ -162,6 +162,9 @@
 #   heldcheck the hold's GPU tests, the records' held_ms and tests/test_cubin_only.py (both backends)
 #   suite1 tests/test_gpu.py with the GPU (TCRAW_TEST_SHARD=i/3: a third of it, a call each; TEST_K=bindings
 #          one backend's half); suite2 every other test file (each a call of its own)
+#   small09 (issue 14) 09 (M ≤ 32, B read in place): its GPU tests and 06 handing it M ≤ 32 with N off 8;
+#          compute-sanitizer's four tools over 09 as 06's pick runs it
+#   small06 (issue 14) 06's picks on scripts/shapes/small_m_09.txt (SMALL_SHAPES), SMALL_PS (fp16)
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
 #          06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
 # BENCH_KEYS / BENCH_VARIANTS narrow the bench part. Logs under $OUT.   OUT=out bash scripts/gpu_issue18_session.sh tests bench   (then: study)

@@ -1439,7 +1439,7 @@ def _small_m_over(tile, picked, overrides):
 
 def small_m_kernel(key, tile=SMALL_M_TILE, name=None):
     """The 09 kernel (fp16, bf16) for M ≤ 32: B read where it lies, any row pitch (no copy), each
-    column tile's K cut in SPLIT pieces over the grid's y. SPLIT=0 (the registry's): each problem
+    column tile's K cut in SPLIT pieces over the grid's y. SPLIT=0 (the default): each problem
     gets small_m_split's; a run may override STAGES and SPLIT (Kernel.configured)."""
     if key not in ("fp16", "bf16"):
         raise UsageError(f"09 comes in fp16 and bf16, not {key!r}")
