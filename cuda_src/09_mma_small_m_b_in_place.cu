@@ -103,7 +103,7 @@ __device__ __forceinline__ void small_m(const T* A, const T* B, float* C, int M,
     // 16, so every row's offset into its first word is the same in every slice. Four threads
     // fetch a row (a warp: 8 rows, 64 contiguous bytes of each per copy): thread t4 words t4,
     // t4 + 4, t4 + 8, t4 + 12 — and 16 (thread 0 of the four) where the row starts off a word.
-    // Addressed once here; a slice adds only s · (its bytes). A's rows likewise, words t4 and 4.
+    // Addressed once here; a slice adds only s · (its bytes). A's rows likewise: words t4, and 4.
     const int row = tid / 4, t4 = tid % 4;
     const unsigned long long b_first = 2ull * (1ull * row * N + n0);   // B's row `row` of slice 0: its first byte
     const unsigned char* b_src = b_bytes + (b_first & ~15ull) + 16 * t4;
@@ -117,8 +117,8 @@ __device__ __forceinline__ void small_m(const T* A, const T* B, float* C, int M,
     auto load_stage = [&](int stage, int s) {
         const unsigned base = smem + stage * STAGE_BYTES;
         const int k0 = s * BK;
-        // B: whole words where the slice's last row's span (17 words) ends inside B — before B's
-        // last row, and for N ≥ 64 always there (with N < 64 a span outruns the rows after it)
+        // B: whole words where the slice's last row's whole span (17 words) ends inside B — short
+        // of B's last row, unless B is narrow (N < 64 read past its end: a span outruns the rows after it)
         if (k0 + BK < K && ((2ull * (1ull * (k0 + BK - 1) * N + n0)) & ~15ull) + B_ROW <= b_end) {
             const unsigned char* src = b_src + s * b_slice;
 #pragma unroll
