@@ -23,9 +23,6 @@
 // a (BM/WARPS_M)×(BN/WARPS_N) tile of C; STAGES-deep cp.async pipeline as in 04.
 // M, N, K are multiples of BM, BN, BK: tcraw pads.
 
-#include <cuda_fp16.h>
-#include <cuda_bf16.h>
-
 #include "cp_async.cuh"
 
 #ifndef BM
@@ -44,16 +41,7 @@
 #define STAGES 3
 #endif
 
-#if defined(TCRAW_MMA_TF32)
-using T = float;
-#define MMA_SHAPE_TYPES "m16n8k8.row.col.f32.tf32.tf32.f32"
-#elif defined(TCRAW_MMA_BF16)
-using T = __nv_bfloat16;
-#define MMA_SHAPE_TYPES "m16n8k16.row.col.f32.bf16.bf16.f32"
-#else
-using T = __half;
-#define MMA_SHAPE_TYPES "m16n8k16.row.col.f32.f16.f16.f32"
-#endif
+#include "mma_sync.cuh"   // T and the MMA shape by TCRAW_MMA_<KEY>; mma(), lds32()
 constexpr bool SCALAR_B = sizeof(T) == 4;                 // TF32: B by 32-bit loads (see above)
 constexpr int BK = 128 / sizeof(T);                       // the swizzle assumes 128-byte A rows
 constexpr int K_STEP = 32 / sizeof(T);                    // one MMA's k: 32 bytes of an A row
@@ -81,8 +69,6 @@ __device__ __forceinline__ void ldmatrix_x4_trans(unsigned (&r)[4], unsigned add
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));
 }
-
-#include "mma_sync.cuh"   // mma(), lds32()
 
 __device__ __forceinline__ void mma_sync_pipelined(const T* A, const T* B, float* C, int M, int N, int K) {
     extern __shared__ __align__(128) unsigned char smem_raw[];

@@ -28,23 +28,13 @@
 // Workspace (zeroed once; every launch leaves it so): a counter per column tile, then (16-byte
 // aligned) 32 × 128 fp32 partial sums per block. tcraw.kernels.small_m_workspace sizes it.
 
-#include <cuda_fp16.h>
-#include <cuda_bf16.h>
-
 #include "cp_async.cuh"
 
 #ifndef STAGES
 #define STAGES 6
 #endif
 
-#if defined(TCRAW_SMALL_M_BF16)
-using T = __nv_bfloat16;
-#define MMA_SHAPE_TYPES "m16n8k16.row.col.f32.bf16.bf16.f32"
-#else
-using T = __half;
-#define MMA_SHAPE_TYPES "m16n8k16.row.col.f32.f16.f16.f32"
-#endif
-#include "mma_sync.cuh"   // mma(), lds32()
+#include "mma_sync.cuh"   // T and the MMA shape by TCRAW_MMA_<KEY> (FP16, BF16); mma(), lds32()
 
 constexpr int WARPS = 4, THREADS = 32 * WARPS;
 constexpr int BN = 128, BK = 32, MAX_M = 32;            // a block's columns, a stage's K, M's bound
@@ -54,7 +44,7 @@ constexpr int A_WORDS = (BK * 2 + 16) / 16;              // ... of an A row's (5
 constexpr int B_ROW = B_WORDS * 16, A_ROW = A_WORDS * 16;   // bytes a row in shared memory
 constexpr int B_STAGE = BK * B_ROW, STAGE_BYTES = B_STAGE + MAX_M * A_ROW;
 constexpr int SMEM_BYTES = STAGES * STAGE_BYTES;
-static_assert(sizeof(T) == 2, "the offsets below count 2-byte elements");
+static_assert(sizeof(T) == 2, "the offsets below count 2-byte elements (09 has no TF32 form)");
 static_assert(THREADS == 4 * BK && THREADS == 4 * MAX_M && B_WORDS == 17 && A_WORDS == 5,
               "four threads fetch each row of a stage: words t4 + 4j, and the last by the first of them");
 static_assert(B_ROW % 128 == 16 || B_ROW % 128 == 80, "B rows 2 apart land 8 banks apart (conflict-free reads)");
@@ -248,7 +238,7 @@ __device__ __forceinline__ void small_m(const T* A, const T* B, float* C, int M,
 // here; tcraw reads it from the cubin and refuses a declaration in kernels.py that differs.
 extern "C" __constant__ int tcraw_launch[2] = {THREADS, SMEM_BYTES};
 
-#if defined(TCRAW_SMALL_M_BF16)
+#if defined(TCRAW_MMA_BF16)
 extern "C" __global__ void __launch_bounds__(THREADS)
 small_m_bf16(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int M, int N, int K, unsigned* work) {
     small_m(A, B, C, M, N, K, work);

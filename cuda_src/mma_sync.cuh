@@ -1,7 +1,22 @@
 // mma_sync.cuh — the sm_80 tensor-core instruction as 05 and 09 issue it, and a 32-bit shared load.
 //
-// The including file defines MMA_SHAPE_TYPES (e.g. "m16n8k16.row.col.f32.f16.f16.f32") first.
+// The input type T and the MMA's shape follow the build's TCRAW_MMA_<KEY> (fp16 by default):
+// m16n8k16 for 16-bit inputs, m16n8k8 for TF32 (05's alone).
 #pragma once
+
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+
+#if defined(TCRAW_MMA_TF32)
+using T = float;
+#define MMA_SHAPE_TYPES "m16n8k8.row.col.f32.tf32.tf32.f32"
+#elif defined(TCRAW_MMA_BF16)
+using T = __nv_bfloat16;
+#define MMA_SHAPE_TYPES "m16n8k16.row.col.f32.bf16.bf16.f32"
+#else
+using T = __half;
+#define MMA_SHAPE_TYPES "m16n8k16.row.col.f32.f16.f16.f32"
+#endif
 
 __device__ __forceinline__ unsigned lds32(unsigned addr) {
     unsigned v;

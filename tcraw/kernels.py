@@ -1461,7 +1461,7 @@ def small_m_kernel(key, tile=SMALL_M_TILE, name=None):
     return Kernel(
         name=name or f"small_m_{key}", source="09_mma_small_m_b_in_place.cu", entry=f"small_m_{key}",
         precision=PRECISIONS[key], min_arch=80, tile=(1, 1, 1), geometry=geometry,
-        defines=(f"STAGES={tile['STAGES']}", f"TCRAW_SMALL_M_{key.upper()}"), align=16, max_m=SMALL_M_ROWS,
+        defines=(f"STAGES={tile['STAGES']}", f"TCRAW_MMA_{key.upper()}"), align=16, max_m=SMALL_M_ROWS,
         variant=spelt_macros({"STAGES": tile["STAGES"]}, SMALL_M_TILE),   # (SPLIT: the grid's, one cubin)
         workspace=small_m_workspace(max(split, 1)),
         tunables=tuple(SMALL_M_TILE) if not split else (), configs=({"SPLIT": 1},) if not split else (),
