@@ -162,8 +162,13 @@
 #   heldcheck the hold's GPU tests, the records' held_ms and tests/test_cubin_only.py (both backends)
 #   suite1 tests/test_gpu.py with the GPU (TCRAW_TEST_SHARD=i/3: a third of it, a call each; TEST_K=bindings
 #          one backend's half); suite2 every other test file (each a call of its own)
-#   small09 (issue 14) 09 (M ≤ 32, B read in place): its GPU tests and 06 handing it M ≤ 32 with N off 8;
-#          compute-sanitizer's four tools over 09 as 06's pick runs it
+#   small09 (issue 14) 09 (M ≤ 64, B read in place): its GPU tests (PYTEST_K09) and 06 handing it M ≤ 32 (≤ 48
+#          where N ≥ 4096) with N off 8; compute-sanitizer's four tools over 09 as 06's pick runs it
+#          (SAN09_SHAPES); memcheck, initcheck over 09 alone at N < 64
+#   narrow09 (issue 14) memcheck and initcheck over 09 alone at N < 64 (the tail of small09)
+#   vars09  (issue 14) 09's variants (VARS09) side by side with cuBLAS on scripts/shapes/small_m_09.txt
+#   mid09   (issue 14) 09 (VARS09_MID) and 06's picks on M of 33–64 (scripts/shapes/mid_m_09.txt)
+#   prof09  (issue 14) Nsight Compute's full set over 09 at M = 1 and 32 (PROF09_SHAPES, PROF09_VARIANT)
 #   small06 (issue 14) 06's picks on scripts/shapes/small_m_09.txt (SMALL_SHAPES), SMALL_PS (fp16)
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
 #          06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
@@ -1122,22 +1127,61 @@ or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
     TCRAW_TEST_SHARD=$shard timeout ${PYTEST_S:-560} $PY -m pytest -q -rs -p no:cacheprovider $what ${TEST_K:+-k "$TEST_K"} > "$log" 2>&1
     echo "pytest exit $?: $(tail -1 "$log")" ;;
   small09)
-    # (issue 14) 09 (M ≤ 32, B read in place, split-K over every SM): its GPU tests and 06 handing it
-    # M ≤ 32 with N off 8; compute-sanitizer's four tools over 09 as 06's pick runs it (K in 16, 3 and
-    # 1 piece: the last, 782 column tiles, none cut)
-    timeout ${PYTEST_S:-200} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "09" \
+    # (issue 14) 09 (M ≤ 64, B read in place, split-K over every SM): its GPU tests and 06 handing it
+    # M ≤ 32 (≤ 48 with N ≥ 4096) with N off 8; compute-sanitizer's four tools over 09 as 06's pick runs
+    # it (K in 16, 3 and 1 piece: the third, 782 column tiles, none cut; the fourth three m16 blocks)
+    timeout ${PYTEST_S:-200} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "${PYTEST_K09:-09}" \
       > "$OUT/pytest_small_m.txt" 2>&1
     echo "pytest exit $?: $(tail -1 "$OUT/pytest_small_m.txt")"
     for tool in memcheck racecheck initcheck synccheck; do
-      for shape in "3 1003 4105" "29 4099 1571" "32 100001 33"; do
-        set -- $shape
+      for shape in ${SAN09_SHAPES:-3,1003,4105 29,4099,1571 32,100001,33 45,4101,1571}; do
+        set -- ${shape//,/ }
         echo "## $tool M=$1 N=$2 K=$3" >> "$OUT/sanitize_09.log"
         timeout 120 "$CUDA_HOME/bin/compute-sanitizer" --tool $tool --error-exitcode 9 $PY -m tcraw run \
           --kernel wgmma_tma_fp16 -m $1 -n $2 -k $3 --iters 1 --warmup 0 --seed 1 --format json >> "$OUT/sanitize_09.log" 2>&1
         echo "$tool $shape exit $?"
       done
     done
-    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|09_mma" "$OUT/sanitize_09.log" | sort | uniq -c ;;
+    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|09_mma" "$OUT/sanitize_09.log" | sort | uniq -c ;&
+  narrow09)
+    # 09 alone where N < 64 (06 never hands it those: a row's span outruns the rows after it), K whole,
+    # in 3 pieces and picked — memcheck and initcheck (09's launches alone: cuBLAS's split-K reduce
+    # reads workspace it has not written, for initcheck)
+    printf "3,5,100\n7,63,333\n32,40,1000\n17,8,4000\n9,44,77\n20,2052,1001\n57,40,1000\n64,2052,333\n" > /tmp/narrow_09.txt
+    for tool in memcheck initcheck; do
+      timeout 150 "$CUDA_HOME/bin/compute-sanitizer" --tool $tool --kernel-name kns=small_m --error-exitcode 9 $PY scripts/tune_ladder.py \
+        --family small --shapes /tmp/narrow_09.txt --variants "" SPLIT=1 SPLIT=3 --iters 1 > "$OUT/sanitize_09_narrow_$tool.log" 2>&1
+      echo "$tool narrow exit $?: $(grep -E 'SUMMARY' "$OUT/sanitize_09_narrow_$tool.log" | tail -1)"
+    done ;;
+  vars09)
+    # (issue 14) 09's variants side by side with cuBLAS in one process (VARS09) on scripts/shapes/small_m_09.txt
+    timeout ${VARS09_S:-300} $PY scripts/tune_ladder.py --family small --shapes ${SMALL_SHAPES:-scripts/shapes/small_m_09.txt} \
+      --precision ${VARS09_P:-fp16} --iters 20 --seed 61 --variants ${VARS09:-STAGES=6 STAGES=4 STAGES=8} \
+      > "$OUT/vars09_${VARS09_P:-fp16}.txt" 2>&1
+    echo "vars09 exit $?"; tail -12 "$OUT/vars09_${VARS09_P:-fp16}.txt" ;;
+  mid09)
+    # (issue 14) M of 33–64 (scripts/shapes/mid_m_09.txt): 09 (VARS09_MID) beside cuBLAS, then 06's picks
+    timeout ${VARS09_S:-300} $PY scripts/tune_ladder.py --family small --shapes scripts/shapes/mid_m_09.txt \
+      --precision fp16 --iters 20 --seed 67 --variants ${VARS09_MID:-STAGES=6} > "$OUT/mid09_09_fp16.txt" 2>&1
+    echo "09 exit $?"; tail -4 "$OUT/mid09_09_fp16.txt"
+    timeout ${SMALLM_S:-250} $PY -m tcraw bench --shapes scripts/shapes/mid_m_09.txt --precision fp16 \
+      --kernel wgmma_tma_fp16 --iters 20 --seed 67 > "$OUT/mid09_06_fp16.txt" 2>&1
+    echo "06 exit $?"; grep -A3 geomean "$OUT/mid09_06_fp16.txt" | tail -2 ;;
+  prof09)
+    # (issue 14) Nsight Compute over one launch of 09 (its pick's split) at M = 1 and 32, N off 8 and on:
+    # where its warps stall, what it asks of L1, L2 and DRAM (the full set, kept as reports)
+    for shape in ${PROF09_SHAPES:-1,11037,15699 32,11000,11784}; do
+      echo $shape > /tmp/prof09_shape.txt
+      timeout ${NCU_S:-150} ncu --clock-control none --set full -k regex:small_m -c 1 -f -o "$OUT/prof09_${shape//,/x}" \
+        $PY scripts/tune_ladder.py --family small --shapes /tmp/prof09_shape.txt --variants "${PROF09_VARIANT:-}" --iters 1 \
+        > "$OUT/prof09_${shape//,/x}.log" 2>&1
+      echo "ncu $shape exit $?"
+      ncu -i "$OUT/prof09_${shape//,/x}.ncu-rep" --page details > "$OUT/prof09_${shape//,/x}_details.txt" 2>&1
+      ncu -i "$OUT/prof09_${shape//,/x}.ncu-rep" --page raw --csv > "$OUT/prof09_${shape//,/x}_raw.csv" 2>&1
+      ncu -i "$OUT/prof09_${shape//,/x}.ncu-rep" --page source --csv --print-source sass > "$OUT/prof09_${shape//,/x}_sass.csv" 2>&1
+      grep -E "Duration|DRAM Throughput|Memory Throughput|Issue Slots Busy|Warp Cycles Per Issued|Registers Per|Achieved Occupancy|Grid Size" \
+        "$OUT/prof09_${shape//,/x}_details.txt" | head -12
+    done ;;
   small06)
     # (issue 14) 06's picks on the same shapes, fp16 and bf16, against cuBLAS (SMALL_SHAPES)
     for p in ${SMALL_PS:-fp16}; do

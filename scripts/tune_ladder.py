@@ -41,7 +41,7 @@ FAMILIES = {
     # 07: the same machinery for FP8, INT8 and TF32, B K-major (yardstick: cuBLASLt for FP8/INT8)
     "kmajor": (fixed_wgmma, kernels.WGMMA_TILE, ("fp8e4m3", "fp8e4m3bf16", "fp8e5m2", "int8", "tf32")),
     "dmma": (lambda key, tile, name: kernels.dmma_kernel(tile, name, choose=False), kernels.DMMA_TILE, ("fp64",)),
-    # 09: M ≤ 32, B read in place; SPLIT=0 (the default) is each problem's pick (small_m_split)
+    # 09: M ≤ 64, B read in place; SPLIT=0 (the default) is each problem's pick (small_m_split)
     "small": (kernels.small_m_kernel, kernels.SMALL_M_TILE, ("fp16", "bf16")),
 }
 

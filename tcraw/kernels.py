@@ -1223,18 +1223,23 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
 # M ≤ 32 against a B whose rows are not a multiple of 16 bytes (N not a multiple of 8): 06 would
 # copy all of B to pitched rows first (three passes over it; 0.497 and 0.522× cuBLAS at 1×11037×15699
 # and 5×10602×16104), so its pick hands the problem to 09, which reads B where it lies (H200, fp16,
-# docs/results/2026-12-02-h200-small-m-b-in-place/, runs 5 and 6, table.txt: 0.92–0.98 and
-# 0.95–0.99× there; over the 11 such shapes 0.844 → 1.117–1.156× geomean, faster or level at each but
-# 12×614×4123, 0.92 → 0.85–0.92×, a 15 µs problem). Not where N is a multiple of 8: 06's TMA streams
-# B faster there (09 0.50× at 32×11000×11784 where 06 runs 0.84×, runs 3 and 2). The pick carries 09's
-# split under this mark beside 06's own configuration, which overrides of 06's macros run instead.
+# docs/results/2026-12-02-h200-small-m-b-in-place/, runs 5 and 6: 0.92–0.98 and 0.95–0.99× there,
+# over the 11 such shapes 0.844 → 1.117–1.156× geomean; 09 faster since, 1.15–1.26× at those two,
+# docs/results/2026-12-02-h200-09-faster/). With M of 33–48 where N is 4096 or more too: there 09
+# ran ahead of 06's copy at all six shapes timed (1.03–1.45× its rate: 40×14046×8640 0.62 → 0.85×
+# cuBLAS), and behind it wherever N was smaller (1107–1993: 0.23–0.54× against 0.80–1.05×) or M
+# 55–60 at 2 of 3 (its mma.sync work grows with M; the copy does not) — same results, run 4. Not
+# where N is a multiple of 8: 06's TMA streams B faster there (09 0.65× at 32×11000×11784 where
+# 06 runs 0.86×, runs 4 and 3). The pick carries 09's split under this mark beside 06's own configuration, which
+# overrides of 06's macros run instead.
 IN_PLACE_09 = "IN_PLACE_09"
+SMALL_M_HANDED, SMALL_M_HANDED_WIDE = 32, 48   # M up to which 06 hands such problems to 09 (… where N ≥ 4096)
 
 
 def wgmma_reads_b_in_place(m, n, elem_bytes=2):
-    """Whether 06's pick hands (m, n) to 09 (B read in place): 16-bit inputs, M ≤ 32, N past one
-    64-column box and not a multiple of 8 (B's rows off 16 bytes)."""
-    return elem_bytes == 2 and m <= SMALL_M_ROWS and n > 64 and n % 8 != 0
+    """Whether 06's pick hands (m, n) to 09 (B read in place): 16-bit inputs, N not a multiple of 8
+    (B's rows off 16 bytes), and M ≤ 32 with N past one 64-column box, or M ≤ 48 with N ≥ 4096."""
+    return elem_bytes == 2 and n % 8 != 0 and (m <= SMALL_M_HANDED and n > 64 or m <= SMALL_M_HANDED_WIDE and n >= 4096)
 
 
 def wgmma_pick(m, n, k, sms, elem_bytes=2, stream_k=True):
@@ -1395,23 +1400,25 @@ def dmma_kernel(tile=DMMA_TILE, name=None, choose=True):
                 f"{tile['STAGES']}-stage cp.async pipeline, fragments double-buffered")
 
 
-# -- 09: M ≤ 32 against a large B — mma.sync on B read in place at any pitch, split-K over every SM ---
+# -- 09: M ≤ 64 against a large B — mma.sync on B read in place at any pitch, split-K over every SM ---
 
-# STAGES: the cp.async ring (6 × 11 KB: three blocks an SM); SPLIT: pieces of K, the grid's y
+# STAGES: the cp.async ring (6 × 13.5 KB: two blocks an SM); SPLIT: pieces of K, the grid's y
 # (0: small_m_split picks it for the problem). SPLIT is the launch's, not a macro of the .cu.
-SMALL_M_TILE = {"STAGES": 6, "SPLIT": 0}
-SMALL_M_ROWS, SMALL_M_BN, SMALL_M_BK = 32, 128, 32   # M's bound, a block's columns, a slice of K
+SMALL_M_ROWS, SMALL_M_BN, SMALL_M_BK = 64, 128, 32   # M's bound, a block's columns, a slice of K
 SMALL_M_SPLIT_MOST = 64
 SMALL_M_BLOCKS_PER_SM = 2   # what the split aims to keep on each SM: over 27 shapes (M ≤ 32, H200, fp16)
 # 0.917× cuBLAS geomean, against 0.452 / 0.646 / 0.848 / 0.881 / 0.839 with K whole or in 2, 4, 8,
-# 16 pieces everywhere (docs/results/2026-12-02-h200-small-m-b-in-place/, run 3)
+# 16 pieces everywhere (docs/results/2026-12-02-h200-small-m-b-in-place/, run 3); and, 09 as it is
+# now (then with 32 rows of A), 1.014× against 0.943× with three blocks and 0.91× with four (4 or 5
+# stages) (docs/results/2026-12-02-h200-09-faster/, run 3)
+SMALL_M_TILE = {"STAGES": 6, "SPLIT": 0}
 SMALL_M_MIN_SLICES = 8      # a piece's least slices of K (the pipeline's fill is paid once a piece)
 SMALL_M_SMEM_MOST = 227 * 1024   # a block's shared memory on sm_90 (and sm_80's 163 KB: device_refusal)
 
 
 def small_m_stage_bytes():
     """One stage of 09's ring: 32 rows of B's span (128 columns and a 16-byte word for the
-    row's offset) and 32 of A's (32 columns and the same)."""
+    row's offset) and 64 of A's (32 columns and the same)."""
     return SMALL_M_BK * (2 * SMALL_M_BN + 16) + SMALL_M_ROWS * (2 * SMALL_M_BK + 16)
 
 
@@ -1424,7 +1431,7 @@ def small_m_split(m, n, k, sms):
 
 def small_m_workspace(split):
     """Bytes of 09's workspace for a grid of ``blocks`` cut in ``split`` pieces of K: a counter a
-    block (those of the column tiles are used), then 32 × 128 fp32 partial sums a block."""
+    block (those of the column tiles are used), then 64 × 128 fp32 partial sums a block."""
     if split == 1:
         return lambda blocks: 16   # (the kernel takes the pointer, and with one piece reads nothing)
     return lambda blocks: 4 * cdiv(blocks, 4) * 4 + blocks * SMALL_M_ROWS * SMALL_M_BN * 4
@@ -1438,7 +1445,7 @@ def _small_m_over(tile, picked, overrides):
 
 
 def small_m_kernel(key, tile=SMALL_M_TILE, name=None):
-    """The 09 kernel (fp16, bf16) for M ≤ 32: B read where it lies, any row pitch (no copy), each
+    """The 09 kernel (fp16, bf16) for M ≤ 64: B read where it lies, any row pitch (no copy), each
     column tile's K cut in SPLIT pieces over the grid's y. SPLIT=0 (the default): each problem
     gets small_m_split's; a run may override STAGES and SPLIT (Kernel.configured)."""
     if key not in ("fp16", "bf16"):

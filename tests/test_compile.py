@@ -1217,16 +1217,17 @@ def test_a_refused_override_says_which_macros_were_the_picks():
 
 
 def test_06_hands_small_m_with_b_off_16_bytes_to_09():
-    """M ≤ 32 and N not a multiple of 8 (B's rows off 16 bytes): 06's pick runs 09, which reads B in
-    place (no pitched copy) with K in small_m_split's pieces — the record's source says so; N a
-    multiple of 8, M past 32, 8-bit inputs or an override of 06's macros keep 06's own."""
+    """M ≤ 32 (M ≤ 48 where N ≥ 4096) and N not a multiple of 8 (B's rows off 16 bytes): 06's pick
+    runs 09, which reads B in place (no pitched copy) with K in small_m_split's pieces — the
+    record's source says so; N a multiple of 8, M past those bounds, 8-bit inputs or an override
+    of 06's macros keep 06's own."""
     k06 = kernels.KERNELS["wgmma_tma_fp16"]
-    for shape in [(1, 11037, 15699), (32, 4099, 2000), (17, 65, 9)]:
+    for shape in [(1, 11037, 15699), (32, 4099, 2000), (17, 65, 9), (33, 4099, 2000), (48, 14046, 8640)]:
         run = k06.configured(*shape, 132)
         assert run.source == "09_mma_small_m_b_in_place.cu" and run.name == k06.name and run.variant == "09", shape
-        assert run.pitch == 0 and run.max_m == 32 and not run.tma_boxes
+        assert run.pitch == 0 and run.max_m == kernels.SMALL_M_ROWS and not run.tma_boxes
         assert run.launch_geometry(*shape, 132).grid == (-(-shape[1] // 128), kernels.small_m_split(*shape, 132), 1)
-    for shape in [(1, 11008, 4096), (33, 4099, 2000), (32, 63, 9)]:
+    for shape in [(1, 11008, 4096), (33, 4091, 2000), (49, 14046, 8640), (40, 11008, 4096), (32, 63, 9)]:
         assert k06.configured(*shape, 132).source == "06_wgmma_tma_hopper.cu", shape
     assert k06.configured(1, 11037, 15699, 132, {"BN": 32}).source == "06_wgmma_tma_hopper.cu"
     assert k06.configured(1, 11037, 15699, 132, {"BN": None}).source == "09_mma_small_m_b_in_place.cu"
@@ -1245,7 +1246,7 @@ def test_09_splits_k_to_fill_the_sms_and_refuses_what_it_cannot_build():
     assert kernels.small_m_split(1, 128 * 400, 65536, 132) == 1        # tiles enough for every SM
     assert kernels.small_m_split(1, 128, 1 << 20, 132) == kernels.SMALL_M_SPLIT_MOST
     whole, cut = (kernels.small_m_kernel("fp16", {"SPLIT": s}) for s in (1, 3))
-    assert whole.workspace(87) == 16 and cut.workspace(261) >= 261 * (4 + 32 * 128 * 4)
+    assert whole.workspace(87) == 16 and cut.workspace(261) >= 261 * (4 + kernels.SMALL_M_ROWS * 128 * 4)
     assert whole.defines == cut.defines                                 # SPLIT is the grid's: one cubin
     k09 = kernels.small_m_kernel("bf16")
     assert k09.configured(5, 1000, 1000, 132, {"SPLIT": 7}).launch_geometry(5, 1000, 1000, 132).grid == (8, 7, 1)
@@ -1255,7 +1256,7 @@ def test_09_splits_k_to_fill_the_sms_and_refuses_what_it_cannot_build():
     deeper = k09.configured(5, 1000, 1000, 132, {"STAGES": 8})
     assert "STAGES=8" in deeper.defines and deeper.file_stem == "small_m_bf16[STAGES=8]"
     for bad, what in [({"SPLIT": 65}, "at most 64"), ({"STAGES": 1}, "STAGES ≥ 2"), ({"BN": 64}, "no macro"),
-                      ({"STAGES": 21}, "STAGES ≤ 20")]:
+                      ({"STAGES": 17}, "STAGES ≤ 16")]:
         with pytest.raises(UsageError, match=what):
             kernels.small_m_kernel("fp16", bad)
     with pytest.raises(UsageError, match="fp16 and bf16"):

@@ -846,12 +846,14 @@ def test_the_pci_bus_id_names_this_gpu_to_nvml(device):
     assert s.result["samples"] >= 1 and s.result["sm_clock_mhz_max"] > 0, s.result
 
 
-# 09 (M ≤ 32, B read in place): rows of B and A at every offset into a 16-byte word — N and K odd,
+# 09 (M ≤ 64, B read in place): rows of B and A at every offset into a 16-byte word — N and K odd,
 # ≡ 2 and 4 mod 8, multiples of 8 — N below 64, below, at and past a 128-column tile, K short of one
-# 32-row slice and long; M of one m16 block and of two.
+# 32-row slice and long; M of one m16 block to four.
 SMALL_M_SHAPES = [(1, 1, 1), (5, 127, 33), (16, 1000, 250), (17, 4099, 1031), (32, 11001, 2000),
                   (3, 258, 4100), (29, 1030, 77), (32, 4096, 4096), (8, 11008, 1000), (31, 333, 12345),
-                  (3, 5, 100), (7, 63, 333), (32, 40, 1000)]   # (N < 64: a row's span outruns the rows after it)
+                  (3, 5, 100), (7, 63, 333), (32, 40, 1000),   # (N < 64: a row's span outruns the rows after it)
+                  (20, 2052, 1001), (2, 1004, 3),              # (N a multiple of 4, K odd: wide B reads, A shifted)
+                  (33, 1003, 517), (48, 258, 77), (64, 4099, 2000), (57, 40, 1000), (64, 2052, 333)]   # (3, 4 m16 blocks)
 
 
 @pytest.mark.parametrize("split", [None, 1, 3, 40])
@@ -872,12 +874,12 @@ def test_09_reads_b_in_place_at_any_pitch(device, host_problems, key, split):
 
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_06_hands_small_m_with_b_off_16_bytes_to_09(device, host_problems, key):
-    """06 on M ≤ 32 with N not a multiple of 8: its pick runs 09 (the record's source), nothing
+    """06 on M ≤ 32 (≤ 48 with N ≥ 4096) with N not a multiple of 8: its pick runs 09 (the record's source), nothing
     copied to pitched rows, correct and repeatable — and with an override of 06's macros, 06."""
     kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
-    runs_right_and_repeatable(device, host_problems, kernel, key, [(1, 11037, 1571), (32, 4099, 2000), (17, 65, 9)],
+    runs_right_and_repeatable(device, host_problems, kernel, key, [(1, 11037, 1571), (32, 4099, 2000), (17, 65, 9), (45, 4101, 300)],
                               None, lambda rec: rec.source == "09_mma_small_m_b_in_place.cu" and not rec.pitched)
     runs_right_and_repeatable(device, host_problems, kernel, key, [(3, 1003, 4105)], {"BN": 16},
                               lambda rec: rec.source == "06_wgmma_tma_hopper.cu" and "B" in rec.pitched)
