@@ -152,7 +152,7 @@ __device__ __forceinline__ void small_m(const T* A, const T* B, float* C, int M,
     // 16, so every row's offset into its first word is the same in every slice. Sixteen threads
     // fetch a row's first 16 words (a warp: two rows' 256 contiguous bytes a copy — four threads a
     // row, 64 bytes of eight rows a copy, ran 0.88× as fast: 27 shapes, H200): thread tid rows tid/16
-    // + 8j, j < 4, 16·8·N bytes apart (a multiple of 16: one word's address serves all four); row
+    // + 8j, j < 4, each 8 rows 16·N bytes on (a multiple of 16: one word's address serves all four); row
     // r's 17th word, where the row starts off a word, by thread r of the first warp. Addressed once
     // here; a slice adds only s · (its bytes). A's rows: four threads a row (rows tid/4 and tid/4 +
     // 32), words t4, and 4.
@@ -203,7 +203,7 @@ __device__ __forceinline__ void small_m(const T* A, const T* B, float* C, int M,
         for (int p = 0; p < 2; ++p) {
             if (row + 32 * p >= M) break;
             const unsigned long long at = a_at[p] + 2ull * k0;
-            if (at + 80 <= a_end[p]) {   // (the row's span, 5 words, inside it)
+            if (at + 80 <= a_end[p]) {   // (five words on from this thread's inside the row: ample)
                 cp_async16(base + a_dst[p], a_bytes + at);
                 if (a_fifth) cp_async16(base + a_dst[p] + 64, a_bytes + at + 64);
             } else {

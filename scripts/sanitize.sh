@@ -16,9 +16,10 @@ for tool in memcheck racecheck initcheck synccheck; do
   extra=""
   [ "$tool" = memcheck ] && extra="--padding 32"
   # 06 (H200 picks): split-K in 4 pieces; stream-K cutting tiles in 2 or 3 after four whole rounds;
-  # the swapped form (M ≤ 32) split in 16 pieces, A copied to pitched rows; 09 (06's pick at M ≤ 32
-  # with N not a multiple of 8: B read in place, K in pieces)
-  for shape in "1 1 1" "15 17 33" "127 129 255" "256 512 2112" "5120 1792 2112" "3 1000 4105" "3 1003 4105"; do
+  # the swapped form (M ≤ 32) split in 16 pieces, A copied to pitched rows; 09 (06's pick at M ≤ 32,
+  # and M ≤ 48 with N ≥ 4096, with N not a multiple of 8: B read in place, K in pieces; one m16 block, three)
+  for shape in "1 1 1" "15 17 33" "127 129 255" "256 512 2112" "5120 1792 2112" "3 1000 4105" "3 1003 4105" \
+               "45 4101 1571"; do
     set -- $shape
     echo "## $tool  M=$1 N=$2 K=$3" | tee -a "$LOG"
     "$SAN" --tool "$tool" $extra --error-exitcode 9 \

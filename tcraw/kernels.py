@@ -1233,13 +1233,15 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
 # 06 runs 0.86×, runs 4 and 3). The pick carries 09's split under this mark beside 06's own configuration, which
 # overrides of 06's macros run instead.
 IN_PLACE_09 = "IN_PLACE_09"
-SMALL_M_HANDED, SMALL_M_HANDED_WIDE = 32, 48   # M up to which 06 hands such problems to 09 (… where N ≥ 4096)
+SMALL_M_HANDED = 32                        # M up to which 06 hands such problems to 09 ...
+SMALL_M_HANDED_LONG_N, SMALL_M_LONG_N = 48, 4096   # ... and up to which where N ≥ SMALL_M_LONG_N
 
 
 def wgmma_reads_b_in_place(m, n, elem_bytes=2):
     """Whether 06's pick hands (m, n) to 09 (B read in place): 16-bit inputs, N not a multiple of 8
     (B's rows off 16 bytes), and M ≤ 32 with N past one 64-column box, or M ≤ 48 with N ≥ 4096."""
-    return elem_bytes == 2 and n % 8 != 0 and (m <= SMALL_M_HANDED and n > 64 or m <= SMALL_M_HANDED_WIDE and n >= 4096)
+    return elem_bytes == 2 and n % 8 != 0 and (m <= SMALL_M_HANDED and n > 64 or
+                                               m <= SMALL_M_HANDED_LONG_N and n >= SMALL_M_LONG_N)
 
 
 def wgmma_pick(m, n, k, sms, elem_bytes=2, stream_k=True):

@@ -31,9 +31,9 @@ def table(title, *files):
     print(f"\n{title}\n{'shape':>16} " + " ".join(f"{v[:22]:>22}" for v in variants))
     for shape, got in rows.items():
         print(f"{shape:>16} " + " ".join(f"{got[v]:22.3f}" if v in got else " " * 22 for v in variants))
-    means = [math.exp(sum(math.log(g[v]) for g in rows.values() if v in g) / sum(v in g for g in rows.values()))
-             for v in variants]
-    print(f"{'geomean':>16} " + " ".join(f"{m:22.3f}" for m in means))
+    both = [got for got in rows.values() if all(v in got for v in variants)]   # (shapes every column timed)
+    means = [math.exp(sum(math.log(got[v]) for got in both) / len(both)) for v in variants]
+    print(f"{'geomean':>16} " + " ".join(f"{m:22.3f}" for m in means) + f"   ({len(both)} shapes)")
 
 
 table("run 1: B fetched by 4 threads a row (the last stop's 09), by 16 (B_LANES=16), 10 stages",
@@ -44,3 +44,7 @@ table("run 4: the partial sums stored 16/8 bytes at a time, rows below M only; 6
       ("run4_vars09_fp16.txt", ""))
 table("run 4: M of 33–64 — 09 beside 06's picks (06 copies B where N is off 8; another process)",
       ("run4_mid09_09_fp16.txt", ""), ("run4_mid09_06_fp16.txt", "06"))
+table("run 5: M of 33–64 — 06's picks as this stop leaves them (09 where M ≤ 48, N ≥ 4096 and off 8) against run 4's",
+      ("run4_mid09_06_fp16.txt", "06 (run 4)"), ("run5_picks_mid_m_09.txt", "06's pick (run 5)"))
+table("run 5: the first 17 shapes of small_m_09.txt as 06 picks them (the call's time ran out there) against run 3's",
+      ("run3_small_m_06_fp16.txt", "06 (run 3)"), ("run5_picks_small_m_09.txt", "06's pick (run 5)"))
