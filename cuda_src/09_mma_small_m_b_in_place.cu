@@ -310,7 +310,8 @@ __device__ __forceinline__ void small_m(const T* A, const T* B, float* C, int M,
             } else {
 #pragma unroll
                 for (int j = 0; j < WN / 8; ++j)
-                    __stcg(reinterpret_cast<float2*>(at + 8 * j + 2 * t), make_float2(acc[mt][j][2 * h], acc[mt][j][2 * h + 1]));
+                    __stcg(reinterpret_cast<float2*>(at + 8 * j + 2 * t),
+                           make_float2(acc[mt][j][2 * h], acc[mt][j][2 * h + 1]));
             }
         }
     __threadfence();   // this block's partials are visible before its count is

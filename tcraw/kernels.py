@@ -1230,8 +1230,8 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
 # cuBLAS), and behind it wherever N was smaller (1107–1993: 0.23–0.54× against 0.80–1.05×) or M
 # 55–60 at 2 of 3 (its mma.sync work grows with M; the copy does not) — same results, run 4. Not
 # where N is a multiple of 8: 06's TMA streams B faster there (09 0.65× at 32×11000×11784 where
-# 06 runs 0.86×, runs 4 and 3). The pick carries 09's split under this mark beside 06's own configuration, which
-# overrides of 06's macros run instead.
+# 06 runs 0.86×, runs 4 and 3). The pick carries 09's split under this mark beside 06's own
+# configuration, which overrides of 06's macros run instead.
 IN_PLACE_09 = "IN_PLACE_09"
 SMALL_M_HANDED = 32                        # M up to which 06 hands such problems to 09 ...
 SMALL_M_HANDED_LONG_N, SMALL_M_LONG_N = 48, 4096   # ... and up to which where N ≥ SMALL_M_LONG_N

@@ -875,12 +875,14 @@ def test_09_reads_b_in_place_at_any_pitch(device, host_problems, key, split):
 
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_06_hands_small_m_with_b_off_16_bytes_to_09(device, host_problems, key):
-    """06 on M ≤ 32 (≤ 48 with N ≥ 4096) with N not a multiple of 8: its pick runs 09 (the record's source), nothing
-    copied to pitched rows, correct and repeatable — and with an override of 06's macros, 06."""
+    """06 on M ≤ 32 (≤ 48 with N ≥ 4096) with N not a multiple of 8: its pick runs 09 (the record's
+    source), nothing copied to pitched rows, correct and repeatable — and with an override of 06's
+    macros, 06."""
     kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
-    runs_right_and_repeatable(device, host_problems, kernel, key, [(1, 11037, 1571), (32, 4099, 2000), (17, 65, 9), (45, 4101, 300)],
-                              None, lambda rec: rec.source == "09_mma_small_m_b_in_place.cu" and not rec.pitched)
+    runs_right_and_repeatable(device, host_problems, kernel, key,
+                              [(1, 11037, 1571), (32, 4099, 2000), (17, 65, 9), (45, 4101, 300)], None,
+                              lambda rec: rec.source == "09_mma_small_m_b_in_place.cu" and not rec.pitched)
     runs_right_and_repeatable(device, host_problems, kernel, key, [(3, 1003, 4105)], {"BN": 16},
                               lambda rec: rec.source == "06_wgmma_tma_hopper.cu" and "B" in rec.pitched)
