@@ -54,6 +54,11 @@ static_assert(THREADS / 16 * 4 == BK && THREADS / 4 * 2 == MAX_M && B_WORDS == 1
               "the fetch below: 16 threads a row of B (8 rows a pass, 4 passes), 4 a row of A (2 passes)");
 static_assert(B_ROW % 128 == 16 || B_ROW % 128 == 80, "B rows 2 apart land 8 banks apart (conflict-free reads)");
 
+// A 16-byte shared store from registers (a word fetch_word builds, or zeros).
+__device__ __forceinline__ void sts128(unsigned dst, unsigned a, unsigned b, unsigned c, unsigned d) {
+    asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(dst), "r"(a), "r"(b), "r"(c), "r"(d));
+}
+
 // The 16-byte word at byte `at` of an operand of `end` bytes into shared memory: only the bytes
 // before `end` are read, the rest of the word is zeros. Whole words (and words wholly past `end`:
 // zeros, nothing read) go by cp.async; a word that `end` cuts — an operand's last, or the one where
@@ -71,7 +76,7 @@ __device__ __forceinline__ void fetch_word(unsigned dst, const unsigned char* ba
 #pragma unroll
     for (int b = 0; b < 16; ++b)
         if (b < valid) w[b / 4] |= unsigned(base[at + b]) << 8 * (b % 4);
-    asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(dst), "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3]));
+    sts128(dst, w[0], w[1], w[2], w[3]);
 }
 __device__ __forceinline__ unsigned lds16(unsigned addr) {
     unsigned short v;
@@ -151,11 +156,11 @@ __device__ __forceinline__ void small_m(const T* A, const T* B, float* C, int M,
     // A slice is BK rows of K: 64·N bytes of B and 64 bytes of each row of A, both multiples of
     // 16, so every row's offset into its first word is the same in every slice. Sixteen threads
     // fetch a row's first 16 words (a warp: two rows' 256 contiguous bytes a copy — four threads a
-    // row, 64 bytes of eight rows a copy, ran 0.88× as fast: 27 shapes, H200): thread tid rows tid/16
-    // + 8j, j < 4, each 8 rows 16·N bytes on (a multiple of 16: one word's address serves all four); row
-    // r's 17th word, where the row starts off a word, by thread r of the first warp. Addressed once
-    // here; a slice adds only s · (its bytes). A's rows: four threads a row (rows tid/4 and tid/4 +
-    // 32), words t4, and 4.
+    // row, 64 bytes of eight rows a copy, ran 0.88× as fast: 27 shapes, H200): thread tid rows
+    // tid/16 + 8j, j < 4, each 8 rows 16·N bytes on (a multiple of 16: one word's address serves all
+    // four); row r's 17th word, where the row starts off a word, by thread r of the first warp.
+    // Addressed once here; a slice adds only s · (its bytes). A's rows: four threads a row (rows
+    // tid/4 and tid/4 + 32), words t4, and 4.
     const int row = tid / 4, t4 = tid % 4;
     const int b_row = tid / 16, b_word = tid % 16;
     const unsigned long long b_first = 2ull * (1ull * b_row * N + n0);   // B's row b_row of slice 0: its first byte
@@ -217,8 +222,8 @@ __device__ __forceinline__ void small_m(const T* A, const T* B, float* C, int M,
         if (row + 32 * p >= M && row + 32 * p < m_rows)
             for (int stage = 0; stage < STAGES; ++stage) {
                 const unsigned at = smem + stage * STAGE_BYTES + a_dst[p];
-                asm volatile("st.shared.v4.b32 [%0], {%1, %1, %1, %1};" ::"r"(at), "r"(0u));
-                if (a_fifth) asm volatile("st.shared.v4.b32 [%0], {%1, %1, %1, %1};" ::"r"(at + 64), "r"(0u));
+                sts128(at, 0, 0, 0, 0);
+                if (a_fifth) sts128(at + 64, 0, 0, 0, 0);
             }
 
     // Where this lane's fragments lie in a stage, also the same every slice. B (k16 × n8, "col"):

@@ -5,7 +5,7 @@ problem is padded to, and a function from the padded (M, N, K) to grid/block/sha
 Every kernel takes (A, B, C, M, N, K) with row-major A (M×K), B (K×N), C (M×N).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from .driver.constants import TMA_BF16, TMA_FP16, TMA_FP32, TMA_UINT8
@@ -166,7 +166,6 @@ class Kernel:
         it as it was declared, but a copy made with another name (dataclasses.replace(KERNELS[
         "wgmma_tma_fp16"], name="mine")) runs and records as that copy. (Its source is configure's
         own: a spec's are resolved as the spec's kernels are, load_spec.)"""
-        from dataclasses import replace
         return replace(configured, name=self.name, origin=self.origin)
 
     @property
@@ -1262,7 +1261,6 @@ def _in_place_09(key, picked, overrides, asked):
     if IN_PLACE_09 not in picked or any(value is not None for value in overrides.values()) or \
             spelt_macros(asked, WGMMA_TILE):
         return None
-    from dataclasses import replace
     return replace(small_m_kernel(key, {"SPLIT": picked[IN_PLACE_09]}), variant="09")
 
 
@@ -1613,7 +1611,6 @@ def load_spec(path):
     spec_source — so a spec may list the registry's factories, e.g. a fixed 06 configuration
     under a name of its own). Names must not clash with the registry's."""
     import runpy
-    from dataclasses import replace
     from pathlib import Path
     from .validate import is_dir, is_file
     path = Path(path)
