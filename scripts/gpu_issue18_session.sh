@@ -170,6 +170,13 @@
 #   mid09   (issue 14) 09 (VARS09_MID) and 06's picks on M of 33–64 (scripts/shapes/mid_m_09.txt)
 #   prof09  (issue 14) Nsight Compute's full set over 09 at M = 1 and 32 (PROF09_SHAPES, PROF09_VARIANT)
 #   small06 (issue 14) 06's picks on scripts/shapes/small_m_09.txt (SMALL_SHAPES), SMALL_PS (fp16)
+#   pairs64 (issue 14) cuBLAS's tile at 1024×1024×8192 as 06's swapped pairs, beside the picks (scripts/shapes/pairs_64.txt)
+#   stream128 (issue 14) one consumer's 64×192 / 64×256 pairs and others beside the picks, M of 80–128
+#          (scripts/shapes/m128_stream.txt)
+#   widefresh (issue 14) kernels.wgmma_pairs_wide's picks beside those they replace on fresh shapes, fp16 and bf16
+#   widecheck (issue 14) 64×192 pairs at the edges (GPU test), the rule's picks verified
+#          (scripts/shapes/wide_pairs_picks.txt), compute-sanitizer over one; the mid-M and llm suites
+#   pairsover (issue 14) one consumer's pairs beside two consumers' 128-row picks at M of 65–128 (fresh shapes)
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
 #          06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
 # BENCH_KEYS / BENCH_VARIANTS narrow the bench part. Logs under $OUT.   OUT=out bash scripts/gpu_issue18_session.sh tests bench   (then: study)
@@ -1189,6 +1196,64 @@ or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
         --kernel wgmma_tma_$p --iters 20 --seed 59 > "$OUT/small_m_06_$p.txt" 2>&1
       echo "06 $p exit $?"; grep -A3 geomean "$OUT/small_m_06_$p.txt" | tail -2
     done ;;
+  pairs64)
+    # (issue 14) cuBLAS's tile at 1024×1024×8192 — swapped 128 (N) × 64 (M) tiles in pairs along M
+    # sharing B's columns (SWAP_AB=1, SHARE_A=1, CLUSTER=2), whole K — with and without a slice's
+    # MMAs in flight, 128 × 128 swapped pairs, one consumer's 64×128 pairs, beside the picks
+    timeout ${P64_S:-420} $PY scripts/tune_ladder.py --family wgmma --shapes ${P64_SHAPES:-scripts/shapes/pairs_64.txt} \
+      --precision ${P64_P:-fp16} --iters 20 --seed 71 --variants picked ${P64_VARIANTS:-SWAP_AB=1,CONSUMERS=2,BN=64,CLUSTER=2,SHARE_A=1,STAGES=8 \
+      SWAP_AB=1,CONSUMERS=2,BN=64,CLUSTER=2,SHARE_A=1,STAGES=8,WAIT_DEPTH=1 SWAP_AB=1,CONSUMERS=2,BN=128,CLUSTER=2,SHARE_A=1,STAGES=6 \
+      CONSUMERS=1,BN=128,CLUSTER=2,STAGES=8} > "$OUT/pairs64_${P64_P:-fp16}.txt" 2>&1
+    echo "pairs64 exit $?"; tail -${P64_TAIL:-40} "$OUT/pairs64_${P64_P:-fp16}.txt" ;;
+  stream128)
+    # (issue 14) M of 65–128 streaming B (scripts/shapes/m128_stream.txt): one consumer's 64×192 and
+    # 64×256 tiles in pairs along M, 128×256 cut in 3, 64×128 pairs, beside the picks
+    timeout ${M128_S:-400} $PY scripts/tune_ladder.py --family wgmma --shapes ${M128_SHAPES:-scripts/shapes/m128_stream.txt} \
+      --precision ${M128_P:-fp16} --iters 20 --seed 79 --variants picked ${M128_VARIANTS:-CONSUMERS=1,BN=192,CLUSTER=2,STAGES=6 \
+      CONSUMERS=1,BN=256,CLUSTER=2,STAGES=5 BN=256,CLUSTER=1,STAGES=4 CONSUMERS=1,BN=128,CLUSTER=2,STAGES=8} \
+      > "$OUT/m128_${M128_P:-fp16}.txt" 2>&1
+    echo "stream128 exit $?"; tail -${M128_TAIL:-8} "$OUT/m128_${M128_P:-fp16}.txt" ;;
+  widefresh)
+    # (issue 14) kernels.wgmma_pairs_wide's pick on fresh shapes where it fires
+    # (scripts/shapes/wide_pairs_fresh.txt) beside the picks it replaces — 128×256 and 128×128 in
+    # clusters of 1, 64×256 in pairs (unchanged where that was the pick) — fp16 and bf16
+    for p in ${WIDE_PS:-fp16 bf16}; do
+      timeout ${WIDE_S:-250} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/wide_pairs_fresh.txt \
+        --precision $p --iters 20 --seed 83 --variants picked BN=256,CLUSTER=1,STAGES=4 BN=128,CLUSTER=1,STAGES=6 \
+        CONSUMERS=1,BN=256,CLUSTER=2,STAGES=5 CONSUMERS=1,BN=192,CLUSTER=2,STAGES=6 > "$OUT/wide_fresh_$p.txt" 2>&1
+      echo "widefresh $p exit $?"; tail -8 "$OUT/wide_fresh_$p.txt"
+    done ;;
+  widecheck)
+    # (issue 14) the wide pairs (kernels.wgmma_pairs_wide): 64×192 in pairs at the edges (GPU test),
+    # the picks where the rule fires (M off 64, N off 192 and off 8, K off 8) verified, compute-
+    # sanitizer's four tools over one; then the mid-M and llm suites (the two shapes a suite moves),
+    # fp16 and bf16
+    # (the configuration's test id: CONSUMERS=1+BN=192+CLUSTER=2+STAGES=6 — -k cannot spell "=")
+    swapped_tests "every_06_configuration_is_correct_at_the_edges and 1+BN and 192" wide
+    for p in fp16 bf16; do
+      timeout 120 $PY -m tcraw bench --shapes scripts/shapes/wide_pairs_picks.txt --precision $p --kernel wgmma_tma_$p --iters 5 \
+        --seed 89 > "$OUT/wide_picks_$p.txt" 2>&1
+      echo "picks $p exit $?"; grep -E "^wgmma" "$OUT/wide_picks_$p.txt" | awk '{print $3, $7, $10, $11}'
+    done
+    for tool in memcheck racecheck initcheck synccheck; do
+      echo "## $tool 77 10015 4105" >> "$OUT/sanitize_wide.log"
+      timeout 120 "$CUDA_HOME/bin/compute-sanitizer" --tool $tool --error-exitcode 9 $PY -m tcraw run --kernel wgmma_tma_fp16 \
+        -m 77 -n 10015 -k 4105 --iters 1 --warmup 0 --seed 1 --format json >> "$OUT/sanitize_wide.log" 2>&1
+      echo "$tool exit $?"
+    done
+    grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitize_wide.log"
+    for p in fp16 bf16; do   # (150 s cut both at 27 / 25 of llm's 30 shapes: give the suites a call of their own)
+      timeout ${SUITES_S:-150} $PY -m tcraw bench --shapes scripts/shapes/mid_m.txt,llm --precision $p --kernel wgmma_tma_$p \
+        --iters 10 --seed 37 > "$OUT/suites_mid_llm_$p.txt" 2>&1
+      echo "suites $p exit $?"; grep -A4 "geomean" "$OUT/suites_mid_llm_$p.txt" | tail -3
+    done ;;
+  pairsover)
+    # (issue 14) one consumer's pairs along M (64×128, 64×192, 64×256 in clusters of 2, K whole) beside
+    # two consumers' 128-row picks at M of 65–128 (scripts/shapes/pairs_over_two_consumers_fresh.txt), fp16
+    timeout ${POVER_S:-300} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/pairs_over_two_consumers_fresh.txt \
+      --precision ${POVER_P:-fp16} --iters 20 --seed 97 --variants picked CONSUMERS=1,BN=128,CLUSTER=2,STAGES=8 \
+      CONSUMERS=1,BN=192,CLUSTER=2,STAGES=6 CONSUMERS=1,BN=256,CLUSTER=2,STAGES=5 > "$OUT/pairs_over_${POVER_P:-fp16}.txt" 2>&1
+    echo "pairsover exit $?"; tail -7 "$OUT/pairs_over_${POVER_P:-fp16}.txt" ;;
   closing)
     KERNELS=dmma_fp64 timeout ${SANITIZE_S:-150} bash scripts/sanitize.sh "$OUT/sanitize_08.log" | tail -3
     timeout ${LADDERS_S:-120} $PY -m tcraw bench --precision fp64 --sizes 4096,6144,8192 --iters 20 --seed 7 \

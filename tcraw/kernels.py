@@ -624,7 +624,8 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         align=16, tma_boxes=(a_box, b_box, c_box, (8, bk)), persistent=True,   # (8, bk): A at M's edge
         workspace=wgmma_workspace(tile), tma_element=element, b_layouts=(b_layout,), max_m=tile["A_ROWS"],
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
-        configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + SWAPPED_CONFIGS + FIT_CONFIGS + ({IN_PLACE_09: 1},) if elem == 2
+        configs=(WGMMA_CONFIGS + (TURNS_CONFIG, WIDE_PAIRS_CONFIGS[0]) + SWAPPED_CONFIGS + FIT_CONFIGS +
+                 ({IN_PLACE_09: 1},) if elem == 2
                  else tuple(c for c in WGMMA_CONFIGS if not wgmma_sixteen_bit_only(c))) if choose else (),
         configure=(lambda picked, over: _in_place_09(key, picked, over, asked) or _owned(asked, lambda: wgmma_kernel(
             key, _with_stages(asked, _without_09(picked), checked_macros(over, WGMMA_TILE, "06/07", WGMMA_POSITIVE)),
@@ -888,6 +889,33 @@ SHARED_BOTH_CONFIG = {"CONSUMERS": 2, "BN": 128, "CLUSTER": 4, "SHARE_A": 1, "ST
 # 64×64 form's 16 — twice the pieces and their sums. So the rule takes N over 512 (N = 1024: 5 of
 # 6 faster in docs/results/2026-12-01-h200-a-edge/, run 5; N of 520–1016 not timed).
 PAIRED_ROWS_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 2, "STAGES": 8}
+# Wider pairs where B streams from HBM: two rows of one consumer's 64 × 192 or 64 × 256 tiles in
+# clusters of 2 along M (the pair shares B's boxes), K whole, where M is two 64-row tiles (65–128),
+# K at least 64 slices (4096 at 16 bits) and one round of the pairs keeps WIDE_PAIRS_BUSY of the
+# clusters busy — the width with the most clusters that fit one round (cuBLAS's 116 blocks at
+# 128×11008×4096 stream 96 columns each, whole). There the model picks 128×128 tiles in clusters
+# of 1, one block a tile (86 of 132 SMs at N = 11008), 128×256 in clusters of 1 cut along K, or
+# 64 × 256 pairs. H200, beside the pick in one call (docs/results/2026-12-02-h200-wide-pairs/,
+# table.txt): on scripts/shapes/m128_stream.txt (run 5, fp16) less time at all 7 shapes where the
+# rule fires — 80×11008×6144 0.74 → 0.98× cuBLAS, 100×12288×4096 0.85 → 0.97, 96×11008×4096 0.84
+# → 0.93, 128×11008×4096 0.90 → 0.95 (0.91 → 0.97 in run 4; 0.958 → 0.972 at an earlier stop),
+# 120×11008×5120 0.92 → 0.95 (64 × 192: 58 clusters), 128×14336×4096 0.97 → 0.99, 112×14336×4096
+# 0.97 → 1.00 (64 × 256: 56) — and more at three of the four where neither width fills 80 % of
+# the clusters in one round (N of 4096–8192: 16–43 of 66; 0.85–0.97 against 0.94–1.04; at
+# 128×5120×5120, 27 clusters, 64 × 192 0.87 against 0.85) and where 64 × 192 takes two rounds (N =
+# 14336: 75 clusters, 0.76 against 0.97). Then on 14 fresh shapes drawn where it fires (run 6,
+# scripts/shapes/wide_pairs_fresh.txt; at 4 the pick was the same already, at the other 10 it
+# replaced 128×256 cut along K (8), 128×128 whole (1) and 64 × 256 pairs (1)): 1.10× the rate
+# there, fp16 and bf16 alike, faster at 9, within 0.5 % at one (95×13344×9032, 64 × 256 against
+# 128×256 cut in 2) — 90×11904×11840 0.78 → 0.93× cuBLAS, 119×12216×13424 0.89 → 1.03,
+# 107×11504×12256 0.79 → 0.91. Neither the 80 % nor "the most clusters" is pinned down: 64 × 192
+# at 43 clusters (65 %) lost, and at 48 clusters (73 %) 64 × 256, which the rule leaves there,
+# ran ahead of 64 × 192 at 117×12160×8840 (0.98 against 0.95×) and behind it at 84×12280×5192.
+# 16-bit inputs only (8-bit and TF32: not measured); measured on the H200 only, other SM counts
+# in proportion (wgmma_clusters).
+WIDE_PAIRS_CONFIGS = tuple({"CONSUMERS": 1, "BN": bn, "CLUSTER": 2, "STAGES": wgmma_max_stages(1, bn)}
+                           for bn in (192, 256))
+WIDE_PAIRS_BUSY = 0.8
 # Swapped tiles that fit M (Cᵀ = Bᵀ·Aᵀ: 128 of N along the two consumers' wgmma rows, BN of M
 # along their n — any multiple of 16): where M is a few hundred and not a multiple of 128, the
 # model's 128-row tiles pad the last tile row (279 → 384 rows); cuBLAS runs 128 × 96 … 128 × 200
@@ -1196,7 +1224,8 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     False for a 16-bit C, where the kernel turns stream-K off) among those wgmma_ranked allows.
     Big problems get 128×256 tiles in clusters of 2 (128×192 where those run whole, 192×192 where
     M is a whole number of them or rows lie off 128-byte lines and they save time); small M one
-    consumer — two rows of 64×128 tiles sharing B where K is long (wgmma_pairs_rows); few tiles
+    consumer — two rows of 64×128 tiles sharing B where K is long (wgmma_pairs_rows), of 64×192
+    or 64×256 where those fill the GPU in one round (wgmma_pairs_wide); few tiles
     narrower ones and split-K — in 2 × 2 clusters where K is long (wgmma_shares_both) — short K
     tiles taken in turn (wgmma_takes_turns), and M of a few hundred swapped tiles that fit it,
     in clusters along N sharing A's rows, or 2 × 2 sharing B's columns too (wgmma_swaps_to_fit)."""
@@ -1212,6 +1241,8 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     picked = wgmma_choose(wgmma_ranked(m, n, k, sms, elem_bytes, stream_k))
     if wgmma_takes_turns(m, n, k, sms, picked, elem_bytes):
         return dict(TURNS_CONFIG)
+    if (wide := wgmma_pairs_wide(m, n, k, sms, elem_bytes)):
+        return wide
     if wgmma_pairs_rows(m, n, k, picked, elem_bytes):
         return dict(PAIRED_ROWS_CONFIG)
     if wgmma_shares_both(m, n, k, sms, picked, elem_bytes):
@@ -1285,6 +1316,19 @@ def wgmma_pairs_rows(m, n, k, picked, elem_bytes=2):
     one_64 = {"CONSUMERS": 1, "BN": 64, "CLUSTER": 1, "SWAP_AB": 0, "PINGPONG": 0}
     return elem_bytes == 2 and 64 < m <= 128 and n > 512 and k * elem_bytes >= 64 * WGMMA_ROW_BYTES and \
         all(picked.get(name, 0) == value for name, value in one_64.items())
+
+
+def wgmma_pairs_wide(m, n, k, sms, elem_bytes=2):
+    """The one consumer's wide tiles in pairs along M (WIDE_PAIRS_CONFIGS) that wgmma_config takes
+    for (m, n, k), or None: 16-bit inputs, M of 65 to 128, K of 64 slices or more, and a width
+    whose clusters of 2 fit one round with at least WIDE_PAIRS_BUSY of them busy — of those, the
+    one with the most clusters busy (see WIDE_PAIRS_CONFIGS)."""
+    if elem_bytes != 2 or not 64 < m <= 128 or k * elem_bytes < 64 * WGMMA_ROW_BYTES:
+        return None
+    clusters = wgmma_clusters(sms, 2)
+    fits = [(cdiv(n, c["BN"]), c) for c in WIDE_PAIRS_CONFIGS
+            if WIDE_PAIRS_BUSY * clusters <= cdiv(n, c["BN"]) <= clusters]
+    return dict(max(fits, key=lambda f: f[0])[1]) if fits else None
 
 
 def wgmma_shares_both(m, n, k, sms, picked, elem_bytes=2):

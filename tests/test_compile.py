@@ -278,8 +278,8 @@ def test_every_06_configuration_compiles_without_spills_and_states_its_launch(ke
     """Each configuration the heuristic can pick builds (its tcraw_launch agrees with the
     registry's geometry, which compile_cubin checks) with no spills and HGMMA in its SASS."""
     configs = kernels.KERNELS[f"wgmma_tma_{key}"].configurations()
-    # + turns, the two swapped for M ≤ 32, the swapped that fit M (FIT_CONFIGS), 09 (B read in place)
-    assert len({c.file_stem for c in configs}) == len(configs) == len(kernels.WGMMA_CONFIGS) + 4 + len(kernels.FIT_CONFIGS)
+    # + turns, wide pairs (64×192), the two swapped for M ≤ 32, the swapped that fit M (FIT_CONFIGS), 09
+    assert len({c.file_stem for c in configs}) == len(configs) == len(kernels.WGMMA_CONFIGS) + 5 + len(kernels.FIT_CONFIGS)
     for config in configs:
         cubin = compiler.compile_cubin(config, "sm_90")
         assert cubin.spill_bytes == 0, config.file_stem
@@ -444,15 +444,17 @@ def test_split_k_sum_loads_at_once_build_without_spills_and_refuse_what_cannot()
 
 
 def test_memory_bound_small_m_runs_whole_tiles_of_128_rows():
-    """M = 128 against N = 11008 or 14336 (K = 4096): one 128-row tile per column strip, each
-    whole (86 and 112 tiles on 132 SMs) — B streamed once, measured 0.91–0.98× cuBLAS against
-    0.80–0.86× for the 64-row tiles in clusters of two picked before. M = 384 picks 128-row
-    tiles, not clusters of two 256-row ones (a quarter padding)."""
-    for n in (11008, 14336):
+    """M = 128 against N = 11008 or 14336 (K = 4096): one cluster's 128 rows per column strip, each
+    whole, one round — B streamed once: 128-row tiles (86 and 112 of them on 132 SMs) measured
+    0.91–0.98× cuBLAS against 0.80–0.86× for the 64×128 tiles in clusters of two picked before
+    them; now two 64-row tiles sharing B in a cluster, 192 or 256 columns wide (58 and 56 clusters
+    of 66: wgmma_pairs_wide, 0.95–1.00×). M = 384 picks 128-row tiles, not clusters of two
+    256-row ones (a quarter padding)."""
+    for n, bn in ((11008, 192), (14336, 256)):
         config = kernels.wgmma_config(128, n, 4096, 132)
-        assert (config["CONSUMERS"], config["BN"], config["CLUSTER"]) == (2, 128, 1)
+        assert (config["CONSUMERS"], config["BN"], config["CLUSTER"]) == (1, bn, 2)
         tiles, _, clusters, p, share = kernels.wgmma_schedule(128, n, 4096, 132, {**kernels.WGMMA_TILE, **config})
-        assert tiles < clusters and p == 1 and share == 0
+        assert tiles == -(-n // bn) < clusters and p == 1 and share == 0   # (a tile: the cluster's 128 × bn)
     config = kernels.wgmma_config(384, 4096, 4096, 132)
     assert (config["CONSUMERS"], config["CLUSTER"]) == (2, 1)
 
@@ -575,6 +577,44 @@ def test_the_occupancy_question_is_asked_once_per_geometry():
     assert calls == [(7, (132, 1, 1), (384, 1, 1), 230464)]
     fn.max_active_clusters(Geometry((132, 1, 1), (384, 1, 1), 200000))
     assert len(calls) == 2
+
+
+def test_wide_pairs_of_one_consumers_tiles_where_they_fill_the_gpu_in_one_round():
+    """wgmma_pairs_wide: one consumer's 64×192 or 64×256 tiles in clusters of 2 along M, K whole,
+    where M is two 64-row tiles, K of 4096 or more at 16 bits and the width's clusters fill 80 %
+    or more of the device's in one round — the width with the most; on the H200 faster at 16 of
+    the 17 shapes timed where it changes the pick (0.995× at one) and slower at 3 of the 4 it
+    leaves (kernels.WIDE_PAIRS_CONFIGS)."""
+    w192, w256 = (kernels.WIDE_PAIRS_CONFIGS[i] for i in (0, 1))
+    assert (w192["BN"], w192["STAGES"], w256["BN"], w256["STAGES"]) == (192, 6, 256, 5)
+    fires = {(128, 11008, 4096): w192, (96, 11008, 4096): w192, (80, 11008, 6144): w192, (120, 11008, 5120): w192,
+             (100, 12288, 4096): w192, (90, 11904, 11840): w192, (107, 11504, 12256): w192,
+             (128, 14336, 4096): w256, (112, 14336, 4096): w256, (95, 13344, 9032): w256}
+    for shape, config in fires.items():
+        for key in ("fp16", "bf16"):
+            assert kernels.wgmma_config(*shape, 132) == config, shape
+            assert kernels.KERNELS[f"wgmma_tma_{key}"].configured(*shape, 132).defines == \
+                kernels.KERNELS[f"wgmma_tma_{key}"].configured(*shape, 132, config).defines
+        assert kernels.wgmma_pairs_wide(*shape, 132, elem_bytes=1) is None   # (8-bit, TF32: not measured)
+        assert kernels.wgmma_pairs_wide(*shape, 132, elem_bytes=4) is None
+    # where neither width fills 80 % of the clusters (N of 4096–8192: the pairs lost at three of
+    # these four; at 128×5120×5120, 27 clusters, 64×192 measured 0.87 against the pick's 0.85×)
+    for shape in [(128, 4096, 4096), (128, 4096, 11008), (128, 8192, 8192), (128, 5120, 5120)]:
+        assert kernels.wgmma_pairs_wide(*shape, 132) is None, shape
+    # each condition, the others met: one tile row, three, K a slice short of 64, 52 clusters of
+    # 64×192 (80 % of 66 is 52.8), 67 (two rounds) with 64×256's 50, then 64×256's 53 and 67
+    assert kernels.wgmma_pairs_wide(64, 11008, 4096, 132) is None
+    assert kernels.wgmma_pairs_wide(129, 11008, 4096, 132) is None
+    assert kernels.wgmma_pairs_wide(128, 11008, 4032, 132) is None
+    assert kernels.wgmma_pairs_wide(128, 52 * 192, 4096, 132) is None
+    assert kernels.wgmma_pairs_wide(128, 52 * 192 + 1, 4096, 132) == w192
+    assert kernels.wgmma_pairs_wide(128, 66 * 192, 4096, 132) == w192
+    assert kernels.wgmma_pairs_wide(128, 66 * 192 + 1, 4096, 132) is None
+    assert kernels.wgmma_pairs_wide(128, 52 * 256 + 1, 4096, 132) == w256
+    assert kernels.wgmma_pairs_wide(128, 66 * 256 + 1, 4096, 132) is None
+    # other SM counts: in proportion (100 SMs, 50 clusters: 64×192's 58 take two rounds, 64×256's 43 fill 86 %)
+    assert kernels.wgmma_pairs_wide(128, 11008, 4096, 100) == w256
+    assert kernels.wgmma_pairs_wide(128, 11008, 4096, 2) is None
 
 
 def test_two_rows_of_one_consumers_tiles_pair_up_where_k_is_long():
