@@ -1251,7 +1251,7 @@ or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
     # (issue 14) one consumer's pairs along M (64×128, 64×192, 64×256 in clusters of 2, K whole) beside
     # two consumers' 128-row picks at M of 65–128 (scripts/shapes/pairs_over_two_consumers_fresh.txt), fp16
     timeout ${POVER_S:-300} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/pairs_over_two_consumers_fresh.txt \
-      --precision ${POVER_P:-fp16} --iters 20 --seed 97 --variants picked CONSUMERS=1,BN=128,CLUSTER=2,STAGES=8 \
+      --precision ${POVER_P:-fp16} --iters 10 --seed 97 --variants picked CONSUMERS=1,BN=128,CLUSTER=2,STAGES=8 \
       CONSUMERS=1,BN=192,CLUSTER=2,STAGES=6 CONSUMERS=1,BN=256,CLUSTER=2,STAGES=5 > "$OUT/pairs_over_${POVER_P:-fp16}.txt" 2>&1
     echo "pairsover exit $?"; tail -7 "$OUT/pairs_over_${POVER_P:-fp16}.txt" ;;
   closing)

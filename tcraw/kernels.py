@@ -911,6 +911,9 @@ PAIRED_ROWS_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 2, "STAGES": 8}
 # 107×11504×12256 0.79 → 0.91. Neither the 80 % nor "the most clusters" is pinned down: 64 × 192
 # at 43 clusters (65 %) lost, and at 48 clusters (73 %) 64 × 256, which the rule leaves there,
 # ran ahead of 64 × 192 at 117×12160×8840 (0.98 against 0.95×) and behind it at 84×12280×5192.
+# Run 8 (14 fresh shapes where the pick is two consumers' 128-row tiles, 10 of them in the gap at
+# 47–52 clusters) suggests 70 %: 64 × 192 pairs ran ahead there at 9 of 10 (0.80 → 0.94× cuBLAS at
+# 84×9832×6992; 4 % behind at 127×9480×10120) — not yet checked on fresh shapes, so 80 % stays.
 # 16-bit inputs only (8-bit and TF32: not measured); measured on the H200 only, other SM counts
 # in proportion (wgmma_clusters).
 WIDE_PAIRS_CONFIGS = tuple({"CONSUMERS": 1, "BN": bn, "CLUSTER": 2, "STAGES": wgmma_max_stages(1, bn)}
