@@ -624,7 +624,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         align=16, tma_boxes=(a_box, b_box, c_box, (8, bk)), persistent=True,   # (8, bk): A at M's edge
         workspace=wgmma_workspace(tile), tma_element=element, b_layouts=(b_layout,), max_m=tile["A_ROWS"],
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
-        configs=(WGMMA_CONFIGS + (TURNS_CONFIG, WIDE_PAIRS_CONFIGS[0]) + SWAPPED_CONFIGS + FIT_CONFIGS +
+        configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY + SWAPPED_CONFIGS + FIT_CONFIGS +
                  ({IN_PLACE_09: 1},) if elem == 2
                  else tuple(c for c in WGMMA_CONFIGS if not wgmma_sixteen_bit_only(c))) if choose else (),
         configure=(lambda picked, over: _in_place_09(key, picked, over, asked) or _owned(asked, lambda: wgmma_kernel(
@@ -1194,6 +1194,8 @@ def _wgmma_candidates():
 
 
 WGMMA_CONFIGS = _wgmma_candidates()
+# the wide pairs' configurations the model does not weigh itself (64 × 256 pairs it does)
+WIDE_PAIRS_ONLY = tuple(c for c in WIDE_PAIRS_CONFIGS if c not in WGMMA_CONFIGS)
 
 
 def wgmma_ranked(m, n, k, sms, elem_bytes=2, stream_k=True):
@@ -1329,8 +1331,8 @@ def wgmma_pairs_wide(m, n, k, sms, elem_bytes=2):
     if elem_bytes != 2 or not 64 < m <= 128 or k * elem_bytes < 64 * WGMMA_ROW_BYTES:
         return None
     clusters = wgmma_clusters(sms, 2)
-    fits = [(cdiv(n, c["BN"]), c) for c in WIDE_PAIRS_CONFIGS
-            if WIDE_PAIRS_BUSY * clusters <= cdiv(n, c["BN"]) <= clusters]
+    counts = [(cdiv(n, c["BN"]), c) for c in WIDE_PAIRS_CONFIGS]   # (a pair's tile: 128 rows × BN)
+    fits = [(count, c) for count, c in counts if WIDE_PAIRS_BUSY * clusters <= count <= clusters]
     return dict(max(fits, key=lambda f: f[0])[1]) if fits else None
 
 
@@ -1451,6 +1453,7 @@ def dmma_kernel(tile=DMMA_TILE, name=None, choose=True):
 
 # STAGES: the cp.async ring (6 × 13.5 KB: two blocks an SM); SPLIT: pieces of K, the grid's y
 # (0: small_m_split picks it for the problem). SPLIT is the launch's, not a macro of the .cu.
+SMALL_M_TILE = {"STAGES": 6, "SPLIT": 0}
 SMALL_M_ROWS, SMALL_M_BN, SMALL_M_BK = 64, 128, 32   # M's bound, a block's columns, a slice of K
 SMALL_M_SPLIT_MOST = 64
 SMALL_M_BLOCKS_PER_SM = 2   # what the split aims to keep on each SM: over 27 shapes (M ≤ 32, H200, fp16)
@@ -1458,7 +1461,6 @@ SMALL_M_BLOCKS_PER_SM = 2   # what the split aims to keep on each SM: over 27 sh
 # 16 pieces everywhere (docs/results/2026-12-02-h200-small-m-b-in-place/, run 3); and, 09 as it is
 # now (then with 32 rows of A), 1.014× against 0.943× with three blocks and 0.91× with four (4 or 5
 # stages) (docs/results/2026-12-02-h200-09-faster/, run 3)
-SMALL_M_TILE = {"STAGES": 6, "SPLIT": 0}
 SMALL_M_MIN_SLICES = 8      # a piece's least slices of K (the pipeline's fill is paid once a piece)
 SMALL_M_SMEM_MOST = 227 * 1024   # a block's shared memory on sm_90 (and sm_80's 163 KB: device_refusal)
 

@@ -279,6 +279,7 @@ def test_every_06_configuration_compiles_without_spills_and_states_its_launch(ke
     registry's geometry, which compile_cubin checks) with no spills and HGMMA in its SASS."""
     configs = kernels.KERNELS[f"wgmma_tma_{key}"].configurations()
     # + turns, wide pairs (64×192), the two swapped for M ≤ 32, the swapped that fit M (FIT_CONFIGS), 09
+    assert kernels.WIDE_PAIRS_ONLY == kernels.WIDE_PAIRS_CONFIGS[:1]   # (64×256 pairs: a candidate already)
     assert len({c.file_stem for c in configs}) == len(configs) == len(kernels.WGMMA_CONFIGS) + 5 + len(kernels.FIT_CONFIGS)
     for config in configs:
         cubin = compiler.compile_cubin(config, "sm_90")

@@ -304,7 +304,7 @@ SHARING_A = tuple({"CONSUMERS": 2, "BN": bn, "CLUSTER": 2, "SHARE_A": 1, "STAGES
                   for bn in (256, 192, 128)) + ({"CONSUMERS": 2, "BN": 128, "CLUSTER": 4, "SHARE_A": 0, "STAGES": 6},)
 
 
-@pytest.mark.parametrize("config", kernels.WGMMA_CONFIGS + (kernels.TURNS_CONFIG, kernels.WIDE_PAIRS_CONFIGS[0])
+@pytest.mark.parametrize("config", kernels.WGMMA_CONFIGS + (kernels.TURNS_CONFIG,) + kernels.WIDE_PAIRS_ONLY
                          + kernels.SWAPPED_CONFIGS + SHARING_A,
                          ids=lambda c: "+".join(f"{k}={v}" for k, v in c.items()))
 def test_every_06_configuration_is_correct_at_the_edges(device, host_problems, config):
