@@ -27,7 +27,9 @@
 // engine fills loads past an edge with zeros and clips stores there (a tile of A at M's edge copies
 // only the 8-row boxes that hold real rows: `a_copy`), and (11) with PINGPONG, the
 // two consumers taking whole tiles in turn instead of sharing each one, so that one stores its C
-// while the other multiplies (an mbarrier per consumer says when its turn starts).
+// while the other multiplies (an mbarrier per consumer says when its turn starts), and (12) with
+// B_REALIGN, B read in place whatever its row pitch: boxes of its rows by class (k mod 8) from the
+// 16-byte boundary below, shifted into the swizzled slot by the producer's idle warps (`b_realign`).
 //
 // Layouts: A is row-major M×K, so each A row is K-contiguous ("K-major", wgmma's default).
 // B is row-major K×N, i.e. N-contiguous ("MN-major"): wgmma reads it transposed (imm-trans-b = 1),
@@ -36,7 +38,8 @@
 // the copy engine and stores past it are clipped. Only the row pitch is constrained: a tensor map's
 // row stride is a multiple of 16 bytes (K of A and N of B multiples of 8 halves, N of C of 4
 // floats) — tcraw copies an operand whose rows are not into a pitched buffer (rows of a 128-byte
-// multiple), on the device, and counts that copy in the time. Pointers A, B and C are unused
+// multiple), on the device, and counts that copy in the time; built with B_REALIGN, B is never
+// copied (its tensor map is then of rows 8 at a time: b_realign). Pointers A, B and C are unused
 // beside the maps (C is written by TMA stores too). The workspace (zeroed once by the host; every
 // launch leaves its flags and counters zeroed): a stream-K flag per block, a split-K counter per
 // block, then the split-K partial sums, BM × BN floats per block (tcraw.kernels.wgmma_workspace
@@ -65,6 +68,8 @@
 // here; tcraw reads it from the cubin and refuses a declaration in kernels.py that differs.
 #if SWAP_AB   // A in boxes of BN / CM rows, B in BK × 64 boxes, C in BN-row × 32-column boxes
 extern "C" __constant__ int tcraw_launch[10] = {THREADS, SMEM_BYTES, BN / CM, BK, BK, 64, BN, C_BOX_COLS, 8, BK};
+#elif B_REALIGN   // B in unswizzled boxes of 8 super-rows × BN + 8 elements (b_realign)
+extern "C" __constant__ int tcraw_launch[10] = {THREADS, SMEM_BYTES, A_BOX_ROWS, BK, 8, BN + 8, 64, C_BOX_COLS, 8, BK};
 #else
 extern "C" __constant__ int tcraw_launch[10] = {THREADS, SMEM_BYTES, A_BOX_ROWS, BK, BK, 64, 64, C_BOX_COLS, 8, BK};
 #endif
@@ -81,5 +86,5 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) __cluster_dims__(CLUSTE
 WGMMA_ENTRY(const void* A, const void* B, float* C, int M, int N, int K, unsigned* work,
             const __grid_constant__ TensorMap map_a, const __grid_constant__ TensorMap map_b,
             const __grid_constant__ TensorMap map_c, const __grid_constant__ TensorMap map_a8) {
-    wgmma_tma(M, N, K, work, &map_a, &map_b, &map_c, &map_a8, 1.0f);
+    wgmma_tma(B, M, N, K, work, &map_a, &map_b, &map_c, &map_a8, 1.0f);
 }

@@ -31,6 +31,10 @@
 //   PINGPONG       64 or 128: the two consumers take the block's tiles in turn, each a whole tile
 //                  of that many rows (one or two wgmmas a k-step), so one stores its C while the
 //                  other multiplies (default 0: both share every tile, 64 rows each)
+//   B_REALIGN      1: B's rows may lie off 16 bytes (N not a multiple of 8): the copy engine brings
+//                  them by row class from the 16-byte boundary below, and the producer's other
+//                  three warps realign them into the swizzled B slot (b_realign; 16-bit, MN-major B,
+//                  not swapped, BN of at most 192) — no pitched copy of B
 // and the tile macros (CONSUMERS, BN, STAGES, CLUSTER, ...) as 06 documents them.
 
 #include "tile_order.cuh"   // tile_coords: bands of GROUP_M tile rows
@@ -107,6 +111,13 @@ static_assert(!PINGPONG || (CONSUMERS == 2 && !SWAP_AB && !PROMOTE && ATOMS * BN
 // The consumers that work on one unit (a tile or a piece of one): all of them, 64 rows each —
 // or, taking turns (PINGPONG), only the unit's own.
 constexpr int TEAM = PINGPONG ? 1 : CONSUMERS;
+#ifndef B_REALIGN
+#define B_REALIGN 0   // 1: B read in place at any row pitch, realigned in shared memory (see b_realign)
+#endif
+static_assert(!B_REALIGN || (WG_ELEM_BYTES == 2 && !WG_B_KMAJOR && !SWAP_AB && !SHARE_A && !PINGPONG &&
+                             CONSUMERS <= 2 && BN <= 192),
+              "B_REALIGN: 16-bit inputs, B MN-major, not swapped, no SHARE_A or PINGPONG, one or two consumers, "
+              "BN of at most 192 (a class box row, BN + 8 elements, is at most 256)");
 
 // Every operand row in shared memory is one 128-byte swizzle row: BK elements of WG_ELEM_BYTES.
 constexpr int BM = PINGPONG ? PINGPONG : 64 * CONSUMERS, BK = 128 / WG_ELEM_BYTES;
@@ -125,7 +136,10 @@ static_assert(CONSUMERS < 3 || (!PINGPONG && !SWAP_AB && !PROMOTE && BN <= 192 &
                                 SPLIT_ROUNDS == 1),
               "three consumers: no PINGPONG, SWAP_AB or PROMOTE, BN of at most 192, SPLIT_LOADS at most 8 at 192, "
               "split-K in one round (SPLIT_ROUNDS 1: more spilled at 192 × 192)");
-constexpr int PRODUCER_REGS = CONSUMERS == 3 ? 24 : 40, CONSUMER_REGS = CONSUMERS == 3 ? 160 : 232;
+// Realigning B (B_REALIGN), the producer's warps shift rows too: 56 registers, the consumers 224 —
+// with one consumer, 160 (160 + 232: a quarter has registers to spare).
+constexpr int PRODUCER_REGS = CONSUMERS == 3 ? 24 : B_REALIGN ? (CONSUMERS == 1 ? 160 : 56) : 40,
+              CONSUMER_REGS = CONSUMERS == 3 ? 160 : B_REALIGN && CONSUMERS == 2 ? 224 : 232;
 // SWAP_AB: the "A" slot holds BM columns of B (one 64-column box per consumer) and the "B" slot BN
 // rows of A — the block tile is BM of N by BN of M.
 constexpr int A_BYTES = BM * 128, B_BOX_BYTES = 64 * 128, B_BYTES = SWAP_AB ? BN * 128 : BN / 64 * B_BOX_BYTES;
@@ -146,7 +160,12 @@ static_assert(!SHARE_A || ((CLUSTER == 2 || CLUSTER == 4) && !A_ROWS && !PINGPON
 constexpr int CN = SHARE_A ? 2 : 1, CM = CLUSTER / CN;
 // Sharing A, each block of a pair copies its half of A's rows — one box — for both.
 constexpr int A_BOX_ROWS = A_LOAD_ROWS / CN;
-constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
+// B_REALIGN: a stage also holds the copy engine's boxes of B's rows before they are realigned —
+// 8 row classes (k mod 8) of 8 rows, each row BN + 8 elements from the 16-byte boundary at or
+// below the tile's first column (b_realign). (BN + 8) × 128 bytes: a whole number of 1024.
+constexpr int B_CLASS_ROW_BYTES = (BN + 8) * 2, B_CLASS_BYTES = 8 * B_CLASS_ROW_BYTES,
+              B_STAGING_BYTES = B_REALIGN ? 8 * B_CLASS_BYTES : 0;
+constexpr int STAGE_BYTES = A_BYTES + B_BYTES + B_STAGING_BYTES;
 // C leaves through shared memory in 64-row × 32-column fp32 boxes (one 128-byte swizzle row
 // each), two buffers per consumer so one can fill while the copy engine reads the other.
 // Swapped, a consumer's two boxes are the two halves of its 64 columns, BN rows (M) each. Past
@@ -159,8 +178,9 @@ constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
 constexpr int C_BOX_COLS = 128 / WG_OUT_BYTES, C_BOX_ROWS = SWAP_AB && BN > 64 ? BN : 64;
 constexpr int C_BOX_BYTES = C_BOX_ROWS * 128, C_BUFFER_BYTES = (SWAP_AB && BN > 64 ? 1 : 2) * C_BOX_BYTES;
 // Dynamic shared memory (the registry's geometry must agree): 1 KiB of slack to align the
-// stages to the 1024-byte swizzle atom, the stages, the C buffers, then the 2×STAGES mbarriers.
-constexpr int SMEM_BYTES = 1024 + STAGES * STAGE_BYTES + CONSUMERS * C_BUFFER_BYTES + 2 * STAGES * 8;
+// stages to the 1024-byte swizzle atom, the stages, the C buffers, then the 2×STAGES mbarriers
+// (3×STAGES realigning B: `landed` too).
+constexpr int SMEM_BYTES = 1024 + STAGES * STAGE_BYTES + CONSUMERS * C_BUFFER_BYTES + (B_REALIGN ? 3 : 2) * STAGES * 8;
 static_assert(SMEM_BYTES <= 227 * 1024, "more shared memory than an sm_90 block can have");
 static_assert(SWAP_AB || BN % 64 == 0, "B arrives in 64-column boxes");
 constexpr int B_BOXES = BN / 64;
@@ -714,7 +734,77 @@ __device__ __forceinline__ void split_epilogue(acc_t (&d)[BN / 2], acc_t* partia
     }
 }
 
-__device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, const TensorMap* map_a,
+// B_REALIGN: B's rows in place whatever N. A tensor map's rows must lie a multiple of 16 bytes
+// apart, and B's are 2N bytes apart — off 16 for N not a multiple of 8, which 06 otherwise
+// copies to a pitched buffer first (two more passes over the largest operand: 0.61× cuBLAS at
+// 60×15214×11302). But rows k and k + 8 lie 16N bytes apart: read as a matrix of K/8 rows of 8N
+// elements ("super-rows", row q holding B's rows 8q .. 8q + 7 end to end), B has a tensor map,
+// and B's row 8q + r, column j is its element (q, rN + j). A box's innermost start must lie on 16
+// bytes (the H200 faults otherwise: docs/facts.md), so row class r's box starts at the boundary
+// at or below rN + col0 and is BN + 8 wide: the tile's columns begin δ_r = rN mod 8 elements in.
+// One such box of 8 super-rows per class brings a slice's 64 rows (8 boxes a slice, unswizzled);
+// the producer's warps 1–3 then move each row's 16-byte chunks, shifted by δ_r, into the B slot
+// with the 128-byte swizzle the MMAs read. Rows past B's last whole 8 are not in the map (its K/8
+// super-rows end at B's end): those warps read them from B itself, element by element, and write
+// zeros past K and N. Columns past N in the boxes are the next row's elements or zeros; they
+// reach only C's columns past N, which are never stored.
+// Threads u = 0..95 of warps 1–3: 96 / CHUNKS rows at a time, thread u always chunk u % CHUNKS
+// of its rows (CHUNKS, a row's 16-byte chunks, divides 96 at BN 64, 128, 192), the loop unrolled
+// so the loads of several rows are in flight together (the loads and stores plain C++: the
+// compiler may order them, the mbarrier waits and the fence are what it may not cross).
+constexpr int REALIGN_THREADS = 96, CHUNKS = BN / 8, REALIGN_ROWS = REALIGN_THREADS / CHUNKS;
+static_assert(!B_REALIGN || REALIGN_THREADS % CHUNKS == 0, "B_REALIGN: a row's chunks divide the 96 threads");
+__device__ __forceinline__ void b_realign(unsigned char* __restrict__ b_slot, const unsigned char* __restrict__ staging, int u, int col0,
+                                          int row0, int N, int K, const unsigned short* B) {
+    const int ch = u % CHUNKS, first = u / CHUNKS;
+    constexpr int PASSES = (64 + REALIGN_ROWS - 1) / REALIGN_ROWS, GROUP = CONSUMERS == 1 ? 4 : 1;   // rows a thread, loaded GROUP at a time
+    auto in_row = [&](int k) { return reinterpret_cast<const uint4*>(staging + (k % 8) * B_CLASS_BYTES +
+                                                                      (k / 8) * B_CLASS_ROW_BYTES) + ch; };
+#pragma unroll (CONSUMERS == 1 ? PASSES : 1)   // (two consumers leave the producer 56 registers: a loop)
+    for (int p0 = 0; p0 < PASSES; p0 += GROUP) {
+        uint4 lo[GROUP], hi[GROUP];
+#pragma unroll
+        for (int g = 0; g < GROUP; ++g) {   // (a row past 63 — the last pass — loads row 63 again, unused)
+            const uint4* src = in_row(min(first + (p0 + g) * REALIGN_ROWS, 63));
+            lo[g] = src[0], hi[g] = src[1];
+        }
+#pragma unroll
+        for (int g = 0; g < GROUP; ++g) {
+            const int k = first + (p0 + g) * REALIGN_ROWS;
+            if (p0 + g >= PASSES || k >= 64) break;
+            // the chunk's 8 elements start delta in: words a .. a + 4 of the two aligned chunks,
+            // shifted down by a half-word when delta is odd
+            const int delta = ((k % 8) * N) & 7, a = delta >> 1;
+            const unsigned w[8] = {lo[g].x, lo[g].y, lo[g].z, lo[g].w, hi[g].x, hi[g].y, hi[g].z, hi[g].w};
+            unsigned x[5];
+#pragma unroll
+            for (int j = 0; j < 5; ++j) x[j] = a == 0 ? w[j] : a == 1 ? w[j + 1] : a == 2 ? w[j + 2] : w[j + 3];
+            const unsigned shift = (delta & 1) * 16;
+            *reinterpret_cast<uint4*>(b_slot + (ch / 8) * B_BOX_BYTES + k * 128 + (((ch % 8) ^ (k % 8)) * 16)) =
+                make_uint4(__funnelshift_r(x[0], x[1], shift), __funnelshift_r(x[1], x[2], shift),
+                           __funnelshift_r(x[2], x[3], shift), __funnelshift_r(x[3], x[4], shift));
+        }
+    }
+    if (row0 + 64 <= (K & ~7)) return;   // every row in the map
+    // The slice's rows past B's last whole 8 (or past K): over what the boxes brought, from B itself
+    // — by the same thread, chunk for chunk, so the later store is the one that stays.
+    for (int k = first; k < 64; k += REALIGN_ROWS) {
+        const int row = row0 + k;
+        if (row < (K & ~7)) continue;
+        unsigned o[4];
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            const int col = col0 + ch * 8 + 2 * j;
+            const unsigned lo = row < K && col < N ? B[(long long)row * N + col] : 0,
+                           hi = row < K && col + 1 < N ? B[(long long)row * N + col + 1] : 0;
+            o[j] = lo | hi << 16;
+        }
+        *reinterpret_cast<uint4*>(b_slot + (ch / 8) * B_BOX_BYTES + k * 128 + (((ch % 8) ^ (k % 8)) * 16)) =
+            make_uint4(o[0], o[1], o[2], o[3]);
+    }
+}
+
+__device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, unsigned* work, const TensorMap* map_a,
                                           const TensorMap* map_b, const TensorMap* map_c, const TensorMap* map_a8,
                                           float scale) {
     extern __shared__ unsigned char smem_raw[];
@@ -724,6 +814,8 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
     const unsigned stages = (raw + 1023) & ~1023u;
     const unsigned c_buffers = stages + STAGES * STAGE_BYTES;
     const unsigned full = c_buffers + CONSUMERS * C_BUFFER_BYTES, empty = full + STAGES * 8;
+    // B_REALIGN: the copy engine's bytes land on `landed`; `full` then counts the realigning warps.
+    const unsigned landed = empty + STAGES * 8;
 
     // The cluster's CLUSTER blocks take CLUSTER vertically adjacent tiles of one tile column, so
     // they all need the same B tile: each loads its run of the tile's 64-column boxes and the
@@ -764,8 +856,10 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
         prefetch_map(map_a), prefetch_map(map_b), prefetch_map(map_c);   // while the barriers are set up
         if (A_EDGE && !SWAP_AB && M % BM) prefetch_map(map_a8);   // (a tile at M's edge may copy 8-row boxes)
         for (int s = 0; s < STAGES; ++s) {
-            mbar_init(full + 8 * s, 1);                       // own expect_tx arrival (+ the bytes)
+            mbar_init(full + 8 * s, B_REALIGN ? 3 : 1);       // own expect_tx arrival (+ the bytes) — or
+                                                              // B_REALIGN, the 3 realigning warps'
             mbar_init(empty + 8 * s, TEAM * CLUSTER);         // every consumer of the unit, in every block
+            if (B_REALIGN) mbar_init(landed + 8 * s, 1);      // (B_REALIGN: the expect_tx arrival + bytes)
         }
 #if PINGPONG
         for (int c = 0; c < CONSUMERS; ++c) mbar_init(turn + 8 * c, 1);   // the other consumer's thread 0
@@ -805,6 +899,14 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                     const int s = slice % STAGES;
                     mbar_wait(empty + 8 * s, (slice / STAGES + 1) & 1);   // every consumer is done with s
                     const unsigned a_dst = stages + s * STAGE_BYTES, b_dst = a_dst + A_BYTES;
+#if B_REALIGN   // A to the stage, B's row classes to its staging boxes: all on `landed`
+                    mbar_expect_tx(landed + 8 * s, a_bytes + B_STAGING_BYTES);
+                    a_copy(a_dst, map_a, map_a8, kt * BK, tile_m * BM, rows_a, A_LOAD_ROWS, landed + 8 * s, 0);
+#pragma unroll
+                    for (int r = rank * 8 / CLUSTER; r < (rank + 1) * 8 / CLUSTER; ++r)   // (see b_realign)
+                        tma_load_2d_multicast(b_dst + B_BYTES + r * B_CLASS_BYTES, map_b,
+                                              (r * N + tile_n * BN) & ~7, kt * 8, landed + 8 * s, (1u << CLUSTER) - 1);
+#else
                     mbar_expect_tx(full + 8 * s, a_bytes + B_BYTES);   // all of A and B, whoever sends them
 #if SWAP_AB   // the A slot: BM columns of B (64 a consumer, BK rows of k); the B slot: BN rows of A —
               // in a cluster, each of its CM blocks along N copies BN / CM of them for those CM; sharing
@@ -865,12 +967,32 @@ __device__ __forceinline__ void wgmma_tma(int M, int N, int K, unsigned* work, c
                                               kt * BK, full + 8 * s, (1u << CLUSTER) - 1);
 #endif
 #endif   // SWAP_AB
+#endif   // B_REALIGN
                 }
             });
             // Stay until every consumer in the cluster has released every stage: peers arrive
             // on this block's `empty` barriers, which must outlive their last arrival.
             for (int i = 0; i < STAGES; ++i, ++slice)
                 mbar_wait(empty + 8 * (slice % STAGES), (slice / STAGES + 1) & 1);
+        } else if (B_REALIGN && threadIdx.x >= 32) {
+            // Warps 1–3: each slice's B, once it has landed, from the staging boxes into the B slot
+            // (b_realign); the MMAs (the async proxy) see the plain stores after the fence.
+            unsigned slice = 0;
+            for_each_unit(tiles, KT, cluster, clusters, [&](int tile, int k0, int k1) {
+                int tile_m, tile_n;
+                tile_coords(tile, tiles_m, tiles_n, GROUP_M, tile_m, tile_n);
+                own_tile(tile_m, tile_n);
+                for (int kt = k0; kt < k1; ++kt, ++slice) {
+                    const int s = slice % STAGES;
+                    unsigned char* b_slot = smem_raw + (stages - raw) + s * STAGE_BYTES + A_BYTES;
+                    mbar_wait(landed + 8 * s, (slice / STAGES) & 1);
+                    b_realign(b_slot, b_slot + B_BYTES, threadIdx.x - 32, tile_n * BN, kt * BK, N, K,
+                              static_cast<const unsigned short*>(B));
+                    fence_proxy_async();
+                    __syncwarp();
+                    if (threadIdx.x % 32 == 0) mbar_arrive(full + 8 * s);
+                }
+            });
         }
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(CONSUMER_REGS));

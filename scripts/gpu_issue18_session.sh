@@ -177,6 +177,14 @@
 #   widecheck (issue 14) 64×192 pairs at the edges (GPU test), the rule's picks verified
 #          (scripts/shapes/wide_pairs_picks.txt), compute-sanitizer over one; the mid-M and llm suites
 #   pairsover (issue 14) one consumer's pairs beside two consumers' 128-row picks at M of 65–128 (fresh shapes)
+#   realign (issue 14) B read in place whatever N (B_REALIGN): its GPU test, then the picks with and without it
+#          (scripts/shapes/b_realign.txt)
+#   realigncheck (issue 14) B_REALIGN's pick: the 06/09 GPU tests, fresh shapes beside B copied in the tiles
+#          the old picks took (fp16, bf16),
+#          compute-sanitizer's four tools over two picks that realign
+#   widebusy (issue 14) the realigning configurations' GPU edge test; the wide pairs at 70 % of the clusters
+#          busy (scripts/shapes/wide_pairs_70_fresh.txt) beside the picks, fp16
+#   streamall (issue 14) few 128×128 tiles: the picks beside stream-K over every tile (few_tiles_stream_all.txt)
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
 #          06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
 # BENCH_KEYS / BENCH_VARIANTS narrow the bench part. Logs under $OUT.   OUT=out bash scripts/gpu_issue18_session.sh tests bench   (then: study)
@@ -1254,6 +1262,52 @@ or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
       --precision ${POVER_P:-fp16} --iters 10 --seed 97 --variants picked CONSUMERS=1,BN=128,CLUSTER=2,STAGES=8 \
       CONSUMERS=1,BN=192,CLUSTER=2,STAGES=6 CONSUMERS=1,BN=256,CLUSTER=2,STAGES=5 > "$OUT/pairs_over_${POVER_P:-fp16}.txt" 2>&1
     echo "pairsover exit $?"; tail -7 "$OUT/pairs_over_${POVER_P:-fp16}.txt" ;;
+  realign)
+    # (issue 14) B read in place whatever N (B_REALIGN): its GPU test (every N mod 8, K's tail rows, edges,
+    # split-K; clusters of 1, 2, 4), then the picks with and without it on scripts/shapes/b_realign.txt
+    swapped_tests "realigning_b" realign
+    for p in ${REALIGN_PS:-fp16}; do
+      timeout ${REALIGN_S:-300} $PY scripts/tune_ladder.py --family wgmma --shapes ${REALIGN_SHAPES:-scripts/shapes/b_realign.txt} \
+        --precision $p --iters 20 --seed 101 --variants picked ${REALIGN_VARIANTS:-picked:B_REALIGN=1} > "$OUT/realign_$p.txt" 2>&1
+      echo "realign $p exit $?"; tail -${REALIGN_TAIL:-30} "$OUT/realign_$p.txt"
+    done ;;
+  realigncheck)
+    # (issue 14) B_REALIGN's pick (kernels.wgmma_realigns_b): the GPU tests of 06 and 09 (06 at the
+    # edges, B realigned, 09; REALIGN_TESTS another -k), its picks on fresh shapes beside B copied (fp16, bf16), then
+    # compute-sanitizer's four tools over two picks that realign (K's tail rows, K below a slice)
+    swapped_tests "${REALIGN_TESTS:-realigning_b or no_tile_divides or 09_reads}" realigncheck
+    for p in fp16 bf16; do
+      timeout ${REALIGN_S:-150} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/b_realign_fresh.txt \
+        --precision $p --iters 20 --seed 103 --variants picked CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8 CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8 \
+        CONSUMERS=1,BN=256,CLUSTER=1,STAGES=5 > "$OUT/realign_fresh_$p.txt" 2>&1
+      echo "fresh $p exit $?"; tail -4 "$OUT/realign_fresh_$p.txt"
+    done
+    for shape in "61 1001 555" "37 3001 61"; do
+      set -- $shape
+      for tool in memcheck racecheck initcheck synccheck; do
+        echo "## $tool $shape" >> "$OUT/sanitize_realign.log"
+        timeout 90 "$CUDA_HOME/bin/compute-sanitizer" --tool $tool --error-exitcode 9 $PY -m tcraw run --kernel wgmma_tma_fp16 \
+          -m $1 -n $2 -k $3 --iters 1 --warmup 0 --seed 1 --format json >> "$OUT/sanitize_realign.log" 2>&1
+        echo "$tool $shape exit $?"
+      done
+    done
+    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|\"config\"" "$OUT/sanitize_realign.log" | sort | uniq -c ;;
+  widebusy)
+    # (issue 14) the realigning configurations' GPU edge test (both backends), then the wide pairs
+    # with 70 % of the clusters busy (WIDE_PAIRS_BUSY 0.7) on scripts/shapes/wide_pairs_70_fresh.txt: the
+    # pick (two consumers' 128-row tiles at 0.8) beside 64×192 and 64×256 pairs, fp16
+    swapped_tests "every_06_configuration and B_REALIGN" realign_configs
+    timeout ${WIDE_S:-250} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/wide_pairs_70_fresh.txt \
+      --precision ${WIDE_P:-fp16} --iters 20 --seed 109 --variants picked CONSUMERS=1,BN=192,CLUSTER=2,STAGES=6 \
+      CONSUMERS=1,BN=256,CLUSTER=2,STAGES=5 > "$OUT/wide70_${WIDE_P:-fp16}.txt" 2>&1
+    echo "wide70 exit $?"; tail -6 "$OUT/wide70_${WIDE_P:-fp16}.txt" ;;
+  streamall)
+    # (issue 14) few 128×128 tiles (70–80 % of the clusters): the picks beside stream-K over every tile
+    # in pieces of a quarter / a third of a tile or more (scripts/shapes/few_tiles_stream_all.txt)
+    timeout ${SALL_S:-200} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/few_tiles_stream_all.txt \
+      --precision ${SALL_P:-fp16} --iters 20 --seed 113 --variants picked picked:SPLIT_K=0,STREAM_K_ROUNDS=0,STREAM_K_DIV=4 \
+      picked:SPLIT_K=0,STREAM_K_ROUNDS=0,STREAM_K_DIV=3 > "$OUT/stream_all_${SALL_P:-fp16}.txt" 2>&1
+    echo "streamall exit $?"; tail -6 "$OUT/stream_all_${SALL_P:-fp16}.txt" ;;
   closing)
     KERNELS=dmma_fp64 timeout ${SANITIZE_S:-150} bash scripts/sanitize.sh "$OUT/sanitize_08.log" | tail -3
     timeout ${LADDERS_S:-120} $PY -m tcraw bench --precision fp64 --sizes 4096,6144,8192 --iters 20 --seed 7 \

@@ -81,6 +81,10 @@ class Kernel:
     # stored N×K, what wgmma's FP8/INT8/TF32 forms and cuBLASLt's FP8 "TN" take).
     b_layouts: tuple = ("row",)
     max_m: int = 0            # the largest M the kernel is right for (0: any); 06 with A_ROWS loads only so many
+    # 06 with B_REALIGN: B is read in place at any row pitch — never copied to one — through a tensor
+    # map of its rows 8 at a time (K/8 rows of 8N elements, 16N bytes apart), boxes unswizzled
+    # (matmul.operand_tensor_maps; the .cu's b_realign).
+    realign_b: bool = False
     # A kernel with several configurations (06): the macros a caller may override (tunables),
     # configure(picked, overrides) -> that configuration as a Kernel, pick(m, n, k, sm_count) ->
     # the macros for a problem, and configs, every macro set pick can return (`compile --out`).
@@ -357,6 +361,8 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
                                  # (in clusters of 2 picked only with 192-row tiles: the note after
                                  # TURNS_CONFIG, and ROWS_192; swapped, pairs along M sharing B's
                                  # columns: FIT_CONFIGS)
+              "B_REALIGN": 0,    # 1: B read in place at any row pitch, its rows realigned in shared memory
+                                 # (fp16, bf16; clusters along M, not swapped, BN ≤ 192: the .cu's b_realign)
               "STREAM_K_DIV": 2,  # stream-K's pieces are at least 1/STREAM_K_DIV of a tile ...
               "STREAM_K_ROUNDS": 4}  # ... and cut a last partial round only after this many whole ones
                                      # (0: fewer tiles than clusters are all cut, stream-K over the whole problem)
@@ -371,20 +377,23 @@ def wgmma_rows(tile):
     return tile.get("PINGPONG") or 64 * tile["CONSUMERS"]
 
 
-def wgmma_smem_bytes(consumers, bn, stages, rows=None, swap=False):
+def wgmma_smem_bytes(consumers, bn, stages, rows=None, swap=False, realign=False):
     """06's dynamic shared memory: alignment slack, the stages (A's ``rows`` — 64 per consumer
-    unless given — and B's slices), two C boxes of 64 rows per consumer (``swap`` with BN over 64:
-    one of BN rows, M's, its halves in turn), two mbarriers per stage (the .cu's SMEM_BYTES)."""
-    stage_bytes = ((rows or 64 * consumers) + bn) * WGMMA_ROW_BYTES
+    unless given — and B's slices; ``realign``, B_REALIGN: B's staging boxes too, 8 classes of 8
+    rows of BN + 8 halves), two C boxes of 64 rows per consumer (``swap`` with BN over 64: one of
+    BN rows, M's, its halves in turn), two mbarriers per stage, three realigning (the .cu's
+    SMEM_BYTES)."""
+    stage_bytes = ((rows or 64 * consumers) + bn) * WGMMA_ROW_BYTES + (64 * (bn + 8) * 2 if realign else 0)
     c_box_rows, c_boxes = (bn, 1) if swap and bn > 64 else (64, 2)
-    return 1024 + stages * stage_bytes + consumers * c_boxes * c_box_rows * WGMMA_C_BOX_COLS * 4 + 2 * stages * 8
+    return 1024 + stages * stage_bytes + consumers * c_boxes * c_box_rows * WGMMA_C_BOX_COLS * 4 + \
+        (3 if realign else 2) * stages * 8
 
 
-def wgmma_max_stages(consumers, bn, most=8, rows=None, swap=False):
+def wgmma_max_stages(consumers, bn, most=8, rows=None, swap=False, realign=False):
     """The most stages (up to ``most``) whose shared memory fits an sm_90 block (16 bytes spare
     for the kernel's static shared memory)."""
     stages = most
-    while stages > 1 and wgmma_smem_bytes(consumers, bn, stages, rows, swap) + 16 > SM90_SMEM_BYTES:
+    while stages > 1 and wgmma_smem_bytes(consumers, bn, stages, rows, swap, realign) + 16 > SM90_SMEM_BYTES:
         stages -= 1
     return stages
 
@@ -460,7 +469,7 @@ MACRO_MOST = 2 ** 31 - 1   # a macro's value is an int in the .cu (past it NVRTC
 WGMMA_POSITIVE = ("CONSUMERS", "BN", "STAGES", "CLUSTER", "GROUP_M", "SPLIT_MIN_SLICES", "SPLIT_LOADS",
                   "STREAM_K_DIV", "SPLIT_MAX", "SPLIT_ROUNDS")
 # ... and those that switch something on or off: 0 or 1 (the .cu reads any other value as 1)
-WGMMA_SWITCHES = ("STREAM_K", "SPLIT_K", "SWAP_AB", "SHARE_A")
+WGMMA_SWITCHES = ("STREAM_K", "SPLIT_K", "SWAP_AB", "SHARE_A", "B_REALIGN")
 SPLIT_ROUNDS_MOST = 8   # (each round more is a partial tile a block in the workspace)
 
 
@@ -508,6 +517,11 @@ def wgmma_checked(tile):
                          f"consumer's 64 each): it needs CLUSTER=2 or 4, no A_ROWS or PINGPONG, and swapped "
                          f"CONSUMERS=2; got CLUSTER={cluster}, A_ROWS={tile['A_ROWS']}, PINGPONG={tile['PINGPONG']}, "
                          f"SWAP_AB={tile['SWAP_AB']}, CONSUMERS={consumers}")
+    if tile["B_REALIGN"] and not wgmma_realign_builds(tile):
+        raise UsageError(f"B_REALIGN=1 realigns B's rows in the B slot of unswapped tiles, a class box row of BN + 8 "
+                         f"halves (at most 256): it needs BN of at most 192, one or two consumers, no SWAP_AB, "
+                         f"SHARE_A or PINGPONG; got BN={bn}, CONSUMERS={consumers}, SWAP_AB={tile['SWAP_AB']}, "
+                         f"SHARE_A={tile['SHARE_A']}, PINGPONG={tile['PINGPONG']}")
     if tile["PROMOTE"] and bn > 128:
         raise UsageError(f"PROMOTE={tile['PROMOTE']} doubles the accumulators: it needs BN of at most 128, not {bn}")
     if tile["STREAM_K_DIV"] < 1:
@@ -529,13 +543,20 @@ def wgmma_checked(tile):
         raise UsageError(f"WAIT_DEPTH is 0 or 1, and 0 with PROMOTE (it reads the MMAs' sums after every "
                          f"batch) or one stage (it frees a stage a slice late); got WAIT_DEPTH={tile['WAIT_DEPTH']}, "
                          f"PROMOTE={tile['PROMOTE']}, STAGES={stages}")
-    swap = tile["SWAP_AB"]
-    if not 1 <= stages <= wgmma_max_stages(consumers, bn, max(stages, 1), rows, swap):
+    swap, realign = tile["SWAP_AB"], tile["B_REALIGN"]
+    if not 1 <= stages <= wgmma_max_stages(consumers, bn, max(stages, 1), rows, swap, realign):
         raise UsageError(f"STAGES={stages} with CONSUMERS={consumers}, BN={bn}, {rows}-row tiles"
-                         f"{', swapped' if swap else ''} needs {wgmma_smem_bytes(consumers, bn, max(stages, 1), rows, swap)} "
+                         f"{', swapped' if swap else ''}{', B realigned' if realign else ''} needs "
+                         f"{wgmma_smem_bytes(consumers, bn, max(stages, 1), rows, swap, realign)} "
                          f"bytes of shared memory; an sm_90 block has {SM90_SMEM_BYTES}: at most "
-                         f"STAGES={wgmma_max_stages(consumers, bn, 8, rows, swap)}")
+                         f"STAGES={wgmma_max_stages(consumers, bn, 8, rows, swap, realign)}")
     return tile
+
+
+def wgmma_realign_builds(tile):
+    """Whether B_REALIGN builds with the rest of ``tile``: unswapped tiles of one or two consumers,
+    BN of at most 192 (a class box row of BN + 8 halves is at most 256), no SHARE_A or PINGPONG."""
+    return not (tile["SWAP_AB"] or tile["SHARE_A"] or tile["PINGPONG"]) and tile["CONSUMERS"] <= 2 and tile["BN"] <= 192
 
 
 def wgmma_swap_step(cluster, share_a=0):
@@ -547,7 +568,7 @@ def wgmma_swap_step(cluster, share_a=0):
 
 def wgmma_geometry(tile):
     consumers, bn, rows = tile["CONSUMERS"], tile["BN"], wgmma_rows(tile)
-    smem = wgmma_smem_bytes(consumers, bn, tile["STAGES"], rows, tile["SWAP_AB"])
+    smem = wgmma_smem_bytes(consumers, bn, tile["STAGES"], rows, tile["SWAP_AB"], tile["B_REALIGN"])
 
     def geometry(m, n, k):
         # A 1-D grid of one block per C tile, which `persistent` caps at one block per SM (each
@@ -600,15 +621,20 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
     source, entry, macro, element, b_layout = WGMMA_FORMS[key]
     asked = {**WGMMA_TILE, **checked_macros(tile, WGMMA_TILE, "06/07", WGMMA_POSITIVE)}   # WAIT_DEPTH,
     # SPLIT_LOADS may be None: each configuration's own (configure)
-    tile = wgmma_checked({**asked, "WAIT_DEPTH": wgmma_wait_depth(asked), "SPLIT_LOADS": wgmma_split_loads(asked)})
+    # (choosing, B_REALIGN=1 asks each configuration that can take it to: the declared tile need not)
+    base = {**asked, "B_REALIGN": 0} if choose and not wgmma_realign_builds(asked) else asked
+    tile = wgmma_checked({**base, "WAIT_DEPTH": wgmma_wait_depth(asked), "SPLIT_LOADS": wgmma_split_loads(asked)})
     bm, bn, cluster = wgmma_rows(tile), tile["BN"], tile["CLUSTER"]
     elem = PRECISIONS[key].in_dtype.itemsize
     bk = WGMMA_ROW_BYTES // elem   # a slice is one 128-byte swizzle row of K
     plain = {**WGMMA_TILE, "WAIT_DEPTH": 0, "SPLIT_LOADS": wgmma_split_loads({**tile, "SPLIT_LOADS": None})}
     variant = "" if choose else spelt_macros(tile, plain)
-    b_box = (bk, 64) if b_layout == "row" else (64, bk)
-    if tile["SWAP_AB"] and (elem != 2 or b_layout != "row"):
-        raise UsageError(f"SWAP_AB=1 is for fp16 and bf16 (wgmma transposes only 16-bit operands), not {key}")
+    # (B_REALIGN: 8 super-rows of B — 64 of its rows — by BN + 8 halves: the .cu's b_realign)
+    b_box = (8, bn + 8) if tile["B_REALIGN"] else (bk, 64) if b_layout == "row" else (64, bk)
+    for switch, what in (("SWAP_AB", "wgmma transposes only 16-bit operands"),
+                         ("B_REALIGN", "it shifts 16-bit elements of a row-major B")):
+        if tile[switch] and (elem != 2 or b_layout != "row"):
+            raise UsageError(f"{switch}=1 is for fp16 and bf16 ({what}), not {key}")
     along_m, along_n = wgmma_cluster_shape(tile)   # (swapped: along N, along M)
     a_box = (bn // along_m, bk) if tile["SWAP_AB"] else (tile["A_ROWS"] or bm // along_n, bk)
     # what the cluster multicasts: the blocks along the tile's rows share its columns' operand (B;
@@ -623,8 +649,9 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         geometry=wgmma_geometry(tile), defines=_defines(tile) + (macro,),
         align=16, tma_boxes=(a_box, b_box, c_box, (8, bk)), persistent=True,   # (8, bk): A at M's edge
         workspace=wgmma_workspace(tile), tma_element=element, b_layouts=(b_layout,), max_m=tile["A_ROWS"],
+        realign_b=bool(tile["B_REALIGN"]),
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
-        configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY + SWAPPED_CONFIGS + FIT_CONFIGS +
+        configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY + SWAPPED_CONFIGS + FIT_CONFIGS + REALIGN_CONFIGS +
                  ({IN_PLACE_09: 1},) if elem == 2
                  else tuple(c for c in WGMMA_CONFIGS if not wgmma_sixteen_bit_only(c))) if choose else (),
         configure=(lambda picked, over: _in_place_09(key, picked, over, asked) or _owned(asked, lambda: wgmma_kernel(
@@ -638,7 +665,8 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
                 f"{tile['STAGES']}-stage mbarrier ring, producer + {tile['CONSUMERS']} consumer warpgroups"
                 f"{' taking tiles in turn' if tile['PINGPONG'] else ''}, "
                 f"persistent, clusters of {cluster} multicasting {shared}, stream-K last round, "
-                f"{'no split-K' if tile['PINGPONG'] else 'split-K for few tiles'}, any shape")
+                f"{'no split-K' if tile['PINGPONG'] else 'split-K for few tiles'}, any shape"
+                f"{', B realigned in place (any N)' if tile['B_REALIGN'] else ''}")
 
 
 # The model wgmma_config ranks configurations by, its constants fitted (least squares on log
@@ -908,17 +936,20 @@ PAIRED_ROWS_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 2, "STAGES": 8}
 # replaced 128×256 cut along K (8), 128×128 whole (1) and 64 × 256 pairs (1)): 1.10× the rate
 # there, fp16 and bf16 alike, faster at 9, within 0.5 % at one (95×13344×9032, 64 × 256 against
 # 128×256 cut in 2) — 90×11904×11840 0.78 → 0.93× cuBLAS, 119×12216×13424 0.89 → 1.03,
-# 107×11504×12256 0.79 → 0.91. Neither the 80 % nor "the most clusters" is pinned down: 64 × 192
-# at 43 clusters (65 %) lost, and at 48 clusters (73 %) 64 × 256, which the rule leaves there,
+# 107×11504×12256 0.79 → 0.91. The bound was 80 % until run 8 (14 fresh shapes where the pick is
+# two consumers' 128-row tiles, 10 of them at 47–52 clusters, 71–79 %) found 64 × 192 pairs ahead
+# there at 9 of 10 (0.80 → 0.94× cuBLAS at 84×9832×6992; 4 % behind at 127×9480×10120); 70 % then
+# held on 12 shapes of its own (scripts/shapes/wide_pairs_70_fresh.txt, drawn where 70 % fires and
+# 80 % does not, fp16; docs/results/2026-12-02-h200-b-realign/, run 5): the rule's pick ahead of
+# two consumers' tiles at 11 of 12 (1 % behind at 122×9819×8680), 0.907 → 0.991× cuBLAS geomean.
+# 64 × 192 at 43 clusters (65 %) lost (run 5 of the wide pairs), so 70 % stays above it. "The
+# most clusters" is not pinned down: at 48 clusters (73 %) 64 × 256, which the rule leaves there,
 # ran ahead of 64 × 192 at 117×12160×8840 (0.98 against 0.95×) and behind it at 84×12280×5192.
-# Run 8 (14 fresh shapes where the pick is two consumers' 128-row tiles, 10 of them in the gap at
-# 47–52 clusters) suggests 70 %: 64 × 192 pairs ran ahead there at 9 of 10 (0.80 → 0.94× cuBLAS at
-# 84×9832×6992; 4 % behind at 127×9480×10120) — not yet checked on fresh shapes, so 80 % stays.
 # 16-bit inputs only (8-bit and TF32: not measured); measured on the H200 only, other SM counts
 # in proportion (wgmma_clusters).
 WIDE_PAIRS_CONFIGS = tuple({"CONSUMERS": 1, "BN": bn, "CLUSTER": 2, "STAGES": wgmma_max_stages(1, bn)}
                            for bn in (192, 256))
-WIDE_PAIRS_BUSY = 0.8
+WIDE_PAIRS_BUSY = 0.7
 # Swapped tiles that fit M (Cᵀ = Bᵀ·Aᵀ: 128 of N along the two consumers' wgmma rows, BN of M
 # along their n — any multiple of 16): where M is a few hundred and not a multiple of 128, the
 # model's 128-row tiles pad the last tile row (279 → 384 rows); cuBLAS runs 128 × 96 … 128 × 200
@@ -1132,6 +1163,8 @@ def _with_stages(tile, picked, overrides):
             macros["CLUSTER"] //= 2   # a swapped width the pick's cluster cannot share in whole 8-row atoms
     if picked.get("PINGPONG") and "PINGPONG" not in overrides and not wgmma_turns_build(macros):
         macros["PINGPONG"] = 0   # the overrides over the cooperative tiles instead
+    if macros["B_REALIGN"] and "B_REALIGN" not in overrides and not wgmma_realign_builds(macros):
+        macros["B_REALIGN"] = 0   # declared (not asked of this problem): where the configuration can take it
     if macros["CONSUMERS"] == 3 and "CONSUMERS" not in overrides and \
             (macros["SWAP_AB"] or macros["PINGPONG"] or wgmma_three_consumers_refuse(macros) or
              overrides.get("BN", 192) != 192 or
@@ -1139,7 +1172,7 @@ def _with_stages(tile, picked, overrides):
         macros["CONSUMERS"] = 2   # a 192-row pick gives way to 128 rows where the overrides need them
     if "STAGES" not in overrides:
         macros["STAGES"] = wgmma_max_stages(macros["CONSUMERS"], macros["BN"], rows=wgmma_rows(macros),
-                                            swap=macros["SWAP_AB"])
+                                            swap=macros["SWAP_AB"], realign=macros["B_REALIGN"])
     return macros
 
 
@@ -1266,7 +1299,9 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
 # 55–60 at 2 of 3 (its mma.sync work grows with M; the copy does not) — same results, run 4. Not
 # where N is a multiple of 8: 06's TMA streams B faster there (09 0.65× at 32×11000×11784 where
 # 06 runs 0.86×, runs 4 and 3). The pick carries 09's split under this mark beside 06's own
-# configuration, which overrides of 06's macros run instead.
+# configuration, which overrides of 06's macros run instead. Where 06 realigns B in place itself
+# (wgmma_realigns_b: M of 33–64, K of 16 slices or more) it keeps the problem: ahead of 09 at 5 of
+# the 6 shapes above.
 IN_PLACE_09 = "IN_PLACE_09"
 SMALL_M_HANDED = 32                        # M up to which 06 hands such problems to 09 ...
 SMALL_M_HANDED_LONG_N, SMALL_M_LONG_N = 48, 4096   # ... and up to which where N ≥ SMALL_M_LONG_N
@@ -1279,10 +1314,46 @@ def wgmma_reads_b_in_place(m, n, elem_bytes=2):
                                                m <= SMALL_M_HANDED_LONG_N and n >= SMALL_M_LONG_N)
 
 
+# B_REALIGN in the pick: M of 33–64 (one row of one consumer's 64-row tiles, B streamed once from
+# HBM) with N not a multiple of 8 and K of 16 slices or more. There 06 copied B to pitched rows
+# first — three passes over the biggest operand — or handed M ≤ 48 to 09; realigning B in shared
+# memory instead (the .cu's b_realign) took 60×15214×11302 from 0.62 to 1.20× cuBLAS,
+# 35×15374×1850 0.62 → 0.95×, 40×14046×8640 0.85 (09) → 1.18×, faster at 11 of the 12 such shapes
+# timed (H200, fp16, docs/results/2026-12-02-h200-b-realign/, run 2). Not at K of a few slices,
+# where a slice's longer way (copy engine, realigning warps, MMAs) is not hidden behind others
+# (55×9609×326 1.31 → 1.05×, 37×1577×582 0.82 → 0.74×: runs 4 and 2), nor past one row of tiles:
+# the realigning warps' pass then costs more than the copy saved (1001×1003×997 1.56 → 1.10×; at
+# M of 65–256, ten fresh shapes, one consumer's tiles realigning took 0.95–0.99× against the picks'
+# 1.41× geomean, run 4), nor with two consumers, whose ring then holds 2–3 stages (4095×4097×4093
+# 3.08 → 1.24×). A pick of 256 columns (which B_REALIGN cannot take: a class box row is at most 256
+# elements) realigns 64×128 tiles instead.
+REALIGN_M_MOST, REALIGN_MIN_SLICES = 64, 16
+
+
+def wgmma_realigns_b(m, n, k, picked, elem_bytes=2):
+    """``picked`` for (m, n, k) with B read in place and realigned (B_REALIGN=1; its most stages)
+    where the note above says so (16-bit, N off 8, M of 33–64, K of 16 slices or more, one
+    consumer's unswapped tiles), else None."""
+    if elem_bytes != 2 or n % 8 == 0 or not SMALL_M_HANDED < m <= REALIGN_M_MOST or \
+            k < REALIGN_MIN_SLICES * WGMMA_ROW_BYTES // elem_bytes or picked["CONSUMERS"] != 1 or \
+            picked.get("SWAP_AB") or picked.get("PINGPONG") or picked.get("SHARE_A"):
+        return None
+    realigned = {**picked, "BN": min(picked["BN"], 128), "B_REALIGN": 1}
+    return {**realigned, "STAGES": wgmma_max_stages(1, realigned["BN"], realign=True)}
+
+
+# The configurations wgmma_realigns_b makes of one consumer's 64- and 128-column picks
+REALIGN_CONFIGS = tuple(wgmma_realigns_b(64, 65, 1024, {"CONSUMERS": 1, "BN": bn, "CLUSTER": 1, "STAGES": 8})
+                        for bn in (64, 128))
+
+
 def wgmma_pick(m, n, k, sms, elem_bytes=2, stream_k=True):
-    """06's pick for (m, n, k): wgmma_config's configuration — and where wgmma_reads_b_in_place,
-    with 09's split of K under IN_PLACE_09 (Kernel.configured then builds 09)."""
+    """06's pick for (m, n, k): wgmma_config's configuration, B realigned where wgmma_realigns_b —
+    or else where wgmma_reads_b_in_place, with 09's split of K under IN_PLACE_09 (Kernel.configured
+    then builds 09)."""
     own = wgmma_config(m, n, k, sms, elem_bytes, stream_k)
+    if (realigned := wgmma_realigns_b(m, n, k, own, elem_bytes)):
+        return realigned
     return {IN_PLACE_09: small_m_split(m, n, k, sms), **own} if wgmma_reads_b_in_place(m, n, elem_bytes) else own
 
 

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field, replace
 import numpy as np
 
 from . import compiler
-from .driver.constants import TMA_BF16, TMA_FP32, TMA_INT32
+from .driver.constants import TENSOR_MAP_SWIZZLE_NONE, TMA_BF16, TMA_FP32, TMA_INT32
 from . import validate
 from .errors import STICKY, CudaError, KernelFault, OutOfMemory, UsageError
 from .nvml import ClockSampler
@@ -263,8 +263,21 @@ def operand_tensor_maps(kernel, d_a, d_b, d_c, m, n, k, pitches=None, b_layout="
     b_rows, b_cols = b_shape(b_layout, n, k)
     operands = [("A", d_a, kernel.tma_element, m, k), ("B", d_b, kernel.tma_element, b_rows, b_cols),
                 ("C", d_c, c_element(kernel), m, n), ("A", d_a, kernel.tma_element, m, k)]
-    return [TensorMap(buf, element, rows, cols, *box, pitch=pitches.get(name))
+    return [realigned_b_map(buf, element, n, k, box) if name == "B" and kernel.realign_b else
+            TensorMap(buf, element, rows, cols, *box, pitch=pitches.get(name))
             for (name, buf, element, rows, cols), box in zip(operands, kernel.tma_boxes)]
+
+
+def realigned_b_map(d_b, element, n, k, box):
+    """06's B with B_REALIGN (kernels.Kernel.realign_b): K×N in place, whatever N, read as K/8 rows
+    of 8N elements — B's rows 8q .. 8q + 7 end to end, 16N bytes apart, a stride a tensor map takes
+    — in unswizzled ``box``es of 8 such rows; B's last K mod 8 rows are not in it (the kernel reads
+    them itself: the .cu's b_realign). Below 8 rows of B, the map is of its first row of K·N
+    elements, which the kernel never uses."""
+    itemsize = element[1]
+    rows, cols = (k // 8, 8 * n) if k >= 8 else (1, k * n)
+    return TensorMap(d_b, element, rows, cols, *box, pitch=-(-cols * itemsize // 16) * 16,
+                     swizzle=TENSOR_MAP_SWIZZLE_NONE)
 
 
 # A copy's rows are padded to a multiple of 128 bytes — one swizzled TMA box row — not just to
@@ -307,7 +320,7 @@ class Pitched:
         for name, (rows, cols), dtype in (("A", (m, k), p.in_dtype), ("B", b_shape(b_layout, n, k), p.in_dtype),
                                           ("C", (m, n), p.out_dtype)):
             row = cols * dtype.itemsize
-            if align and row % align:
+            if align and row % align and not (name == "B" and kernel.realign_b):   # (06 realigns B itself)
                 step = math.lcm(align, COPY_PITCH_BYTES)
                 yield name, rows, row, -(-row // step) * step
 

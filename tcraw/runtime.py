@@ -369,18 +369,23 @@ class Function:
 
 class TensorMap:
     """A TMA descriptor for a row-major rows × cols matrix in ``buf``, copied box_rows × box_cols
-    at a time with the 128-byte swizzle (box_cols × element size ≤ 128). Passed to a kernel by
+    at a time with the 128-byte swizzle (box_cols × element size ≤ 128) — or with ``swizzle``
+    TENSOR_MAP_SWIZZLE_NONE, as they lie (box rows a multiple of 16 bytes, up to 256 elements:
+    06's B realigned, kernels.Kernel.realign_b). Passed to a kernel by
     value (its __grid_constant__ 128-byte parameter); it holds the buffer's address, so it is
     valid only while the buffer is. Rows are ``pitch`` bytes apart (default: packed), a
     multiple of 16 as the copy engine requires; boxes reaching past the matrix's edge read
     zeros there and write nothing."""
 
-    def __init__(self, buf, element, rows, cols, box_rows, box_cols, pitch=None):
+    def __init__(self, buf, element, rows, cols, box_rows, box_cols, pitch=None, swizzle=C.TENSOR_MAP_SWIZZLE_128B):
         dtype_code, itemsize = element   # (CUtensorMapDataType, bytes), e.g. constants.TMA_FP16
         pitch = pitch or cols * itemsize
-        if box_cols * itemsize > 128:
+        if swizzle == C.TENSOR_MAP_SWIZZLE_128B and box_cols * itemsize > 128:
             raise UsageError(f"a 128-byte-swizzled TMA box row is at most 128 bytes; got {box_cols} "
                              f"× {itemsize}")
+        if swizzle == C.TENSOR_MAP_SWIZZLE_NONE and (box_cols * itemsize % 16 or box_cols > 256):
+            raise UsageError(f"an unswizzled TMA box row is a multiple of 16 bytes and at most 256 elements; "
+                             f"got {box_cols} × {itemsize}")
         if pitch % 16 or pitch < cols * itemsize:
             raise UsageError(f"a tensor map's rows must be a multiple of 16 bytes apart and hold a row: "
                              f"{rows}×{cols} of {itemsize}-byte elements with rows {pitch} bytes apart is "
@@ -390,7 +395,7 @@ class TensorMap:
                              f"{(rows - 1) * pitch + cols * itemsize} bytes; the buffer has {buf.nbytes}")
         self.shape, self.box = (rows, cols), (box_rows, box_cols)
         self.raw = buf.device.drv.tensor_map_encode_tiled(
-            dtype_code, buf.ptr, (cols, rows), (pitch,), (box_cols, box_rows), C.TENSOR_MAP_SWIZZLE_128B)
+            dtype_code, buf.ptr, (cols, rows), (pitch,), (box_cols, box_rows), swizzle)
 
 
 def _as_ctype(value):

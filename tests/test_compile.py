@@ -278,9 +278,10 @@ def test_every_06_configuration_compiles_without_spills_and_states_its_launch(ke
     """Each configuration the heuristic can pick builds (its tcraw_launch agrees with the
     registry's geometry, which compile_cubin checks) with no spills and HGMMA in its SASS."""
     configs = kernels.KERNELS[f"wgmma_tma_{key}"].configurations()
-    # + turns, wide pairs (64×192), the two swapped for M ≤ 32, the swapped that fit M (FIT_CONFIGS), 09
+    # + turns, wide pairs (64×192), the two swapped for M ≤ 32, the swapped that fit M (FIT_CONFIGS),
+    # B realigned (64 and 128 columns), 09
     assert kernels.WIDE_PAIRS_ONLY == kernels.WIDE_PAIRS_CONFIGS[:1]   # (64×256 pairs: a candidate already)
-    assert len({c.file_stem for c in configs}) == len(configs) == len(kernels.WGMMA_CONFIGS) + 5 + len(kernels.FIT_CONFIGS)
+    assert len({c.file_stem for c in configs}) == len(configs) == len(kernels.WGMMA_CONFIGS) + 7 + len(kernels.FIT_CONFIGS)
     for config in configs:
         cubin = compiler.compile_cubin(config, "sm_90")
         assert cubin.spill_bytes == 0, config.file_stem
@@ -582,10 +583,10 @@ def test_the_occupancy_question_is_asked_once_per_geometry():
 
 def test_wide_pairs_of_one_consumers_tiles_where_they_fill_the_gpu_in_one_round():
     """wgmma_pairs_wide: one consumer's 64×192 or 64×256 tiles in clusters of 2 along M, K whole,
-    where M is two 64-row tiles, K of 4096 or more at 16 bits and the width's clusters fill 80 %
-    or more of the device's in one round — the width with the most; on the H200 faster at 16 of
-    the 17 shapes timed where it changes the pick (0.995× at one) and slower at 3 of the 4 it
-    leaves (kernels.WIDE_PAIRS_CONFIGS)."""
+    where M is two 64-row tiles, K of 4096 or more at 16 bits and the width's clusters fill 70 %
+    or more of the device's in one round — the width with the most; on the H200 faster at 27 of
+    the 29 shapes timed where it changes the pick and slower at 3 of the 4 it leaves
+    (kernels.WIDE_PAIRS_CONFIGS)."""
     w192, w256 = (kernels.WIDE_PAIRS_CONFIGS[i] for i in (0, 1))
     assert (w192["BN"], w192["STAGES"], w256["BN"], w256["STAGES"]) == (192, 6, 256, 5)
     fires = {(128, 11008, 4096): w192, (96, 11008, 4096): w192, (80, 11008, 6144): w192, (120, 11008, 5120): w192,
@@ -598,19 +599,21 @@ def test_wide_pairs_of_one_consumers_tiles_where_they_fill_the_gpu_in_one_round(
                 kernels.KERNELS[f"wgmma_tma_{key}"].configured(*shape, 132, config).defines
         assert kernels.wgmma_pairs_wide(*shape, 132, elem_bytes=1) is None   # (8-bit, TF32: not measured)
         assert kernels.wgmma_pairs_wide(*shape, 132, elem_bytes=4) is None
-    # where neither width fills 80 % of the clusters (N of 4096–8192: the pairs lost at three of
+    # where neither width fills 70 % of the clusters (N of 4096–8192: the pairs lost at three of
     # these four; at 128×5120×5120, 27 clusters, 64×192 measured 0.87 against the pick's 0.85×)
     for shape in [(128, 4096, 4096), (128, 4096, 11008), (128, 8192, 8192), (128, 5120, 5120)]:
         assert kernels.wgmma_pairs_wide(*shape, 132) is None, shape
-    # each condition, the others met: one tile row, three, K a slice short of 64, 52 clusters of
-    # 64×192 (80 % of 66 is 52.8), 67 (two rounds) with 64×256's 50, then 64×256's 53 and 67
+    # each condition, the others met: one tile row, three, K a slice short of 64, 46 clusters of
+    # 64×192 (70 % of 66 is 46.2) and 47, 66 and 67 (two rounds: 64×256's 50 then), 64×256's 53 and 67
     assert kernels.wgmma_pairs_wide(64, 11008, 4096, 132) is None
     assert kernels.wgmma_pairs_wide(129, 11008, 4096, 132) is None
     assert kernels.wgmma_pairs_wide(128, 11008, 4032, 132) is None
-    assert kernels.wgmma_pairs_wide(128, 52 * 192, 4096, 132) is None
-    assert kernels.wgmma_pairs_wide(128, 52 * 192 + 1, 4096, 132) == w192
+    assert kernels.wgmma_pairs_wide(128, 46 * 192, 4096, 132) is None
+    assert kernels.wgmma_pairs_wide(128, 46 * 192 + 1, 4096, 132) == w192
+    # fresh shapes where 70 % fires and 80 % did not: 64×192 (47–52 clusters), 64×256 where 64×192 takes two rounds
+    assert kernels.wgmma_config(91, 9960, 9584, 132) == w192 and kernels.wgmma_config(67, 12936, 13520, 132) == w256
     assert kernels.wgmma_pairs_wide(128, 66 * 192, 4096, 132) == w192
-    assert kernels.wgmma_pairs_wide(128, 66 * 192 + 1, 4096, 132) is None
+    assert kernels.wgmma_pairs_wide(128, 66 * 192 + 1, 4096, 132) == w256
     assert kernels.wgmma_pairs_wide(128, 52 * 256 + 1, 4096, 132) == w256
     assert kernels.wgmma_pairs_wide(128, 66 * 256 + 1, 4096, 132) is None
     # other SM counts: in proportion (100 SMs, 50 clusters: 64×192's 58 take two rounds, 64×256's 43 fill 86 %)
@@ -1195,7 +1198,7 @@ def test_an_sm_count_too_small_for_a_cluster_still_gets_a_pick():
 
 
 @pytest.mark.parametrize("overrides, needle", [
-    ({"SHARE_A": 2}, "SHARE_A=2: STREAM_K/SPLIT_K/SWAP_AB/SHARE_A each switch"),
+    ({"SHARE_A": 2}, "SHARE_A=2: STREAM_K/SPLIT_K/SWAP_AB/SHARE_A/B_REALIGN each switch"),
     ({"STREAM_K": 7}, "STREAM_K=7"), ({"SPLIT_K": 3}, "SPLIT_K=3"),
     ({"SWAP_AB": 2, "BN": 32, "CLUSTER": 1}, "SWAP_AB=2"),
     ({"SPLIT_MAX": 0}, "SPLIT_MAX=0: it is a whole number from 1"),
@@ -1260,21 +1263,61 @@ def test_a_refused_override_says_which_macros_were_the_picks():
 def test_06_hands_small_m_with_b_off_16_bytes_to_09():
     """M ≤ 32 (M ≤ 48 where N ≥ 4096) and N not a multiple of 8 (B's rows off 16 bytes): 06's pick
     runs 09, which reads B in place (no pitched copy) with K in small_m_split's pieces — the
-    record's source says so; N a multiple of 8, M past those bounds, 8-bit inputs or an override
-    of 06's macros keep 06's own."""
+    record's source says so; N a multiple of 8, M past those bounds, 06 realigning B itself (M of
+    33–64, K of 16 slices or more), 8-bit inputs or an override of 06's macros keep 06's own."""
     k06 = kernels.KERNELS["wgmma_tma_fp16"]
-    for shape in [(1, 11037, 15699), (32, 4099, 2000), (17, 65, 9), (33, 4099, 2000), (48, 14046, 8640)]:
+    for shape in [(1, 11037, 15699), (32, 4099, 2000), (17, 65, 9), (33, 4099, 1000), (48, 14046, 640)]:
         run = k06.configured(*shape, 132)
         assert run.source == "09_mma_small_m_b_in_place.cu" and run.name == k06.name and run.variant == "09", shape
         assert run.pitch == 0 and run.max_m == kernels.SMALL_M_ROWS and not run.tma_boxes
         assert run.launch_geometry(*shape, 132).grid == (-(-shape[1] // 128), kernels.small_m_split(*shape, 132), 1)
-    for shape in [(1, 11008, 4096), (33, 4091, 2000), (49, 14046, 8640), (40, 11008, 4096), (32, 63, 9)]:
+    for shape in [(1, 11008, 4096), (33, 4091, 2000), (49, 14046, 8640), (48, 14046, 8640), (40, 11008, 4096),
+                  (32, 63, 9)]:
         assert k06.configured(*shape, 132).source == "06_wgmma_tma_hopper.cu", shape
     assert k06.configured(1, 11037, 15699, 132, {"BN": 32}).source == "06_wgmma_tma_hopper.cu"
     assert k06.configured(1, 11037, 15699, 132, {"BN": None}).source == "09_mma_small_m_b_in_place.cu"
     declared = kernels.wgmma_kernel("fp16", {"STAGES": 3})   # (a tune_ladder variant's macros: 06's)
     assert declared.configured(1, 11037, 15699, 132).source == "06_wgmma_tma_hopper.cu"
     assert kernels.wgmma_kernel("fp8e4m3").configured(1, 11037, 15699, 132).source.startswith("07_")
+
+
+def test_06_realigns_b_in_place_at_m_of_33_to_64_where_n_is_off_8():
+    """wgmma_realigns_b: M of 33–64, N off 8, 16-bit — the pick reads B in place (B_REALIGN=1, no
+    pitched copy of B; A's and C's still where theirs are off), one consumer's tiles of at most 128
+    columns with the most stages that fit, B's tensor map of its rows 8 at a time (K/8 rows of 8N
+    halves, 16N bytes apart, unswizzled boxes of 8 × BN + 8); not at M 32 (09) or 65, K below 16
+    slices, N a multiple of 8, FP8, or where an override turns it off."""
+    from types import SimpleNamespace
+    from tcraw import matmul
+    from tcraw.driver.constants import TENSOR_MAP_SWIZZLE_NONE, TMA_FP16
+    from tcraw.matmul import Pitched
+    k06 = kernels.KERNELS["wgmma_tma_fp16"]
+    for m, n, k in [(33, 4099, 2000), (48, 14046, 8640), (64, 1001, 1555), (60, 15214, 11302), (55, 8833, 7499)]:
+        picked = kernels.wgmma_pick(m, n, k, 132)
+        assert picked["B_REALIGN"] == 1 and picked["CONSUMERS"] == 1 and picked["BN"] <= 128, (m, n, k)
+        assert picked["STAGES"] == kernels.wgmma_max_stages(1, picked["BN"], realign=True)
+        run = k06.configured(m, n, k, 132)
+        assert run.realign_b and run.tma_boxes[1] == (8, picked["BN"] + 8) and "B_REALIGN=1" in run.defines
+        assert [name for name, *_ in Pitched.plan(run, m, n, k)] == ["A"] * bool(k % 8) + ["C"] * bool(n % 4)
+        assert kernels.KERNELS["wgmma_tma_bf16"].configured(m, n, k, 132).realign_b
+    assert kernels.wgmma_config(55, 8833, 7499, 132)["BN"] == 256   # (realigned as 128: a class box is ≤ 256 wide)
+    for shape in [(32, 4099, 2000), (65, 4099, 2000), (48, 4096, 2000), (48, 4099, 2000), (48, 2001, 1023)]:
+        run = k06.configured(*shape, 132, {"B_REALIGN": 0} if shape == (48, 4099, 2000) else None)
+        assert not run.realign_b and "B_REALIGN=1" not in run.defines, shape
+    assert kernels.wgmma_realigns_b(48, 4099, 2000, {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1}, elem_bytes=1) is None
+    # the map: B's rows 8 at a time; below 8 rows, one row of all K·N halves (never read: b_realign)
+    encoded = []
+    drv = SimpleNamespace(tensor_map_encode_tiled=lambda *a: encoded.append(a) or bytes(128))
+    buf = SimpleNamespace(ptr=0x40000, nbytes=2 * 1003 * 997, device=SimpleNamespace(drv=drv))
+    matmul.realigned_b_map(buf, TMA_FP16, 1003, 997, (8, 136))
+    matmul.realigned_b_map(buf, TMA_FP16, 1003, 5, (8, 136))
+    assert [a[2:] for a in encoded] == [((8 * 1003, 997 // 8), (16 * 1003,), (136, 8), TENSOR_MAP_SWIZZLE_NONE),
+                                        ((5 * 1003, 1), (-(-2 * 5 * 1003 // 16) * 16,), (136, 8), TENSOR_MAP_SWIZZLE_NONE)]
+    for bad, what in [({"BN": 256}, "BN=256"), ({"SWAP_AB": 1, "BN": 32}, "SWAP_AB=1"), ({"CONSUMERS": 3, "BN": 192}, "CONSUMERS=3")]:
+        with pytest.raises(UsageError, match=f"B_REALIGN=1 realigns B's rows .*got .*{what}"):
+            kernels.wgmma_kernel("fp16", {**kernels.WGMMA_TILE, "CLUSTER": 1, **bad, "B_REALIGN": 1}, choose=False)
+    with pytest.raises(UsageError, match="B_REALIGN=1 is for fp16 and bf16"):
+        kernels.wgmma_kernel("fp8e4m3", {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "B_REALIGN": 1}, choose=False)
 
 
 def test_09_splits_k_to_fill_the_sms_and_refuses_what_it_cannot_build():

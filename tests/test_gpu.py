@@ -305,7 +305,7 @@ SHARING_A = tuple({"CONSUMERS": 2, "BN": bn, "CLUSTER": 2, "SHARE_A": 1, "STAGES
 
 
 @pytest.mark.parametrize("config", kernels.WGMMA_CONFIGS + (kernels.TURNS_CONFIG,) + kernels.WIDE_PAIRS_ONLY
-                         + kernels.SWAPPED_CONFIGS + SHARING_A,
+                         + kernels.SWAPPED_CONFIGS + kernels.REALIGN_CONFIGS + SHARING_A,
                          ids=lambda c: "+".join(f"{k}={v}" for k, v in c.items()))
 def test_every_06_configuration_is_correct_at_the_edges(device, host_problems, config):
     """Each configuration (and clusters sharing A) forced on shapes that give it partial tiles,
@@ -317,6 +317,32 @@ def test_every_06_configuration_is_correct_at_the_edges(device, host_problems, c
         for mode in ("normal", "int"):
             rec = run_matmul(device, kernel, host_problems("bf16", *shape, mode), iters=1, warmup=0, config=config)
             assert rec.passed and rec.unwritten == 0, (shape, mode, rec.config, rec.max_rel_err, rec.bad)
+
+
+# B read in place and realigned (B_REALIGN): one and two consumers, clusters of 1, 2 and 4 along M
+REALIGNING = ({"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "B_REALIGN": 1}, {"CONSUMERS": 1, "BN": 64, "CLUSTER": 2, "B_REALIGN": 1},
+              {"CONSUMERS": 2, "BN": 192, "CLUSTER": 2, "B_REALIGN": 1}, {"CONSUMERS": 2, "BN": 128, "CLUSTER": 4, "B_REALIGN": 1})
+
+
+@pytest.mark.parametrize("config", REALIGNING, ids=lambda c: "+".join(f"{k}={v}" for k, v in c.items()))
+@pytest.mark.parametrize("key", ["fp16", "bf16"])
+def test_06_realigning_b_reads_it_in_place_at_every_row_pitch(device, host_problems, key, config):
+    """B_REALIGN: B never copied (not in the record's pitched operands), every N mod 8 (rows 2N
+    bytes apart: each row class's offset), K's last rows past a whole 8 (read from B itself), K
+    below 8 and below a slice, M and N edges, split-K (long K) and several rounds of tiles:
+    verified, integers exact."""
+    kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    shapes = [(60, 1000 + r, 1000 + 3 * r) for r in range(8)] + \
+        [(1, 17, 3), (5, 9, 5), (77, 131, 63), (130, 301, 4105), (33, 15, 8199), (700, 1003, 70), (1000, 2001, 333)]
+    for shape in shapes:
+        for mode in ("normal", "int"):
+            rec = run_matmul(device, kernel, host_problems(key, *shape, mode), iters=1, warmup=0, config=config)
+            assert "B_REALIGN=1" in rec.config and "B" not in rec.pitched, (shape, rec.config, rec.pitched)
+            assert rec.passed and rec.unwritten == 0, (shape, mode, rec.config, rec.max_rel_err, rec.bad)
+            if mode == "int":
+                assert rec.max_abs_err == 0.0, (shape, rec.config)
 
 
 @pytest.mark.parametrize("consumers", [1, 2])

@@ -26,5 +26,5 @@ TMA_BF16 = (9, 2)
 TMA_FP32 = (7, 4)
 TMA_UINT8 = (0, 1)     # fp8 and int8 inputs: the copy engine moves bytes
 TMA_INT32 = (3, 4)     # int8's s32 output
-TENSOR_MAP_SWIZZLE_128B = 3
+TENSOR_MAP_SWIZZLE_NONE, TENSOR_MAP_SWIZZLE_128B = 0, 3
 TENSOR_MAP_L2_PROMOTION_256B = 3
