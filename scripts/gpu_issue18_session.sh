@@ -185,6 +185,8 @@
 #   widebusy (issue 14) the realigning configurations' GPU edge test; the wide pairs at 70 % of the clusters
 #          busy (scripts/shapes/wide_pairs_70_fresh.txt) beside the picks, fp16
 #   streamall (issue 14) few 128×128 tiles: the picks beside stream-K over every tile (few_tiles_stream_all.txt)
+#   realignlast (issue 14) 09 where it was the pick before B_REALIGN (fresh shapes); compute-sanitizer over
+#          realigning picks and clusters of 2 and 4 realigning
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
 #          06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
 # BENCH_KEYS / BENCH_VARIANTS narrow the bench part. Logs under $OUT.   OUT=out bash scripts/gpu_issue18_session.sh tests bench   (then: study)
@@ -1308,6 +1310,17 @@ or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
       --precision ${SALL_P:-fp16} --iters 20 --seed 113 --variants picked picked:SPLIT_K=0,STREAM_K_ROUNDS=0,STREAM_K_DIV=4 \
       picked:SPLIT_K=0,STREAM_K_ROUNDS=0,STREAM_K_DIV=3 > "$OUT/stream_all_${SALL_P:-fp16}.txt" 2>&1
     echo "streamall exit $?"; tail -6 "$OUT/stream_all_${SALL_P:-fp16}.txt" ;;
+  realignlast)
+    # (issue 14) 09 on the fresh shapes where it was the pick before B_REALIGN (b_realign_fresh_09.txt), fp16
+    # and bf16; compute-sanitizer's memcheck and racecheck over realigning picks (K of 16 slices or more)
+    # and over 64×128 tiles in clusters of 2 and 2 × 64×128 in clusters of 4 realigning (multicast boxes)
+    for p in fp16 bf16; do
+      timeout 100 $PY scripts/tune_ladder.py --family small --shapes scripts/shapes/b_realign_fresh_09.txt --precision $p \
+        --iters 20 --seed 103 --variants "" > "$OUT/realign_fresh_09_$p.txt" 2>&1
+      echo "09 $p exit $?"; tail -3 "$OUT/realign_fresh_09_$p.txt"
+    done
+    sanitize_configs realign fp16:60x1001x1555 bf16:40x3001x1100 fp16:64x2999x4099:CONSUMERS=1,BN=128,CLUSTER=2,B_REALIGN=1 \
+      fp16:130x1003x1100:CONSUMERS=2,BN=128,CLUSTER=4,B_REALIGN=1 ;;
   closing)
     KERNELS=dmma_fp64 timeout ${SANITIZE_S:-150} bash scripts/sanitize.sh "$OUT/sanitize_08.log" | tail -3
     timeout ${LADDERS_S:-120} $PY -m tcraw bench --precision fp64 --sizes 4096,6144,8192 --iters 20 --seed 7 \

@@ -613,7 +613,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
     """The 06 kernel (fp16, bf16) or 07 (fp8e4m3, fp8e5m2, int8, tf32: B K-major) with the macros
     ``tile`` (scripts/tune_ladder.py overrides them). It takes any M, N, K; an operand whose rows
     are not a multiple of 16 bytes (the tensor maps' stride) is copied to a pitched buffer on the
-    device, inside the timed launch. With ``choose``, each problem gets the configuration
+    device, inside the timed launch — B not where B_REALIGN=1 (read in place). With ``choose``, each problem gets the configuration
     wgmma_config picks for it (Kernel.configured), ``tile`` over the registry's macros."""
     if not isinstance(key, str) or key not in WGMMA_FORMS:
         raise UsageError(f"06/07 come in {', '.join(WGMMA_FORMS)}, not {key!r}")
@@ -621,20 +621,20 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
     source, entry, macro, element, b_layout = WGMMA_FORMS[key]
     asked = {**WGMMA_TILE, **checked_macros(tile, WGMMA_TILE, "06/07", WGMMA_POSITIVE)}   # WAIT_DEPTH,
     # SPLIT_LOADS may be None: each configuration's own (configure)
+    elem = PRECISIONS[key].in_dtype.itemsize
+    for switch, what in (("SWAP_AB", "wgmma transposes only 16-bit operands"),
+                         ("B_REALIGN", "it shifts 16-bit elements of a row-major B")):
+        if asked[switch] and (elem != 2 or b_layout != "row"):
+            raise UsageError(f"{switch}=1 is for fp16 and bf16 ({what}), not {key}")
     # (choosing, B_REALIGN=1 asks each configuration that can take it to: the declared tile need not)
     base = {**asked, "B_REALIGN": 0} if choose and not wgmma_realign_builds(asked) else asked
     tile = wgmma_checked({**base, "WAIT_DEPTH": wgmma_wait_depth(asked), "SPLIT_LOADS": wgmma_split_loads(asked)})
     bm, bn, cluster = wgmma_rows(tile), tile["BN"], tile["CLUSTER"]
-    elem = PRECISIONS[key].in_dtype.itemsize
     bk = WGMMA_ROW_BYTES // elem   # a slice is one 128-byte swizzle row of K
     plain = {**WGMMA_TILE, "WAIT_DEPTH": 0, "SPLIT_LOADS": wgmma_split_loads({**tile, "SPLIT_LOADS": None})}
     variant = "" if choose else spelt_macros(tile, plain)
     # (B_REALIGN: 8 super-rows of B — 64 of its rows — by BN + 8 halves: the .cu's b_realign)
     b_box = (8, bn + 8) if tile["B_REALIGN"] else (bk, 64) if b_layout == "row" else (64, bk)
-    for switch, what in (("SWAP_AB", "wgmma transposes only 16-bit operands"),
-                         ("B_REALIGN", "it shifts 16-bit elements of a row-major B")):
-        if tile[switch] and (elem != 2 or b_layout != "row"):
-            raise UsageError(f"{switch}=1 is for fp16 and bf16 ({what}), not {key}")
     along_m, along_n = wgmma_cluster_shape(tile)   # (swapped: along N, along M)
     a_box = (bn // along_m, bk) if tile["SWAP_AB"] else (tile["A_ROWS"] or bm // along_n, bk)
     # what the cluster multicasts: the blocks along the tile's rows share its columns' operand (B;
@@ -1163,13 +1163,13 @@ def _with_stages(tile, picked, overrides):
             macros["CLUSTER"] //= 2   # a swapped width the pick's cluster cannot share in whole 8-row atoms
     if picked.get("PINGPONG") and "PINGPONG" not in overrides and not wgmma_turns_build(macros):
         macros["PINGPONG"] = 0   # the overrides over the cooperative tiles instead
-    if macros["B_REALIGN"] and "B_REALIGN" not in overrides and not wgmma_realign_builds(macros):
-        macros["B_REALIGN"] = 0   # declared (not asked of this problem): where the configuration can take it
     if macros["CONSUMERS"] == 3 and "CONSUMERS" not in overrides and \
             (macros["SWAP_AB"] or macros["PINGPONG"] or wgmma_three_consumers_refuse(macros) or
              overrides.get("BN", 192) != 192 or
              overrides.get("STAGES", 0) > wgmma_max_stages(3, macros["BN"])):
         macros["CONSUMERS"] = 2   # a 192-row pick gives way to 128 rows where the overrides need them
+    if macros["B_REALIGN"] and "B_REALIGN" not in overrides and not wgmma_realign_builds(macros):
+        macros["B_REALIGN"] = 0   # declared (not asked of this problem): where the configuration can take it
     if "STAGES" not in overrides:
         macros["STAGES"] = wgmma_max_stages(macros["CONSUMERS"], macros["BN"], rows=wgmma_rows(macros),
                                             swap=macros["SWAP_AB"], realign=macros["B_REALIGN"])

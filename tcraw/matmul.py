@@ -272,8 +272,8 @@ def realigned_b_map(d_b, element, n, k, box):
     """06's B with B_REALIGN (kernels.Kernel.realign_b): K×N in place, whatever N, read as K/8 rows
     of 8N elements — B's rows 8q .. 8q + 7 end to end, 16N bytes apart, a stride a tensor map takes
     — in unswizzled ``box``es of 8 such rows; B's last K mod 8 rows are not in it (the kernel reads
-    them itself: the .cu's b_realign). Below 8 rows of B, the map is of its first row of K·N
-    elements, which the kernel never uses."""
+    them itself: the .cu's b_realign). Below 8 rows of B, the map is one row of all K·N elements,
+    which the kernel never uses."""
     itemsize = element[1]
     rows, cols = (k // 8, 8 * n) if k >= 8 else (1, k * n)
     return TensorMap(d_b, element, rows, cols, *box, pitch=-(-cols * itemsize // 16) * 16,

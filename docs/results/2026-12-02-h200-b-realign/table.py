@@ -4,8 +4,8 @@ call. Run 2: "picked" is the pick before the rule (B copied to pitched rows, or 
 and N ≥ 4096), "picked+B_REALIGN=1" the pick's tile realigning B (where the tile can: one or two
 consumers, BN ≤ 192 — else it ran as picked, B copied), and a fixed 64×128 realigning tile. Run 4:
 "picked" is the rule's pick as it ran (B realigned at all 16 shapes: the bound on K came after),
-and the tile the pick before the rule took (wgmma_config's BN, one consumer) with B copied is one
-of the fixed variants. The "rule" column says where the rule as committed fires (M of 33–64, N
+and 06 with B copied in one consumer's tiles of wgmma_config's width is one of the fixed variants —
+the pick before the rule, but where M ≤ 48 and N ≥ 4096 (five shapes), where it was 09. The "rule" column says where the rule as committed fires (M of 33–64, N
 off 8, K of 16 slices or more: recomputed from tcraw.kernels), the geomeans are over each group.
 Run 5: the wide pairs' bound at 70 % (kernels.WIDE_PAIRS_BUSY) — the pick as committed beside the
 pick at 80 % as run. Run from the repository root: python3 docs/results/2026-12-02-h200-b-realign/table.py"""
@@ -63,7 +63,7 @@ def show(title, table, columns):
     print()
 
 
-def copied_tile(s):   # the pick before the rule: wgmma_config's one-consumer tile, B copied
+def copied_tile(s):   # 06 with B copied in wgmma_config's one-consumer tile (the pick before but where 09 was)
     bn = kernels.wgmma_config(*s, 132)["BN"]
     return f"CONSUMERS=1+BN={bn}+CLUSTER=1+STAGES={8 if bn < 256 else 5}+WAIT_DEPTH=1"
 
@@ -72,8 +72,8 @@ show("run 2 (fp16): the pick before the rule (B copied, or 09) beside its tile r
      rows(HERE / "run2_realign_fp16.txt"),
      [("before (picked)", "picked"), ("picked+B_REALIGN=1", "picked+B_REALIGN=1")])
 for p in ("fp16", "bf16"):
-    show(f"run 4 ({p}): the rule's pick beside the tile the pick before it took, B copied, × cuBLAS",
-         rows(HERE / f"run4_realign_fresh_{p}.txt"), [("picked, realigning", "picked"), ("before (B copied)", copied_tile)])
+    show(f"run 4 ({p}): the rule's pick beside 06 with B copied in one consumer's tiles of its width, × cuBLAS",
+         rows(HERE / f"run4_realign_fresh_{p}.txt"), [("picked, realigning", "picked"), ("06, B copied", copied_tile)])
 
 
 def wide_pick(s):   # kernels.wgmma_pairs_wide's width at 70 % (the pick as committed), its label in run 5
