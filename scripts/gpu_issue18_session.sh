@@ -1311,13 +1311,16 @@ or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
       picked:SPLIT_K=0,STREAM_K_ROUNDS=0,STREAM_K_DIV=3 > "$OUT/stream_all_${SALL_P:-fp16}.txt" 2>&1
     echo "streamall exit $?"; tail -6 "$OUT/stream_all_${SALL_P:-fp16}.txt" ;;
   realignlast)
-    # (issue 14) 09 on the fresh shapes where it was the pick before B_REALIGN (b_realign_fresh_09.txt), fp16
-    # and bf16; compute-sanitizer's memcheck and racecheck over realigning picks (K of 16 slices or more)
+    # (issue 14) 09 on the fresh shapes where it was the pick before B_REALIGN (b_realign_fresh_09.txt) and
+    # the pick there now (06 realigning), fp16 and bf16; compute-sanitizer's memcheck and racecheck over realigning picks (K of 16 slices or more)
     # and over 64×128 tiles in clusters of 2 and 2 × 64×128 in clusters of 4 realigning (multicast boxes)
     for p in fp16 bf16; do
       timeout 100 $PY scripts/tune_ladder.py --family small --shapes scripts/shapes/b_realign_fresh_09.txt --precision $p \
         --iters 20 --seed 103 --variants "" > "$OUT/realign_fresh_09_$p.txt" 2>&1
       echo "09 $p exit $?"; tail -3 "$OUT/realign_fresh_09_$p.txt"
+      timeout 100 $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/b_realign_fresh_09.txt --precision $p \
+        --iters 20 --seed 103 --variants picked > "$OUT/realign_fresh_09_picks_$p.txt" 2>&1
+      echo "06 $p exit $?"; tail -3 "$OUT/realign_fresh_09_picks_$p.txt"
     done
     sanitize_configs realign fp16:60x1001x1555 bf16:40x3001x1100 fp16:64x2999x4099:CONSUMERS=1,BN=128,CLUSTER=2,B_REALIGN=1 \
       fp16:130x1003x1100:CONSUMERS=2,BN=128,CLUSTER=4,B_REALIGN=1 ;;

@@ -8,7 +8,8 @@ and 06 with B copied in one consumer's tiles of wgmma_config's width is one of t
 the pick before the rule, but where M ≤ 48 and N ≥ 4096 (five shapes), where it was 09. The "rule" column says where the rule as committed fires (M of 33–64, N
 off 8, K of 16 slices or more: recomputed from tcraw.kernels), the geomeans are over each group.
 Run 5: the wide pairs' bound at 70 % (kernels.WIDE_PAIRS_BUSY) — the pick as committed beside the
-pick at 80 % as run. Run from the repository root: python3 docs/results/2026-12-02-h200-b-realign/table.py"""
+pick at 80 % as run. Run 6 (an H100): 09 beside the pick now at the five fresh shapes where 09 was
+the pick before. Run from the repository root: python3 docs/results/2026-12-02-h200-b-realign/table.py"""
 import math
 import re
 import sys
@@ -25,7 +26,7 @@ def rows(path):
     out = {}
     for line in path.read_text().splitlines():
         f = line.split()
-        if len(f) > 9 and f[0].startswith("wgmma_") and f[9] == "PASS":   # (kernel ... × cuBLAS, err, bound, check)
+        if len(f) > 9 and f[0].startswith(("wgmma_", "small_")) and f[9] == "PASS":   # (kernel ... × cuBLAS, err, bound, check)
             label = re.search(r"\[(.*)\]", f[0]).group(1)
             out[tuple(map(int, f[2].split("×"))), label] = (float(f[6]), f[10] if len(f) > 11 else "")
     return out
@@ -90,3 +91,12 @@ for s in shapes:
           f"({kernels.wgmma_config(*s, 132)['BN']} columns)")
 print(f"  {'geomean':>16}  {geomean([wide[s, 'picked'][0] for s in shapes]):>8.3f}  "
       f"{geomean([wide[s, wide_pick(s)][0] for s in shapes]):>8.3f}   ({len(shapes)} shapes)")
+print()
+for p in ("fp16", "bf16"):   # run 6, on an H100 (the H200 was not lent): 09 and the pick in one call each
+    was, now = rows(HERE / f"run6_h100_realign_fresh_09_{p}.txt"), rows(HERE / f"run6_h100_realign_fresh_09_picks_{p}.txt")
+    shapes = sorted({s for s, _ in now})
+    print(f"run 6 ({p}, H100): 09, the pick before B_REALIGN at these five, beside the pick now (06 realigning), × cuBLAS")
+    for s in shapes:
+        print(f"  {'×'.join(map(str, s)):>16}  {was[s, 'default'][0]:>8.3f}  {now[s, 'picked'][0]:>8.3f}")
+    print(f"  {'geomean':>16}  {geomean([was[s, 'default'][0] for s in shapes]):>8.3f}  "
+          f"{geomean([now[s, 'picked'][0] for s in shapes]):>8.3f}   ({len(shapes)} shapes)")
