@@ -749,15 +749,18 @@ __device__ __forceinline__ void split_epilogue(acc_t (&d)[BN / 2], acc_t* partia
 // zeros past K and N. Columns past N in the boxes are the next row's elements or zeros; they
 // reach only C's columns past N, which are never stored.
 // Threads u = 0..95 of warps 1–3: 96 / CHUNKS rows at a time, thread u always chunk u % CHUNKS
-// of its rows (CHUNKS, a row's 16-byte chunks, divides 96 at BN 64, 128, 192), the loop unrolled
-// so the loads of several rows are in flight together (the loads and stores plain C++: the
-// compiler may order them, the mbarrier waits and the fence are what it may not cross).
+// of its rows (CHUNKS, a row's 16-byte chunks, divides 96 at BN 64, 128, 192). With one consumer
+// the loop is unrolled and four rows' loads are in flight together (a chunk at a time, each load's
+// latency in series, the pass cost more than the pitched copy it replaces: 60×15214×11302 0.58×
+// against 0.61×); with two, the producer's 56 registers hold a row at a time. The loads and stores
+// are plain C++: the compiler may order them; the mbarrier waits and the fence it may not cross.
 constexpr int REALIGN_THREADS = 96, CHUNKS = BN / 8, REALIGN_ROWS = REALIGN_THREADS / CHUNKS;
 static_assert(!B_REALIGN || REALIGN_THREADS % CHUNKS == 0, "B_REALIGN: a row's chunks divide the 96 threads");
-__device__ __forceinline__ void b_realign(unsigned char* __restrict__ b_slot, const unsigned char* __restrict__ staging, int u, int col0,
-                                          int row0, int N, int K, const unsigned short* B) {
+__device__ __forceinline__ void b_realign(unsigned char* __restrict__ b_slot, const unsigned char* __restrict__ staging,
+                                          int u, int col0, int row0, int N, int K, const unsigned short* B) {
     const int ch = u % CHUNKS, first = u / CHUNKS;
-    constexpr int PASSES = (64 + REALIGN_ROWS - 1) / REALIGN_ROWS, GROUP = CONSUMERS == 1 ? 4 : 1;   // rows a thread, loaded GROUP at a time
+    // a thread's rows (PASSES, the last for some threads only), loaded GROUP at a time
+    constexpr int PASSES = (64 + REALIGN_ROWS - 1) / REALIGN_ROWS, GROUP = CONSUMERS == 1 ? 4 : 1;
     auto in_row = [&](int k) { return reinterpret_cast<const uint4*>(staging + (k % 8) * B_CLASS_BYTES +
                                                                       (k / 8) * B_CLASS_ROW_BYTES) + ch; };
 #pragma unroll (CONSUMERS == 1 ? PASSES : 1)   // (two consumers leave the producer 56 registers: a loop)

@@ -179,9 +179,8 @@
 #   pairsover (issue 14) one consumer's pairs beside two consumers' 128-row picks at M of 65–128 (fresh shapes)
 #   realign (issue 14) B read in place whatever N (B_REALIGN): its GPU test, then the picks with and without it
 #          (scripts/shapes/b_realign.txt)
-#   realigncheck (issue 14) B_REALIGN's pick: the 06/09 GPU tests, fresh shapes beside B copied in the tiles
-#          the old picks took (fp16, bf16),
-#          compute-sanitizer's four tools over two picks that realign
+#   realigncheck (issue 14) B_REALIGN's pick: the 06/09 GPU tests, fresh shapes beside 06 with B copied in
+#          one consumer's tiles (fp16, bf16), compute-sanitizer's four tools over two picks that realign
 #   widebusy (issue 14) the realigning configurations' GPU edge test; the wide pairs at 70 % of the clusters
 #          busy (scripts/shapes/wide_pairs_70_fresh.txt) beside the picks, fp16
 #   streamall (issue 14) few 128×128 tiles: the picks beside stream-K over every tile (few_tiles_stream_all.txt)
@@ -1275,8 +1274,9 @@ or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
     done ;;
   realigncheck)
     # (issue 14) B_REALIGN's pick (kernels.wgmma_realigns_b): the GPU tests of 06 and 09 (06 at the
-    # edges, B realigned, 09; REALIGN_TESTS another -k), its picks on fresh shapes beside B copied (fp16, bf16), then
-    # compute-sanitizer's four tools over two picks that realign (K's tail rows, K below a slice)
+    # edges, B realigned, 09; REALIGN_TESTS another -k), its picks on fresh shapes beside 06 with B
+    # copied in one consumer's 64-, 128- and 256-column tiles (fp16, bf16), then compute-sanitizer's
+    # four tools over two problems that realigned when run (K's tail rows, K below a slice)
     swapped_tests "${REALIGN_TESTS:-realigning_b or no_tile_divides or 09_reads}" realigncheck
     for p in fp16 bf16; do
       timeout ${REALIGN_S:-150} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/b_realign_fresh.txt \
@@ -1311,9 +1311,10 @@ or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
       picked:SPLIT_K=0,STREAM_K_ROUNDS=0,STREAM_K_DIV=3 > "$OUT/stream_all_${SALL_P:-fp16}.txt" 2>&1
     echo "streamall exit $?"; tail -6 "$OUT/stream_all_${SALL_P:-fp16}.txt" ;;
   realignlast)
-    # (issue 14) 09 on the fresh shapes where it was the pick before B_REALIGN (b_realign_fresh_09.txt) and
-    # the pick there now (06 realigning), fp16 and bf16; compute-sanitizer's memcheck and racecheck over realigning picks (K of 16 slices or more)
-    # and over 64×128 tiles in clusters of 2 and 2 × 64×128 in clusters of 4 realigning (multicast boxes)
+    # (issue 14) 09 on the fresh shapes where it was the pick before B_REALIGN (b_realign_fresh_09.txt)
+    # and the pick there now (06 realigning), fp16 and bf16; compute-sanitizer's memcheck and racecheck
+    # over realigning picks (K of 16 slices or more), 64×128 tiles in clusters of 2 and 128×128 in
+    # clusters of 4 realigning (their class boxes multicast)
     for p in fp16 bf16; do
       timeout 100 $PY scripts/tune_ladder.py --family small --shapes scripts/shapes/b_realign_fresh_09.txt --precision $p \
         --iters 20 --seed 103 --variants "" > "$OUT/realign_fresh_09_$p.txt" 2>&1

@@ -613,8 +613,9 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
     """The 06 kernel (fp16, bf16) or 07 (fp8e4m3, fp8e5m2, int8, tf32: B K-major) with the macros
     ``tile`` (scripts/tune_ladder.py overrides them). It takes any M, N, K; an operand whose rows
     are not a multiple of 16 bytes (the tensor maps' stride) is copied to a pitched buffer on the
-    device, inside the timed launch — B not where B_REALIGN=1 (read in place). With ``choose``, each problem gets the configuration
-    wgmma_config picks for it (Kernel.configured), ``tile`` over the registry's macros."""
+    device, inside the timed launch — B not where B_REALIGN=1 (read in place). With ``choose``,
+    each problem gets the configuration wgmma_config picks for it (Kernel.configured), ``tile``
+    over the registry's macros."""
     if not isinstance(key, str) or key not in WGMMA_FORMS:
         raise UsageError(f"06/07 come in {', '.join(WGMMA_FORMS)}, not {key!r}")
     checked_choose(choose, "06/07")
@@ -1301,7 +1302,8 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
 # 06 runs 0.86×, runs 4 and 3). The pick carries 09's split under this mark beside 06's own
 # configuration, which overrides of 06's macros run instead. Where 06 realigns B in place itself
 # (wgmma_realigns_b: M of 33–64, K of 16 slices or more) it keeps the problem: ahead of 09 at 5 of
-# the 6 shapes above.
+# the 6 shapes above (docs/results/2026-12-02-h200-b-realign/, run 2) and at 5 fresh ones (run 6, an
+# H100).
 IN_PLACE_09 = "IN_PLACE_09"
 SMALL_M_HANDED = 32                        # M up to which 06 hands such problems to 09 ...
 SMALL_M_HANDED_LONG_N, SMALL_M_LONG_N = 48, 4096   # ... and up to which where N ≥ SMALL_M_LONG_N
