@@ -763,6 +763,9 @@ __device__ __forceinline__ void b_realign(unsigned char* __restrict__ b_slot, co
     constexpr int PASSES = (64 + REALIGN_ROWS - 1) / REALIGN_ROWS, GROUP = CONSUMERS == 1 ? 4 : 1;
     auto in_row = [&](int k) { return reinterpret_cast<const uint4*>(staging + (k % 8) * B_CLASS_BYTES +
                                                                       (k / 8) * B_CLASS_ROW_BYTES) + ch; };
+    // row k's chunk ch in the B slot: box ch / 8, the 128-byte swizzle (chunk ^ row % 8)
+    auto out_row = [&](int k) { return reinterpret_cast<uint4*>(b_slot + (ch / 8) * B_BOX_BYTES + k * 128 +
+                                                                 ((ch % 8) ^ (k % 8)) * 16); };
 #pragma unroll (CONSUMERS == 1 ? PASSES : 1)   // (two consumers leave the producer 56 registers: a loop)
     for (int p0 = 0; p0 < PASSES; p0 += GROUP) {
         uint4 lo[GROUP], hi[GROUP];
@@ -783,8 +786,7 @@ __device__ __forceinline__ void b_realign(unsigned char* __restrict__ b_slot, co
 #pragma unroll
             for (int j = 0; j < 5; ++j) x[j] = a == 0 ? w[j] : a == 1 ? w[j + 1] : a == 2 ? w[j + 2] : w[j + 3];
             const unsigned shift = (delta & 1) * 16;
-            *reinterpret_cast<uint4*>(b_slot + (ch / 8) * B_BOX_BYTES + k * 128 + (((ch % 8) ^ (k % 8)) * 16)) =
-                make_uint4(__funnelshift_r(x[0], x[1], shift), __funnelshift_r(x[1], x[2], shift),
+            *out_row(k) = make_uint4(__funnelshift_r(x[0], x[1], shift), __funnelshift_r(x[1], x[2], shift),
                            __funnelshift_r(x[2], x[3], shift), __funnelshift_r(x[3], x[4], shift));
         }
     }
@@ -802,8 +804,7 @@ __device__ __forceinline__ void b_realign(unsigned char* __restrict__ b_slot, co
                            hi = row < K && col + 1 < N ? B[(long long)row * N + col + 1] : 0;
             o[j] = lo | hi << 16;
         }
-        *reinterpret_cast<uint4*>(b_slot + (ch / 8) * B_BOX_BYTES + k * 128 + (((ch % 8) ^ (k % 8)) * 16)) =
-            make_uint4(o[0], o[1], o[2], o[3]);
+        *out_row(k) = make_uint4(o[0], o[1], o[2], o[3]);
     }
 }
 

@@ -1340,13 +1340,17 @@ def wgmma_realigns_b(m, n, k, picked, elem_bytes=2):
             k < REALIGN_MIN_SLICES * WGMMA_ROW_BYTES // elem_bytes or picked["CONSUMERS"] != 1 or \
             picked.get("SWAP_AB") or picked.get("PINGPONG") or picked.get("SHARE_A"):
         return None
-    realigned = {**picked, "BN": min(picked["BN"], 128), "B_REALIGN": 1}
-    return {**realigned, "STAGES": wgmma_max_stages(1, realigned["BN"], realign=True)}
+    return _realigned(picked)
 
 
-# The configurations wgmma_realigns_b makes of one consumer's 64- and 128-column picks
-REALIGN_CONFIGS = tuple(wgmma_realigns_b(64, 65, 1024, {"CONSUMERS": 1, "BN": bn, "CLUSTER": 1, "STAGES": 8})
-                        for bn in (64, 128))
+def _realigned(picked):
+    """One consumer's ``picked`` realigning B: at most 128 columns, the most stages that fit."""
+    bn = min(picked["BN"], 128)
+    return {**picked, "BN": bn, "B_REALIGN": 1, "STAGES": wgmma_max_stages(1, bn, realign=True)}
+
+
+# The configurations wgmma_realigns_b makes of one consumer's picks (64, 128 or 256 columns)
+REALIGN_CONFIGS = tuple(_realigned({"CONSUMERS": 1, "BN": bn, "CLUSTER": 1, "STAGES": 8}) for bn in (64, 128))
 
 
 def wgmma_pick(m, n, k, sms, elem_bytes=2, stream_k=True):
