@@ -5,3 +5,12 @@ mkdir -p "$OUT"
 export OUT PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 export TCRAW_CACHE_DIR=${TCRAW_CACHE_DIR:-/tmp/tcraw-cache}
 PY=${PY:-python3}
+# The machine and versions a session ran on, into $OUT/env.txt (each results folder names them)
+write_env() {
+  {
+    echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    nvidia-smi --query-gpu=index,name,driver_version,memory.total,clocks.max.sm,uuid,pci.bus_id --format=csv
+    ncu --version 2>/dev/null | tail -1
+    $PY -c "import sys, numpy, importlib.metadata as m; print('python', sys.version.split()[0]); print('numpy', numpy.__version__); [print(p, m.version(p)) for p in ('cuda-bindings','tabulate','pytest')]"
+  } > "$OUT/env.txt" 2>&1
+}

@@ -190,11 +190,7 @@
 #          06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
 # BENCH_KEYS / BENCH_VARIANTS narrow the bench part. Logs under $OUT.   OUT=out bash scripts/gpu_issue18_session.sh tests bench   (then: study)
 source "$(dirname "$0")/gpu_env.sh"
-{
-  echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  nvidia-smi --query-gpu=index,name,driver_version,memory.total,clocks.max.sm --format=csv
-  $PY -c "import sys, numpy, importlib.metadata as m; print('python', sys.version.split()[0]); print('numpy', numpy.__version__); [print(p, m.version(p)) for p in ('cuda-bindings','tabulate','pytest')]"
-} > "$OUT/env.txt" 2>&1
+write_env
 # compute-sanitizer's memcheck and racecheck over 06/07 problems in given configurations
 # (scripts/sanitize_configs.py's KEY:MxNxK[:MACROS] arguments); logs sanitize_NAME_TOOL.log
 sanitize_configs() {

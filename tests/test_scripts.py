@@ -132,6 +132,30 @@ def test_hmma_probe_runs_the_instruction_of_the_wmma_and_mma_sync_rungs():
         assert not any(op in body for op in ("LDG", "LDS", "LDSM")), entry
 
 
+def test_l2_sides_probe_walks_one_cycle_a_block_and_splits_the_sms_at_the_widest_gap():
+    """scripts/l2_sides.py: block b's walk visits each of its lines once (i·sets + b) and comes
+    back to line b — the second walk retraces the first; the SMs split where their extra cycles a
+    line jump; and the probe builds with NVRTC for sm_90 (its cluster kernel needs it)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import numpy as np
+    from l2_sides import chain_words, two_sides
+    from tcraw import compiler
+    from tcraw.driver import get_backend
+    sets, lines = 7, 5
+    words = chain_words(sets, lines, np.random.default_rng(3))
+    for b in range(sets):
+        at, seen = b, []
+        for _ in range(lines):
+            seen.append(at)
+            at = int(words[32 * at])
+        assert at == b and sorted(seen) == [i * sets + b for i in range(lines)]
+    beside, across = two_sides(np.array([-1.0, 80.0, 0.0, 84.0, 1.0, 77.0]))
+    assert sorted(beside) == [0, 2, 4] and sorted(across) == [1, 3, 5]
+    source = (compiler.CUDA_SRC / "probe_l2_sides.cu").read_text()
+    image = compiler.nvrtc_compile(get_backend(), source, "probe_l2_sides.cu", compiler.build_options("sm_90"))[0]
+    assert image[:4] == b"\x7fELF"
+
+
 def script(name, *argv):
     return subprocess.run([sys.executable, str(ROOT / "scripts" / f"{name}.py"), *argv],
                           capture_output=True, text=True, timeout=120)
@@ -145,6 +169,9 @@ def script(name, *argv):
     ("hmma_peak", ["--iters", "0"]),
     ("hmma_peak", ["--blocks-per-sm", "-1"]),
     ("hmma_peak", ["--launches", "0"]),
+    ("l2_sides", ["--lines", "1"]),
+    ("l2_sides", ["--refs", "auto"]),
+    ("l2_sides", ["--seed", "-1"]),
     ("pitch_study", ["--shapes", "odd", "--pitches", "16,100"]),
     ("pitch_study", ["--shapes", "odd", "--pitches", "128"]),
     ("pitch_study", ["--shapes", "odd", "--rounds", "0"]),
@@ -195,7 +222,7 @@ def test_tune_ladder_refuses_a_bad_variant_or_precision_in_one_line(argv, words)
 
 
 @pytest.mark.parametrize("name", ["tune_ladder", "accumulator_study", "fp8_accumulator_study", "hmma_peak", "pitch_study",
-                                  "swap_fit_study"])
+                                  "swap_fit_study", "l2_sides"])
 def test_gpu_scripts_without_a_gpu_say_so_and_exit_3(name):
     if gpu_present():
         pytest.skip("a CUDA driver and GPU are present: the no-GPU path cannot be exercised here")
