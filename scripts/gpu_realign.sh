@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# (issue 14) What holds 06 where it realigns B (B_REALIGN) over long K with few tiles
+# (scripts/shapes/realign_long_k.txt): device calls in parts, logs under $OUT
+#   check     the GPU tests that realign B (every N mod 8, K's tail rows, edges, clusters of 1, 2, 4),
+#             then compute-sanitizer's memcheck, racecheck and synccheck over realigning configurations
+#   rate      the picks beside one consumer's 64-column tiles (aligned N: no realigning), B copied
+#             to pitched rows, split-K in rounds and stream-K over every SM
+#   wide      past where the picks realign B (M of 33–64, one consumer): the picks (B copied) beside
+#             the same with B realigned, on scripts/shapes/b_realign.txt and b_realign_mid.txt
+#   aligned   M of 33–64, N and K aligned, long K (scripts/shapes/mid_m_long_k_aligned.txt): the
+#             picks beside swapped tiles (M along the wgmma's n: 48 or 64 of it, one or two consumers)
+#   ncu       Nsight Compute at 33×6438×10320 (the pick) and 33×6400×10240 (the same tiles, aligned):
+#             warp states and stall samples by instruction (SASS as CSV)
+# Run 3 of docs/results/2026-12-03-h200-realign-rate/ is rate and ncu on main; the realigning pass by
+# row class that check, rate and wide are for next is on branch wip/realign-by-class (not yet run).
+#   OUT=out bash scripts/gpu_realign.sh check rate
+source "$(dirname "$0")/gpu_env.sh"
+write_env
+TL="$PY scripts/tune_ladder.py --family wgmma --precision fp16"
+ONE=CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8
+for part in "$@"; do
+  case $part in
+  check)
+    TCRAW_TEST_SHARD= timeout ${PYTEST_S:-250} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py \
+      -k "realigning_b or (every_06_configuration and B_REALIGN)" > "$OUT/pytest_realign.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_realign.txt")"
+    for tool in memcheck racecheck synccheck; do
+      timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 $PY scripts/sanitize_configs.py fp16:60x1001x1555 \
+        bf16:40x3001x1100 fp16:33x6438x1030 fp16:64x2999x4099:CONSUMERS=1,BN=128,CLUSTER=2,B_REALIGN=1 \
+        fp16:130x1003x1100:CONSUMERS=2,BN=128,CLUSTER=4,B_REALIGN=1 fp16:100x1001x333:CONSUMERS=2,BN=192,CLUSTER=2,B_REALIGN=1 \
+        > "$OUT/sanitize_realign_$tool.log" 2>&1
+      echo "$tool exit $?: $(grep -E 'SUMMARY' "$OUT/sanitize_realign_$tool.log" | tail -1)"
+    done ;;
+  rate)
+    timeout 400 $TL --shapes scripts/shapes/realign_long_k.txt --iters 20 --seed 121 --variants picked $ONE \
+      $ONE,B_REALIGN=1 picked:SPLIT_ROUNDS=2 picked:STREAM_K_ROUNDS=0 \
+      > "$OUT/realign_rate_fp16.txt" 2>&1
+    echo "rate exit $?"
+    grep -E "^(cublas|wgmma)" "$OUT/realign_rate_fp16.txt" | grep "×" | awk '{print $1, $3, $4, ($1 == "cublas" ? 1 : $7), $9}' ;;
+  wide)
+    for f in b_realign b_realign_mid; do
+      timeout 250 $TL --shapes scripts/shapes/$f.txt --iters 20 --seed 123 --variants picked picked:B_REALIGN=1 \
+        > "$OUT/wide_$f.txt" 2>&1
+      echo "wide $f exit $?"
+      grep -E "^(cublas|wgmma)" "$OUT/wide_$f.txt" | grep "×" | awk '{print $1, $3, $4, ($1 == "cublas" ? 1 : $7)}'
+    done ;;
+  aligned)
+    S=SWAP_AB=1,CLUSTER=1,STAGES=8
+    timeout 300 $TL --shapes scripts/shapes/mid_m_long_k_aligned.txt --iters 20 --seed 122 --variants picked \
+      $S,CONSUMERS=2,BN=48 $S,CONSUMERS=2,BN=64 $S,CONSUMERS=1,BN=64 CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8 \
+      > "$OUT/mid_m_aligned_fp16.txt" 2>&1
+    echo "aligned exit $?"
+    grep -E "^(cublas|wgmma)" "$OUT/mid_m_aligned_fp16.txt" | grep "×" | awk '{print $1, $3, $4, ($1 == "cublas" ? 1 : $7), $9}' ;;
+  ncu)
+    i=0
+    for s in "33 6438 10320" "33 6400 10240"; do
+      i=$((i+1)); echo "$s" > /tmp/s.txt
+      timeout 200 ncu --clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis \
+        --section SourceCounters --section WarpStateStats -k regex:wgmma -c 1 -f -o "$OUT/realign_$i" \
+        $TL --shapes /tmp/s.txt --iters 1 --seed 7 --variants $ONE,B_REALIGN=$((2 - i)) > "$OUT/ncu_realign_$i.txt" 2>&1
+      echo "$s $?"
+      ncu -i "$OUT/realign_$i.ncu-rep" --page source --csv --print-source sass > /tmp/sass_$i.csv 2>&1
+      ncu -i "$OUT/realign_$i.ncu-rep" --page details --print-details all > "$OUT/realign_details_$i.txt" 2>&1
+      rm -f "$OUT/realign_$i.ncu-rep"
+      $PY - /tmp/sass_$i.csv > "$OUT/realign_stalls_$i.txt" <<'PYEOF'
+import csv, sys   # every instruction with stall samples, most first: samples, executions, the SASS
+rows = list(csv.reader(open(sys.argv[1])))
+head = next(r for r in rows if "Source" in r)
+src, ran, samp = head.index("Source"), head.index("Instructions Executed"), head.index("Warp Stall Sampling (All Samples)")
+body = [r for r in rows[rows.index(head) + 1:] if len(r) > max(src, ran, samp) and r[samp].replace(",", "").isdigit()]
+total = sum(int(r[samp].replace(",", "")) for r in body)
+print(f"# {total} samples")
+for r in sorted(body, key=lambda r: -int(r[samp].replace(",", "")))[:60]:
+    print(f"{r[samp]:>8} {r[ran]:>10}  {r[src].strip()}")
+PYEOF
+      grep -E "Duration|DRAM Throughput|Memory Throughput|L2 Cache Throughput|Compute \(SM\)" "$OUT/realign_details_$i.txt"
+    done ;;
+  *) echo "unknown part $part: see the list at the top of $0"; exit 2 ;;
+  esac
+done
