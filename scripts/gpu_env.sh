@@ -14,3 +14,7 @@ write_env() {
     $PY -c "import sys, numpy, importlib.metadata as m; print('python', sys.version.split()[0]); print('numpy', numpy.__version__); [print(p, m.version(p)) for p in ('cuda-bindings','tabulate','pytest')]"
   } > "$OUT/env.txt" 2>&1
 }
+# A tune_ladder log's table rows, one a line: kernel, shape, median ms, × cuBLAS (cuBLAS's own row: 1)
+ties() {
+  grep -E "^(cublas|wgmma)" "$1" | grep "×" | awk '{print $1, $3, $4, ($1 == "cublas" ? 1 : $7)}'
+}

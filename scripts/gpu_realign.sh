@@ -10,7 +10,7 @@
 #   aligned   M of 33–64, N and K aligned, long K (scripts/shapes/mid_m_long_k_aligned.txt): the
 #             picks beside swapped tiles (M along the wgmma's n: 48 or 64 of it, one or two consumers)
 #   ncu       Nsight Compute at 33×6438×10320 (the pick) and 33×6400×10240 (the same tiles, aligned):
-#             warp states and stall samples by instruction (SASS as CSV)
+#             warp states, and the 60 SASS lines with the most stall samples
 # Run 3 of docs/results/2026-12-03-h200-realign-rate/ is rate and ncu on main; the realigning pass by
 # row class that check, rate and wide are for next is on branch wip/realign-by-class (not yet run).
 #   OUT=out bash scripts/gpu_realign.sh check rate
@@ -35,30 +35,27 @@ for part in "$@"; do
     timeout 400 $TL --shapes scripts/shapes/realign_long_k.txt --iters 20 --seed 121 --variants picked $ONE \
       $ONE,B_REALIGN=1 picked:SPLIT_ROUNDS=2 picked:STREAM_K_ROUNDS=0 \
       > "$OUT/realign_rate_fp16.txt" 2>&1
-    echo "rate exit $?"
-    grep -E "^(cublas|wgmma)" "$OUT/realign_rate_fp16.txt" | grep "×" | awk '{print $1, $3, $4, ($1 == "cublas" ? 1 : $7), $9}' ;;
+    echo "rate exit $?"; ties "$OUT/realign_rate_fp16.txt" ;;
   wide)
     for f in b_realign b_realign_mid; do
       timeout 250 $TL --shapes scripts/shapes/$f.txt --iters 20 --seed 123 --variants picked picked:B_REALIGN=1 \
         > "$OUT/wide_$f.txt" 2>&1
-      echo "wide $f exit $?"
-      grep -E "^(cublas|wgmma)" "$OUT/wide_$f.txt" | grep "×" | awk '{print $1, $3, $4, ($1 == "cublas" ? 1 : $7)}'
+      echo "wide $f exit $?"; ties "$OUT/wide_$f.txt"
     done ;;
   aligned)
     S=SWAP_AB=1,CLUSTER=1,STAGES=8
     timeout 300 $TL --shapes scripts/shapes/mid_m_long_k_aligned.txt --iters 20 --seed 122 --variants picked \
       $S,CONSUMERS=2,BN=48 $S,CONSUMERS=2,BN=64 $S,CONSUMERS=1,BN=64 CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8 \
       > "$OUT/mid_m_aligned_fp16.txt" 2>&1
-    echo "aligned exit $?"
-    grep -E "^(cublas|wgmma)" "$OUT/mid_m_aligned_fp16.txt" | grep "×" | awk '{print $1, $3, $4, ($1 == "cublas" ? 1 : $7), $9}' ;;
+    echo "aligned exit $?"; ties "$OUT/mid_m_aligned_fp16.txt" ;;
   ncu)
-    i=0
-    for s in "33 6438 10320" "33 6400 10240"; do
-      i=$((i+1)); echo "$s" > /tmp/s.txt
+    # (i: shape, then realigning or not — the same tiles at N off 8 and aligned)
+    for run in "1 33 6438 10320 1" "2 33 6400 10240 0"; do
+      set -- $run; i=$1; echo "$2 $3 $4" > /tmp/s.txt
       timeout 200 ncu --clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis \
         --section SourceCounters --section WarpStateStats -k regex:wgmma -c 1 -f -o "$OUT/realign_$i" \
-        $TL --shapes /tmp/s.txt --iters 1 --seed 7 --variants $ONE,B_REALIGN=$((2 - i)) > "$OUT/ncu_realign_$i.txt" 2>&1
-      echo "$s $?"
+        $TL --shapes /tmp/s.txt --iters 1 --seed 7 --variants $ONE,B_REALIGN=$5 > "$OUT/ncu_realign_$i.txt" 2>&1
+      echo "$2×$3×$4 B_REALIGN=$5 $?"
       ncu -i "$OUT/realign_$i.ncu-rep" --page source --csv --print-source sass > /tmp/sass_$i.csv 2>&1
       ncu -i "$OUT/realign_$i.ncu-rep" --page details --print-details all > "$OUT/realign_details_$i.txt" 2>&1
       rm -f "$OUT/realign_$i.ncu-rep"

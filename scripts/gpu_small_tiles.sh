@@ -23,9 +23,6 @@ write_env
 TL="$PY scripts/tune_ladder.py --family wgmma --precision fp16"
 FORM=SWAP_AB=1,CONSUMERS=2,BN=64,CLUSTER=2,SHARE_A=1,STAGES=8   # cuBLAS's 128x64_1x2 in 06's terms
 ONE=CONSUMERS=1,BN=128,CLUSTER=2,STAGES=8                       # one consumer's 64×128, clusters of 2
-ties() {   # kernel, shape, median ms, × cuBLAS (cuBLAS's own row: 1)
-  grep -E "^(cublas|wgmma)" "$1" | grep "×" | awk '{print $1, $3, $4, ($1 == "cublas" ? 1 : $7)}'
-}
 for part in "$@"; do
   case $part in
   swapped)
