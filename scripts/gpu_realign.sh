@@ -7,8 +7,10 @@
 #             to pitched rows, split-K in rounds and stream-K over every SM
 #   wide      past where the picks realign B (M of 33–64, one consumer): the picks (B copied) beside
 #             the same with B realigned, on scripts/shapes/b_realign.txt and b_realign_mid.txt
-#   aligned   M of 33–64, N and K aligned, long K (scripts/shapes/mid_m_long_k_aligned.txt): the
-#             picks beside swapped tiles (M along the wgmma's n: 48 or 64 of it, one or two consumers)
+#   aligned   M of 33–64, N and K aligned, long K (scripts/shapes/mid_m_long_k_aligned.txt and
+#             mid_m_long_k_aligned_fresh.txt): the picks beside swapped tiles (M along the wgmma's n:
+#             48 or 64 of it), the most stages, clusters of 1, 2, 4;
+#             then which kernel cuBLAS runs at two (Nsight Compute's launch statistics)
 #   ncu       Nsight Compute at 33×6438×10320 (the pick) and 33×6400×10240 (the same tiles, aligned):
 #             warp states, and the 60 SASS lines with the most stall samples
 # Run 3 of docs/results/2026-12-03-h200-realign-rate/ is rate and ncu on main; the realigning pass by
@@ -43,11 +45,24 @@ for part in "$@"; do
       echo "wide $f exit $?"; ties "$OUT/wide_$f.txt"
     done ;;
   aligned)
-    S=SWAP_AB=1,CLUSTER=1,STAGES=8
-    timeout 300 $TL --shapes scripts/shapes/mid_m_long_k_aligned.txt --iters 20 --seed 122 --variants picked \
-      $S,CONSUMERS=2,BN=48 $S,CONSUMERS=2,BN=64 $S,CONSUMERS=1,BN=64 CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8 \
-      > "$OUT/mid_m_aligned_fp16.txt" 2>&1
-    echo "aligned exit $?"; ties "$OUT/mid_m_aligned_fp16.txt" ;;
+    # (Run 1: 13 stages of one consumer's 64 columns no faster; swapped 64×48 tiles, 13 stages, the
+    # best at 3 of 6 — cuBLAS there runs swapped 64×40 and 64×48 tiles, 15–16 stages, in clusters of 4
+    # that multicast A. So: swapped tiles, the most stages, clusters of 1, 2 and 4.)
+    S=SWAP_AB=1,CONSUMERS=1
+    for f in mid_m_long_k_aligned mid_m_long_k_aligned_fresh; do
+      timeout 250 $TL --shapes scripts/shapes/$f.txt --iters 20 --seed 124 --variants picked \
+        $S,BN=48,CLUSTER=1,STAGES=14 $S,BN=48,CLUSTER=2,STAGES=14 $S,BN=64,CLUSTER=2,STAGES=13 \
+        $S,BN=64,CLUSTER=4,STAGES=13 CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8 > "$OUT/$f.txt" 2>&1
+      echo "aligned $f exit $?"; ties "$OUT/$f.txt"
+    done
+    # which kernel cuBLAS runs (its name: tile, stages, cluster; grid): run 1 at 33×6400×10240 and
+    # 48×7000×8192, now M of 64 and one fresh shape
+    for s in "64 6144 8192" "40 6144 8192"; do
+      echo "$s" > /tmp/s.txt
+      timeout 60 ncu --clock-control none --section LaunchStats -k regex:'nvjet|gemm|Kernel|splitK|reduce' -c 4 $TL \
+        --shapes /tmp/s.txt --iters 1 --seed 7 --variants picked > "$OUT/ncu_cublas_${s// /x}.txt" 2>&1
+      echo "$s:"; grep -E "^  [a-zA-Z_].*\(|Grid Size|Block Size|Cluster Size" "$OUT/ncu_cublas_${s// /x}.txt"
+    done ;;
   ncu)
     # (i: shape, then realigning or not — the same tiles at N off 8 and aligned)
     for run in "1 33 6438 10320 1" "2 33 6400 10240 0"; do
