@@ -652,8 +652,8 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         workspace=wgmma_workspace(tile), tma_element=element, b_layouts=(b_layout,), max_m=tile["A_ROWS"],
         realign_b=bool(tile["B_REALIGN"]),
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
-        configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY + SWAPPED_CONFIGS + FIT_CONFIGS + REALIGN_CONFIGS +
-                 ({IN_PLACE_09: 1},) if elem == 2
+        configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY + SWAPPED_CONFIGS + (STREAM_B_SWAPPED_CONFIG,) +
+                 FIT_CONFIGS + REALIGN_CONFIGS + ({IN_PLACE_09: 1},) if elem == 2
                  else tuple(c for c in WGMMA_CONFIGS if not wgmma_sixteen_bit_only(c))) if choose else (),
         configure=(lambda picked, over: _in_place_09(key, picked, over, asked) or _owned(asked, lambda: wgmma_kernel(
             key, _with_stages(asked, _without_09(picked), checked_macros(over, WGMMA_TILE, "06/07", WGMMA_POSITIVE)),
@@ -788,6 +788,26 @@ def box_row_requests(row_bytes):
 SWAPPED_CONFIG = {"SWAP_AB": 1, "CONSUMERS": 2, "BN": 16, "CLUSTER": 1, "STAGES": 8}
 SWAPPED_CONFIGS = (SWAPPED_CONFIG, {**SWAPPED_CONFIG, "BN": 32})   # M ≤ 16, M ≤ 32
 STREAM_B_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "STAGES": 8}
+# M of 33–48 with B's rows on 16 bytes (N a multiple of 8), long K and one round of 64-column
+# tiles filling about half the SMs or more: B streams from HBM once, and the model's pick — one
+# consumer's 64×64 tiles in clusters of 1 — streamed it at 2.7–2.9 TB/s where cuBLAS reads 3.4
+# (33×6400×10240 0.78× cuBLAS). cuBLAS there runs swapped tiles (64 of N by 40 or 48 of M) in
+# clusters of 4 along N (Nsight Compute: nvjet_sm90_hss_64x40_64x16_4x1, 64x48_64x15_4x1). 06
+# swapped the same way — one consumer, 64 of N by 48 of M, clusters of 2 along N multicasting A's
+# rows — with 14 stages took less time than the pick at 7 of 8 such shapes (M of 33–48, N of
+# 4096–8320, K of 6144–14336: 64–130 tiles; 1 % more at 48×4096×12288: run 2); with 8, as picked,
+# faster than with 14 at 11 of 14 shapes (14 stages 2–10 % slower there, 33×6400×10240 42.72
+# against 39.50 µs; up to 1.4 % faster at 3: run 4). As picked, on 8 fresh shapes, faster than
+# the old pick at all 8, fp16 and bf16: geomean 0.780 → 0.946× and 0.786 → 0.954× cuBLAS,
+# 35×5400×7000 0.68 → 0.82, 42×7680×8200 0.68 → 0.93, 45×8000×6600 0.78 → 1.03 (run 3). With M
+# of 49–64 the 48-wide tiles do not fit M, and 64-wide ones (clusters of 2 or 4) were up to 2 %
+# faster than the pick at two of 4 shapes and 8–10 % slower at two; at M ≤ 48, 64-wide tiles in
+# clusters of 4 won at 33×6400×10240 and took a third longer at 40×8320×6144 (run 2); 13 stages
+# of the pick's own tiles were no faster (run 1). (H200, fp16 unless said:
+# docs/results/2026-12-03-h200-mid-m-swapped/, runs 1–4.)
+STREAM_B_SWAPPED_CONFIG = {"SWAP_AB": 1, "CONSUMERS": 1, "BN": 48, "CLUSTER": 2,
+                           "STAGES": wgmma_max_stages(1, 48, swap=True)}
+STREAM_B_SWAPPED_MIN_SLICES, STREAM_B_SWAPPED_MIN_FILL = 96, 0.48   # K of 6144 at 16 bits; 64 of 132 SMs
 # The two consumers taking 128×128 tiles in turn (PINGPONG): each one's C is stored while the
 # other multiplies, where a cooperative tile's store holds both consumers once a round. But its
 # tile is 128×128, whose MMAs run slower than 128×256's when K is long — as slow as two consumers
@@ -1277,6 +1297,8 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
         return dict(SWAPPED_CONFIGS[m > 16])
     if m <= 16 and n > 64:
         return dict(STREAM_B_CONFIG)
+    if wgmma_streams_b_swapped(m, n, k, sms, elem_bytes):
+        return dict(STREAM_B_SWAPPED_CONFIG)
     picked = wgmma_choose(wgmma_ranked(m, n, k, sms, elem_bytes, stream_k))
     if wgmma_takes_turns(m, n, k, sms, picked, elem_bytes):
         return dict(TURNS_CONFIG)
@@ -1389,6 +1411,16 @@ def wgmma_takes_turns(m, n, k, sms, picked, elem_bytes=2):
     turns = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **TURNS_CONFIG}, elem_bytes)[0]
     short = 8 <= kt and (kt <= 16 or (kt <= 32 and tiles <= clusters))
     return p == 1 and not share and short and 8 * turns >= 14 * clusters
+
+
+def wgmma_streams_b_swapped(m, n, k, sms, elem_bytes=2):
+    """Whether wgmma_config takes STREAM_B_SWAPPED_CONFIG for (m, n, k): 16-bit inputs, M of 33–48,
+    N a multiple of 8, K of STREAM_B_SWAPPED_MIN_SLICES slices or more, and N's 64-row tiles one
+    round on ``sms`` SMs, at least STREAM_B_SWAPPED_MIN_FILL of them (see the config)."""
+    tiles = cdiv(n, 64)
+    return elem_bytes == 2 and 32 < m <= STREAM_B_SWAPPED_CONFIG["BN"] and n % 8 == 0 and \
+        k * elem_bytes >= STREAM_B_SWAPPED_MIN_SLICES * WGMMA_ROW_BYTES and \
+        STREAM_B_SWAPPED_MIN_FILL * sms <= tiles <= sms
 
 
 def wgmma_pairs_rows(m, n, k, picked, elem_bytes=2):

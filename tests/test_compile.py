@@ -278,10 +278,10 @@ def test_every_06_configuration_compiles_without_spills_and_states_its_launch(ke
     """Each configuration the heuristic can pick builds (its tcraw_launch agrees with the
     registry's geometry, which compile_cubin checks) with no spills and HGMMA in its SASS."""
     configs = kernels.KERNELS[f"wgmma_tma_{key}"].configurations()
-    # + turns, wide pairs (64×192), the two swapped for M ≤ 32, the swapped that fit M (FIT_CONFIGS),
-    # B realigned (64 and 128 columns), 09
+    # + turns, wide pairs (64×192), the two swapped for M ≤ 32, the swapped 64×48 streaming B for M of
+    # 33–48, the swapped that fit M (FIT_CONFIGS), B realigned (64 and 128 columns), 09
     assert kernels.WIDE_PAIRS_ONLY == kernels.WIDE_PAIRS_CONFIGS[:1]   # (64×256 pairs: a candidate already)
-    assert len({c.file_stem for c in configs}) == len(configs) == len(kernels.WGMMA_CONFIGS) + 7 + len(kernels.FIT_CONFIGS)
+    assert len({c.file_stem for c in configs}) == len(configs) == len(kernels.WGMMA_CONFIGS) + 8 + len(kernels.FIT_CONFIGS)
     for config in configs:
         cubin = compiler.compile_cubin(config, "sm_90")
         assert cubin.spill_bytes == 0, config.file_stem
@@ -579,6 +579,30 @@ def test_the_occupancy_question_is_asked_once_per_geometry():
     assert calls == [(7, (132, 1, 1), (384, 1, 1), 230464)]
     fn.max_active_clusters(Geometry((132, 1, 1), (384, 1, 1), 200000))
     assert len(calls) == 2
+
+
+def test_swapped_64x48_tiles_stream_b_for_m_of_33_to_48():
+    """wgmma_streams_b_swapped: M of 33–48, N a multiple of 8, K of 96 slices or more at 16 bits and
+    one round of N's 64-row tiles filling 48 % or more of the SMs — the pick one consumer's swapped
+    64 of N by 48 of M in clusters of 2 along N, 8 stages (14 fit, and measured slower); not past
+    any bound, nor for 8-bit or TF32 inputs (kernels.STREAM_B_SWAPPED_CONFIG)."""
+    config = kernels.STREAM_B_SWAPPED_CONFIG
+    assert config == {"SWAP_AB": 1, "CONSUMERS": 1, "BN": 48, "CLUSTER": 2, "STAGES": 8}
+    assert kernels.wgmma_max_stages(1, 48, most=16, swap=True) == 14
+    for shape in [(33, 6400, 10240), (48, 7000, 8192), (40, 8320, 6144), (36, 4096, 14336), (41, 5000, 6200),
+                  (48, 8448, 6144), (33, 4056, 6144)]:   # (4056: 64 tiles — 48.5 % of 132)
+        assert kernels.wgmma_config(*shape, 132) == config and kernels.wgmma_pick(*shape, 132) == config, shape
+        assert "SWAP_AB=1" in kernels.KERNELS["wgmma_tma_bf16"].configured(*shape, 132).defines
+    # each bound, the others met: M 32 (two consumers' 32-wide swapped tiles) and 49, N off 8 (B
+    # realigned), K a slice short, 63 tiles (47.7 %) and 133 (two rounds), 8-bit and 32-bit inputs
+    for m, n, k in [(32, 6400, 10240), (49, 6400, 10240), (40, 6404, 10240), (40, 6400, 6080), (40, 4032, 10240),
+                    (40, 8456, 10240)]:
+        assert not kernels.wgmma_streams_b_swapped(m, n, k, 132), (m, n, k)
+        assert kernels.wgmma_config(m, n, k, 132) != config, (m, n, k)
+    for elem_bytes in (1, 4):
+        assert not kernels.wgmma_streams_b_swapped(40, 6400, 10240, 132, elem_bytes)
+    assert not kernels.wgmma_streams_b_swapped(40, 6400, 10240, 256)   # (25 % of 256 SMs)
+    assert kernels.wgmma_streams_b_swapped(40, 3200, 10240, 100)
 
 
 def test_wide_pairs_of_one_consumers_tiles_where_they_fill_the_gpu_in_one_round():

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# (issue 14) 06's swapped 64×48 tiles for M of 33–48 streaming B (kernels.wgmma_streams_b_swapped):
+# device calls in parts, logs under $OUT
+#   check   the GPU tests of the pick and of its configuration at the edges, then compute-sanitizer's
+#           memcheck, racecheck and synccheck over it (partial tiles, an odd count, K off a slice)
+#   time    fresh shapes where the rule fires (scripts/shapes/mid_m_swapped_check.txt), fp16 and
+#           bf16: the pick beside what was picked before it (one consumer's 64×64, clusters of 1)
+#   small   M of 17–32 (scripts/shapes/small_m_one_consumer.txt): the swapped pick (two consumers)
+#           beside one consumer's 64 of N by 32 with the most stages, clusters of 1 and 2
+#   stages  the pick's tiles with 8 stages (what the pick built in run 3: _with_stages' most) beside
+#           14 (the most that fit: what run 2 timed), on both shape files of the rule
+#   bounds  just past the rule's bounds (scripts/shapes/mid_m_swapped_bounds.txt: shorter K, fewer
+#           tiles, two rounds): the pick beside the rule's configuration
+#   OUT=out bash scripts/gpu_mid_m_swapped.sh check time
+source "$(dirname "$0")/gpu_env.sh"
+write_env
+TL="$PY scripts/tune_ladder.py --family wgmma"
+for part in "$@"; do
+  case $part in
+  check)
+    TCRAW_TEST_SHARD= timeout ${PYTEST_S:-200} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py \
+      -k "streaming_b_for_m or (every_06_configuration and 48+CLUSTER)" > "$OUT/pytest_swapped.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_swapped.txt")"
+    for tool in memcheck racecheck synccheck; do
+      echo "== $tool" >> "$OUT/sanitize_swapped.log"
+      timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 $PY scripts/sanitize_configs.py fp16:41x5000x6200 \
+        bf16:33x4168x6152 >> "$OUT/sanitize_swapped.log" 2>&1
+      echo "$tool exit $?: $(grep -E 'SUMMARY' "$OUT/sanitize_swapped.log" | tail -1)"
+    done ;;
+  time)
+    for p in fp16 bf16; do
+      timeout 200 $TL --precision $p --shapes scripts/shapes/mid_m_swapped_check.txt --iters 20 --seed 125 \
+        --variants picked CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8 > "$OUT/swapped_check_$p.txt" 2>&1
+      echo "time $p exit $?"; ties "$OUT/swapped_check_$p.txt"
+    done ;;
+  small)
+    S=SWAP_AB=1,CONSUMERS=1,BN=32
+    timeout 200 $TL --precision fp16 --shapes scripts/shapes/small_m_one_consumer.txt --iters 20 --seed 126 \
+      --variants picked $S,CLUSTER=1,STAGES=17 $S,CLUSTER=2,STAGES=17 > "$OUT/small_m_one_consumer_fp16.txt" 2>&1
+    echo "small exit $?"; ties "$OUT/small_m_one_consumer_fp16.txt" ;;
+  stages)
+    S=SWAP_AB=1,CONSUMERS=1,BN=48,CLUSTER=2
+    for f in mid_m_swapped_check mid_m_long_k_aligned; do
+      timeout 200 $TL --precision fp16 --shapes scripts/shapes/$f.txt --iters 20 --seed 127 \
+        --variants $S,STAGES=8 $S,STAGES=14 $S,STAGES=11 > "$OUT/stages_$f.txt" 2>&1
+      echo "stages $f exit $?"; ties "$OUT/stages_$f.txt"
+    done ;;
+  bounds)
+    timeout 200 $TL --precision fp16 --shapes scripts/shapes/mid_m_swapped_bounds.txt --iters 20 --seed 128 \
+      --variants picked SWAP_AB=1,CONSUMERS=1,BN=48,CLUSTER=2,STAGES=8 > "$OUT/bounds_fp16.txt" 2>&1
+    echo "bounds exit $?"; ties "$OUT/bounds_fp16.txt" ;;
+  *) echo "unknown part $part: see the list at the top of $0"; exit 2 ;;
+  esac
+done
