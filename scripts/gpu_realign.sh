@@ -13,8 +13,9 @@
 #             then which kernel cuBLAS runs at two (Nsight Compute's launch statistics)
 #   ncu       Nsight Compute at 33×6438×10320 (the pick) and 33×6400×10240 (the same tiles, aligned):
 #             warp states, and the 60 SASS lines with the most stall samples
-# Run 3 of docs/results/2026-12-03-h200-realign-rate/ is rate and ncu on main; the realigning pass by
-# row class that check, rate and wide are for next is on branch wip/realign-by-class (not yet run).
+# Run 3 of docs/results/2026-12-03-h200-realign-rate/ is rate and ncu on main; runs 1–2 of
+# docs/results/2026-12-03-h200-mid-m-swapped/ are rate, aligned and ncu on branch
+# wip/realign-by-class (the realigning pass by row class: no faster; check and wide not run).
 #   OUT=out bash scripts/gpu_realign.sh check rate
 source "$(dirname "$0")/gpu_env.sh"
 write_env
