@@ -11,6 +11,8 @@
 #           14 (the most that fit: what run 2 timed), on both shape files of the rule
 #   bounds  just past the rule's bounds (scripts/shapes/mid_m_swapped_bounds.txt: shorter K, fewer
 #           tiles, two rounds): the pick beside the rule's configuration
+#   shortk  fresh shapes with K of 32–95 slices (scripts/shapes/mid_m_swapped_short_k.txt): the
+#           pick beside the rule's configuration
 #   OUT=out bash scripts/gpu_mid_m_swapped.sh check time
 source "$(dirname "$0")/gpu_env.sh"
 write_env
@@ -45,10 +47,11 @@ for part in "$@"; do
         --variants $S,STAGES=8 $S,STAGES=14 $S,STAGES=11 > "$OUT/stages_$f.txt" 2>&1
       echo "stages $f exit $?"; ties "$OUT/stages_$f.txt"
     done ;;
-  bounds)
-    timeout 200 $TL --precision fp16 --shapes scripts/shapes/mid_m_swapped_bounds.txt --iters 20 --seed 128 \
-      --variants picked SWAP_AB=1,CONSUMERS=1,BN=48,CLUSTER=2,STAGES=8 > "$OUT/bounds_fp16.txt" 2>&1
-    echo "bounds exit $?"; ties "$OUT/bounds_fp16.txt" ;;
+  bounds|shortk)
+    f=$([ $part = bounds ] && echo mid_m_swapped_bounds || echo mid_m_swapped_short_k)
+    timeout 200 $TL --precision fp16 --shapes scripts/shapes/$f.txt --iters 20 --seed 128 \
+      --variants picked SWAP_AB=1,CONSUMERS=1,BN=48,CLUSTER=2,STAGES=8 > "$OUT/${part}_fp16.txt" 2>&1
+    echo "$part exit $?"; ties "$OUT/${part}_fp16.txt" ;;
   *) echo "unknown part $part: see the list at the top of $0"; exit 2 ;;
   esac
 done

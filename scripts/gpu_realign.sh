@@ -46,9 +46,10 @@ for part in "$@"; do
       echo "wide $f exit $?"; ties "$OUT/wide_$f.txt"
     done ;;
   aligned)
-    # (Run 1: 13 stages of one consumer's 64 columns no faster; swapped 64×48 tiles, 13 stages, the
-    # best at 3 of 6 — cuBLAS there runs swapped 64×40 and 64×48 tiles, 15–16 stages, in clusters of 4
-    # that multicast A. So: swapped tiles, the most stages, clusters of 1, 2 and 4.)
+    # (Run 1: 13 stages of one consumer's 64 columns no faster at 33×6400×10240; swapped 64×48
+    # tiles, 13 stages, ahead of the pick at 3 of 6 — cuBLAS there runs swapped 64×40 and 64×48
+    # tiles, 15–16 stages, in clusters of 4 that multicast A. So: swapped tiles, the most stages,
+    # clusters of 1, 2 and 4.)
     S=SWAP_AB=1,CONSUMERS=1
     for f in mid_m_long_k_aligned mid_m_long_k_aligned_fresh; do
       timeout 250 $TL --shapes scripts/shapes/$f.txt --iters 20 --seed 124 --variants picked \

@@ -599,9 +599,9 @@ def test_swapped_64x48_tiles_stream_b_for_m_of_33_to_48():
                     (40, 8456, 10240)]:
         assert not kernels.wgmma_streams_b_swapped(m, n, k, 132), (m, n, k)
         assert kernels.wgmma_config(m, n, k, 132) != config, (m, n, k)
-    for elem_bytes in (1, 4):
-        assert not kernels.wgmma_streams_b_swapped(40, 6400, 10240, 132, elem_bytes)
-    assert not kernels.wgmma_streams_b_swapped(40, 6400, 10240, 256)   # (25 % of 256 SMs)
+    for elem_bytes in (1, 4):   # (K of 96 slices or more at either width)
+        assert not kernels.wgmma_streams_b_swapped(40, 6400, 12288, 132, elem_bytes)
+    assert not kernels.wgmma_streams_b_swapped(40, 6400, 10240, 256)   # (100 tiles: 39 % of 256 SMs)
     assert kernels.wgmma_streams_b_swapped(40, 3200, 10240, 100)
 
 
