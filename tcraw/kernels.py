@@ -788,27 +788,26 @@ def box_row_requests(row_bytes):
 SWAPPED_CONFIG = {"SWAP_AB": 1, "CONSUMERS": 2, "BN": 16, "CLUSTER": 1, "STAGES": 8}
 SWAPPED_CONFIGS = (SWAPPED_CONFIG, {**SWAPPED_CONFIG, "BN": 32})   # M ≤ 16, M ≤ 32
 STREAM_B_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "STAGES": 8}
-# M of 33–48 with B's rows on 16 bytes (N a multiple of 8), long K and one round of 64-column
-# tiles filling about half the SMs or more: B streams from HBM once, and the model's pick — one
-# consumer's 64×64 tiles in clusters of 1 — streamed it at 2.7–2.9 TB/s where cuBLAS reads 3.4
-# (33×6400×10240 0.78× cuBLAS). cuBLAS there runs swapped tiles (64 of N by 40 or 48 of M) in
-# clusters of 4 along N (Nsight Compute: nvjet_sm90_hss_64x40_64x16_4x1, 64x48_64x15_4x1). 06
-# swapped the same way — one consumer, 64 of N by 48 of M, clusters of 2 along N multicasting A's
-# rows — with 14 stages took less time than the pick at 7 of 8 such shapes (M of 33–48, N of
-# 4096–8320, K of 6144–14336: 64–130 tiles; 1 % more at 48×4096×12288: run 2); with 8, as picked,
-# faster than with 14 at 11 of 14 shapes, 9 of the 12 where the rule fires (14 stages 2–10 %
-# slower there, 33×6400×10240 42.72 against 39.50 µs; up to 1.4 % faster at 3: run 4). As
-# picked, on 8 fresh shapes, faster than
-# the old pick at all 8, fp16 and bf16: geomean 0.780 → 0.946× and 0.786 → 0.954× cuBLAS,
-# 35×5400×7000 0.68 → 0.82, 42×7680×8200 0.68 → 0.93, 45×8000×6600 0.78 → 1.03 (run 3). With M
-# of 49–64 the 48-wide tiles do not fit M, and 64-wide ones (clusters of 2 or 4) were up to 2 %
-# faster than the pick at two of 4 shapes and 9–11 % slower at two; at M ≤ 48, 64-wide tiles in
-# clusters of 4 won at 33×6400×10240 and took a third longer at 40×8320×6144 (run 2); 13 stages
-# of the pick's own tiles took the same time at 33×6400×10240, up to 6 % less at 2 of 6 shapes
-# and more at 3 (run 1). Past the bounds (run 5) the swapped tiles ran ahead at K of 32–80
-# slices (3 of 3, 4–9 % less time) and at 48 tiles (36 % of the SMs), behind at 32 tiles and in
-# two rounds (3 of 3): K's bound is where the first runs measured, not yet moved. (H200, fp16
-# unless said: docs/results/2026-12-03-h200-mid-m-swapped/, runs 1–5.)
+# M of 33–48 with B's rows on 16 bytes (N a multiple of 8), long K and one round of 64-column tiles
+# filling about half the SMs or more: B streams from HBM once, and the model's pick — one consumer's
+# 64×64 tiles in clusters of 1 — streamed it at 2.7–2.9 TB/s where cuBLAS reads 3.4 (33×6400×10240
+# 0.78× cuBLAS). cuBLAS there runs swapped tiles (64 of N by 40 or 48 of M) in clusters of 4 along N
+# (Nsight Compute: nvjet_sm90_hss_64x40_64x16_4x1, 64x48_64x15_4x1). 06 swapped the same way — one
+# consumer, 64 of N by 48 of M, clusters of 2 along N multicasting A's rows — with 14 stages took
+# less time than the pick at 7 of 8 such shapes (M of 33–48, N of 4096–8320, K of 6144–14336: 64–130
+# tiles; 1 % more at 48×4096×12288: run 2); with 8, as picked, faster than with 14 at 11 of 14
+# shapes, 9 of the 12 where the rule fires (14 stages 2–10 % slower there, 33×6400×10240 42.72
+# against 39.50 µs; up to 1.4 % faster at 3: run 4). As picked, on 8 fresh shapes, faster than the
+# old pick at all 8, fp16 and bf16: geomean 0.780 → 0.946× and 0.786 → 0.954× cuBLAS, 35×5400×7000
+# 0.68 → 0.82, 42×7680×8200 0.68 → 0.93, 45×8000×6600 0.78 → 1.03 (run 3). With M of 49–64 the
+# 48-wide tiles do not fit M, and 64-wide ones (clusters of 2 or 4) were up to 2 % faster than the
+# pick at two of 4 shapes and 9–11 % slower at two; at M ≤ 48, 64-wide tiles in clusters of 4 won at
+# 33×6400×10240 and took a third longer at 40×8320×6144 (run 2); 13 stages of the pick's own tiles
+# took the same time at 33×6400×10240, up to 6 % less at 2 of 6 shapes and more at 3 (run 1). Past
+# the bounds (run 5) the swapped tiles ran ahead at K of 32–80 slices (3 of 3, 4–9 % less time) and
+# at 48 tiles (36 % of the SMs), behind at 32 tiles and in two rounds (3 of 3): K's bound is where
+# the first runs measured, not yet moved. (H200, fp16 unless said:
+# docs/results/2026-12-03-h200-mid-m-swapped/, runs 1–5.)
 STREAM_B_SWAPPED_CONFIG = {"SWAP_AB": 1, "CONSUMERS": 1, "BN": 48, "CLUSTER": 2,
                            "STAGES": wgmma_max_stages(1, 48, swap=True)}
 STREAM_B_SWAPPED_MIN_SLICES, STREAM_B_SWAPPED_MIN_FILL = 96, 0.48   # K of 6144 at 16 bits; 64 of 132 SMs
