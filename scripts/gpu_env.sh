@@ -15,6 +15,24 @@ write_env() {
   } > "$OUT/env.txt" 2>&1
 }
 # A tune_ladder log's table rows, one a line: kernel, shape, median ms, × cuBLAS (cuBLAS's own row: 1)
+# compute-sanitizer over 06/07 problems in given configurations (scripts/sanitize_configs.py's
+# KEY:MxNxK[:MACROS] arguments): the tools in SAN_TOOLS (memcheck and racecheck unless set), each
+# under SAN_S seconds; logs sanitize_NAME_TOOL.log
+sanitize_configs() {
+  local name=$1; shift
+  for tool in ${SAN_TOOLS:-memcheck racecheck}; do
+    timeout ${SAN_S:-90} compute-sanitizer --tool $tool --error-exitcode 9 $PY scripts/sanitize_configs.py "$@" \
+      > "$OUT/sanitize_${name}_$tool.log" 2>&1
+    echo "$tool exit $?: $(grep -E 'SUMMARY' "$OUT/sanitize_${name}_$tool.log" | tail -1)"
+  done
+}
+# The GPU tests matching $1 (pytest -k), logged to pytest_$2.txt — TCRAW_TEST_SHARD cleared: a
+# shard set for a later part (a suite's) must not cut them
+gpu_tests() {
+  TCRAW_TEST_SHARD= timeout ${PYTEST_S:-150} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "$1" \
+    > "$OUT/pytest_$2.txt" 2>&1
+  echo "pytest exit $?: $(tail -1 "$OUT/pytest_$2.txt")"
+}
 ties() {
   grep -E "^(cublas|wgmma)" "$1" | grep "×" | awk '{print $1, $3, $4, ($1 == "cublas" ? 1 : $7)}'
 }

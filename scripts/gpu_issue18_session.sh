@@ -191,23 +191,6 @@
 # BENCH_KEYS / BENCH_VARIANTS narrow the bench part. Logs under $OUT.   OUT=out bash scripts/gpu_issue18_session.sh tests bench   (then: study)
 source "$(dirname "$0")/gpu_env.sh"
 write_env
-# compute-sanitizer's memcheck and racecheck over 06/07 problems in given configurations
-# (scripts/sanitize_configs.py's KEY:MxNxK[:MACROS] arguments); logs sanitize_NAME_TOOL.log
-sanitize_configs() {
-  local name=$1; shift
-  for tool in memcheck racecheck; do
-    timeout ${SAN_S:-90} compute-sanitizer --tool $tool --error-exitcode 9 $PY scripts/sanitize_configs.py "$@" \
-      > "$OUT/sanitize_${name}_$tool.log" 2>&1
-    echo "$tool exit $?: $(grep -E 'SUMMARY' "$OUT/sanitize_${name}_$tool.log" | tail -1)"
-  done
-}
-# The GPU tests matching $1 (pytest -k), logged to pytest_$2.txt — TCRAW_TEST_SHARD cleared: a
-# shard set for a later part (suite1) must not cut them
-swapped_tests() {
-  TCRAW_TEST_SHARD= timeout ${PYTEST_S:-150} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py -k "$1" \
-    > "$OUT/pytest_$2.txt" 2>&1
-  echo "pytest exit $?: $(tail -1 "$OUT/pytest_$2.txt")"
-}
 # scripts/swap_fit_study.py with the arguments after the first, logged to $1.txt (within FIT_S seconds)
 fit_study() {
   local log=$1; shift
@@ -216,7 +199,7 @@ fit_study() {
 }
 # cuda_src/pitch_rows.cu's GPU test (both backends), then the bindings half under compute-sanitizer's memcheck
 pitch_rows_checks() {
-  swapped_tests pitch_rows pitch_rows
+  gpu_tests pitch_rows pitch_rows
   timeout ${SAN_S:-90} compute-sanitizer --tool memcheck --error-exitcode 9 $PY -m pytest -q -p no:cacheprovider \
     tests/test_gpu.py -k "pitch_rows and bindings" > "$OUT/sanitize_pitch_rows_memcheck.log" 2>&1
   echo "memcheck exit $?: $(grep -E 'SUMMARY' "$OUT/sanitize_pitch_rows_memcheck.log" | tail -1)"
@@ -974,7 +957,7 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
     # swap_clusters_fresh_2.txt for the second, swap_clusters_fresh_3.txt for the last)
     shapes=scripts/shapes/swap_fit_fresh.txt seed=29 log=swap_fit
     [ $part = swapclustersfresh ] && shapes=scripts/shapes/swap_clusters_fresh.txt seed=43 log=swap_clusters_fresh
-    swapped_tests swapped_tiles_that_fit swapped_fit
+    gpu_tests swapped_tiles_that_fit swapped_fit
     for p in fp16 bf16; do
       fit_study ${log}_$p --shapes ${FIT_SHAPES:-$shapes} --precision $p --seed ${FIT_SEED:-$seed}
     done ;;
@@ -984,7 +967,7 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
     # compute-sanitizer on the clustered form at M's and N's edges and split along K, then on
     # scripts/shapes/swap_clusters.txt (M 199–396, where 06 stayed below 0.85×) the pick beside
     # swapped tiles fitting M in 2 and 3 tiles, in clusters of 1, 2 and 4 (swap_fit_study --fits)
-    swapped_tests "swapped_operands or swapped_wide or swapped_tiles_that_fit" swapped_clusters
+    gpu_tests "swapped_operands or swapped_wide or swapped_tiles_that_fit" swapped_clusters
     SAN_S=${SAN_S:-80} sanitize_configs swap_clusters fp16:283x1003x997:SWAP_AB=1,CONSUMERS=2,BN=96,CLUSTER=4 \
       fp16:225x640x8192:SWAP_AB=1,CONSUMERS=2,BN=112,CLUSTER=2 fp16:50x300x70:SWAP_AB=1,CONSUMERS=1,BN=32,CLUSTER=2
     fit_study swap_clusters_fp16 --shapes ${FITS_SHAPES:-scripts/shapes/swap_clusters.txt} --fits --seed 37 ;;
@@ -994,7 +977,7 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
     # rule's picks; compute-sanitizer on them at M's and N's edges (a pair's second block wholly past
     # M) and split along K; then on the last rule's fresh shapes (SWAP2D_SHAPES) the pick beside
     # widths fitting M in 2, 3 and 4 tiles, in clusters along N (3:4, 2:2) and 2-D (2:4:SA, 2:2:SA, 4:4:SA)
-    swapped_tests "swapped_wide or swapped_tiles_that_fit" swapped_2d
+    gpu_tests "swapped_wide or swapped_tiles_that_fit" swapped_2d
     SAN_S=${SAN_S:-80} sanitize_configs swap_2d fp16:427x1003x997:SWAP_AB=1,CONSUMERS=2,BN=144,CLUSTER=4,SHARE_A=1 \
       fp16:283x640x8192:SWAP_AB=1,CONSUMERS=2,BN=96,CLUSTER=2,SHARE_A=1 fp16:283x1003x997:SWAP_AB=1,CONSUMERS=2,BN=96,CLUSTER=2,SHARE_A=1
     fit_study swap_2d_fp16 --shapes ${SWAP2D_SHAPES:-scripts/shapes/swap_clusters_fresh_3.txt} \
@@ -1004,7 +987,7 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
     # test (a 2 × 2 case added), then the pick against the rule without that form on fresh shapes
     # where it fires (scripts/shapes/swap_2d_fresh.txt), fp16, bf16, and fp16 again (another seed) —
     # and without its later fallback (split), which run 2 of 2026-12-02 ran before
-    swapped_tests swapped_tiles_that_fit swapped_fit_2d
+    gpu_tests swapped_tiles_that_fit swapped_fit_2d
     for run in fp16:61 bf16:61 fp16:71; do
       p=${run%:*} seed=${run#*:}
       fit_study swap_2d_fresh_${p}_seed_$seed --shapes scripts/shapes/swap_2d_fresh.txt --precision $p \
@@ -1022,7 +1005,7 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
     # any pick (192-row tiles, cut in 3+ pieces): the rule's GPU test (a split case added), then the
     # pick against the rule without it on fresh shapes where it moves the pick and three where
     # earlier forms lost (scripts/shapes/swap_2d_split_fresh.txt), fp16 and bf16
-    swapped_tests swapped_tiles_that_fit swapped_fit_split
+    gpu_tests swapped_tiles_that_fit swapped_fit_split
     for p in fp16 bf16; do
       fit_study swap_2d_split_$p --shapes scripts/shapes/swap_2d_split_fresh.txt --precision $p --without split --seed 89
     done ;;
@@ -1035,7 +1018,7 @@ sys.exit(main(['bench', '--shapes', 'scripts/shapes/warmup_squares.txt', '--prec
     pitch_copies_study
     survey ${SURVEY_PRECISIONS:-fp16} ;;
   pitchfinal)
-    swapped_tests "pitch_rows or 06_on_shapes_no_tile_divides or 07_k_major_forms_are_correct_at_the_edges \
+    gpu_tests "pitch_rows or 06_on_shapes_no_tile_divides or 07_k_major_forms_are_correct_at_the_edges \
 or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
     # (memcheck alone: the copies touch no shared memory, and the matmul kernels are as they were)
     timeout ${SAN_S:-120} compute-sanitizer --tool memcheck --error-exitcode 9 $PY scripts/sanitize_configs.py \
@@ -1078,7 +1061,7 @@ or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
   splitrounds)
     # split-K in several rounds (SPLIT_ROUNDS): its GPU test, compute-sanitizer over two of its cases,
     # then the pick beside SPLIT_ROUNDS 2, 4, 8 at M ≤ 32 against a large B
-    swapped_tests several_rounds several_rounds
+    gpu_tests several_rounds several_rounds
     sanitize_configs rounds fp16:32x11000x2056:SWAP_AB=1,CONSUMERS=2,BN=32,CLUSTER=1,STAGES=8,SPLIT_ROUNDS=2 \
       fp16:1024x1280x4096:CONSUMERS=2,BN=128,CLUSTER=2,SPLIT_ROUNDS=4
     timeout ${SMALLM_S:-240} $PY scripts/tune_ladder.py --family wgmma \
@@ -1110,7 +1093,7 @@ or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
     pitch_copies_study
     survey ${SURVEY_PRECISIONS:-bf16} ;;
   survey)
-    swapped_tests swapped_wide swapped_wide
+    gpu_tests swapped_wide swapped_wide
     survey ${SURVEY_PRECISIONS:-fp16 bf16} ;;
   cublasnames)
     # (issue 14) the kernel cuBLAS runs (name: its tile, stages, cluster, split) and its grid on
@@ -1234,7 +1217,7 @@ or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
     # sanitizer's four tools over one; then the mid-M and llm suites (the two shapes a suite moves),
     # fp16 and bf16
     # (the configuration's test id: CONSUMERS=1+BN=192+CLUSTER=2+STAGES=6 — -k cannot spell "=")
-    swapped_tests "every_06_configuration_is_correct_at_the_edges and 1+BN and 192" wide
+    gpu_tests "every_06_configuration_is_correct_at_the_edges and 1+BN and 192" wide
     for p in fp16 bf16; do
       timeout 120 $PY -m tcraw bench --shapes scripts/shapes/wide_pairs_picks.txt --precision $p --kernel wgmma_tma_$p --iters 5 \
         --seed 89 > "$OUT/wide_picks_$p.txt" 2>&1
@@ -1262,7 +1245,7 @@ or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
   realign)
     # (issue 14) B read in place whatever N (B_REALIGN): its GPU test (every N mod 8, K's tail rows, edges,
     # split-K; clusters of 1, 2, 4), then the picks with and without it on scripts/shapes/b_realign.txt
-    swapped_tests "realigning_b" realign
+    gpu_tests "realigning_b" realign
     for p in ${REALIGN_PS:-fp16}; do
       timeout ${REALIGN_S:-300} $PY scripts/tune_ladder.py --family wgmma --shapes ${REALIGN_SHAPES:-scripts/shapes/b_realign.txt} \
         --precision $p --iters 20 --seed 101 --variants picked ${REALIGN_VARIANTS:-picked:B_REALIGN=1} > "$OUT/realign_$p.txt" 2>&1
@@ -1273,7 +1256,7 @@ or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
     # edges, B realigned, 09; REALIGN_TESTS another -k), its picks on fresh shapes beside 06 with B
     # copied in one consumer's 64-, 128- and 256-column tiles (fp16, bf16), then compute-sanitizer's
     # four tools over two problems that realigned when run (K's tail rows, K below a slice)
-    swapped_tests "${REALIGN_TESTS:-realigning_b or no_tile_divides or 09_reads}" realigncheck
+    gpu_tests "${REALIGN_TESTS:-realigning_b or no_tile_divides or 09_reads}" realigncheck
     for p in fp16 bf16; do
       timeout ${REALIGN_S:-150} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/b_realign_fresh.txt \
         --precision $p --iters 20 --seed 103 --variants picked CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8 CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8 \
@@ -1294,7 +1277,7 @@ or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
     # (issue 14) the realigning configurations' GPU edge test (both backends), then the wide pairs
     # with 70 % of the clusters busy (WIDE_PAIRS_BUSY 0.7) on scripts/shapes/wide_pairs_70_fresh.txt: the
     # pick (two consumers' 128-row tiles at 0.8) beside 64×192 and 64×256 pairs, fp16
-    swapped_tests "every_06_configuration and B_REALIGN" realign_configs
+    gpu_tests "every_06_configuration and B_REALIGN" realign_configs
     timeout ${WIDE_S:-250} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/wide_pairs_70_fresh.txt \
       --precision ${WIDE_P:-fp16} --iters 20 --seed 109 --variants picked CONSUMERS=1,BN=192,CLUSTER=2,STAGES=6 \
       CONSUMERS=1,BN=256,CLUSTER=2,STAGES=5 > "$OUT/wide70_${WIDE_P:-fp16}.txt" 2>&1

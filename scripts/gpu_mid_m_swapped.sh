@@ -20,15 +20,8 @@ TL="$PY scripts/tune_ladder.py --family wgmma"
 for part in "$@"; do
   case $part in
   check)
-    TCRAW_TEST_SHARD= timeout ${PYTEST_S:-200} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py \
-      -k "streaming_b_for_m or (every_06_configuration and 48+CLUSTER)" > "$OUT/pytest_swapped.txt" 2>&1
-    echo "pytest exit $?: $(tail -1 "$OUT/pytest_swapped.txt")"
-    for tool in memcheck racecheck synccheck; do
-      echo "== $tool" >> "$OUT/sanitize_swapped.log"
-      timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 $PY scripts/sanitize_configs.py fp16:41x5000x6200 \
-        bf16:33x4168x6152 >> "$OUT/sanitize_swapped.log" 2>&1
-      echo "$tool exit $?: $(grep -E 'SUMMARY' "$OUT/sanitize_swapped.log" | tail -1)"
-    done ;;
+    PYTEST_S=${PYTEST_S:-200} gpu_tests "streaming_b_for_m or (every_06_configuration and 48+CLUSTER)" swapped
+    SAN_TOOLS="memcheck racecheck synccheck" SAN_S=100 sanitize_configs swapped fp16:41x5000x6200 bf16:33x4168x6152 ;;
   time)
     for p in fp16 bf16; do
       timeout 200 $TL --precision $p --shapes scripts/shapes/mid_m_swapped_check.txt --iters 20 --seed 125 \

@@ -24,16 +24,10 @@ ONE=CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8
 for part in "$@"; do
   case $part in
   check)
-    TCRAW_TEST_SHARD= timeout ${PYTEST_S:-250} $PY -m pytest -q -rs -p no:cacheprovider tests/test_gpu.py \
-      -k "realigning_b or (every_06_configuration and B_REALIGN)" > "$OUT/pytest_realign.txt" 2>&1
-    echo "pytest exit $?: $(tail -1 "$OUT/pytest_realign.txt")"
-    for tool in memcheck racecheck synccheck; do
-      timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 $PY scripts/sanitize_configs.py fp16:60x1001x1555 \
-        bf16:40x3001x1100 fp16:33x6438x1030 fp16:64x2999x4099:CONSUMERS=1,BN=128,CLUSTER=2,B_REALIGN=1 \
-        fp16:130x1003x1100:CONSUMERS=2,BN=128,CLUSTER=4,B_REALIGN=1 fp16:100x1001x333:CONSUMERS=2,BN=192,CLUSTER=2,B_REALIGN=1 \
-        > "$OUT/sanitize_realign_$tool.log" 2>&1
-      echo "$tool exit $?: $(grep -E 'SUMMARY' "$OUT/sanitize_realign_$tool.log" | tail -1)"
-    done ;;
+    PYTEST_S=${PYTEST_S:-250} gpu_tests "realigning_b or (every_06_configuration and B_REALIGN)" realign
+    SAN_TOOLS="memcheck racecheck synccheck" SAN_S=120 sanitize_configs realign fp16:60x1001x1555 \
+      bf16:40x3001x1100 fp16:33x6438x1030 fp16:64x2999x4099:CONSUMERS=1,BN=128,CLUSTER=2,B_REALIGN=1 \
+      fp16:130x1003x1100:CONSUMERS=2,BN=128,CLUSTER=4,B_REALIGN=1 fp16:100x1001x333:CONSUMERS=2,BN=192,CLUSTER=2,B_REALIGN=1 ;;
   rate)
     timeout 400 $TL --shapes scripts/shapes/realign_long_k.txt --iters 20 --seed 121 --variants picked $ONE \
       $ONE,B_REALIGN=1 picked:SPLIT_ROUNDS=2 picked:STREAM_K_ROUNDS=0 \
