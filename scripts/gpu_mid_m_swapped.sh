@@ -13,6 +13,9 @@
 #           tiles, two rounds): the pick beside the rule's configuration
 #   shortk  fresh shapes with K of 32–95 slices (scripts/shapes/mid_m_swapped_short_k.txt): the
 #           pick beside the rule's configuration
+#   fill    fresh shapes with 37–60 tiles of N (scripts/shapes/mid_m_swapped_fill.txt): the same
+#   offlines  M of 17–48 streaming B with rows 16 bytes off 32 (scripts/shapes/stream_b_off_lines_small.txt,
+#           _mid.txt): the pick beside its tiles in other clusters; which kernel cuBLAS runs at 20×7000×8192
 #   OUT=out bash scripts/gpu_mid_m_swapped.sh check time
 source "$(dirname "$0")/gpu_env.sh"
 write_env
@@ -40,11 +43,25 @@ for part in "$@"; do
         --variants $S,STAGES=8 $S,STAGES=14 $S,STAGES=11 > "$OUT/stages_$f.txt" 2>&1
       echo "stages $f exit $?"; ties "$OUT/stages_$f.txt"
     done ;;
-  bounds|shortk)
-    f=$([ $part = bounds ] && echo mid_m_swapped_bounds || echo mid_m_swapped_short_k)
+  bounds|shortk|fill)
+    f=mid_m_swapped_${part/shortk/short_k}
     timeout 200 $TL --precision fp16 --shapes scripts/shapes/$f.txt --iters 20 --seed 128 \
       --variants picked SWAP_AB=1,CONSUMERS=1,BN=48,CLUSTER=2,STAGES=8 > "$OUT/${part}_fp16.txt" 2>&1
     echo "$part exit $?"; ties "$OUT/${part}_fp16.txt" ;;
+  offlines)
+    # (the pick's CLUSTER is its own: fixed variants beside it; 48-wide tiles take clusters of 1 or 2)
+    S=SWAP_AB=1,STAGES=8
+    for f in small mid; do
+      v=$([ $f = small ] && echo "$S,CONSUMERS=2,BN=32,CLUSTER=2 $S,CONSUMERS=2,BN=32,CLUSTER=4" \
+        || echo "$S,CONSUMERS=1,BN=48,CLUSTER=1 $S,CONSUMERS=1,BN=64,CLUSTER=4")
+      timeout 200 $TL --precision fp16 --shapes scripts/shapes/stream_b_off_lines_$f.txt --iters 20 --seed 129 \
+        --variants picked $v > "$OUT/offlines_${f}_fp16.txt" 2>&1
+      echo "offlines $f exit $?"; ties "$OUT/offlines_${f}_fp16.txt"
+    done
+    echo "20 7000 8192" > /tmp/s.txt
+    timeout 60 ncu --clock-control none --section LaunchStats -k regex:'nvjet|gemm|Kernel|splitK|reduce' -c 4 $TL \
+      --shapes /tmp/s.txt --iters 1 --seed 7 --variants picked > "$OUT/ncu_cublas_20x7000x8192.txt" 2>&1
+    grep -E "^  [a-zA-Z_].*\(|Grid Size|Block Size|Cluster Size" "$OUT/ncu_cublas_20x7000x8192.txt" ;;
   *) echo "unknown part $part: see the list at the top of $0"; exit 2 ;;
   esac
 done
