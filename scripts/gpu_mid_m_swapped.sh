@@ -16,6 +16,10 @@
 #   fill    fresh shapes with 37–60 tiles of N (scripts/shapes/mid_m_swapped_fill.txt): the same
 #   offlines  M of 17–48 streaming B with rows 16 bytes off 32 (scripts/shapes/stream_b_off_lines_small.txt,
 #           _mid.txt): the pick beside its tiles in other clusters; which kernel cuBLAS runs at 20×7000×8192
+#   wider   with the bounds moved (32 slices, 48 tiles): fresh shapes the move takes
+#           (scripts/shapes/mid_m_swapped_wider.txt), fp16 and bf16, the pick beside the earlier
+#           picks (one consumer's 64×64 or 64×128, clusters of 1); then the GPU test of the pick and
+#           compute-sanitizer's memcheck and racecheck at two of the new corners (split-K in 2)
 #   OUT=out bash scripts/gpu_mid_m_swapped.sh check time
 source "$(dirname "$0")/gpu_env.sh"
 write_env
@@ -48,6 +52,15 @@ for part in "$@"; do
     timeout 200 $TL --precision fp16 --shapes scripts/shapes/$f.txt --iters 20 --seed 128 \
       --variants picked SWAP_AB=1,CONSUMERS=1,BN=48,CLUSTER=2,STAGES=8 > "$OUT/${part}_fp16.txt" 2>&1
     echo "$part exit $?"; ties "$OUT/${part}_fp16.txt" ;;
+  wider)
+    for p in fp16 bf16; do
+      timeout 150 $TL --precision $p --shapes scripts/shapes/mid_m_swapped_wider.txt --iters 20 --seed 130 \
+        --variants picked CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8 CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8 \
+        > "$OUT/wider_$p.txt" 2>&1
+      echo "wider $p exit $?"; ties "$OUT/wider_$p.txt"
+    done
+    PYTEST_S=${PYTEST_S:-150} gpu_tests "streaming_b_for_m" wider
+    SAN_S=100 sanitize_configs wider fp16:37x3096x2056 bf16:38x3328x2304 ;;
   offlines)
     # (the pick's CLUSTER is its own: fixed variants beside it; 48-wide tiles take clusters of 1 or 2)
     S=SWAP_AB=1,STAGES=8

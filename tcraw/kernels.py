@@ -804,13 +804,17 @@ STREAM_B_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "STAGES": 8}
 # pick at two of 4 shapes and 9–11 % slower at two; at M ≤ 48, 64-wide tiles in clusters of 4 won at
 # 33×6400×10240 and took a third longer at 40×8320×6144 (run 2); 13 stages of the pick's own tiles
 # took the same time at 33×6400×10240, up to 6 % less at 2 of 6 shapes and more at 3 (run 1). Past
-# the bounds (run 5) the swapped tiles ran ahead at K of 32–80 slices (3 of 3, 4–9 % less time) and
-# at 48 tiles (36 % of the SMs), behind at 32 tiles and in two rounds (3 of 3): K's bound is where
-# the first runs measured, not yet moved. (H200, fp16 unless said:
-# docs/results/2026-12-03-h200-mid-m-swapped/, runs 1–5.)
+# the first bounds (96 slices, 48 % of the SMs; run 5) the swapped tiles ran ahead at K of 32–80
+# slices (3 of 3, 4–9 % less time) and at 48 tiles (36 % of the SMs), behind at 32 tiles and in two
+# rounds (3 of 3). Then on fresh shapes with K of 32–88 slices they took less time than the pick at 5
+# of 6 (5–14 %; the sixth the same to 0.1 %) and with 37–60 tiles at 4 of 6 — the aligned three
+# by 1–19 %, slower at 41 and 54 tiles (4 and 5 %, B's rows 16 bytes off 32: N ≡ 8 mod 16) — so the
+# bounds are now 32 slices and 48 tiles (36 %), where the runs found them ahead (H200, fp16:
+# docs/results/2026-12-03-h200-mid-m-swapped/, runs 1–5; docs/results/2026-12-03-h200-mid-m-swapped-
+# wider/, run 1).
 STREAM_B_SWAPPED_CONFIG = {"SWAP_AB": 1, "CONSUMERS": 1, "BN": 48, "CLUSTER": 2,
                            "STAGES": wgmma_max_stages(1, 48, swap=True)}
-STREAM_B_SWAPPED_MIN_SLICES, STREAM_B_SWAPPED_MIN_FILL = 96, 0.48   # K of 6144 at 16 bits; 64 of 132 SMs
+STREAM_B_SWAPPED_MIN_SLICES, STREAM_B_SWAPPED_MIN_FILL = 32, 0.36   # K of 2048 at 16 bits; 48 of 132 SMs
 # The two consumers taking 128×128 tiles in turn (PINGPONG): each one's C is stored while the
 # other multiplies, where a cooperative tile's store holds both consumers once a round. But its
 # tile is 128×128, whose MMAs run slower than 128×256's when K is long — as slow as two consumers

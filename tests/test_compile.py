@@ -582,26 +582,27 @@ def test_the_occupancy_question_is_asked_once_per_geometry():
 
 
 def test_swapped_64x48_tiles_stream_b_for_m_of_33_to_48():
-    """wgmma_streams_b_swapped: M of 33–48, N a multiple of 8, K of 96 slices or more at 16 bits and
-    one round of N's 64-row tiles filling 48 % or more of the SMs — the pick one consumer's swapped
+    """wgmma_streams_b_swapped: M of 33–48, N a multiple of 8, K of 32 slices or more at 16 bits and
+    one round of N's 64-row tiles filling 36 % or more of the SMs — the pick one consumer's swapped
     64 of N by 48 of M in clusters of 2 along N, 8 stages (14 fit, and measured slower); not past
     any bound, nor for 8-bit or TF32 inputs (kernels.STREAM_B_SWAPPED_CONFIG)."""
     config = kernels.STREAM_B_SWAPPED_CONFIG
     assert config == {"SWAP_AB": 1, "CONSUMERS": 1, "BN": 48, "CLUSTER": 2, "STAGES": 8}
     assert kernels.wgmma_max_stages(1, 48, most=16, swap=True) == 14
     for shape in [(33, 6400, 10240), (48, 7000, 8192), (40, 8320, 6144), (36, 4096, 14336), (41, 5000, 6200),
-                  (48, 8448, 6144), (33, 4056, 6144)]:   # (4056: 64 tiles — 48.5 % of 132)
+                  (48, 8448, 6144), (33, 4056, 6144), (39, 6912, 2048), (37, 3096, 2056), (36, 3072, 12288),
+                  (40, 3072, 2048)]:   # (3072: 48 tiles — 36.4 % of 132; both bounds at once)
         assert kernels.wgmma_config(*shape, 132) == config and kernels.wgmma_pick(*shape, 132) == config, shape
         assert "SWAP_AB=1" in kernels.KERNELS["wgmma_tma_bf16"].configured(*shape, 132).defines
     # each bound, the others met: M 32 (two consumers' 32-wide swapped tiles) and 49, N off 8 (B
-    # realigned), K a slice short, 63 tiles (47.7 %) and 133 (two rounds), 8-bit and 32-bit inputs
-    for m, n, k in [(32, 6400, 10240), (49, 6400, 10240), (40, 6404, 10240), (40, 6400, 6080), (40, 4032, 10240),
+    # realigned), K a slice short, 47 tiles (35.6 %) and 133 (two rounds), 8-bit and 32-bit inputs
+    for m, n, k in [(32, 6400, 10240), (49, 6400, 10240), (40, 6404, 10240), (40, 6400, 1984), (40, 3008, 10240),
                     (40, 8456, 10240)]:
         assert not kernels.wgmma_streams_b_swapped(m, n, k, 132), (m, n, k)
         assert kernels.wgmma_config(m, n, k, 132) != config, (m, n, k)
-    for elem_bytes in (1, 4):   # (K of 96 slices or more at either width)
+    for elem_bytes in (1, 4):   # (K of 32 slices or more at either width)
         assert not kernels.wgmma_streams_b_swapped(40, 6400, 12288, 132, elem_bytes)
-    assert not kernels.wgmma_streams_b_swapped(40, 6400, 10240, 256)   # (100 tiles: 39 % of 256 SMs)
+    assert not kernels.wgmma_streams_b_swapped(40, 6400, 10240, 300)   # (100 tiles: 33 % of 300 SMs)
     assert kernels.wgmma_streams_b_swapped(40, 3200, 10240, 100)
 
 

@@ -741,16 +741,17 @@ def test_06_picks_swapped_tiles_that_fit_m(device, host_problems, key):
 
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_06_picks_swapped_tiles_streaming_b_for_m_of_33_to_48(device, host_problems, key):
-    """M of 33–48, N a multiple of 8, long K, about half the SMs' worth of 64-column tiles or
-    more: the registry's 06 picks one consumer's swapped 64×48 tiles in clusters of 2 along N
-    (kernels.wgmma_streams_b_swapped) — M's and N's partial tiles, an odd count of tiles (a
-    cluster's second block past N), K off a slice — verified, the same bits on a rerun."""
+    """M of 33–48, N a multiple of 8, K of 32 slices or more, 64-column tiles for a third of the
+    SMs or more: the registry's 06 picks one consumer's swapped 64×48 tiles in clusters of 2 along
+    N (kernels.wgmma_streams_b_swapped) — M's and N's partial tiles, an odd count of tiles (a
+    cluster's second block past N), K off a slice, tiles for too few clusters (split-K in 2) —
+    verified, the same bits on a rerun."""
     kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
     h200 = device.sm_count == 132   # (on other SM counts the rule may not fire: then the pick is run)
     want = {name: kernels.STREAM_B_SWAPPED_CONFIG[name] for name in ("SWAP_AB", "CONSUMERS", "BN", "CLUSTER")}
-    runs_right_and_repeatable(device, host_problems, kernel, key, [(33, 4168, 6152), (48, 8448, 6144), (41, 5000, 6200)],
+    runs_right_and_repeatable(device, host_problems, kernel, key, [(33, 4168, 6152), (48, 8448, 6144), (41, 5000, 6200), (37, 3096, 2056)],
                               None, lambda rec: not h200 or all(wgmma_macros(rec.config.split(","))[name] == v
                                                                 for name, v in want.items()))
 
