@@ -132,10 +132,10 @@ constexpr int THREADS = 128 * (CONSUMERS + 1);
 // SPLIT_LOADS). A producer of one warp instead, for 416 threads of 152 registers with no
 // setmaxnreg, cannot launch: a quarter would run four warps, 4 × 32 × 152 > 16384.
 static_assert(CONSUMERS >= 1 && CONSUMERS <= 3, "CONSUMERS is 1, 2 or 3");
-static_assert(CONSUMERS < 3 || (!PINGPONG && !SWAP_AB && !PROMOTE && BN <= 192 && (BN < 192 || SPLIT_LOADS <= 8) &&
-                                SPLIT_ROUNDS == 1),
-              "three consumers: no PINGPONG, SWAP_AB or PROMOTE, BN of at most 192, SPLIT_LOADS at most 8 at 192, "
-              "split-K in one round (SPLIT_ROUNDS 1: more spilled at 192 × 192)");
+static_assert(CONSUMERS < 3 || (!PINGPONG && (!SWAP_AB || BN <= 64) && !PROMOTE && BN <= 192 &&
+                                (BN < 192 || SPLIT_LOADS <= 8) && SPLIT_ROUNDS == 1),
+              "three consumers: no PINGPONG or PROMOTE, BN of at most 192 (swapped, SWAP_AB, 64), SPLIT_LOADS at most "
+              "8 at 192, split-K in one round (SPLIT_ROUNDS 1: more spilled at 192 × 192)");
 // Realigning B (B_REALIGN), the producer's warps shift rows too: 56 registers, the consumers 224 —
 // with one consumer, 160 (160 + 232: a quarter has registers to spare).
 constexpr int PRODUCER_REGS = CONSUMERS == 3 ? 24 : B_REALIGN ? (CONSUMERS == 1 ? 160 : 56) : 40,
@@ -185,10 +185,10 @@ static_assert(SMEM_BYTES <= 227 * 1024, "more shared memory than an sm_90 block 
 static_assert(SWAP_AB || BN % 64 == 0, "B arrives in 64-column boxes");
 constexpr int B_BOXES = BN / 64;
 static_assert(!SWAP_AB || (WG_ELEM_BYTES == 2 && !WG_B_KMAJOR && WG_OUT_BYTES == 4 && BN % (8 * CM) == 0 &&
-                           !A_ROWS && CONSUMERS <= 2),
+                           !A_ROWS && (CONSUMERS <= 2 || BN <= 64)),
               "SWAP_AB: 16-bit inputs with B MN-major (wgmma transposes A' only for those), fp32 C, BN a multiple of "
               "8 × CM (each block of a cluster along N copies whole 8-row atoms of A's rows), no A_ROWS, one or two "
-              "consumers");
+              "consumers (three with BN of at most 64)");
 // Split-K partial sums: each consumer thread's BN/2 accumulators as float4s, thread-interleaved
 // (float4 j of thread t at j·(consumer threads) + t): coalesced writes and reads, no layout change.
 // (Tiles taken in turn run whole and have none: split_pieces.)

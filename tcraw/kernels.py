@@ -498,7 +498,8 @@ def wgmma_checked(tile):
              f"8-row atoms: {near}, or a smaller CLUSTER"
              f"{', or SHARE_A=1: 2 × 2, 2 along N' if cluster == 4 and not tile['SHARE_A'] else ''})",
              swapped_width and cluster in (2, 4) and bn % step),
-            ("no A_ROWS", tile["A_ROWS"]), ("CONSUMERS 1 or 2", consumers not in (1, 2))) if bad]
+            ("no A_ROWS", tile["A_ROWS"]),
+            ("CONSUMERS 1 or 2 (3 with BN of at most 64)", consumers not in (1, 2, 3) or consumers == 3 and bn > 64)) if bad]
         if wants:
             raise UsageError(f"SWAP_AB=1 takes {', '.join(wants)}; "
                              f"got BN={bn}, CLUSTER={cluster}, A_ROWS={tile['A_ROWS']}, CONSUMERS={consumers}")
