@@ -5,7 +5,14 @@
 # under $OUT
 #   time    scripts/shapes/small_m_three.txt (M ≤ 16, BN 16) and small_m_three_32.txt (M of 17–32,
 #           BN 32), fp16: the pick beside three consumers, 6 stages (the most that fit)
-#   OUT=out bash scripts/gpu_small_m_three.sh time
+#   check   with the rule in the picker (kernels.wgmma_streams_b_wide): its GPU tests (the pick, both
+#           configurations at the edges), then compute-sanitizer's memcheck, racecheck and synccheck
+#           over it (split-K in 3 and 2, odd counts of tiles, K off a slice)
+#   fresh   shapes drawn where the rule fires (scripts/shapes/small_m_wide_fresh.txt) and the 14 of
+#           split_rounds_fresh.txt (drawn for an earlier question; the rule takes 10), fp16 and
+#           bf16: the pick beside two consumers' tiles (the pick before the rule: BN 16 for M ≤ 16,
+#           32 above)
+#   OUT=out bash scripts/gpu_small_m_three.sh check fresh
 source "$(dirname "$0")/gpu_env.sh"
 write_env
 TL="$PY scripts/tune_ladder.py --family wgmma"
@@ -18,6 +25,18 @@ for part in "$@"; do
         --variants picked SWAP_AB=1,CONSUMERS=3,BN=$bn,CLUSTER=1,STAGES=6 SWAP_AB=1,CONSUMERS=3,BN=$bn,CLUSTER=2,STAGES=6 \
         > "$OUT/${f}_fp16.txt" 2>&1
       echo "time $f exit $?"; ties "$OUT/${f}_fp16.txt"
+    done ;;
+  check)
+    PYTEST_S=${PYTEST_S:-250} gpu_tests "three_consumers_swapped or (every_06_configuration and SWAP_AB and 3+BN)" wide
+    SAN_TOOLS="memcheck racecheck synccheck" SAN_S=${SAN_S:-80} sanitize_configs wide fp16:17x7000x4096 bf16:1x8648x4104 ;;
+  fresh)
+    S=SWAP_AB=1,CONSUMERS=2,CLUSTER=1,STAGES=8
+    for p in fp16 bf16; do
+      for f in small_m_wide_fresh split_rounds_fresh; do
+        timeout 110 $TL --precision $p --shapes scripts/shapes/$f.txt --iters 20 --seed 132 \
+          --variants picked $S,BN=16 $S,BN=32 > "$OUT/${f}_$p.txt" 2>&1
+        echo "fresh $f $p exit $?"; grep -c PASS "$OUT/${f}_$p.txt"
+      done
     done ;;
   *) echo "unknown part $part: see the list at the top of $0"; exit 2 ;;
   esac

@@ -653,8 +653,8 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         workspace=wgmma_workspace(tile), tma_element=element, b_layouts=(b_layout,), max_m=tile["A_ROWS"],
         realign_b=bool(tile["B_REALIGN"]),
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
-        configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY + SWAPPED_CONFIGS + (STREAM_B_SWAPPED_CONFIG,) +
-                 FIT_CONFIGS + REALIGN_CONFIGS + ({IN_PLACE_09: 1},) if elem == 2
+        configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY + SWAPPED_CONFIGS + STREAM_B_WIDE_CONFIGS +
+                 (STREAM_B_SWAPPED_CONFIG,) + FIT_CONFIGS + REALIGN_CONFIGS + ({IN_PLACE_09: 1},) if elem == 2
                  else tuple(c for c in WGMMA_CONFIGS if not wgmma_sixteen_bit_only(c))) if choose else (),
         configure=(lambda picked, over: _in_place_09(key, picked, over, asked) or _owned(asked, lambda: wgmma_kernel(
             key, _with_stages(asked, _without_09(picked), checked_macros(over, WGMMA_TILE, "06/07", WGMMA_POSITIVE)),
@@ -789,6 +789,20 @@ def box_row_requests(row_bytes):
 SWAPPED_CONFIG = {"SWAP_AB": 1, "CONSUMERS": 2, "BN": 16, "CLUSTER": 1, "STAGES": 8}
 SWAPPED_CONFIGS = (SWAPPED_CONFIG, {**SWAPPED_CONFIG, "BN": 32})   # M ≤ 16, M ≤ 32
 STREAM_B_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "STAGES": 8}
+# M ≤ 32 with B's rows off 128-byte lines (a box row costs the L2 two requests or more:
+# box_row_requests): two consumers' swapped tiles streamed B at 2.9–3.0 TB/s where cuBLAS reads 3.4
+# (2×8648×13304 0.86×, 32×11000×11784 0.85×; on lines 3.7 TB/s, 12×10240×10240 1.10×). Three
+# consumers' swapped tiles — 192 of N, so two thirds as many tiles, split-K in 2 where they then
+# fill half the SMs or less, over up to 132 SMs where two consumers' one round left up to half
+# idle — in clusters of 2 along N took 7–16 % less time at all 11 such shapes with K of 64 slices
+# or more (0.79–0.91 → 0.86–1.04× cuBLAS, one at 1.43 → 1.54; 6 stages, the most that fit), and
+# 3 and 6 % more at two with rows on lines, 7 % more at K of 22 slices (2×9104×1400); in clusters
+# of 1, 2–10 % slower than in 2 at all 14 (H200, fp16: docs/results/2026-12-03-h200-mid-m-swapped-
+# wider/, run 4). So: 16-bit, M ≤ 32, N a multiple of 8 with rows off lines, K of 64 slices or
+# more, and two consumers' tiles (128 of N) one round of at least 40 % of the SMs (55–118 measured).
+STREAM_B_WIDE_CONFIGS = tuple({**c, "CONSUMERS": 3, "CLUSTER": 2, "STAGES": wgmma_max_stages(3, c["BN"], swap=True)}
+                              for c in SWAPPED_CONFIGS)
+STREAM_B_WIDE_MIN_SLICES, STREAM_B_WIDE_MIN_FILL = 64, 0.4
 # M of 33–48 with B's rows on 16 bytes (N a multiple of 8), long K and one round of 64-column tiles
 # filling about half the SMs or more: B streams from HBM once, and the model's pick — one consumer's
 # 64×64 tiles in clusters of 1 — streamed it at 2.7–2.9 TB/s where cuBLAS reads 3.4 (33×6400×10240
@@ -1167,9 +1181,9 @@ def _with_stages(tile, picked, overrides):
     the overrides reshape the cluster (CLUSTER of another size, SWAP_AB, A_ROWS, PINGPONG: taking
     turns, clusters of 2; swapped, CONSUMERS other than 2 — an override that repeats the pick's
     own value reshapes nothing); a pick of 192 rows gives way to 128 where the overrides cannot be
-    built with three consumers (wgmma_three_consumers_refuse, SWAP_AB, PINGPONG, more stages than
-    fit) or change its columns (BN=128 over it means the measured 128×128, not 192×128, which
-    never won); swapped tiles
+    built with three consumers (wgmma_three_consumers_refuse, SWAP_AB — but a swapped pick's 192 of
+    N keeps them at BN of at most 64 — PINGPONG, more stages than fit) or change its columns (BN=128
+    over it means the measured 128×128, not 192×128, which never won); swapped tiles
     (SWAP_AB) over an unswapped pick, or unswapped over a swapped one, run in clusters of 1 unless
     CLUSTER is given (with SHARE_A=1 asked: 2 × 2 swapped, 2 unswapped), and a swapped BN (a
     multiple of 16) that the pick's cluster cannot share (whole 8-row atoms of A's rows for each
@@ -1192,10 +1206,11 @@ def _with_stages(tile, picked, overrides):
             macros["CLUSTER"] //= 2   # a swapped width the pick's cluster cannot share in whole 8-row atoms
     if picked.get("PINGPONG") and "PINGPONG" not in overrides and not wgmma_turns_build(macros):
         macros["PINGPONG"] = 0   # the overrides over the cooperative tiles instead
+    swapped_three = picked.get("SWAP_AB") and macros["SWAP_AB"] and macros["BN"] <= 64   # (swapped, 192 of N)
     if macros["CONSUMERS"] == 3 and "CONSUMERS" not in overrides and \
-            (macros["SWAP_AB"] or macros["PINGPONG"] or wgmma_three_consumers_refuse(macros) or
-             overrides.get("BN", 192) != 192 or
-             overrides.get("STAGES", 0) > wgmma_max_stages(3, macros["BN"])):
+            (macros["SWAP_AB"] and not swapped_three or macros["PINGPONG"] or wgmma_three_consumers_refuse(macros) or
+             not swapped_three and overrides.get("BN", 192) != 192 or
+             overrides.get("STAGES", 0) > wgmma_max_stages(3, macros["BN"], swap=macros["SWAP_AB"])):
         macros["CONSUMERS"] = 2   # a 192-row pick gives way to 128 rows where the overrides need them
     if macros["B_REALIGN"] and "B_REALIGN" not in overrides and not wgmma_realign_builds(macros):
         macros["B_REALIGN"] = 0   # declared (not asked of this problem): where the configuration can take it
@@ -1301,6 +1316,8 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
         raise UsageError(f"elem_bytes is the inputs' bytes per element — 1, 2 or 4 — and stream_k True or False; "
                          f"got elem_bytes={elem_bytes!r}, stream_k={stream_k!r}")
     elem_bytes = int(elem_bytes)
+    if wgmma_streams_b_wide(m, n, k, sms, elem_bytes):
+        return dict(STREAM_B_WIDE_CONFIGS[m > 16])
     if elem_bytes == 2 and m <= 32 and n > 64:
         return dict(SWAPPED_CONFIGS[m > 16])
     if m <= 16 and n > 64:
@@ -1429,6 +1446,16 @@ def wgmma_streams_b_swapped(m, n, k, sms, elem_bytes=2):
     return elem_bytes == 2 and 32 < m <= STREAM_B_SWAPPED_CONFIG["BN"] and n % 8 == 0 and \
         k * elem_bytes >= STREAM_B_SWAPPED_MIN_SLICES * WGMMA_ROW_BYTES and \
         STREAM_B_SWAPPED_MIN_FILL * sms <= tiles <= sms
+
+
+def wgmma_streams_b_wide(m, n, k, sms, elem_bytes=2):
+    """Whether wgmma_config takes STREAM_B_WIDE_CONFIGS (three consumers' swapped tiles) for
+    (m, n, k): 16-bit inputs, M ≤ 32, N a multiple of 8 with B's rows off 128-byte lines, K of
+    STREAM_B_WIDE_MIN_SLICES slices or more, and two consumers' 128-column tiles one round on
+    ``sms`` SMs, at least STREAM_B_WIDE_MIN_FILL of them (see the configs)."""
+    return elem_bytes == 2 and m <= 32 and n % 8 == 0 and box_row_requests(n * elem_bytes) > 1 and \
+        k * elem_bytes >= STREAM_B_WIDE_MIN_SLICES * WGMMA_ROW_BYTES and \
+        STREAM_B_WIDE_MIN_FILL * sms <= cdiv(n, 128) <= sms
 
 
 def wgmma_pairs_rows(m, n, k, picked, elem_bytes=2):

@@ -305,7 +305,8 @@ SHARING_A = tuple({"CONSUMERS": 2, "BN": bn, "CLUSTER": 2, "SHARE_A": 1, "STAGES
 
 
 @pytest.mark.parametrize("config", kernels.WGMMA_CONFIGS + (kernels.TURNS_CONFIG,) + kernels.WIDE_PAIRS_ONLY
-                         + kernels.SWAPPED_CONFIGS + (kernels.STREAM_B_SWAPPED_CONFIG,) + kernels.REALIGN_CONFIGS
+                         + kernels.SWAPPED_CONFIGS + kernels.STREAM_B_WIDE_CONFIGS + (kernels.STREAM_B_SWAPPED_CONFIG,)
+                         + kernels.REALIGN_CONFIGS
                          + SHARING_A,
                          ids=lambda c: "+".join(f"{k}={v}" for k, v in c.items()))
 def test_every_06_configuration_is_correct_at_the_edges(device, host_problems, config):
@@ -754,6 +755,23 @@ def test_06_picks_swapped_tiles_streaming_b_for_m_of_33_to_48(device, host_probl
     runs_right_and_repeatable(device, host_problems, kernel, key, [(33, 4168, 6152), (48, 8448, 6144), (41, 5000, 6200), (37, 3096, 2056)],
                               None, lambda rec: not h200 or all(wgmma_macros(rec.config.split(","))[name] == v
                                                                 for name, v in want.items()))
+
+
+@pytest.mark.parametrize("key", ["fp16", "bf16"])
+def test_06_picks_three_consumers_swapped_tiles_streaming_b_off_lines(device, host_problems, key):
+    """M ≤ 32, B's rows off 128-byte lines, K of 64 slices or more, 53–132 of two consumers'
+    128-column tiles: the registry's 06 picks three consumers' swapped tiles — 192 of N by 16 or
+    32 of M — in clusters of 2 along N (kernels.wgmma_streams_b_wide): M of 1, 16, 17 and 32, N's
+    partial tiles, an odd count of tiles (a cluster's second block past N), K off a slice, split-K
+    in 2 and 3 and none — verified, the same bits on a rerun."""
+    kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    h200 = device.sm_count == 132   # (on other SM counts the rule may not fire: then the pick is run)
+    runs_right_and_repeatable(device, host_problems, kernel, key,
+                              [(1, 8648, 4104), (16, 11448, 4160), (17, 7000, 4096), (32, 15000, 4200)], None,
+                              lambda rec: not h200 or (wgmma_macros(rec.config.split(","))["CONSUMERS"] == 3 and
+                                                       wgmma_macros(rec.config.split(","))["SWAP_AB"] == 1))
 
 
 def runs_right_and_repeatable(device, host_problems, kernel, key, shapes, config, built):
