@@ -27,7 +27,7 @@
 //                  multiple of 16 up to 256; of 8 × the cluster's blocks along N): for small M, no
 //                  rows of zeros; for M of a few hundred, tiles that fit it (16-bit types; in
 //                  clusters along N, multicasting A's rows — with SHARE_A, pairs along M too,
-//                  multicasting B's columns)
+//                  multicasting B's columns; three consumers, 192 of N, with BN of at most 64)
 //   PINGPONG       64 or 128: the two consumers take the block's tiles in turn, each a whole tile
 //                  of that many rows (one or two wgmmas a k-step), so one stores its C while the
 //                  other multiplies (default 0: both share every tile, 64 rows each)

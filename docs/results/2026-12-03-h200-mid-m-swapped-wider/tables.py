@@ -5,8 +5,11 @@ unedited):
 
 For each tune_ladder log: every shape's µs and × cuBLAS per variant, each variant's geomean × cuBLAS,
 and (where a log times the pick beside fixed variants) each variant's time over the pick's. For the
-survey (run 3): the geomean, and every shape below 0.92× in either precision.
+survey (run 3): the geomean, and every shape below 0.92× in either precision. For runs 5–6: the
+three consumers' pick (kernels.wgmma_streams_b_wide) against the pick before it — two consumers'
+tiles of BN 16 at M ≤ 16, 32 above — at the shapes where the rule fires.
 """
+from tcraw import kernels
 import math
 import re
 from pathlib import Path
@@ -65,8 +68,30 @@ def survey():
     print()
 
 
+def wide_rule():
+    print("## runs 5–6: three consumers' swapped tiles against two consumers' (the pick before them)\n")
+    for p in ("fp16", "bf16"):
+        before, after = [], []
+        for name in ("small_m_wide_fresh", "split_rounds_fresh"):
+            path = next(HERE.glob(f"run[56]_{name}_{p}.txt"))
+            for shape, t in rows(path).items():
+                m, n, k = map(int, shape.split("×"))
+                if not kernels.wgmma_streams_b_wide(m, n, k, 132):
+                    continue
+                old = t[f"SWAP_AB=1+CONSUMERS=2+CLUSTER=1+STAGES=8+BN={16 if m <= 16 else 32}"]
+                before.append(t["cublas"] / old)
+                after.append(t["cublas"] / t["picked"])
+                print(f"  {p} {shape:16s} {t['cublas'] / old:.3f} → {t['cublas'] / t['picked']:.3f}×  "
+                      f"(time {t['picked'] / old:.3f} of before)")
+        over = [b / a for a, b in zip(after, before)]
+        print(f"  {p}: {len(after)} shapes, geomean {geomean(before):.3f} → {geomean(after):.3f}× cuBLAS; "
+              f"faster at {sum(o < 1 for o in over)}, time {min(over):.3f}–{max(over):.3f} of before; "
+              f"below 0.85× {sum(x < 0.85 for x in before)} → {sum(x < 0.85 for x in after)}\n")
+
+
 for name in sorted(p.name for p in HERE.glob("run*_*.txt")):
     if "survey" in name or "env" in name or "ncu" in name or "pytest" in name:
         continue
     ladder(HERE / name)
 survey()
+wide_rule()
