@@ -794,7 +794,7 @@ STREAM_B_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "STAGES": 8}
 # (2×8648×13304 0.86×, 32×11000×11784 0.85×; on lines 3.7 TB/s, 12×10240×10240 1.10×). Three
 # consumers' swapped tiles — 192 of N, so two thirds as many tiles, split-K in 2 where they then
 # fill half the SMs or less, over up to 132 SMs where two consumers' one round left up to half
-# idle — in clusters of 2 along N took 7–16 % less time at all 11 such shapes with K of 64 slices
+# idle — in clusters of 2 along N took 6–16 % less time at all 11 such shapes with K of 64 slices
 # or more (0.79–0.91 → 0.86–1.04× cuBLAS, one at 1.43 → 1.54; 6 stages, the most that fit), and
 # 3 and 6 % more at two with rows on lines, 7 % more at K of 22 slices (2×9104×1400); in clusters
 # of 1, 2–10 % slower than in 2 at all 14 (H200, fp16: docs/results/2026-12-03-h200-mid-m-swapped-
@@ -822,9 +822,9 @@ STREAM_B_WIDE_MIN_SLICES, STREAM_B_WIDE_MIN_FILL = 64, 0.4
 # the first bounds (96 slices, 48 % of the SMs; run 5) the swapped tiles ran ahead at K of 32–80
 # slices (3 of 3, 4–9 % less time) and at 48 tiles (36 % of the SMs), behind at 32 tiles and in two
 # rounds (3 of 3). Then on fresh shapes with K of 32–88 slices they took less time than the pick at 5
-# of 6 (5–14 %; the sixth the same to 0.1 %) and with 37–60 tiles at 4 of 6 — the aligned three
-# by 1–19 %, slower at 41 and 54 tiles (4 and 5 %, B's rows 16 bytes off 32: N ≡ 8 mod 16) — so the
-# bounds are now 32 slices and 48 tiles (36 %), where the runs found them ahead (H200, fp16:
+# of 6 (6–12 %; the sixth the same to 0.1 %) and with 37–60 tiles at 4 of 6 (1–16 %; 4 and 5 % more
+# at 41 and 54 tiles, B's rows 16 bytes off 32: N ≡ 8 mod 16) — so the bounds are now 32 slices
+# and 48 tiles (36 %), where the runs found them ahead (H200, fp16:
 # docs/results/2026-12-03-h200-mid-m-swapped/, runs 1–5; docs/results/2026-12-03-h200-mid-m-swapped-
 # wider/, run 1).
 STREAM_B_SWAPPED_CONFIG = {"SWAP_AB": 1, "CONSUMERS": 1, "BN": 48, "CLUSTER": 2,
@@ -1310,7 +1310,10 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     or 64×256 where those fill the GPU in one round (wgmma_pairs_wide); few tiles
     narrower ones and split-K — in 2 × 2 clusters where K is long (wgmma_shares_both) — short K
     tiles taken in turn (wgmma_takes_turns), and M of a few hundred swapped tiles that fit it,
-    in clusters along N sharing A's rows, or 2 × 2 sharing B's columns too (wgmma_swaps_to_fit)."""
+    in clusters along N sharing A's rows, or 2 × 2 sharing B's columns too (wgmma_swaps_to_fit).
+    16-bit M ≤ 32 runs swapped tiles of 128 rows of N — 192 where B's rows lie off 128-byte lines
+    and K is long (wgmma_streams_b_wide) — and M of 33–48 one consumer's 64 of N by 48 of M where
+    B streams (wgmma_streams_b_swapped)."""
     m, n, k, sms = checked_problem(m, n, k, sms)
     if not is_whole(elem_bytes) or elem_bytes not in (1, 2, 4) or not isinstance(stream_k, bool):
         raise UsageError(f"elem_bytes is the inputs' bytes per element — 1, 2 or 4 — and stream_k True or False; "

@@ -299,7 +299,9 @@ def test_06_picks_a_configuration_per_problem_and_takes_overrides():
     assert "SWAP_AB=1" in gemv.defines and "BN=16" in gemv.defines   # M along the wgmma's n: no all-padding rows
     for m, bn in [(16, 16), (17, 32), (32, 32)]:   # swapped up to M = 32, M's tile 16 or 32; not at 33
         assert {"SWAP_AB=1", f"BN={bn}"} <= set(k06.configured(m, 4096, 4096, 132).defines), m
-    assert "SWAP_AB=0" in k06.configured(33, 4096, 4096, 132).defines
+    # at 33 one consumer's 64×48 swapped tiles where B streams (wgmma_streams_b_swapped), else unswapped
+    assert {"SWAP_AB=1", "CONSUMERS=1", "BN=48"} <= set(k06.configured(33, 4096, 4096, 132).defines)
+    assert "SWAP_AB=0" in k06.configured(33, 4096, 1024, 132).defines
     gemv07 = kernels.wgmma_kernel("fp8e4m3").configured(1, 4096, 4096, 132)   # 8-bit operands cannot swap
     assert "CONSUMERS=1" in gemv07.defines and "CLUSTER=1" in gemv07.defines and "SWAP_AB=0" in gemv07.defines
     forced = k06.configured(8192, 8192, 8192, 132, {"BN": 128, "STAGES": 6})
@@ -622,8 +624,8 @@ def test_three_consumers_swapped_tiles_stream_b_off_lines_for_m_up_to_32():
         assert kernels.wgmma_config(*shape, 132) == config and kernels.wgmma_pick(*shape, 132) == config, shape
         assert "CONSUMERS=3" in kernels.KERNELS["wgmma_tma_bf16"].configured(*shape, 132).defines
     # each bound, the others met: M 33, N off 8 (09 reads B in place), rows on lines (N a multiple of
-    # 64) and 32 bytes apart from lines' starts (N of 16 × odd: two lines, taken), K a slice short,
-    # 52 tiles (39.4 %) and 133 (two rounds); 8-bit and 32-bit inputs
+    # 64), K a slice short, 52 tiles (39.4 %) and 133 (two rounds); 8-bit and 32-bit inputs. Rows 32
+    # bytes past a line's start (N 16 × an odd number) straddle two lines a box row: taken.
     assert kernels.wgmma_streams_b_wide(20, 11024, 8192, 132)   # (22048 bytes: 32 past a line)
     for m, n, k in [(33, 8648, 13304), (2, 8652, 13304), (2, 10240, 13304), (2, 8648, 4032), (2, 6648, 8192),
                     (2, 17000, 8192)]:
@@ -1120,7 +1122,7 @@ def test_192_row_tiles_build_without_spills_and_are_picked_where_measured_faster
     for bad, words in (({"BN": 192, "STAGES": 3, "SPLIT_LOADS": 16}, "cannot be built with SPLIT_LOADS=16:"),
                        ({"BN": 256, "STAGES": 2}, "cannot be built with BN=256:"),
                        ({"BN": 128, "PROMOTE": 1}, "cannot be built with PROMOTE=1:"),
-                       ({"BN": 64, "SWAP_AB": 1, "CLUSTER": 1}, "CONSUMERS 1 or 2; got .*CONSUMERS=3"),
+                       ({"BN": 128, "SWAP_AB": 1, "CLUSTER": 1}, r"CONSUMERS 1 or 2 \(3 with BN of at most 64\); got .*CONSUMERS=3"),
                        ({"BN": 128, "PINGPONG": 128}, "with CONSUMERS=2.*got CONSUMERS=3"), ({"BN": 192, "STAGES": 4}, "at most STAGES=3")):
         with pytest.raises(UsageError, match=words):
             kernels.wgmma_kernel("fp16", {"CONSUMERS": 3, **bad}, choose=False)

@@ -768,10 +768,13 @@ def test_06_picks_three_consumers_swapped_tiles_streaming_b_off_lines(device, ho
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
     h200 = device.sm_count == 132   # (on other SM counts the rule may not fire: then the pick is run)
+
+    def built(rec):
+        macros = wgmma_macros(rec.config.split(","))
+        want = {"SWAP_AB": 1, "CONSUMERS": 3, "CLUSTER": 2, "BN": 16 if rec.m <= 16 else 32}
+        return not h200 or all(macros[name] == value for name, value in want.items())
     runs_right_and_repeatable(device, host_problems, kernel, key,
-                              [(1, 8648, 4104), (16, 11448, 4160), (17, 7000, 4096), (32, 15000, 4200)], None,
-                              lambda rec: not h200 or (wgmma_macros(rec.config.split(","))["CONSUMERS"] == 3 and
-                                                       wgmma_macros(rec.config.split(","))["SWAP_AB"] == 1))
+                              [(1, 8648, 4104), (16, 11448, 4160), (17, 7000, 4096), (32, 15000, 4200)], None, built)
 
 
 def runs_right_and_repeatable(device, host_problems, kernel, key, shapes, config, built):
