@@ -12,6 +12,8 @@
 #           split_rounds_fresh.txt (drawn for an earlier question; the rule takes 10), fp16 and
 #           bf16: the pick beside two consumers' tiles (the pick before the rule: BN 16 for M ≤ 16,
 #           32 above)
+#   mid     (prepared, not yet run) M of 33–64 with B's rows 16 bytes off 32 (scripts/shapes/mid_m_three.txt),
+#           fp16: the pick beside three consumers' swapped tiles, BN 48 and 64, clusters of 2, 5 stages
 #   OUT=out bash scripts/gpu_small_m_three.sh check fresh
 source "$(dirname "$0")/gpu_env.sh"
 write_env
@@ -38,6 +40,11 @@ for part in "$@"; do
         echo "fresh $f $p exit $?"; grep -c PASS "$OUT/${f}_$p.txt"
       done
     done ;;
+  mid)
+    S=SWAP_AB=1,CONSUMERS=3,CLUSTER=2,STAGES=5
+    timeout 200 $TL --precision fp16 --shapes scripts/shapes/mid_m_three.txt --iters 20 --seed 133 \
+      --variants picked $S,BN=48 $S,BN=64 > "$OUT/mid_m_three_fp16.txt" 2>&1
+    echo "mid exit $?"; ties "$OUT/mid_m_three_fp16.txt" ;;
   *) echo "unknown part $part: see the list at the top of $0"; exit 2 ;;
   esac
 done
