@@ -71,10 +71,7 @@ for part in "$@"; do
         --variants picked $v > "$OUT/offlines_${f}_fp16.txt" 2>&1
       echo "offlines $f exit $?"; ties "$OUT/offlines_${f}_fp16.txt"
     done
-    echo "20 7000 8192" > /tmp/s.txt
-    timeout 60 ncu --clock-control none --section LaunchStats -k regex:'nvjet|gemm|Kernel|splitK|reduce' -c 4 $TL \
-      --shapes /tmp/s.txt --iters 1 --seed 7 --variants picked > "$OUT/ncu_cublas_20x7000x8192.txt" 2>&1
-    grep -E "^  [a-zA-Z_].*\(|Grid Size|Block Size|Cluster Size" "$OUT/ncu_cublas_20x7000x8192.txt" ;;
+    cublas_kernel "20 7000 8192" ;;
   *) echo "unknown part $part: see the list at the top of $0"; exit 2 ;;
   esac
 done

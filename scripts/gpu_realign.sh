@@ -54,10 +54,7 @@ for part in "$@"; do
     # which kernel cuBLAS runs (its name: tile, stages, cluster; grid): run 1 at 33×6400×10240 and
     # 48×7000×8192, now M of 64 and one fresh shape
     for s in "64 6144 8192" "40 6144 8192"; do
-      echo "$s" > /tmp/s.txt
-      timeout 60 ncu --clock-control none --section LaunchStats -k regex:'nvjet|gemm|Kernel|splitK|reduce' -c 4 $TL \
-        --shapes /tmp/s.txt --iters 1 --seed 7 --variants picked > "$OUT/ncu_cublas_${s// /x}.txt" 2>&1
-      echo "$s:"; grep -E "^  [a-zA-Z_].*\(|Grid Size|Block Size|Cluster Size" "$OUT/ncu_cublas_${s// /x}.txt"
+      echo "$s:"; cublas_kernel "$s"
     done ;;
   ncu)
     # (i: shape, then realigning or not — the same tiles at N off 8 and aligned)

@@ -111,10 +111,7 @@ PYEOF
       CONSUMERS=2,BN=192,CLUSTER=2,STAGES=4 CONSUMERS=2,BN=256,CLUSTER=2,STAGES=4 \
       CONSUMERS=2,BN=128,CLUSTER=4,SHARE_A=1,STAGES=6 CONSUMERS=3,BN=192,CLUSTER=2,STAGES=3 > "$OUT/few_tiles_fp16.txt" 2>&1
     echo "few tiles exit $?"; ties "$OUT/few_tiles_fp16.txt"
-    grep -v "^#" $SH | head -1 > /tmp/first.txt
-    timeout 60 ncu --clock-control none --section LaunchStats -k regex:'nvjet|gemm|Kernel|splitK|reduce' -c 4 $TL \
-      --shapes /tmp/first.txt --iters 1 --seed 7 --variants picked > "$OUT/ncu_cublas_kernel.txt" 2>&1
-    grep -E "^  [a-zA-Z_].*\(|Grid Size|Block Size|Cluster" "$OUT/ncu_cublas_kernel.txt" ;;
+    cublas_kernel "$(grep -v "^#" $SH | head -1)" kernel ;;
   fewswapped)
     timeout 300 $TL --shapes scripts/shapes/few_tiles_mid_k.txt --iters 20 --seed 116 --variants picked \
       SWAP_AB=1,CONSUMERS=1,BN=96,CLUSTER=1,STAGES=8 SWAP_AB=1,CONSUMERS=1,BN=96,CLUSTER=2,STAGES=8 \

@@ -1441,14 +1441,20 @@ def wgmma_takes_turns(m, n, k, sms, picked, elem_bytes=2):
     return p == 1 and not share and short and 8 * turns >= 14 * clusters
 
 
+def _streams_b_in_one_round(n, k, sms, elem_bytes, cols, min_slices, min_fill):
+    """The part the swapped rules where B streams share: 16-bit inputs, N a multiple of 8, K of
+    ``min_slices`` slices or more, and N's ``cols``-row tiles one round on ``sms`` SMs, at least
+    ``min_fill`` of them."""
+    return elem_bytes == 2 and n % 8 == 0 and k * elem_bytes >= min_slices * WGMMA_ROW_BYTES and \
+        min_fill * sms <= cdiv(n, cols) <= sms
+
+
 def wgmma_streams_b_swapped(m, n, k, sms, elem_bytes=2):
     """Whether wgmma_config takes STREAM_B_SWAPPED_CONFIG for (m, n, k): 16-bit inputs, M of 33–48,
     N a multiple of 8, K of STREAM_B_SWAPPED_MIN_SLICES slices or more, and N's 64-row tiles one
     round on ``sms`` SMs, at least STREAM_B_SWAPPED_MIN_FILL of them (see the config)."""
-    tiles = cdiv(n, 64)
-    return elem_bytes == 2 and 32 < m <= STREAM_B_SWAPPED_CONFIG["BN"] and n % 8 == 0 and \
-        k * elem_bytes >= STREAM_B_SWAPPED_MIN_SLICES * WGMMA_ROW_BYTES and \
-        STREAM_B_SWAPPED_MIN_FILL * sms <= tiles <= sms
+    return 32 < m <= STREAM_B_SWAPPED_CONFIG["BN"] and \
+        _streams_b_in_one_round(n, k, sms, elem_bytes, 64, STREAM_B_SWAPPED_MIN_SLICES, STREAM_B_SWAPPED_MIN_FILL)
 
 
 def wgmma_streams_b_wide(m, n, k, sms, elem_bytes=2):
@@ -1456,9 +1462,8 @@ def wgmma_streams_b_wide(m, n, k, sms, elem_bytes=2):
     (m, n, k): 16-bit inputs, M ≤ 32, N a multiple of 8 with B's rows off 128-byte lines, K of
     STREAM_B_WIDE_MIN_SLICES slices or more, and two consumers' 128-column tiles one round on
     ``sms`` SMs, at least STREAM_B_WIDE_MIN_FILL of them (see the configs)."""
-    return elem_bytes == 2 and m <= 32 and n % 8 == 0 and box_row_requests(n * elem_bytes) > 1 and \
-        k * elem_bytes >= STREAM_B_WIDE_MIN_SLICES * WGMMA_ROW_BYTES and \
-        STREAM_B_WIDE_MIN_FILL * sms <= cdiv(n, 128) <= sms
+    return m <= 32 and box_row_requests(n * elem_bytes) > 1 and \
+        _streams_b_in_one_round(n, k, sms, elem_bytes, 128, STREAM_B_WIDE_MIN_SLICES, STREAM_B_WIDE_MIN_FILL)
 
 
 def wgmma_pairs_rows(m, n, k, picked, elem_bytes=2):
