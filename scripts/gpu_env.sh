@@ -14,7 +14,6 @@ write_env() {
     $PY -c "import sys, numpy, importlib.metadata as m; print('python', sys.version.split()[0]); print('numpy', numpy.__version__); [print(p, m.version(p)) for p in ('cuda-bindings','tabulate','pytest')]"
   } > "$OUT/env.txt" 2>&1
 }
-# A tune_ladder log's table rows, one a line: kernel, shape, median ms, × cuBLAS (cuBLAS's own row: 1)
 # compute-sanitizer over 06/07 problems in given configurations (scripts/sanitize_configs.py's
 # KEY:MxNxK[:MACROS] arguments): the tools in SAN_TOOLS (memcheck and racecheck unless set), each
 # under SAN_S seconds; logs sanitize_NAME_TOOL.log
@@ -33,6 +32,7 @@ gpu_tests() {
     > "$OUT/pytest_$2.txt" 2>&1
   echo "pytest exit $?: $(tail -1 "$OUT/pytest_$2.txt")"
 }
+# A tune_ladder log's table rows, one a line: kernel, shape, median ms, × cuBLAS (cuBLAS's own row: 1)
 ties() {
   grep -E "^(cublas|wgmma)" "$1" | grep "×" | awk '{print $1, $3, $4, ($1 == "cublas" ? 1 : $7)}'
 }
