@@ -12,8 +12,12 @@
 #           split_rounds_fresh.txt (drawn for an earlier question; the rule takes 10), fp16 and
 #           bf16: the pick beside two consumers' tiles (the pick before the rule: BN 16 for M ≤ 16,
 #           32 above)
-#   mid     (prepared, not yet run) M of 33–64 with B's rows 16 bytes off 32 (scripts/shapes/mid_m_three.txt),
-#           fp16: the pick beside three consumers' swapped tiles, BN 48 and 64, clusters of 2, 5 stages
+#   top     the top of the rule's range (100–130 of two consumers' tiles: scripts/shapes/small_m_wide_top.txt),
+#           fp16: the pick beside two consumers' tiles
+#   strict  the GPU test of the rule's pick as tightened after the fact (clusters of 2, BN checked)
+#   mid     M of 33–64 with B's rows 16 bytes off 32 (scripts/shapes/mid_m_three.txt),
+#           fp16: the pick beside three consumers' swapped tiles, BN 48 and 64, clusters of 2, 5 stages,
+#           and two consumers' (BN 64, clusters of 2, 8 stages)
 #   OUT=out bash scripts/gpu_small_m_three.sh check fresh
 source "$(dirname "$0")/gpu_env.sh"
 write_env
@@ -40,10 +44,17 @@ for part in "$@"; do
         echo "fresh $f $p exit $?"; grep -c PASS "$OUT/${f}_$p.txt"
       done
     done ;;
+  top)
+    S=SWAP_AB=1,CONSUMERS=2,CLUSTER=1,STAGES=8
+    timeout 150 $TL --precision fp16 --shapes scripts/shapes/small_m_wide_top.txt --iters 20 --seed 134 \
+      --variants picked $S,BN=16 $S,BN=32 > "$OUT/small_m_wide_top_fp16.txt" 2>&1
+    echo "top exit $?"; ties "$OUT/small_m_wide_top_fp16.txt" ;;
+  strict)
+    gpu_tests "three_consumers_swapped_tiles_streaming" wide_strict ;;
   mid)
     S=SWAP_AB=1,CONSUMERS=3,CLUSTER=2,STAGES=5
     timeout 200 $TL --precision fp16 --shapes scripts/shapes/mid_m_three.txt --iters 20 --seed 133 \
-      --variants picked $S,BN=48 $S,BN=64 > "$OUT/mid_m_three_fp16.txt" 2>&1
+      --variants picked $S,BN=48 $S,BN=64 SWAP_AB=1,CONSUMERS=2,CLUSTER=2,STAGES=8,BN=64 > "$OUT/mid_m_three_fp16.txt" 2>&1
     echo "mid exit $?"; ties "$OUT/mid_m_three_fp16.txt" ;;
   *) echo "unknown part $part: see the list at the top of $0"; exit 2 ;;
   esac
