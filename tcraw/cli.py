@@ -99,9 +99,11 @@ def _user_kernels(args):
         return kernels.load_spec(args.spec)
     if not validate.is_file(args.source):
         raise UsageError(f"--source {args.source} is not a file")
-    if args.smem < 0 or not 50 <= args.min_arch <= 200:
-        raise UsageError(f"--smem must be ≥ 0 and --min-arch a compute capability such as 80 "
-                         f"(got {args.smem}, {args.min_arch})")
+    if args.smem < 0:
+        raise UsageError(f"--smem is the dynamic shared memory in bytes, 0 or more (got {args.smem})")
+    if not 50 <= args.min_arch <= 200:
+        raise UsageError(f"--min-arch is a compute capability written as a number, such as 80 for sm_80 "
+                         f"(got {args.min_arch})")
     if (args.name or args.entry) in kernels.KERNELS:
         raise UsageError(f"{args.name or args.entry!r} is a built-in kernel's name; give yours --name")
     for d in args.include:
@@ -535,8 +537,13 @@ def cmd_profile(args):
 
 
 def _check_run_options_paths(args):
-    if args.cubin_dir is not None and not validate.is_dir(args.cubin_dir):
+    if args.cubin_dir is None:
+        return
+    if not validate.is_dir(args.cubin_dir):
         raise UsageError(f"--cubin-dir {args.cubin_dir} is not a directory; make one with "
+                         "`tcraw compile --arch ... --out DIR` or `make cubins`")
+    if not any(Path(args.cubin_dir).glob("*.cubin")):   # (refused here, before the GPU is opened)
+        raise UsageError(f"--cubin-dir {args.cubin_dir} holds no .cubin files; fill it with "
                          "`tcraw compile --arch ... --out DIR` or `make cubins`")
 
 
@@ -699,6 +706,7 @@ def main(argv=None):
         driver.configure(args.backend, args.trace)
         driver.check_env()   # an unknown $TCRAW_BACKEND or a bad $TCRAW_TRACE is refused here, before any work
         validate.env_flag("TCRAW_DEBUG")
+        validate.env_flag("TCRAW_NO_CACHE")   # (read only once a kernel is compiled: refused before any work too)
         return args.fn(args)
     except TcrawError as exc:
         note(f"tcraw: {exc}")

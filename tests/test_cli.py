@@ -297,6 +297,7 @@ def test_sweep_over_every_gpu_runs_one_worker_per_gpu_at_once(monkeypatch, capsy
     ({"TCRAW_CUOBJDUMP": "/nonexistent/cuobjdump", "TCRAW_NO_CACHE": "1"},
      ["compile", "--kernel", "naive_fp32", "--arch", "sm_80"], "TCRAW_CUOBJDUMP"),
     ({"TCRAW_DEBUG": "maybe"}, ["list"], "TCRAW_DEBUG"),
+    ({"TCRAW_NO_CACHE": "maybe"}, ["run"], "TCRAW_NO_CACHE"),   # (before the GPU is looked for)
     ({"TCRAW_CACHE_DIR": "/etc/passwd"}, ["cache", "info"], "not a directory"),
 ])
 def test_environment_values_that_cannot_work_are_refused(monkeypatch, capsys, env, argv, needle):
@@ -304,6 +305,11 @@ def test_environment_values_that_cannot_work_are_refused(monkeypatch, capsys, en
         monkeypatch.setenv(k, v)
     assert main(argv) == 2
     assert needle in capsys.readouterr().err
+
+
+def test_a_cubin_dir_with_no_cubins_is_refused_before_the_gpu(tmp_path, capsys):
+    assert main(["run", "--cubin-dir", str(tmp_path)]) == 2
+    assert "holds no .cubin files" in capsys.readouterr().err
 
 
 def test_a_spec_kernel_that_cannot_work_is_refused_at_load(tmp_path, capsys):
