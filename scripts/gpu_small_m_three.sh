@@ -15,6 +15,15 @@
 #   top     the top of the rule's range (100–130 of two consumers' tiles: scripts/shapes/small_m_wide_top.txt),
 #           fp16: the pick beside two consumers' tiles
 #   strict  the GPU test of the rule's pick as tightened after the fact (clusters of 2, BN checked)
+#   midcheck  with the rule widened (M ≤ 64, 25–75 % of the SMs at M of 33–64, at most 75 % at M ≤
+#           32): its GPU tests (the picks of three consumers' and of 64×48 swapped tiles, the 48- and
+#           64-wide configurations at the edges), then compute-sanitizer's memcheck, racecheck and
+#           synccheck over 48- and 64-wide picks (split-K in 6 and 2, odd tile counts, K off a slice)
+#   midfresh  scripts/shapes/mid_m_three_fresh.txt (drawn before part mid ran), fp16 and bf16: the
+#           pick beside the picks it replaces there (one consumer's 64×128, 64×64, 64×256, the 64×48
+#           swapped tiles)
+#   midlow  the rule's low end at M of 33–64 (scripts/shapes/mid_m_three_low.txt, 35–51 tiles), fp16:
+#           the pick beside the picks it replaces there
 #   mid     M of 33–64 with B's rows 16 bytes off 32 (scripts/shapes/mid_m_three.txt),
 #           fp16: the pick beside three consumers' swapped tiles, BN 48 and 64, clusters of 2, 5 stages,
 #           and two consumers' (BN 64, clusters of 2, 8 stages)
@@ -51,6 +60,22 @@ for part in "$@"; do
     echo "top exit $?"; ties "$OUT/small_m_wide_top_fp16.txt" ;;
   strict)
     gpu_tests "three_consumers_swapped_tiles_streaming" wide_strict ;;
+  midcheck)
+    PYTEST_S=${PYTEST_S:-250} gpu_tests "three_consumers_swapped or swapped_tiles_streaming_b_for_m_of_33 or (every_06_configuration and SWAP_AB and 3+BN)" midcheck
+    SAN_TOOLS="memcheck racecheck synccheck" SAN_S=${SAN_S:-80} sanitize_configs mid fp16:33x4168x6152 bf16:64x9000x4100 ;;
+  midfresh)
+    for p in fp16 bf16; do
+      timeout 150 $TL --precision $p --shapes scripts/shapes/mid_m_three_fresh.txt --iters 20 --seed 135 \
+        --variants picked CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8 CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8 \
+        CONSUMERS=1,BN=256,CLUSTER=1,STAGES=5 SWAP_AB=1,CONSUMERS=1,BN=48,CLUSTER=2,STAGES=8 \
+        > "$OUT/mid_m_three_fresh_$p.txt" 2>&1
+      echo "midfresh $p exit $?: $(grep -c PASS "$OUT/mid_m_three_fresh_$p.txt") passed"
+    done ;;
+  midlow)
+    timeout 150 $TL --precision fp16 --shapes scripts/shapes/mid_m_three_low.txt --iters 20 --seed 136 \
+      --variants picked CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8 CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8 \
+      SWAP_AB=1,CONSUMERS=1,BN=48,CLUSTER=2,STAGES=8 > "$OUT/mid_m_three_low_fp16.txt" 2>&1
+    echo "midlow exit $?: $(grep -c PASS "$OUT/mid_m_three_low_fp16.txt") passed" ;;
   mid)
     S=SWAP_AB=1,CONSUMERS=3,CLUSTER=2,STAGES=5
     timeout 200 $TL --precision fp16 --shapes scripts/shapes/mid_m_three.txt --iters 20 --seed 133 \

@@ -800,9 +800,22 @@ STREAM_B_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "STAGES": 8}
 # of 1, 2–10 % slower than in 2 at all 14 (H200, fp16: docs/results/2026-12-03-h200-mid-m-swapped-
 # wider/, run 4). So: 16-bit, M ≤ 32, N a multiple of 8 with rows off lines, K of 64 slices or
 # more, and two consumers' tiles (128 of N) one round of at least 40 % of the SMs (55–118 measured).
-STREAM_B_WIDE_CONFIGS = tuple({**c, "CONSUMERS": 3, "CLUSTER": 2, "STAGES": wgmma_max_stages(3, c["BN"], swap=True)}
-                              for c in SWAPPED_CONFIGS)
-STREAM_B_WIDE_MIN_SLICES, STREAM_B_WIDE_MIN_FILL = 64, 0.4
+# At the top of that range — 100–130 such tiles, 76–98 % of the SMs, 13 fresh shapes — two
+# consumers' tiles took less time at 9 (7 by 1–5.6 %), more at 4 (up to 2.9 %): three consumers'
+# 1.015× their time, geomean (H200, fp16: docs/results/2026-12-03-h200-mid-m-three/, run 1). So at
+# most 75 % (99 tiles; 103 the fewest measured there).
+# At M of 33–64 the same tiles 48 or 64 of M wide (5 stages) took less time than the pick at 5 of
+# 7 such shapes (36–79 such tiles, K of 96–192 slices: 56×10088×6160 0.79 → 0.91× cuBLAS,
+# 36×4520×12288 0.85 → 0.96), the same at 52×9224×7680 and 4.5 % more at 44×6344×6656, time
+# geomean 0.94× (run 1) — there from 25 % of the SMs (36 tiles measured). On 13 shapes drawn before
+# that run where the rule fires (run 2), fp16 and bf16 alike, 0.928 → 0.962× and 0.926 → 0.961×
+# cuBLAS: less time at 9 (to 0.855×: 53×11816×12416 0.88 → 1.03×), more at 4, all with M of 57–62
+# (57×4688×10944 and 60×4680×12864 at 37 tiles +3 / +0.3 %, 59×4144×6272 at 33 +8 %,
+# 62×7176×4160 at 57 tiles and 65 slices +5.5 %); 49×5512×12096 at 44 tiles −5 %.
+STREAM_B_WIDE_CONFIGS = tuple({**SWAPPED_CONFIG, "BN": bn, "CONSUMERS": 3, "CLUSTER": 2,
+                               "STAGES": wgmma_max_stages(3, bn, swap=True)} for bn in (16, 32, 48, 64))   # M ≤ 16, 32, 48, 64
+STREAM_B_WIDE_MIN_SLICES, STREAM_B_WIDE_MAX_FILL = 64, 0.75
+STREAM_B_WIDE_MIN_FILL = {32: 0.4, 64: 0.25}   # M up to 32, M of 33–64
 # M of 33–48 with B's rows on 16 bytes (N a multiple of 8), long K and one round of 64-column tiles
 # filling about half the SMs or more: B streams from HBM once, and the model's pick — one consumer's
 # 64×64 tiles in clusters of 1 — streamed it at 2.7–2.9 TB/s where cuBLAS reads 3.4 (33×6400×10240
@@ -1311,16 +1324,16 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     narrower ones and split-K — in 2 × 2 clusters where K is long (wgmma_shares_both) — short K
     tiles taken in turn (wgmma_takes_turns), and M of a few hundred swapped tiles that fit it,
     in clusters along N sharing A's rows, or 2 × 2 sharing B's columns too (wgmma_swaps_to_fit).
-    16-bit M ≤ 32 runs swapped tiles of 128 rows of N — 192 where B's rows lie off 128-byte lines
-    and K is long (wgmma_streams_b_wide) — and M of 33–48 one consumer's 64 of N by 48 of M where
-    B streams (wgmma_streams_b_swapped)."""
+    16-bit M ≤ 32 runs swapped tiles of 128 rows of N, and M of 33–48 one consumer's 64 of N by
+    48 of M where B streams (wgmma_streams_b_swapped) — but M ≤ 64 three consumers' 192 of N where
+    B's rows lie off 128-byte lines and K is long (wgmma_streams_b_wide)."""
     m, n, k, sms = checked_problem(m, n, k, sms)
     if not is_whole(elem_bytes) or elem_bytes not in (1, 2, 4) or not isinstance(stream_k, bool):
         raise UsageError(f"elem_bytes is the inputs' bytes per element — 1, 2 or 4 — and stream_k True or False; "
                          f"got elem_bytes={elem_bytes!r}, stream_k={stream_k!r}")
     elem_bytes = int(elem_bytes)
     if wgmma_streams_b_wide(m, n, k, sms, elem_bytes):
-        return dict(STREAM_B_WIDE_CONFIGS[m > 16])
+        return dict(STREAM_B_WIDE_CONFIGS[(m - 1) // 16])
     if elem_bytes == 2 and m <= 32 and n > 64:
         return dict(SWAPPED_CONFIGS[m > 16])
     if m <= 16 and n > 64:
@@ -1441,12 +1454,12 @@ def wgmma_takes_turns(m, n, k, sms, picked, elem_bytes=2):
     return p == 1 and not share and short and 8 * turns >= 14 * clusters
 
 
-def _streams_b_in_one_round(n, k, sms, elem_bytes, cols, min_slices, min_fill):
+def _streams_b_in_one_round(n, k, sms, elem_bytes, cols, min_slices, min_fill, max_fill=1.0):
     """The part the swapped rules where B streams share: 16-bit inputs, N a multiple of 8, K of
     ``min_slices`` slices or more, and N's ``cols``-row tiles one round on ``sms`` SMs, at least
-    ``min_fill`` of them."""
+    ``min_fill`` of them and at most ``max_fill``."""
     return elem_bytes == 2 and n % 8 == 0 and k * elem_bytes >= min_slices * WGMMA_ROW_BYTES and \
-        min_fill * sms <= cdiv(n, cols) <= sms
+        min_fill * sms <= cdiv(n, cols) <= max_fill * sms
 
 
 def wgmma_streams_b_swapped(m, n, k, sms, elem_bytes=2):
@@ -1459,11 +1472,13 @@ def wgmma_streams_b_swapped(m, n, k, sms, elem_bytes=2):
 
 def wgmma_streams_b_wide(m, n, k, sms, elem_bytes=2):
     """Whether wgmma_config takes STREAM_B_WIDE_CONFIGS (three consumers' swapped tiles) for
-    (m, n, k): 16-bit inputs, M ≤ 32, N a multiple of 8 with B's rows off 128-byte lines, K of
+    (m, n, k): 16-bit inputs, M ≤ 64, N a multiple of 8 with B's rows off 128-byte lines, K of
     STREAM_B_WIDE_MIN_SLICES slices or more, and two consumers' 128-column tiles one round on
-    ``sms`` SMs, at least STREAM_B_WIDE_MIN_FILL of them (see the configs)."""
-    return m <= 32 and box_row_requests(n * elem_bytes) > 1 and \
-        _streams_b_in_one_round(n, k, sms, elem_bytes, 128, STREAM_B_WIDE_MIN_SLICES, STREAM_B_WIDE_MIN_FILL)
+    ``sms`` SMs, STREAM_B_WIDE_MIN_FILL (for M's range) to STREAM_B_WIDE_MAX_FILL of them (see
+    the configs)."""
+    return m <= 64 and box_row_requests(n * elem_bytes) > 1 and _streams_b_in_one_round(
+        n, k, sms, elem_bytes, 128, STREAM_B_WIDE_MIN_SLICES, STREAM_B_WIDE_MIN_FILL[32 if m <= 32 else 64],
+        STREAM_B_WIDE_MAX_FILL)
 
 
 def wgmma_pairs_rows(m, n, k, picked, elem_bytes=2):

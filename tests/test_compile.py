@@ -278,11 +278,11 @@ def test_every_06_configuration_compiles_without_spills_and_states_its_launch(ke
     """Each configuration the heuristic can pick builds (its tcraw_launch agrees with the
     registry's geometry, which compile_cubin checks) with no spills and HGMMA in its SASS."""
     configs = kernels.KERNELS[f"wgmma_tma_{key}"].configurations()
-    # + turns, wide pairs (64×192), the two swapped for M ≤ 32 and the two of three consumers, the
-    # swapped 64×48 streaming B for M of 33–48, the swapped that fit M (FIT_CONFIGS), B realigned
-    # (64 and 128 columns), 09
+    # + turns, wide pairs (64×192), the two swapped for M ≤ 32 and the four of three consumers
+    # (16–64 of M), the swapped 64×48 streaming B for M of 33–48, the swapped that fit M
+    # (FIT_CONFIGS), B realigned (64 and 128 columns), 09
     assert kernels.WIDE_PAIRS_ONLY == kernels.WIDE_PAIRS_CONFIGS[:1]   # (64×256 pairs: a candidate already)
-    assert len({c.file_stem for c in configs}) == len(configs) == len(kernels.WGMMA_CONFIGS) + 10 + len(kernels.FIT_CONFIGS)
+    assert len({c.file_stem for c in configs}) == len(configs) == len(kernels.WGMMA_CONFIGS) + 12 + len(kernels.FIT_CONFIGS)
     for config in configs:
         cubin = compiler.compile_cubin(config, "sm_90")
         assert cubin.spill_bytes == 0, config.file_stem
@@ -592,7 +592,8 @@ def test_swapped_64x48_tiles_stream_b_for_m_of_33_to_48():
     config = kernels.STREAM_B_SWAPPED_CONFIG
     assert config == {"SWAP_AB": 1, "CONSUMERS": 1, "BN": 48, "CLUSTER": 2, "STAGES": 8}
     assert kernels.wgmma_max_stages(1, 48, most=16, swap=True) == 14
-    for shape in [(33, 6400, 10240), (48, 7000, 8192), (40, 8320, 6144), (36, 4096, 14336), (41, 5000, 6200),
+    # (rows off 128-byte lines — N off 64 — need K under 64 slices here: wgmma_streams_b_wide)
+    for shape in [(33, 6400, 10240), (48, 7000, 4040), (40, 8320, 6144), (36, 4096, 14336), (41, 5000, 3080),
                   (48, 8448, 6144), (33, 4056, 6144), (39, 6912, 2048), (37, 3096, 2056), (36, 3072, 12288),
                   (40, 3072, 2048)]:   # (3072: 48 tiles — 36.4 % of 132; both bounds at once)
         assert kernels.wgmma_config(*shape, 132) == config and kernels.wgmma_pick(*shape, 132) == config, shape
@@ -609,30 +610,34 @@ def test_swapped_64x48_tiles_stream_b_for_m_of_33_to_48():
     assert kernels.wgmma_streams_b_swapped(40, 3200, 10240, 100)
 
 
-def test_three_consumers_swapped_tiles_stream_b_off_lines_for_m_up_to_32():
-    """wgmma_streams_b_wide: M ≤ 32, N a multiple of 8 with B's rows off 128-byte lines, K of 64
-    slices or more at 16 bits and two consumers' 128-column tiles one round filling 40 % or more of
-    the SMs — the pick three consumers' swapped tiles (192 of N by 16 or 32 of M) in clusters of 2
-    along N, 6 stages (the most that fit); not past any bound, nor for 8-bit or TF32 inputs
-    (kernels.STREAM_B_WIDE_CONFIGS)."""
-    narrow, wide = kernels.STREAM_B_WIDE_CONFIGS
-    assert narrow == {"SWAP_AB": 1, "CONSUMERS": 3, "BN": 16, "CLUSTER": 2, "STAGES": 6}
-    assert wide == {**narrow, "BN": 32}
-    for shape, config in [((2, 8648, 13304), narrow), ((1, 11440, 14624), narrow), ((16, 11448, 4160), narrow),
-                          ((17, 7000, 4096), wide), ((32, 11000, 11784), wide), ((32, 16888, 4096), wide),
-                          ((9, 6760, 4096), narrow)]:   # (6760: 53 tiles — 40.2 % of 132; 16888: 132)
+def test_three_consumers_swapped_tiles_stream_b_off_lines_for_m_up_to_64():
+    """wgmma_streams_b_wide: M ≤ 64, N a multiple of 8 with B's rows off 128-byte lines, K of 64
+    slices or more at 16 bits and two consumers' 128-column tiles one round filling 40 % (M ≤ 32)
+    or 25 % (M of 33–64) of the SMs up to 75 % — the pick three consumers' swapped tiles (192 of N
+    by 16, 32, 48 or 64 of M) in clusters of 2 along N, the most stages that fit; not past any
+    bound, nor for 8-bit or TF32 inputs (kernels.STREAM_B_WIDE_CONFIGS)."""
+    c16, c32, c48, c64 = kernels.STREAM_B_WIDE_CONFIGS
+    assert c16 == {"SWAP_AB": 1, "CONSUMERS": 3, "BN": 16, "CLUSTER": 2, "STAGES": 6}
+    assert (c32, c48, c64) == ({**c16, "BN": 32}, {**c16, "BN": 48, "STAGES": 5}, {**c16, "BN": 64, "STAGES": 5})
+    for shape, config in [((2, 8648, 13304), c16), ((1, 11440, 12624), c16), ((16, 11448, 4160), c16),
+                          ((17, 7000, 4096), c32), ((32, 11000, 11784), c32), ((32, 12664, 4096), c32),
+                          ((9, 6760, 4096), c16),   # (6760: 53 tiles — 40.2 % of 132; 12664: 99, 75 %)
+                          ((33, 4232, 6160), c48), ((48, 10088, 6160), c48), ((49, 4520, 12288), c64),
+                          ((64, 12600, 4096), c64)]:   # (4232: 34 tiles — 25.8 %; 4520: 36)
         assert kernels.wgmma_config(*shape, 132) == config and kernels.wgmma_pick(*shape, 132) == config, shape
         assert "CONSUMERS=3" in kernels.KERNELS["wgmma_tma_bf16"].configured(*shape, 132).defines
-    # each bound, the others met: M 33, N off 8 (09 reads B in place), rows on lines (N a multiple of
-    # 64), K a slice short, 52 tiles (39.4 %) and 133 (two rounds); 8-bit and 32-bit inputs. Rows 32
-    # bytes past a line's start (N 16 × an odd number) straddle two lines a box row: taken.
+    # each bound, the others met: M 65, N off 8 (09 reads B in place), rows on lines (N a multiple of
+    # 64), K a slice short, 52 tiles (39.4 %) at M ≤ 32 and 32 (24.2 %) at 33–64, 100 (75.8 %) at
+    # either; 8-bit and 32-bit inputs. Rows 32 bytes past a line's start (N 16 × an odd number)
+    # straddle two lines a box row: taken.
     assert kernels.wgmma_streams_b_wide(20, 11024, 8192, 132)   # (22048 bytes: 32 past a line)
-    for m, n, k in [(33, 8648, 13304), (2, 8652, 13304), (2, 10240, 13304), (2, 8648, 4032), (2, 6648, 8192),
-                    (2, 17000, 8192)]:
+    for m, n, k in [(65, 8648, 13304), (2, 8652, 13304), (2, 10240, 13304), (40, 10240, 13304), (2, 8648, 4032),
+                    (40, 8648, 4032), (2, 6648, 8192), (40, 4040, 8192), (2, 12680, 8192), (40, 12680, 8192)]:
         assert not kernels.wgmma_streams_b_wide(m, n, k, 132), (m, n, k)
         assert kernels.wgmma_config(m, n, k, 132) not in kernels.STREAM_B_WIDE_CONFIGS, (m, n, k)
     for elem_bytes in (1, 4):
         assert not kernels.wgmma_streams_b_wide(2, 8648, 16384, 132, elem_bytes)
+        assert not kernels.wgmma_streams_b_wide(40, 8648, 16384, 132, elem_bytes)
     assert kernels.wgmma_pick(2, 9104, 1400, 132) == kernels.SWAPPED_CONFIG   # (22 slices: two consumers)
 
 

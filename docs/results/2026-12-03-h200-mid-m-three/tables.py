@@ -1,0 +1,96 @@
+"""The tables of this directory's README from its raw files (tune_ladder logs, unedited):
+
+    python docs/results/2026-12-03-h200-mid-m-three/tables.py > docs/results/2026-12-03-h200-mid-m-three/tables.txt
+
+For each tune_ladder log: every shape's µs and × cuBLAS per variant, each variant's geomean × cuBLAS,
+and (where a log times the pick beside fixed variants) each variant's time over the pick's. Then
+for run 2 (scripts/shapes/mid_m_three_fresh.txt, drawn before run 1): the pick — three consumers'
+swapped tiles where kernels.wgmma_streams_b_wide fires — against the pick before the rule took M
+of 33–64 (wgmma_config with the rule held to M ≤ 32), which the log times as a fixed variant.
+"""
+from tcraw import kernels
+import math
+import re
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+# a tune_ladder or `tcraw bench` row: kernel[variant], precision, shape, median ms, ...
+ROW = re.compile(r"^(cublas|wgmma\S*)\s+\S+\s+(\d+×\d+×\d+)\s+([\d.]+)\s")
+
+
+def rows(path):
+    """{shape: {label: µs}} in the log's order (label: cublas, or the variant in brackets)."""
+    out = {}
+    for line in path.read_text().splitlines():
+        if (m := ROW.match(line)):
+            label = "cublas" if m.group(1) == "cublas" else (m.group(1).partition("[")[2].rstrip("]") or m.group(1))
+            out.setdefault(m.group(2), {})[label] = float(m.group(3)) * 1e3
+    return out
+
+
+def geomean(xs):
+    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
+
+
+def ladder(path):
+    table = rows(path)
+    labels = [label for label in next(iter(table.values())) if label != "cublas"]
+    print(f"## {path.name}\n")
+    for i, label in enumerate(labels):
+        print(f"  v{i} = {label}")
+    print(f"\n  {'shape':18s} {'cuBLAS µs':>10s} " + " ".join(f"{'v%d µs (×)' % i:>17s}" for i in range(len(labels))))
+    for shape, t in table.items():
+        print(f"  {shape:18s} {t['cublas']:10.2f} " + " ".join(
+            f"{t[label]:8.2f} ({t['cublas'] / t[label]:.3f})" for label in labels))
+    print("  geomean × cuBLAS: " + ", ".join(
+        f"v{i} {geomean([t['cublas'] / t[label] for t in table.values()]):.3f}" for i, label in enumerate(labels)))
+    if labels[0] == "picked":
+        for i, label in enumerate(labels[1:], 1):
+            over = [t[label] / t["picked"] for t in table.values()]
+            print(f"  v{i} time / the pick's: geomean {geomean(over):.3f}, range {min(over):.3f}–{max(over):.3f}, "
+                  f"slower at {sum(o > 1 for o in over)} of {len(over)}")
+    print()
+
+
+def before_rule(m, n, k):
+    """06's pick for (m, n, k) with wgmma_streams_b_wide held to M ≤ 32, as before run 1."""
+    rule = kernels.wgmma_streams_b_wide
+    kernels.wgmma_streams_b_wide = lambda m, *rest, **kw: m <= 32 and rule(m, *rest, **kw)
+    try:
+        return kernels.wgmma_config(m, n, k, 132)
+    finally:
+        kernels.wgmma_streams_b_wide = rule
+
+
+def as_config(label):
+    """A variant's label as a configuration, less the WAIT_DEPTH tune_ladder adds to every one."""
+    return {name: int(v) for name, _, v in (kv.partition("=") for kv in label.split("+")) if name != "WAIT_DEPTH"}
+
+
+def mid_rule():
+    print("## run 2: the pick against the pick before the rule took M of 33–64, where it fires\n")
+    for p in ("fp16", "bf16"):
+        path = HERE / f"run2_mid_m_three_fresh_{p}.txt"
+        if not path.exists():
+            continue
+        before, after = [], []
+        for shape, t in rows(path).items():
+            m, n, k = map(int, shape.split("×"))
+            if not kernels.wgmma_streams_b_wide(m, n, k, 132):
+                continue
+            old = next(label for label in t if label not in ("cublas", "picked") and as_config(label) == before_rule(m, n, k))
+            before.append(t["cublas"] / t[old])
+            after.append(t["cublas"] / t["picked"])
+            print(f"  {p} {shape:16s} {before[-1]:.3f} → {after[-1]:.3f}×  (time {t['picked'] / t[old]:.3f} of "
+                  f"before; before: {old})")
+        over = [b / a for a, b in zip(after, before)]
+        print(f"  {p}: {len(after)} shapes, geomean {geomean(before):.3f} → {geomean(after):.3f}× cuBLAS; "
+              f"faster at {sum(o < 1 for o in over)}, time {min(over):.3f}–{max(over):.3f} of before; "
+              f"below 0.85× {sum(x < 0.85 for x in before)} → {sum(x < 0.85 for x in after)}\n")
+
+
+for name in sorted(p.name for p in HERE.glob("run*_*.txt")):
+    if "env" in name or "pytest" in name or "sanitize" in name:
+        continue
+    ladder(HERE / name)
+mid_rule()
