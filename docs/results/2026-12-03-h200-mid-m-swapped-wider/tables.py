@@ -10,47 +10,12 @@ three consumers' pick (kernels.wgmma_streams_b_wide) against the pick before it 
 tiles of BN 16 at M ≤ 16, 32 above — at the shapes where the rule fires.
 """
 from tcraw import kernels
-import math
-import re
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-# a tune_ladder or `tcraw bench` row: kernel[variant], precision, shape, median ms, ...
-ROW = re.compile(r"^(cublas|wgmma\S*)\s+\S+\s+(\d+×\d+×\d+)\s+([\d.]+)\s")
-
-
-def rows(path):
-    """{shape: {label: µs}} in the log's order (label: cublas, or the variant in brackets)."""
-    out = {}
-    for line in path.read_text().splitlines():
-        if (m := ROW.match(line)):
-            label = "cublas" if m.group(1) == "cublas" else (m.group(1).partition("[")[2].rstrip("]") or m.group(1))
-            out.setdefault(m.group(2), {})[label] = float(m.group(3)) * 1e3
-    return out
-
-
-def geomean(xs):
-    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
-
-
-def ladder(path):
-    table = rows(path)
-    labels = [label for label in next(iter(table.values())) if label != "cublas"]
-    print(f"## {path.name}\n")
-    for i, label in enumerate(labels):
-        print(f"  v{i} = {label}")
-    print(f"\n  {'shape':18s} {'cuBLAS µs':>10s} " + " ".join(f"{'v%d µs (×)' % i:>17s}" for i in range(len(labels))))
-    for shape, t in table.items():
-        print(f"  {shape:18s} {t['cublas']:10.2f} " + " ".join(
-            f"{t[label]:8.2f} ({t['cublas'] / t[label]:.3f})" for label in labels))
-    print("  geomean × cuBLAS: " + ", ".join(
-        f"v{i} {geomean([t['cublas'] / t[label] for t in table.values()]):.3f}" for i, label in enumerate(labels)))
-    if labels[0] == "picked":
-        for i, label in enumerate(labels[1:], 1):
-            over = [t[label] / t["picked"] for t in table.values()]
-            print(f"  v{i} time / the pick's: geomean {geomean(over):.3f}, range {min(over):.3f}–{max(over):.3f}, "
-                  f"slower at {sum(o > 1 for o in over)} of {len(over)}")
-    print()
+sys.path.insert(0, str(HERE.parents[2] / "scripts"))
+from ladder_log import geomean, ladder, rows   # noqa: E402  (scripts/: the logs' reader)
 
 
 def survey():
@@ -68,6 +33,13 @@ def survey():
     print()
 
 
+def wide_rule_then(m, n, k):
+    """kernels.wgmma_streams_b_wide as this stop left it (fp16/bf16 on 132 SMs): M ≤ 32, rows off
+    lines, K of 64 slices or more, 40–100 % of the SMs (a later stop capped it at 75 %)."""
+    return m <= 32 and kernels.box_row_requests(2 * n) > 1 and \
+        kernels._streams_b_in_one_round(n, k, 132, 2, 128, 64, 0.4, 1.0)
+
+
 def wide_rule():
     print("## runs 5–6: three consumers' swapped tiles against two consumers' (the pick before them)\n")
     for p in ("fp16", "bf16"):
@@ -76,7 +48,7 @@ def wide_rule():
             path = next(HERE.glob(f"run[56]_{name}_{p}.txt"))
             for shape, t in rows(path).items():
                 m, n, k = map(int, shape.split("×"))
-                if not kernels.wgmma_streams_b_wide(m, n, k, 132):
+                if not wide_rule_then(m, n, k):
                     continue
                 old = t[f"SWAP_AB=1+CONSUMERS=2+CLUSTER=1+STAGES=8+BN={16 if m <= 16 else 32}"]
                 before.append(t["cublas"] / old)

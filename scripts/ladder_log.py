@@ -1,0 +1,47 @@
+"""Reading scripts/tune_ladder.py's and `tcraw bench`'s logs as printed, for the tables scripts in
+docs/results/ (each run from the repository root):
+
+    rows(path)    {shape: {label: µs}} — label cublas, or the variant in brackets
+    geomean(xs)
+    ladder(path)  prints every shape's µs and × cuBLAS per variant, each variant's geomean ×
+                  cuBLAS and, where the first variant is the pick, each one's time over the pick's
+"""
+import math
+import re
+
+# a tune_ladder or `tcraw bench` row: kernel[variant], precision, shape, median ms, ...
+ROW = re.compile(r"^(cublas|wgmma\S*)\s+\S+\s+(\d+×\d+×\d+)\s+([\d.]+)\s")
+
+
+def rows(path):
+    """{shape: {label: µs}} in the log's order (label: cublas, or the variant in brackets)."""
+    out = {}
+    for line in path.read_text().splitlines():
+        if (m := ROW.match(line)):
+            label = "cublas" if m.group(1) == "cublas" else (m.group(1).partition("[")[2].rstrip("]") or m.group(1))
+            out.setdefault(m.group(2), {})[label] = float(m.group(3)) * 1e3
+    return out
+
+
+def geomean(xs):
+    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
+
+
+def ladder(path):
+    table = rows(path)
+    labels = [label for label in next(iter(table.values())) if label != "cublas"]
+    print(f"## {path.name}\n")
+    for i, label in enumerate(labels):
+        print(f"  v{i} = {label}")
+    print(f"\n  {'shape':18s} {'cuBLAS µs':>10s} " + " ".join(f"{'v%d µs (×)' % i:>17s}" for i in range(len(labels))))
+    for shape, t in table.items():
+        print(f"  {shape:18s} {t['cublas']:10.2f} " + " ".join(
+            f"{t[label]:8.2f} ({t['cublas'] / t[label]:.3f})" for label in labels))
+    print("  geomean × cuBLAS: " + ", ".join(
+        f"v{i} {geomean([t['cublas'] / t[label] for t in table.values()]):.3f}" for i, label in enumerate(labels)))
+    if labels[0] == "picked":
+        for i, label in enumerate(labels[1:], 1):
+            over = [t[label] / t["picked"] for t in table.values()]
+            print(f"  v{i} time / the pick's: geomean {geomean(over):.3f}, range {min(over):.3f}–{max(over):.3f}, "
+                  f"slower at {sum(o > 1 for o in over)} of {len(over)}")
+    print()
