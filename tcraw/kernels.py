@@ -800,13 +800,13 @@ STREAM_B_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "STAGES": 8}
 # of 1, 2–10 % slower than in 2 at all 14 (H200, fp16: docs/results/2026-12-03-h200-mid-m-swapped-
 # wider/, run 4). So: 16-bit, M ≤ 32, N a multiple of 8 with rows off lines, K of 64 slices or
 # more, and two consumers' tiles (128 of N) one round of at least 40 % of the SMs (55–118 measured).
-# At the top of that range — 100–130 such tiles, 76–98 % of the SMs, 13 fresh shapes — two
-# consumers' tiles took less time at 9 (7 by 1–5.6 %), more at 4 (up to 2.9 %): three consumers'
-# 1.015× their time, geomean (H200, fp16: docs/results/2026-12-03-h200-mid-m-three/, run 1). So at
+# At the top of that range — 100–130 such tiles, 76–98 % of the SMs, 13 shapes (12 fresh) — two
+# consumers' tiles took less time at 9 (three consumers' 1.01–1.056× their time at 7), more at 4
+# (three consumers' down to 0.971×): three consumers' 1.015× their time, geomean (H200, fp16: docs/results/2026-12-03-h200-mid-m-three/, run 1). So at
 # most 75 % (99 tiles; 103 the fewest measured there).
 # At M of 33–64 the same tiles 48 or 64 of M wide (5 stages) took less time than the pick at 5 of
 # 7 such shapes (36–79 such tiles, K of 96–192 slices: 56×10088×6160 0.79 → 0.91× cuBLAS,
-# 36×4520×12288 0.85 → 0.96), the same at 52×9224×7680 and 4.5 % more at 44×6344×6656, time
+# 36×4520×12288 0.85 → 0.96), the same at 52×9224×7680 and 4.6 % more at 44×6344×6656, time
 # geomean 0.94× (run 1) — there from 25 % of the SMs (36 tiles measured). On 13 shapes drawn before
 # that run where the rule fires (run 2), fp16 and bf16 alike, 0.928 → 0.962× and 0.926 → 0.961×
 # cuBLAS: less time at 9 (to 0.855×: 53×11816×12416 0.88 → 1.03×), more at 4, all with M of 57–62
