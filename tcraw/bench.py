@@ -27,6 +27,8 @@ LADDER = {
     "fp8e5m2": ["wgmma_kmajor_fp8e5m2"],
     "fp64": ["wmma_fp64", "dmma_fp64"],
 }
+# The names run and sweep take for several precisions at once, as bench reads them: ladders
+LADDER_GROUPS = {"fp8": [key for key in LADDER if key.startswith("fp8")], "all": list(LADDER)}
 
 
 # Shape suites (`tcraw bench --shapes NAME`): where real workloads live, not only big squares.
@@ -245,7 +247,7 @@ def bench_vs_cublas(device_index, keys=None, shapes=(1024, 2048, 4096, 8192), *,
                     iters=20, warmup=5, seed=None, note=print, open_device=None, rungs=None):
     """What `tcraw bench` does: the ladder of each precision in ``keys`` (default: every ladder),
     plus the user kernels ``extra`` beside the rungs of their precision, against cuBLAS on one
-    GPU → rows with ``vs_cublas``. ``shapes`` as run_bench takes them (parse_shapes makes suites);
+    GPU → rows with ``vs_cublas`` (``keys`` may name LADDER_GROUPS: fp8, all). ``shapes`` as run_bench takes them (parse_shapes makes suites);
     ``kernels`` (names) keeps only those rungs; ``rungs`` (precision key -> Kernel list)
     replaces the ladders (scripts/tune_ladder.py's variants). Checked before the GPU is touched."""
     from . import validate
@@ -254,6 +256,7 @@ def bench_vs_cublas(device_index, keys=None, shapes=(1024, 2048, 4096, 8192), *,
     from .matmul import check_fits, check_host_fits
     from .runtime import Device
     from .sweep import fresh_seed
+    keys = [one for key in keys or () for one in (LADDER_GROUPS.get(key, [key]) if rungs is None else [key])]
     keys = list(dict.fromkeys(keys or list(rungs or ()) or [k.precision.key for k in extra] or LADDER))
     for key in keys:
         if key not in (rungs or LADDER):

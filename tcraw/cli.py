@@ -399,12 +399,12 @@ def cmd_sweep(args):
 # -- bench ----------------------------------------------------------------------------------------
 
 def cmd_bench(args):
-    from .bench import bench_vs_cublas, parse_shapes, suite_summary
+    from .bench import LADDER_GROUPS, bench_vs_cublas, parse_shapes, suite_summary
     if args.sizes is not None and args.shapes is not None:
         raise UsageError("give --sizes (squares) or --shapes (suites or a file), not both")
     shapes = parse_shapes(args.shapes) if args.shapes is not None else _sizes(args.sizes, [1024, 2048, 4096, 8192])
     extra = _user_kernels(args)
-    keys = validate.names(args.precision, "--precision", list(kernels.PRECISIONS))   # the ladders to run
+    keys = validate.names(args.precision, "--precision", list(kernels.PRECISIONS) + list(LADDER_GROUPS))   # the ladders
     names = validate.names(args.kernel, "--kernel")
     out = validate.output_dir(args.out, "--out") if args.out is not None else None
     seed = _seed(args)
@@ -650,8 +650,8 @@ def build_parser():
                                     "M N K lines, comma-separated; a geomean per suite against cuBLAS")
     s.add_argument("--kernel", action="append", help="only these rungs of the ladder (cuBLAS always runs)")
     s.add_argument("--precision", action="append",
-                   help="the ladders: fp32, fp16, bf16, tf32, int8, fp8e4m3bf16, fp8e4m3, fp8e5m2, fp64 (default: all); "
-                        "FP8 and INT8 against cuBLASLt")
+                   help="the ladders: fp32, fp16, bf16, tf32, int8, fp8e4m3bf16, fp8e4m3, fp8e5m2 (fp8: all three), "
+                        "fp64 or all (the default); FP8 and INT8 against cuBLASLt")
     s.add_argument("--iters", type=int, default=20)
     s.add_argument("--warmup", type=int, default=5)
     s.add_argument("--seed", type=int)

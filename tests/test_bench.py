@@ -238,3 +238,21 @@ def test_a_shape_file_takes_ascii_digits_and_a_byte_order_mark(tmp_path):
         f.write_text(line + "\n")
         with pytest.raises(UsageError, match="is not a shape"):
             parse_shapes(str(f))
+
+
+def test_bench_takes_run_and_sweeps_group_names_for_its_ladders():
+    """`--precision fp8` and `all`, as run and sweep take them: the three FP8 ladders, every
+    ladder — accepted before the GPU is asked for; an unknown name still refused by name."""
+    from tcraw.bench import LADDER, LADDER_GROUPS, bench_vs_cublas
+
+    class Opened(Exception):
+        pass
+
+    def open_device(index):
+        raise Opened   # past every check made before the GPU
+    assert LADDER_GROUPS == {"fp8": ["fp8e4m3bf16", "fp8e4m3", "fp8e5m2"], "all": list(LADDER)}
+    for keys in (["fp8"], ["all"], ["fp16", "fp8"]):
+        with pytest.raises(Opened):
+            bench_vs_cublas(0, keys, [64], open_device=open_device)
+    with pytest.raises(UsageError, match="no ladder for 'fp8e4m3x'"):
+        bench_vs_cublas(0, ["fp8", "fp8e4m3x"], [64], open_device=open_device)
