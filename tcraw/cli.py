@@ -555,8 +555,9 @@ def cmd_cache(args):
     try:
         if c.dir.exists() and not c.dir.is_dir():
             raise UsageError(f"the cubin cache {c.dir} is not a directory; point TCRAW_CACHE_DIR at one")
-        if args.action == "clear":
-            info = {"dir": str(c.dir), "removed": c.clear()}
+        if args.action == "clear":   # (removed counts files: an entry's SASS counts sit beside it)
+            entries = len(c.entries())
+            info = {"dir": str(c.dir), "entries": entries, "removed": c.clear()}
         else:
             entries = c.entries()
             info = {"dir": str(c.dir), "entries": len(entries),

@@ -340,3 +340,19 @@ def test_check_without_compute_sanitizer_is_refused_before_the_battery(monkeypat
     monkeypatch.setattr(cli, "_open_device", lambda *_: pytest.fail("the GPU was opened"))
     assert main(["check", "--kernel", "naive_fp32", "--sanitize"]) == 2
     assert "compute-sanitizer" in capsys.readouterr().err
+
+
+def test_cache_clear_says_how_many_entries_and_files_it_removed(monkeypatch, capsys, tmp_path):
+    """`cache info` counts entries; `cache clear` says the entries too, beside the files it
+    removed (an entry's SASS counts are a file of their own), so the two read alike."""
+    monkeypatch.setenv("TCRAW_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("TCRAW_NO_CACHE", raising=False)
+    assert main(["compile", "--kernel", "naive_fp32", "--arch", "sm_80", "--format", "json"]) == 0
+    capsys.readouterr()
+    assert main(["cache", "info", "--format", "json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert main(["cache", "clear", "--format", "json"]) == 0
+    cleared = json.loads(capsys.readouterr().out)
+    assert info["entries"] == cleared["entries"] == 1 and cleared["removed"] >= 1
+    assert main(["cache", "info", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["entries"] == 0
