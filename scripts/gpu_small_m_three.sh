@@ -16,9 +16,10 @@
 #           fp16: the pick beside two consumers' tiles
 #   strict  the GPU test of the rule's pick as tightened after the fact (clusters of 2, BN checked)
 #   midcheck  with the rule widened (M ≤ 64, 25–75 % of the SMs at M of 33–64, at most 75 % at M ≤
-#           32): its GPU tests (the picks of three consumers' and of 64×48 swapped tiles, the 48- and
-#           64-wide configurations at the edges), then compute-sanitizer's memcheck, racecheck and
-#           synccheck over 48- and 64-wide picks (split-K in 6 and 2, odd tile counts, K off a slice)
+#           32; at M of 33–48 not where the 64×48 swapped tiles are taken): its GPU tests (the picks
+#           of three consumers' and of 64×48 swapped tiles, the 48- and 64-wide configurations at
+#           the edges), then compute-sanitizer's memcheck, racecheck and synccheck over 48- and
+#           64-wide tiles (split-K in 6 and 2, odd tile counts, K off a slice)
 #   midfresh  scripts/shapes/mid_m_three_fresh.txt (drawn before part mid ran), fp16 and bf16: the
 #           pick beside the picks it replaces there (one consumer's 64×128, 64×64, 64×256, the 64×48
 #           swapped tiles)
@@ -62,7 +63,8 @@ for part in "$@"; do
     gpu_tests "three_consumers_swapped_tiles_streaming" wide_strict ;;
   midcheck)
     PYTEST_S=${PYTEST_S:-250} gpu_tests "three_consumers_swapped or swapped_tiles_streaming_b_for_m_of_33 or (every_06_configuration and SWAP_AB and 3+BN)" midcheck
-    SAN_TOOLS="memcheck racecheck synccheck" SAN_S=${SAN_S:-80} sanitize_configs mid fp16:33x4168x6152 bf16:64x9000x4100 ;;
+    SAN_TOOLS="memcheck racecheck synccheck" SAN_S=${SAN_S:-80} sanitize_configs mid \
+      fp16:33x4168x6152:SWAP_AB=1,CONSUMERS=3,BN=48,CLUSTER=2,STAGES=5 fp16:33x8520x6152 bf16:64x9000x4100 ;;
   midfresh)
     for p in fp16 bf16; do
       timeout 150 $TL --precision $p --shapes scripts/shapes/mid_m_three_fresh.txt --iters 20 --seed 135 \

@@ -811,7 +811,12 @@ STREAM_B_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "STAGES": 8}
 # that run where the rule fires (run 2), fp16 and bf16 alike, 0.928 → 0.962× and 0.926 → 0.961×
 # cuBLAS: less time at 9 (to 0.855×: 53×11816×12416 0.88 → 1.03×), more at 4, all with M of 57–62
 # (57×4688×10944 and 60×4680×12864 at 37 tiles +3 / +0.3 %, 59×4144×6272 at 33 +8 %,
-# 62×7176×4160 at 57 tiles and 65 slices +5.5 %); 49×5512×12096 at 44 tiles −5 %.
+# 62×7176×4160 at 57 tiles and 65 slices +5.5 %); 49×5512×12096 at 44 tiles −5 %. At the low end
+# (35–51 tiles, 14 shapes drawn after run 2: run 3) M of 49–64 took 0.995× the earlier picks' time
+# (2–8.5 % more at K of 78–161 slices, 2–11 % less at 121–195), but M of 33–48 1.064× the 64×48
+# swapped tiles' (15–17 % more at K of 79–83 slices); over the 11 such shapes of runs 1–3 where the
+# 64×48 rule fires, 5 faster, 5 slower, 1.012× — so at M of 33–48 this rule leaves those to it
+# (fitted on run 3, not yet checked on shapes drawn after).
 STREAM_B_WIDE_CONFIGS = tuple({**SWAPPED_CONFIG, "BN": bn, "CONSUMERS": 3, "CLUSTER": 2,
                                "STAGES": wgmma_max_stages(3, bn, swap=True)} for bn in (16, 32, 48, 64))   # M ≤ 16, 32, 48, 64
 STREAM_B_WIDE_MIN_SLICES, STREAM_B_WIDE_MAX_FILL = 64, 0.75
@@ -1325,7 +1330,7 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     tiles taken in turn (wgmma_takes_turns), and M of a few hundred swapped tiles that fit it,
     in clusters along N sharing A's rows, or 2 × 2 sharing B's columns too (wgmma_swaps_to_fit).
     16-bit M ≤ 32 runs swapped tiles of 128 rows of N, and M of 33–48 one consumer's 64 of N by
-    48 of M where B streams (wgmma_streams_b_swapped) — but M ≤ 64 three consumers' 192 of N where
+    48 of M where B streams (wgmma_streams_b_swapped) — else M ≤ 64 three consumers' 192 of N where
     B's rows lie off 128-byte lines and K is long (wgmma_streams_b_wide)."""
     m, n, k, sms = checked_problem(m, n, k, sms)
     if not is_whole(elem_bytes) or elem_bytes not in (1, 2, 4) or not isinstance(stream_k, bool):
@@ -1474,11 +1479,12 @@ def wgmma_streams_b_wide(m, n, k, sms, elem_bytes=2):
     """Whether wgmma_config takes STREAM_B_WIDE_CONFIGS (three consumers' swapped tiles) for
     (m, n, k): 16-bit inputs, M ≤ 64, N a multiple of 8 with B's rows off 128-byte lines, K of
     STREAM_B_WIDE_MIN_SLICES slices or more, and two consumers' 128-column tiles one round on
-    ``sms`` SMs, STREAM_B_WIDE_MIN_FILL (for M's range) to STREAM_B_WIDE_MAX_FILL of them (see
+    ``sms`` SMs, STREAM_B_WIDE_MIN_FILL (for M's range) to STREAM_B_WIDE_MAX_FILL of them — but
+    not where M of 33–48 takes one consumer's 64×48 swapped tiles (wgmma_streams_b_swapped; see
     the configs)."""
     return m <= 64 and box_row_requests(n * elem_bytes) > 1 and _streams_b_in_one_round(
         n, k, sms, elem_bytes, 128, STREAM_B_WIDE_MIN_SLICES, STREAM_B_WIDE_MIN_FILL[32 if m <= 32 else 64],
-        STREAM_B_WIDE_MAX_FILL)
+        STREAM_B_WIDE_MAX_FILL) and not wgmma_streams_b_swapped(m, n, k, sms, elem_bytes)
 
 
 def wgmma_pairs_rows(m, n, k, picked, elem_bytes=2):

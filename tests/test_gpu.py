@@ -746,14 +746,13 @@ def test_06_picks_swapped_tiles_streaming_b_for_m_of_33_to_48(device, host_probl
     SMs or more: the registry's 06 picks one consumer's swapped 64×48 tiles in clusters of 2 along
     N (kernels.wgmma_streams_b_swapped) — M's and N's partial tiles, an odd count of tiles (a
     cluster's second block past N), K off a slice, tiles for too few clusters (split-K in 2) —
-    verified, the same bits on a rerun. (N off 64 with K of 64 slices or more goes to three
-    consumers' tiles: wgmma_streams_b_wide; so K is shorter there.)"""
+    verified, the same bits on a rerun."""
     kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
     h200 = device.sm_count == 132   # (on other SM counts the rule may not fire: then the pick is run)
     want = {name: kernels.STREAM_B_SWAPPED_CONFIG[name] for name in ("SWAP_AB", "CONSUMERS", "BN", "CLUSTER")}
-    runs_right_and_repeatable(device, host_problems, kernel, key, [(33, 4168, 4040), (48, 8448, 6144), (41, 5000, 3080), (37, 3096, 2056)],
+    runs_right_and_repeatable(device, host_problems, kernel, key, [(33, 4168, 6152), (48, 8448, 6144), (41, 5000, 6200), (37, 3096, 2056)],
                               None, lambda rec: not h200 or all(wgmma_macros(rec.config.split(","))[name] == v
                                                                 for name, v in want.items()))
 
@@ -764,7 +763,7 @@ def test_06_picks_three_consumers_swapped_tiles_streaming_b_off_lines(device, ho
     128-column tiles: the registry's 06 picks three consumers' swapped tiles — 192 of N by 16, 32,
     48 or 64 of M — in clusters of 2 along N (kernels.wgmma_streams_b_wide): M at both ends of each
     width, N's partial tiles, odd counts of tiles (a cluster's second block past N), K off a slice,
-    split-K in 2, 3, 4 and 6 — verified, the same bits on a rerun."""
+    split-K in 2, 3, 4 and 5 — verified, the same bits on a rerun."""
     kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
@@ -776,7 +775,8 @@ def test_06_picks_three_consumers_swapped_tiles_streaming_b_off_lines(device, ho
         return not h200 or all(macros[name] == value for name, value in want.items())
     runs_right_and_repeatable(device, host_problems, kernel, key,
                               [(1, 8648, 4104), (16, 11448, 4160), (17, 7000, 4096), (32, 12000, 4200),
-                               (33, 4168, 6152), (48, 12600, 4104), (49, 5000, 8200), (64, 9000, 4100)], None, built)
+                               (33, 8520, 6152), (48, 12600, 4104), (49, 5000, 8200), (64, 9000, 4100),
+                               (49, 4520, 12288)], None, built)
 
 
 def runs_right_and_repeatable(device, host_problems, kernel, key, shapes, config, built):

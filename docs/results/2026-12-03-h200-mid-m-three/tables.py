@@ -6,7 +6,10 @@ For each tune_ladder log: every shape's µs and × cuBLAS per variant, each vari
 and (where a log times the pick beside fixed variants) each variant's time over the pick's. Then
 for run 2 (scripts/shapes/mid_m_three_fresh.txt, drawn before run 1): the pick — three consumers'
 swapped tiles where kernels.wgmma_streams_b_wide fires — against the pick before the rule took M
-of 33–64 (wgmma_config with the rule held to M ≤ 32), which the log times as a fixed variant.
+of 33–64 (wgmma_config with the rule held to M ≤ 32), which the log times as a fixed variant —
+at the shapes where the rule as it now stands fires (after run 3 it leaves M of 33–48 to the 64×48
+swapped tiles where those are taken). For run 3: three consumers' tiles, the pick as it ran,
+against the pick before, by M's range.
 """
 from tcraw import kernels
 import sys
@@ -54,8 +57,29 @@ def mid_rule():
               f"below 0.85× {sum(x < 0.85 for x in before)} → {sum(x < 0.85 for x in after)}\n")
 
 
+def low_end():
+    print("## run 3: three consumers' tiles (the pick as run 3 ran it) against the pick before, at the low end\n")
+    for lo, hi in ((49, 64), (33, 48)):
+        over = []
+        for shape, t in rows(HERE / "run3_mid_m_three_low_fp16.txt").items():
+            m, n, k = map(int, shape.split("×"))
+            if not lo <= m <= hi:
+                continue
+            old = next(label for label in t if label not in ("cublas", "picked") and as_config(label) == before_rule(m, n, k))
+            over.append(t["picked"] / t[old])
+            print(f"  fp16 {shape:16s} {cdiv(n, 128):3d} tiles {k // 64:3d} slices  time {over[-1]:.3f} of before "
+                  f"(before: {old}; the rule now: {'takes it' if kernels.wgmma_streams_b_wide(m, n, k, 132) else 'leaves it'})")
+        print(f"  M of {lo}–{hi}: {len(over)} shapes, time geomean {geomean(over):.3f} of before, "
+              f"faster at {sum(o < 1 for o in over)}\n")
+
+
+def cdiv(a, b):
+    return -(-a // b)
+
+
 for name in sorted(p.name for p in HERE.glob("run*_*.txt")):
     if "env" in name or "pytest" in name or "sanitize" in name:
         continue
     ladder(HERE / name)
 mid_rule()
+low_end()
