@@ -5,6 +5,7 @@ docs/results/ (each run from the repository root):
     geomean(xs)
     ladder(path)  prints every shape's µs and × cuBLAS per variant, each variant's geomean ×
                   cuBLAS and, where the first variant is the pick, each one's time over the pick's
+    before_after(key, before, after)  a line summing up a rule's pick against the one before it
 """
 import math
 import re
@@ -45,3 +46,12 @@ def ladder(path):
             print(f"  v{i} time / the pick's: geomean {geomean(over):.3f}, range {min(over):.3f}–{max(over):.3f}, "
                   f"slower at {sum(o > 1 for o in over)} of {len(over)}")
     print()
+
+
+def before_after(key, before, after):
+    """One line for a rule's pick against the pick before it over the same shapes (× cuBLAS each):
+    geomeans, where faster, the range of time against before, how many below 0.85×."""
+    over = [b / a for a, b in zip(after, before)]
+    return (f"  {key}: {len(after)} shapes, geomean {geomean(before):.3f} → {geomean(after):.3f}× cuBLAS; "
+            f"faster at {sum(o < 1 for o in over)}, time {min(over):.3f}–{max(over):.3f} of before; "
+            f"below 0.85× {sum(x < 0.85 for x in before)} → {sum(x < 0.85 for x in after)}")

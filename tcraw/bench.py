@@ -12,7 +12,7 @@ from .errors import TcrawError
 from .kernels import KERNELS
 from .matmul import failed_record, make_problem, run_cublas, run_cublaslt, run_matmul
 from .driver.cublaslt import LT_NONE, LT_TYPES
-from .precision import PRECISIONS, base_matrices
+from .precision import FAMILIES, PRECISIONS, base_matrices
 from .report import shape_label
 
 # Precision -> the ladder's rungs, slowest first.
@@ -27,8 +27,10 @@ LADDER = {
     "fp8e5m2": ["wgmma_kmajor_fp8e5m2"],
     "fp64": ["wmma_fp64", "dmma_fp64"],
 }
-# The names run and sweep take for several precisions at once, as bench reads them: ladders
-LADDER_GROUPS = {"fp8": [key for key in LADDER if key.startswith("fp8")], "all": list(LADDER)}
+# The names run and sweep take for several precisions at once — a family that is no ladder's own
+# name (fp8), and all — as bench reads them: ladders
+LADDER_GROUPS = {"all": list(LADDER), **{family: [key for key in LADDER if PRECISIONS[key].family == family]
+                                         for family in FAMILIES if family not in LADDER}}
 
 
 # Shape suites (`tcraw bench --shapes NAME`): where real workloads live, not only big squares.

@@ -537,14 +537,8 @@ def cmd_profile(args):
 
 
 def _check_run_options_paths(args):
-    if args.cubin_dir is None:
-        return
-    if not validate.is_dir(args.cubin_dir):
-        raise UsageError(f"--cubin-dir {args.cubin_dir} is not a directory; make one with "
-                         "`tcraw compile --arch ... --out DIR` or `make cubins`")
-    if not any(Path(args.cubin_dir).glob("*.cubin")):   # (refused here, before the GPU is opened)
-        raise UsageError(f"--cubin-dir {args.cubin_dir} holds no .cubin files; fill it with "
-                         "`tcraw compile --arch ... --out DIR` or `make cubins`")
+    if args.cubin_dir is not None:
+        compiler.check_cubin_dir(args.cubin_dir)   # (refused here, before the GPU is opened)
 
 
 # -- cache ----------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from .cache import CubinCache, cache_dir, cache_key
 from .cubin import kernel_resources
 from .driver import get_backend
 from .errors import ArchError, CompileError, MissingHeaderError, UsageError
-from .validate import defines as check_defines, is_whole
+from .validate import defines as check_defines, is_dir, is_whole
 
 # Installed: the kernels ship inside the package (pyproject maps cuda_src/ to tcraw/cuda_src).
 # From a checkout or an editable install: the repository's cuda_src/ beside the package.
@@ -403,12 +403,22 @@ def cubin_for(kernel, device, cubin_dir=None):
     return compile_cubin(kernel, device.arch, device.drv)
 
 
-def load_prebuilt(kernel, device_arch, cubin_dir):
-    """The cubin `tcraw compile --out DIR` wrote for this kernel that runs on ``device_arch``."""
-    cubin_dir = Path(cubin_dir)
-    if not cubin_dir.is_dir():
+def check_cubin_dir(cubin_dir):
+    """``cubin_dir`` as a Path, refused unless it is a directory holding cubins (the CLI asks before
+    it opens the GPU; load_prebuilt again)."""
+    path = Path(cubin_dir)
+    if not is_dir(path):
         raise UsageError(f"--cubin-dir {cubin_dir} is not a directory; make one with "
                          "`tcraw compile --arch ... --out DIR` or `make cubins`")
+    if not any(path.glob("*.cubin")):
+        raise UsageError(f"--cubin-dir {cubin_dir} holds no .cubin files; fill it with "
+                         "`tcraw compile --arch ... --out DIR` or `make cubins`")
+    return path
+
+
+def load_prebuilt(kernel, device_arch, cubin_dir):
+    """The cubin `tcraw compile --out DIR` wrote for this kernel that runs on ``device_arch``."""
+    cubin_dir = check_cubin_dir(cubin_dir)
     for arch in prebuilt_candidates(device_arch):
         path = cubin_dir / f"{kernel.file_stem}.{arch}.cubin"
         if path.is_file():

@@ -252,3 +252,11 @@ def test_tcraw_nvrtc_library_that_does_not_exist_says_so():
     assert p.returncode == 3, p.stderr
     assert "Traceback" not in p.stderr
     assert "TCRAW_NVRTC_LIBRARY=/nonexistent/libnvrtc.so.13: no such file" in p.stderr
+
+
+def test_load_prebuilt_from_a_directory_with_no_cubins_says_so(tmp_path):
+    """The library refuses an empty --cubin-dir as the CLI does before it opens the GPU."""
+    with pytest.raises(UsageError, match="holds no .cubin files"):
+        compiler.load_prebuilt(NAIVE, compiler.Arch(90), tmp_path)
+    with pytest.raises(UsageError, match="is not a directory"):
+        compiler.load_prebuilt(NAIVE, compiler.Arch(90), tmp_path / "none")

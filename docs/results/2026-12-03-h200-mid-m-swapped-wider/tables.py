@@ -15,7 +15,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2] / "scripts"))
-from ladder_log import geomean, ladder, rows   # noqa: E402  (scripts/: the logs' reader)
+from ladder_log import before_after, geomean, ladder, rows   # noqa: E402  (scripts/: the logs' reader)
 
 
 def survey():
@@ -55,10 +55,7 @@ def wide_rule():
                 after.append(t["cublas"] / t["picked"])
                 print(f"  {p} {shape:16s} {t['cublas'] / old:.3f} → {t['cublas'] / t['picked']:.3f}×  "
                       f"(time {t['picked'] / old:.3f} of before)")
-        over = [b / a for a, b in zip(after, before)]
-        print(f"  {p}: {len(after)} shapes, geomean {geomean(before):.3f} → {geomean(after):.3f}× cuBLAS; "
-              f"faster at {sum(o < 1 for o in over)}, time {min(over):.3f}–{max(over):.3f} of before; "
-              f"below 0.85× {sum(x < 0.85 for x in before)} → {sum(x < 0.85 for x in after)}\n")
+        print(before_after(p, before, after) + "\n")
 
 
 for name in sorted(p.name for p in HERE.glob("run*_*.txt")):

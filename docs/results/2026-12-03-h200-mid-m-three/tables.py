@@ -17,7 +17,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2] / "scripts"))
-from ladder_log import geomean, ladder, rows   # noqa: E402  (scripts/: the logs' reader)
+from ladder_log import before_after, geomean, ladder, rows   # noqa: E402  (scripts/: the logs' reader)
 
 
 def before_rule(m, n, k):
@@ -35,6 +35,11 @@ def as_config(label):
     return {name: int(v) for name, _, v in (kv.partition("=") for kv in label.split("+")) if name != "WAIT_DEPTH"}
 
 
+def before_label(t, m, n, k):
+    """The variant of a shape's row ``t`` that is the pick before the rule took M of 33–64."""
+    return next(label for label in t if label not in ("cublas", "picked") and as_config(label) == before_rule(m, n, k))
+
+
 def mid_rule():
     print("## run 2: the pick against the pick before the rule took M of 33–64, where it fires\n")
     for p in ("fp16", "bf16"):
@@ -46,15 +51,12 @@ def mid_rule():
             m, n, k = map(int, shape.split("×"))
             if not kernels.wgmma_streams_b_wide(m, n, k, 132):
                 continue
-            old = next(label for label in t if label not in ("cublas", "picked") and as_config(label) == before_rule(m, n, k))
+            old = before_label(t, m, n, k)
             before.append(t["cublas"] / t[old])
             after.append(t["cublas"] / t["picked"])
             print(f"  {p} {shape:16s} {before[-1]:.3f} → {after[-1]:.3f}×  (time {t['picked'] / t[old]:.3f} of "
                   f"before; before: {old})")
-        over = [b / a for a, b in zip(after, before)]
-        print(f"  {p}: {len(after)} shapes, geomean {geomean(before):.3f} → {geomean(after):.3f}× cuBLAS; "
-              f"faster at {sum(o < 1 for o in over)}, time {min(over):.3f}–{max(over):.3f} of before; "
-              f"below 0.85× {sum(x < 0.85 for x in before)} → {sum(x < 0.85 for x in after)}\n")
+        print(before_after(p, before, after) + "\n")
 
 
 def low_end():
@@ -65,7 +67,7 @@ def low_end():
             m, n, k = map(int, shape.split("×"))
             if not lo <= m <= hi:
                 continue
-            old = next(label for label in t if label not in ("cublas", "picked") and as_config(label) == before_rule(m, n, k))
+            old = before_label(t, m, n, k)
             over.append(t["picked"] / t[old])
             print(f"  fp16 {shape:16s} {cdiv(n, 128):3d} tiles {k // 64:3d} slices  time {over[-1]:.3f} of before "
                   f"(before: {old}; the rule now: {'takes it' if kernels.wgmma_streams_b_wide(m, n, k, 132) else 'leaves it'})")
