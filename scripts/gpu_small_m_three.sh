@@ -25,6 +25,11 @@
 #           swapped tiles)
 #   midlow  the rule's low end at M of 33–64 (scripts/shapes/mid_m_three_low.txt, 35–51 tiles), fp16:
 #           the pick beside the picks it replaces there
+#   midnew  the rule as run 3 left it, on scripts/shapes/mid_m_three_check.txt (drawn after run 3:
+#           M of 33–48 with N past 8448, M of 49–64 with K of 128 slices or fewer), fp16 and bf16:
+#           the pick beside the picks it replaces there and the 64×48 swapped tiles
+#   tiny    09 at M ≤ 8 against a B of 3–51 MB (scripts/shapes/tiny_gemv.txt), fp16: its split-K
+#           pick beside K in 1–24 pieces; then which kernel cuBLAS runs at 1×3586×1572
 #   mid     M of 33–64 with B's rows 16 bytes off 32 (scripts/shapes/mid_m_three.txt),
 #           fp16: the pick beside three consumers' swapped tiles, BN 48 and 64, clusters of 2, 5 stages,
 #           and two consumers' (BN 64, clusters of 2, 8 stages)
@@ -78,6 +83,20 @@ for part in "$@"; do
       --variants picked CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8 CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8 \
       SWAP_AB=1,CONSUMERS=1,BN=48,CLUSTER=2,STAGES=8 > "$OUT/mid_m_three_low_fp16.txt" 2>&1
     echo "midlow exit $?: $(grep -c PASS "$OUT/mid_m_three_low_fp16.txt") passed" ;;
+  midnew)
+    for p in fp16 bf16; do
+      timeout 150 $TL --precision $p --shapes scripts/shapes/mid_m_three_check.txt --iters 20 --seed 137 \
+        --variants picked CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8 CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8 \
+        CONSUMERS=1,BN=256,CLUSTER=1,STAGES=5 SWAP_AB=1,CONSUMERS=1,BN=48,CLUSTER=2,STAGES=8 \
+        > "$OUT/mid_m_three_check_$p.txt" 2>&1
+      echo "midnew $p exit $?: $(grep -c PASS "$OUT/mid_m_three_check_$p.txt") passed"
+    done ;;
+  tiny)
+    timeout 150 $PY scripts/tune_ladder.py --family small --precision fp16 --shapes scripts/shapes/tiny_gemv.txt \
+      --iters 20 --seed 138 --variants "" SPLIT=1 SPLIT=2 SPLIT=3 SPLIT=4 SPLIT=6 SPLIT=8 SPLIT=12 SPLIT=16 SPLIT=24 \
+      > "$OUT/tiny_gemv_fp16.txt" 2>&1
+    echo "tiny exit $?: $(grep -c PASS "$OUT/tiny_gemv_fp16.txt") passed"
+    cublas_kernel "1 3586 1572" tiny ;;
   mid)
     S=SWAP_AB=1,CONSUMERS=3,CLUSTER=2,STAGES=5
     timeout 200 $TL --precision fp16 --shapes scripts/shapes/mid_m_three.txt --iters 20 --seed 133 \
