@@ -15,11 +15,11 @@
 #   top     the top of the rule's range (100–130 of two consumers' tiles: scripts/shapes/small_m_wide_top.txt),
 #           fp16: the pick beside two consumers' tiles
 #   strict  the GPU test of the rule's pick as tightened after the fact (clusters of 2, BN checked)
-#   midcheck  with the rule widened (M ≤ 64, 25–75 % of the SMs at M of 33–64, at most 75 % at M ≤
-#           32; at M of 33–48 not where the 64×48 swapped tiles are taken): its GPU tests (the picks
-#           of three consumers' and of 64×48 swapped tiles, the 48- and 64-wide configurations at
-#           the edges), then compute-sanitizer's memcheck, racecheck and synccheck over 48- and
-#           64-wide tiles (split-K in 6 and 2, odd tile counts, K off a slice)
+#   midcheck  with the rule widened (M ≤ 64: at M of 33–48 from 25 % of the SMs and not where the
+#           64×48 swapped tiles are taken, at 49–64 from 30 % and 96 slices of K; at most 75 %): its
+#           GPU tests (the picks of three consumers' and of 64×48 swapped tiles, the 48- and 64-wide
+#           configurations at the edges), then compute-sanitizer's memcheck, racecheck and synccheck
+#           over 48- and 64-wide tiles (split-K in 6 and 2, odd tile counts, K off a slice)
 #   midfresh  scripts/shapes/mid_m_three_fresh.txt (drawn before part mid ran), fp16 and bf16: the
 #           pick beside the picks it replaces there (one consumer's 64×128, 64×64, 64×256, the 64×48
 #           swapped tiles)
@@ -30,6 +30,14 @@
 #           the pick beside the picks it replaces there and the 64×48 swapped tiles
 #   tiny    09 at M ≤ 8 against a B of 3–51 MB (scripts/shapes/tiny_gemv.txt), fp16: its split-K
 #           pick beside K in 1–24 pieces; then which kernel cuBLAS runs at 1×3586×1572
+#   mid49   the rule's refinement at M of 49–64 (96 slices, 30 % of the SMs) on shapes drawn after
+#           it (scripts/shapes/mid_m_49_64_check.txt: 8 where it fires, 6 it now leaves), fp16 and
+#           bf16: the pick beside three consumers' 64-wide tiles and the picks before the rule
+#   split09 09 at M ≤ 32 with N off 8 (scripts/shapes/split_09_fresh.txt), fp16: the pick of
+#           split-K beside K in 1–16 pieces, 100 launches each
+#   tinypick  the pick (06, handing off to 09) at scripts/shapes/tiny_gemv.txt, fp16, 100 launches;
+#           then Nsight Compute's duration and memory throughput of 09 (its pick, and K in 8) and
+#           of cuBLAS's kernel at 1×3586×1572
 #   mid     M of 33–64 with B's rows 16 bytes off 32 (scripts/shapes/mid_m_three.txt),
 #           fp16: the pick beside three consumers' swapped tiles, BN 48 and 64, clusters of 2, 5 stages,
 #           and two consumers' (BN 64, clusters of 2, 8 stages)
@@ -69,7 +77,7 @@ for part in "$@"; do
   midcheck)
     PYTEST_S=${PYTEST_S:-250} gpu_tests "three_consumers_swapped or swapped_tiles_streaming_b_for_m_of_33 or (every_06_configuration and SWAP_AB and 3+BN)" midcheck
     SAN_TOOLS="memcheck racecheck synccheck" SAN_S=${SAN_S:-80} sanitize_configs mid \
-      fp16:33x4168x6152:SWAP_AB=1,CONSUMERS=3,BN=48,CLUSTER=2,STAGES=5 fp16:33x8520x6152 bf16:64x9000x4100 ;;
+      fp16:33x4168x6152:SWAP_AB=1,CONSUMERS=3,BN=48,CLUSTER=2,STAGES=5 fp16:33x8520x6152 bf16:64x9000x6152 ;;
   midfresh)
     for p in fp16 bf16; do
       timeout 150 $TL --precision $p --shapes scripts/shapes/mid_m_three_fresh.txt --iters 20 --seed 135 \
@@ -97,6 +105,28 @@ for part in "$@"; do
       > "$OUT/tiny_gemv_fp16.txt" 2>&1
     echo "tiny exit $?: $(grep -c PASS "$OUT/tiny_gemv_fp16.txt") passed"
     cublas_kernel "1 3586 1572" tiny ;;
+  mid49)
+    for p in fp16 bf16; do
+      timeout 150 $TL --precision $p --shapes scripts/shapes/mid_m_49_64_check.txt --iters 20 --seed 139 \
+        --variants picked SWAP_AB=1,CONSUMERS=3,BN=64,CLUSTER=2,STAGES=5 CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8 \
+        CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8 CONSUMERS=1,BN=256,CLUSTER=1,STAGES=5 \
+        > "$OUT/mid_m_49_64_check_$p.txt" 2>&1
+      echo "mid49 $p exit $?: $(grep -c PASS "$OUT/mid_m_49_64_check_$p.txt") passed"
+    done ;;
+  split09)
+    timeout 200 $PY scripts/tune_ladder.py --family small --precision fp16 --shapes scripts/shapes/split_09_fresh.txt \
+      --iters 100 --seed 140 --variants "" $(for s in 1 2 3 4 5 6 7 8 10 12 14 16; do echo SPLIT=$s; done) \
+      > "$OUT/split_09_fresh_fp16.txt" 2>&1
+    echo "split09 exit $?: $(grep -c PASS "$OUT/split_09_fresh_fp16.txt") passed" ;;
+  tinypick)
+    timeout 100 $TL --precision fp16 --shapes scripts/shapes/tiny_gemv.txt --iters 100 --seed 141 --variants picked \
+      > "$OUT/tiny_gemv_picked_fp16.txt" 2>&1
+    echo "tinypick exit $?: $(grep -c PASS "$OUT/tiny_gemv_picked_fp16.txt") passed"
+    echo "1 3586 1572" > /tmp/tiny_one.txt
+    timeout 120 ncu --clock-control none --section SpeedOfLight --section LaunchStats --section MemoryWorkloadAnalysis \
+      -k regex:'small_m|^kernel|gemv' -c 6 $PY scripts/tune_ladder.py --family small --precision fp16 \
+      --shapes /tmp/tiny_one.txt --iters 1 --seed 7 --variants "" SPLIT=8 > "$OUT/ncu_tiny_09_cublas.txt" 2>&1
+    echo "ncu exit $?"; grep -E "^  [a-zA-Z_].*\(|Duration|DRAM Throughput|Grid Size" "$OUT/ncu_tiny_09_cublas.txt" ;;
   mid)
     S=SWAP_AB=1,CONSUMERS=3,CLUSTER=2,STAGES=5
     timeout 200 $TL --precision fp16 --shapes scripts/shapes/mid_m_three.txt --iters 20 --seed 133 \

@@ -815,12 +815,20 @@ STREAM_B_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "STAGES": 8}
 # (35–51 tiles, 14 shapes drawn after run 2: run 3) M of 49–64 took 0.995× the earlier picks' time
 # (2–8.5 % more at K of 78–161 slices, 2–11 % less at 121–195), but M of 33–48 1.064× the 64×48
 # swapped tiles' (15–17 % more at K of 79–83 slices); over the 11 such shapes of runs 1–3 where the
-# 64×48 rule fires, 5 faster, 5 slower, 1.012× — so at M of 33–48 this rule leaves those to it
-# (fitted on run 3, not yet checked on shapes drawn after).
+# 64×48 rule fires, 5 faster, 5 slower, 1.012× — so at M of 33–48 this rule leaves those to it.
+# On 16 shapes drawn after run 3 (docs/results/2026-12-03-h200-mid-m-three-check/, run 1, fp16 and
+# bf16 alike): at M of 33–48 with N past 8448 (72–98 tiles) less time at all 8 (0.95 → 1.02×
+# cuBLAS); at M of 49–64 with K of 67–123 slices 0.918 → 0.908× — more time at 67–85 slices
+# (+4–18 %), less at 96–123. Over the 24 shapes at M of 49–64 timed in it and runs 2–3 (fp16): with
+# K of 96 slices or more and 40 tiles or more (30 % of the SMs) less time at 12 of 13 (0.855–0.994
+# of before; +5 % at 59×6368×6720), time geomean 0.951; the other 11 more time at 10 (all 6 under
+# 96 slices: +2–17 %; 33–37 tiles: −2 to +8 %). So at M of 49–64 from 96 slices and 30 % of the
+# SMs — fitted on those runs, not yet checked on shapes drawn after.
 STREAM_B_WIDE_CONFIGS = tuple({**SWAPPED_CONFIG, "BN": bn, "CONSUMERS": 3, "CLUSTER": 2,
                                "STAGES": wgmma_max_stages(3, bn, swap=True)} for bn in (16, 32, 48, 64))   # M ≤ 16, 32, 48, 64
-STREAM_B_WIDE_MIN_SLICES, STREAM_B_WIDE_MAX_FILL = 64, 0.75
-STREAM_B_WIDE_MIN_FILL = {32: 0.4, 64: 0.25}   # M up to 32, M of 33–64
+STREAM_B_WIDE_MAX_FILL = 0.75
+# M up to: (K's least slices — 128 bytes, 64 elements at 16 bits —, two consumers' tiles' least share of the SMs)
+STREAM_B_WIDE_FROM = {32: (64, 0.4), 48: (64, 0.25), 64: (96, 0.3)}
 # M of 33–48 with B's rows on 16 bytes (N a multiple of 8), long K and one round of 64-column tiles
 # filling about half the SMs or more: B streams from HBM once, and the model's pick — one consumer's
 # 64×64 tiles in clusters of 1 — streamed it at 2.7–2.9 TB/s where cuBLAS reads 3.4 (33×6400×10240
@@ -1477,14 +1485,16 @@ def wgmma_streams_b_swapped(m, n, k, sms, elem_bytes=2):
 
 def wgmma_streams_b_wide(m, n, k, sms, elem_bytes=2):
     """Whether wgmma_config takes STREAM_B_WIDE_CONFIGS (three consumers' swapped tiles) for
-    (m, n, k): 16-bit inputs, M ≤ 64, N a multiple of 8 with B's rows off 128-byte lines, K of
-    STREAM_B_WIDE_MIN_SLICES slices or more, and two consumers' 128-column tiles one round on
-    ``sms`` SMs, STREAM_B_WIDE_MIN_FILL (for M's range) to STREAM_B_WIDE_MAX_FILL of them — but
-    not where M of 33–48 takes one consumer's 64×48 swapped tiles (wgmma_streams_b_swapped; see
-    the configs)."""
-    return m <= 64 and box_row_requests(n * elem_bytes) > 1 and _streams_b_in_one_round(
-        n, k, sms, elem_bytes, 128, STREAM_B_WIDE_MIN_SLICES, STREAM_B_WIDE_MIN_FILL[32 if m <= 32 else 64],
-        STREAM_B_WIDE_MAX_FILL) and not wgmma_streams_b_swapped(m, n, k, sms, elem_bytes)
+    (m, n, k): 16-bit inputs, M ≤ 64, N a multiple of 8 with B's rows off 128-byte lines, and for
+    M's range in STREAM_B_WIDE_FROM K of its least slices or more and two consumers' 128-column
+    tiles one round on ``sms`` SMs, its least share of them up to STREAM_B_WIDE_MAX_FILL — but not
+    where M of 33–48 takes one consumer's 64×48 swapped tiles (wgmma_streams_b_swapped; see the
+    configs)."""
+    if m > 64 or box_row_requests(n * elem_bytes) <= 1:
+        return False
+    slices, fill = STREAM_B_WIDE_FROM[next(top for top in STREAM_B_WIDE_FROM if m <= top)]
+    return _streams_b_in_one_round(n, k, sms, elem_bytes, 128, slices, fill, STREAM_B_WIDE_MAX_FILL) and \
+        not wgmma_streams_b_swapped(m, n, k, sms, elem_bytes)
 
 
 def wgmma_pairs_rows(m, n, k, picked, elem_bytes=2):

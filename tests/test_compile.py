@@ -611,31 +611,31 @@ def test_swapped_64x48_tiles_stream_b_for_m_of_33_to_48():
 
 
 def test_three_consumers_swapped_tiles_stream_b_off_lines_for_m_up_to_64():
-    """wgmma_streams_b_wide: M ≤ 64, N a multiple of 8 with B's rows off 128-byte lines, K of 64
-    slices or more at 16 bits and two consumers' 128-column tiles one round filling 40 % (M ≤ 32)
-    or 25 % (M of 33–64) of the SMs up to 75 %, and at M of 33–48 not where the 64×48 swapped
-    tiles are taken — the pick three consumers' swapped tiles (192 of N by 16, 32, 48 or 64 of M)
-    in clusters of 2 along N, the most stages that fit; not past any bound, nor for 8-bit or TF32
-    inputs (kernels.STREAM_B_WIDE_CONFIGS)."""
+    """wgmma_streams_b_wide: M ≤ 64, N a multiple of 8 with B's rows off 128-byte lines, and two
+    consumers' 128-column tiles one round up to 75 % of the SMs — from 64 slices of K at 16 bits
+    and 40 % of the SMs at M ≤ 32, 64 and 25 % at M of 33–48 (and not where the 64×48 swapped
+    tiles are taken), 96 and 30 % at M of 49–64 — the pick three consumers' swapped tiles (192 of
+    N by 16, 32, 48 or 64 of M) in clusters of 2 along N, the most stages that fit; not past any
+    bound, nor for 8-bit or TF32 inputs (kernels.STREAM_B_WIDE_CONFIGS)."""
     c16, c32, c48, c64 = kernels.STREAM_B_WIDE_CONFIGS
     assert c16 == {"SWAP_AB": 1, "CONSUMERS": 3, "BN": 16, "CLUSTER": 2, "STAGES": 6}
     assert (c32, c48, c64) == ({**c16, "BN": 32}, {**c16, "BN": 48, "STAGES": 5}, {**c16, "BN": 64, "STAGES": 5})
     for shape, config in [((2, 8648, 13304), c16), ((1, 11440, 12624), c16), ((16, 11448, 4160), c16),
                           ((17, 7000, 4096), c32), ((32, 11000, 11784), c32), ((32, 12664, 4096), c32),
                           ((9, 6760, 4096), c16),   # (6760: 53 tiles — 40.2 % of 132; 12664: 99, 75 %)
-                          ((33, 8520, 6160), c48), ((48, 10088, 6160), c48), ((49, 4232, 12288), c64),
-                          ((64, 12600, 4096), c64)]:   # (4232: 34 tiles — 25.8 %; 8520: 134 64×48 tiles)
+                          ((33, 8520, 6160), c48), ((48, 10088, 6160), c48), ((40, 11056, 4096), c48),
+                          ((49, 5112, 6144), c64), ((64, 12600, 6144), c64)]:   # (5112: 40 tiles — 30.3 %)
         assert kernels.wgmma_config(*shape, 132) == config and kernels.wgmma_pick(*shape, 132) == config, shape
         assert "CONSUMERS=3" in kernels.KERNELS["wgmma_tma_bf16"].configured(*shape, 132).defines
     # each bound, the others met: M 65, N off 8 (09 reads B in place), rows on lines (N a multiple of
-    # 64), K a slice short, 52 tiles (39.4 %) at M ≤ 32 and 32 (24.2 %) at 33–64, 100 (75.8 %) at
-    # either, M of 33–48 where the 64×48 swapped tiles are taken (40×6408×8192); 8-bit and 32-bit
-    # inputs. Rows 32 bytes past a line's start (N 16 × an odd number) straddle two lines a box
-    # row: taken.
+    # 64), K a slice short (at M of 49–64: 95 slices), 52 tiles (39.4 %) at M ≤ 32 and 39 (29.5 %)
+    # at 49–64, 100 (75.8 %) at any M, M of 33–48 where the 64×48 swapped tiles are taken
+    # (40×6408×8192); 8-bit and 32-bit inputs. Rows 32 bytes past a line's start (N 16 × an odd
+    # number) straddle two lines a box row: taken.
     assert kernels.wgmma_streams_b_wide(20, 11024, 8192, 132)   # (22048 bytes: 32 past a line)
     for m, n, k in [(65, 8648, 13304), (2, 8652, 13304), (2, 10240, 13304), (40, 10240, 13304), (2, 8648, 4032),
-                    (40, 8648, 4032), (2, 6648, 8192), (50, 4040, 8192), (2, 12680, 8192), (40, 12680, 8192),
-                    (40, 6408, 8192)]:
+                    (40, 8648, 4032), (50, 5112, 6080), (64, 12600, 4096), (2, 6648, 8192), (50, 4984, 8192),
+                    (2, 12680, 8192), (40, 12680, 8192), (60, 12680, 8192), (40, 6408, 8192)]:
         assert not kernels.wgmma_streams_b_wide(m, n, k, 132), (m, n, k)
         assert kernels.wgmma_config(m, n, k, 132) not in kernels.STREAM_B_WIDE_CONFIGS, (m, n, k)
     for elem_bytes in (1, 4):

@@ -7,7 +7,7 @@ and (where a log times the pick beside fixed variants) each variant's time over 
 for run 2 (scripts/shapes/mid_m_three_fresh.txt, drawn before run 1): the pick — three consumers'
 swapped tiles where kernels.wgmma_streams_b_wide fires — against the pick before the rule took M
 of 33–64 (wgmma_config with the rule held to M ≤ 32), which the log times as a fixed variant —
-at the shapes where the rule as it now stands fires (after run 3 it leaves M of 33–48 to the 64×48
+at the shapes where the rule as this stop left it fires (after run 3 it leaves M of 33–48 to the 64×48
 swapped tiles where those are taken). For run 3: three consumers' tiles, the pick as it ran,
 against the pick before, by M's range.
 """
@@ -30,6 +30,15 @@ def before_rule(m, n, k):
         kernels.wgmma_streams_b_wide = rule
 
 
+def rule_then(m, n, k):
+    """kernels.wgmma_streams_b_wide as this stop left it (16-bit on 132 SMs): M ≤ 64, rows off
+    lines, K of 64 slices or more, 40 % (M ≤ 32) or 25 % of the SMs up to 75 %, and at M of 33–48
+    not where the 64×48 swapped tiles are taken (a later stop asked M of 49–64 for 96 slices and
+    30 %: docs/results/2026-12-03-h200-mid-m-three-check/)."""
+    return m <= 64 and kernels.box_row_requests(2 * n) > 1 and not kernels.wgmma_streams_b_swapped(m, n, k, 132) \
+        and kernels._streams_b_in_one_round(n, k, 132, 2, 128, 64, 0.4 if m <= 32 else 0.25, 0.75)
+
+
 def as_config(label):
     """A variant's label as a configuration, less the WAIT_DEPTH tune_ladder adds to every one."""
     return {name: int(v) for name, _, v in (kv.partition("=") for kv in label.split("+")) if name != "WAIT_DEPTH"}
@@ -49,7 +58,7 @@ def mid_rule():
         before, after = [], []
         for shape, t in rows(path).items():
             m, n, k = map(int, shape.split("×"))
-            if not kernels.wgmma_streams_b_wide(m, n, k, 132):
+            if not rule_then(m, n, k):
                 continue
             old = before_label(t, m, n, k)
             before.append(t["cublas"] / t[old])
@@ -70,7 +79,7 @@ def low_end():
             old = before_label(t, m, n, k)
             over.append(t["picked"] / t[old])
             print(f"  fp16 {shape:16s} {cdiv(n, 128):3d} tiles {k // 64:3d} slices  time {over[-1]:.3f} of before "
-                  f"(before: {old}; the rule now: {'takes it' if kernels.wgmma_streams_b_wide(m, n, k, 132) else 'leaves it'})")
+                  f"(before: {old}; the rule now: {'takes it' if rule_then(m, n, k) else 'leaves it'})")
         print(f"  M of {lo}–{hi}: {len(over)} shapes, time geomean {geomean(over):.3f} of before, "
               f"faster at {sum(o < 1 for o in over)}\n")
 
