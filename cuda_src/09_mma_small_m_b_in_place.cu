@@ -137,6 +137,45 @@ __device__ __forceinline__ void load_a(unsigned (&a)[4], unsigned at0, unsigned 
     }
 }
 
+// The tile's last piece to finish: every piece's partial sums of the rows below M added in piece
+// order (the same bits every run, whichever piece finishes last) and written to C. A thread takes
+// R groups of 4 columns (R·128 groups cover M's rows: groups tid, tid + 128, ...) and sends the
+// loads of 16 / R pieces out together before their adds, so the sum costs a round trip to L2 for
+// every 16 / R pieces. One element at a time, all its pieces' loads together, it cost a round
+// trip an element: M of them a thread — 24 round trips at M = 24.
+template <int R>
+__device__ __forceinline__ void sum_pieces(const float* tile, float* C, int M, int N, int n0, int pieces, int tid) {
+    constexpr int U = 16 / R, PIECE = MAX_M * BN / 4;   // pieces a batch; float4s of a piece's tile
+    const float4* parts = reinterpret_cast<const float4*>(tile);
+    const int groups = M * (BN / 4);
+    float4 sum[R];
+#pragma unroll
+    for (int j = 0; j < R; ++j) sum[j] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    for (int p0 = 0; p0 < pieces; p0 += U) {
+        float4 v[U][R];
+#pragma unroll
+        for (int q = 0; q < U; ++q)
+#pragma unroll
+            for (int j = 0; j < R; ++j)
+                if (p0 + q < pieces && tid + THREADS * j < groups) v[q][j] = __ldcg(parts + (p0 + q) * PIECE + tid + THREADS * j);
+#pragma unroll
+        for (int q = 0; q < U; ++q)   // piece order
+#pragma unroll
+            for (int j = 0; j < R; ++j)
+                if (p0 + q < pieces && tid + THREADS * j < groups)
+                    sum[j].x += v[q][j].x, sum[j].y += v[q][j].y, sum[j].z += v[q][j].z, sum[j].w += v[q][j].w;
+    }
+#pragma unroll
+    for (int j = 0; j < R; ++j) {
+        const int g = tid + THREADS * j, m = g / (BN / 4), n = n0 + 4 * (g % (BN / 4));
+        if (g >= groups) break;
+        const float out[4] = {sum[j].x, sum[j].y, sum[j].z, sum[j].w};
+#pragma unroll
+        for (int c = 0; c < 4; ++c)
+            if (n + c < N) C[1ll * m * N + n + c] = out[c];
+    }
+}
+
 template <bool B_WIDE, bool A_EVEN>
 __device__ __forceinline__ void small_m(const T* A, const T* B, float* C, int M, int N, int K, unsigned* work) {
     extern __shared__ __align__(128) unsigned char smem_raw[];
@@ -327,13 +366,11 @@ __device__ __forceinline__ void small_m(const T* A, const T* B, float* C, int M,
     if (arrived != pieces - 1) return;
     __threadfence();   // (the others' partials: read below past L1, which holds none of them)
     const float* tile = partials + 1ll * blockIdx.x * pieces * (MAX_M * BN);
-    for (int e = tid; e < M * BN; e += THREADS) {
-        const int m = e / BN, n = e % BN;
-        if (n0 + n >= N) continue;
-        float sum = 0.0f;
-        for (int p = 0; p < pieces; ++p) sum += __ldcg(tile + p * (MAX_M * BN) + m * BN + n);   // piece order
-        C[1ll * m * N + n0 + n] = sum;
-    }
+    if (M <= 4) sum_pieces<1>(tile, C, M, N, n0, pieces, tid);   // (R: a thread's groups, R·128 ≥ M·32)
+    else if (M <= 8) sum_pieces<2>(tile, C, M, N, n0, pieces, tid);
+    else if (M <= 16) sum_pieces<4>(tile, C, M, N, n0, pieces, tid);
+    else if (M <= 32) sum_pieces<8>(tile, C, M, N, n0, pieces, tid);
+    else sum_pieces<16>(tile, C, M, N, n0, pieces, tid);
     if (tid == 0) *counter = 0;   // as found, for the next launch
 }
 
