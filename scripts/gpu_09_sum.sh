@@ -8,6 +8,8 @@
 #   time    the tree as it is beside $OLD09 (09's .cu as it was, in a copy of the tree), same
 #           process order, fp16: 09 on scripts/shapes/split_09_fresh.txt (its split pick, and K in
 #           4 and 8 pieces) and 06's pick on scripts/shapes/tiny_gemv.txt, 100 launches each
+#   stalls  Nsight Compute's warp states and scheduler statistics for 09 at 1×3586×1572 (its split
+#           pick): where a block's time goes when M is 1
 #   OLD09=build/old09.cu OUT=out bash scripts/gpu_09_sum.sh check time
 source "$(dirname "$0")/gpu_env.sh"
 write_env
@@ -15,8 +17,14 @@ for part in "$@"; do
   case $part in
   check)
     PYTEST_S=${PYTEST_S:-200} gpu_tests "09_reads_b_in_place or hands_small_m" sum09
-    SAN_TOOLS="memcheck racecheck synccheck" SAN_S=${SAN_S:-80} sanitize_configs sum09 \
+    SAN_TOOLS=${SAN_TOOLS:-memcheck racecheck synccheck} SAN_S=${SAN_S:-80} sanitize_configs sum09 \
       fp16:1x3586x1572 fp16:24x2178x2574 bf16:40x4101x1000 ;;
+  stalls)
+    echo "1 3586 1572" > /tmp/tiny_one.txt
+    timeout 120 ncu --clock-control none --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
+      --section MemoryWorkloadAnalysis_Tables -k regex:small_m -c 1 $PY scripts/tune_ladder.py --family small \
+      --precision fp16 --shapes /tmp/tiny_one.txt --iters 1 --seed 7 --variants "" > "$OUT/ncu_09_stalls.txt" 2>&1
+    echo "stalls exit $?"; grep -E "Duration|Stall|Issued Warp|No Eligible|Active Warps" "$OUT/ncu_09_stalls.txt" | head -20 ;;
   time)
     old=/tmp/tcraw_old09
     rm -rf $old && mkdir -p $old && cp -r tcraw cuda_src scripts $old/ && cp "${OLD09:?the old 09 .cu}" $old/cuda_src/09_mma_small_m_b_in_place.cu

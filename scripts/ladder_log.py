@@ -6,12 +6,14 @@ docs/results/ (each run from the repository root):
     ladder(path)  prints every shape's µs and × cuBLAS per variant, each variant's geomean ×
                   cuBLAS and, where the first variant is the pick, each one's time over the pick's
     before_after(key, before, after)  a line summing up a rule's pick against the one before it
+    label_for(t, config)  the variant of a shape's row ``t`` that ran ``config`` (a pick, as a dict)
 """
 import math
 import re
 
-# a tune_ladder or `tcraw bench` row: kernel[variant], precision, shape, median ms, ...
-ROW = re.compile(r"^(cublas|wgmma\S*)\s+\S+\s+(\d+×\d+×\d+)\s+([\d.]+)\s")
+# a tune_ladder or `tcraw bench` row: kernel[variant], precision, shape, median ms, ... (06/07's
+# kernels, and 09's: tune_ladder's small family)
+ROW = re.compile(r"^(cublas|wgmma\S*|small_\S*)\s+\S+\s+(\d+×\d+×\d+)\s+([\d.]+)\s")
 
 
 def rows(path):
@@ -40,9 +42,9 @@ def ladder(path):
             f"{t[label]:8.2f} ({t['cublas'] / t[label]:.3f})" for label in labels))
     print("  geomean × cuBLAS: " + ", ".join(
         f"v{i} {geomean([t['cublas'] / t[label] for t in table.values()]):.3f}" for i, label in enumerate(labels)))
-    if labels[0] == "picked":
+    if labels[0] in ("picked", "default"):   # (the pick: 06's, or 09's split)
         for i, label in enumerate(labels[1:], 1):
-            over = [t[label] / t["picked"] for t in table.values()]
+            over = [t[label] / t[labels[0]] for t in table.values()]
             print(f"  v{i} time / the pick's: geomean {geomean(over):.3f}, range {min(over):.3f}–{max(over):.3f}, "
                   f"slower at {sum(o > 1 for o in over)} of {len(over)}")
     print()
@@ -55,3 +57,13 @@ def before_after(key, before, after):
     return (f"  {key}: {len(after)} shapes, geomean {geomean(before):.3f} → {geomean(after):.3f}× cuBLAS; "
             f"faster at {sum(o < 1 for o in over)}, time {min(over):.3f}–{max(over):.3f} of before; "
             f"below 0.85× {sum(x < 0.85 for x in before)} → {sum(x < 0.85 for x in after)}")
+
+
+def as_config(label):
+    """A variant's label as a configuration, less the WAIT_DEPTH tune_ladder adds to every one."""
+    return {name: int(v) for name, _, v in (kv.partition("=") for kv in label.split("+")) if name != "WAIT_DEPTH"}
+
+
+def label_for(t, config):
+    """The fixed variant of a shape's row ``t`` (rows()) that ran ``config``."""
+    return next(label for label in t if label not in ("cublas", "picked") and as_config(label) == config)

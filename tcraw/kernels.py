@@ -823,7 +823,11 @@ STREAM_B_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "STAGES": 8}
 # K of 96 slices or more and 40 tiles or more (30 % of the SMs) less time at 12 of 13 (0.855–0.994
 # of before; +5 % at 59×6368×6720), time geomean 0.951; the other 11 more time at 10 (all 6 under
 # 96 slices: +2–17 %; 33–37 tiles: −2 to +8 %). So at M of 49–64 from 96 slices and 30 % of the
-# SMs — fitted on those runs, not yet checked on shapes drawn after.
+# SMs — fitted on those runs. On 14 shapes drawn after (same folder, run 3; fp16 and bf16 alike):
+# where it fires, less time at all 8 (0.891 → 0.942× cuBLAS fp16, 0.886 → 0.940× bf16); of the 6
+# it now leaves, three consumers' tiles took more time at 4 (34–39 tiles; 65 tiles at 73 slices)
+# and less at 2 with 68 and 90 tiles at 77 and 91 slices (59×8592×4928 0.89 → 0.85× as left) —
+# short K may do with many tiles; two shapes do not make the bound.
 STREAM_B_WIDE_CONFIGS = tuple({**SWAPPED_CONFIG, "BN": bn, "CONSUMERS": 3, "CLUSTER": 2,
                                "STAGES": wgmma_max_stages(3, bn, swap=True)} for bn in (16, 32, 48, 64))   # M ≤ 16, 32, 48, 64
 STREAM_B_WIDE_MAX_FILL = 0.75

@@ -17,7 +17,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2] / "scripts"))
-from ladder_log import before_after, geomean, ladder, rows   # noqa: E402  (scripts/: the logs' reader)
+from ladder_log import before_after, geomean, label_for, ladder, rows   # noqa: E402  (scripts/: the logs' reader)
 
 
 def before_rule(m, n, k):
@@ -39,14 +39,9 @@ def rule_then(m, n, k):
         and kernels._streams_b_in_one_round(n, k, 132, 2, 128, 64, 0.4 if m <= 32 else 0.25, 0.75)
 
 
-def as_config(label):
-    """A variant's label as a configuration, less the WAIT_DEPTH tune_ladder adds to every one."""
-    return {name: int(v) for name, _, v in (kv.partition("=") for kv in label.split("+")) if name != "WAIT_DEPTH"}
-
-
 def before_label(t, m, n, k):
     """The variant of a shape's row ``t`` that is the pick before the rule took M of 33–64."""
-    return next(label for label in t if label not in ("cublas", "picked") and as_config(label) == before_rule(m, n, k))
+    return label_for(t, before_rule(m, n, k))
 
 
 def mid_rule():
