@@ -162,7 +162,8 @@ class Cubin:
     """A compiled image for one arch: ``image`` (the bytes cuModuleLoadData takes), NVRTC's log,
     and the resources of ``kernel``'s entry (registers, static shared memory, stack, spills).
     ``entries()`` lists every kernel in it, ``resources(entry)`` reads any one of them and
-    ``sass_counts()`` the tensor instructions (HMMA, HGMMA, ...) where cuobjdump is installed."""
+    ``sass_counts(entry)`` the tensor instructions (HMMA, HGMMA, ...) of one (None: of all) where
+    cuobjdump is installed."""
 
     kernel: str
     arch: Arch
@@ -182,9 +183,9 @@ class Cubin:
     def resources(self, entry):
         return resources(self.image, self.log, entry)
 
-    def sass_counts(self):
+    def sass_counts(self, entry=None):
         from .sass import tensor_op_counts
-        return tensor_op_counts(self.image)
+        return tensor_op_counts(self.image, entry=entry)
 
 
 _PTXAS = {
@@ -490,7 +491,7 @@ def compile_table(chosen, archs, *, out=None, note=print):
                 for warning in row["ptxas_warnings"]:
                     note(f"{kernel.file_stem} {cubin.arch}: ptxas: {warning}")
                 if cuobjdump:
-                    row["sass_forms"] = tensor_op_forms(cubin.image, cuobjdump)
+                    row["sass_forms"] = tensor_op_forms(cubin.image, cuobjdump, kernel.entry)   # (its own code)
                     row["sass"] = base_counts(row["sass_forms"])
                     if row["sass"] is None:   # CUDA 13's cuobjdump cannot read sm_50 … sm_72
                         row["detail"] = (f"{cuobjdump} could not disassemble {cubin.arch}; set "

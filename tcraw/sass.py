@@ -16,9 +16,10 @@ from pathlib import Path
 
 from .cache import SASS_SUFFIX, cache_dir, replace_with, write_temp
 
-COUNTS_VERSION = 2   # bump when the counting changes: the kept counts then miss (2: whole forms)
+COUNTS_VERSION = 3   # bump when the counting changes: the kept counts then miss (2: whole forms, 3: per entry)
 TENSOR_OPS = ("HGMMA", "HMMA", "IMMA", "DMMA", "IGMMA", "QGMMA")
 _OP = re.compile(r"^\s*/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*(?:\.[A-Za-z0-9_]+)*)", re.MULTILINE)
+_FUNCTION = re.compile(r"^\s*Function : (\S+)\s*$", re.MULTILINE)   # cuobjdump's header of each entry's SASS
 
 
 def find_cuobjdump():
@@ -80,21 +81,31 @@ def dump_sass(image, tool=None):
     return out.stdout if out.returncode == 0 else None
 
 
-def tensor_op_forms(image, tool=None):
+def entry_sass(sass, entry):
+    """The part of cuobjdump's ``sass`` that is ``entry``'s code ('' where the cubin has no such
+    entry): a cubin can hold several kernels (04's fp16 and bf16 forms), each counted alone."""
+    heads = list(_FUNCTION.finditer(sass))
+    for head, after in zip(heads, heads[1:] + [None]):
+        if head.group(1) == entry:
+            return sass[head.end():after.start() if after else len(sass)]
+    return ""
+
+
+def tensor_op_forms(image, tool=None, entry=None):
     """{'QGMMA.64x256x32.F32.E4M3.E4M3': n, ...}: each tensor instruction present with its whole
     form — shape and types, the evidence that an FP8 or TF32 kernel runs those MMAs (static
-    count) — or None without cuobjdump."""
+    count) — in ``entry``'s code (None: the whole cubin), or None without cuobjdump."""
     tool = tool or find_cuobjdump()
     if not tool:
         return None
-    kept = _kept_path(image)
+    kept = _kept_path(image, entry)
     if kept is not None and (forms := _read_kept(kept)) is not None:
         return forms
     sass = dump_sass(image, tool)
     if sass is None:
         return None
     forms = {}
-    for op in _OP.findall(sass):
+    for op in _OP.findall(sass if entry is None else entry_sass(sass, entry)):
         if op.split(".")[0] in TENSOR_OPS:
             forms[op] = forms.get(op, 0) + 1
     if kept is not None:
@@ -113,17 +124,18 @@ def base_counts(forms):
     return counts
 
 
-def tensor_op_counts(image, tool=None):
-    """{'HMMA': n, ...} for the tensor opcodes present (static count), or None without cuobjdump."""
-    return base_counts(tensor_op_forms(image, tool))
+def tensor_op_counts(image, tool=None, entry=None):
+    """{'HMMA': n, ...} for the tensor opcodes present in ``entry`` (None: the whole cubin; static
+    count), or None without cuobjdump."""
+    return base_counts(tensor_op_forms(image, tool, entry))
 
 
-def _kept_path(image):
-    """Where the counts of this cubin are kept, or None with TCRAW_NO_CACHE=1."""
+def _kept_path(image, entry=None):
+    """Where the counts of this cubin (of its ``entry``) are kept, or None with TCRAW_NO_CACHE=1."""
     from .validate import env_flag
     if env_flag("TCRAW_NO_CACHE"):
         return None
-    h = hashlib.sha256(json.dumps([COUNTS_VERSION, TENSOR_OPS]).encode())
+    h = hashlib.sha256(json.dumps([COUNTS_VERSION, TENSOR_OPS, entry]).encode())
     h.update(image)
     return cache_dir() / f"{h.hexdigest()}{SASS_SUFFIX}"
 

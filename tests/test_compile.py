@@ -159,6 +159,29 @@ def test_sass_shows_the_tensor_instructions(name, op):
         assert counts.get(op, 0) > 0
 
 
+@pytest.mark.skipif(sass.find_cuobjdump() is None, reason="no cuobjdump (pip install 'cuda-toolkit[cuobjdump,nvdisasm]')")
+def test_compile_table_counts_each_kernels_own_sass():
+    """04's cubin holds its fp16 and bf16 entries: each kernel's row counts its own entry's tensor
+    instructions (HMMA.16816.F32 for fp16, .BF16 for bf16), not the file's."""
+    rows = compiler.compile_table([kernels.KERNELS["wmma_pipelined_fp16"], kernels.KERNELS["wmma_pipelined_bf16"]],
+                                  [compiler.Arch.parse("sm_90")])
+    (fp16, bf16) = (row["sass_forms"] for row in rows)
+    assert set(fp16) == {"HMMA.16816.F32"} and set(bf16) == {"HMMA.16816.F32.BF16"}, (fp16, bf16)
+    image = compiler.compile_cubin(kernels.KERNELS["wmma_pipelined_fp16"], "sm_90").image
+    whole, own = sass.tensor_op_forms(image), sass.tensor_op_forms(image, entry="wmma_pipelined_fp16")
+    assert all(whole.get(form, 0) >= n for form, n in own.items()) and sum(whole.values()) >= sum(own.values())
+    assert sass.tensor_op_forms(image, entry="no_such_entry") == {}
+
+
+def test_entry_sass_is_one_functions_code():
+    """sass.entry_sass: the code under cuobjdump's "Function : NAME" header, up to the next one."""
+    dump = ("\tcode for sm_90\n\t\tFunction : b_kernel\n        /*0000*/  HMMA.16816.F32.BF16 R0, R4, R8, R0 ;\n"
+            "\t\tFunction : a_kernel\n        /*0000*/  HMMA.16816.F32 R0, R4, R8, R0 ;\n        /*0010*/  EXIT ;\n")
+    assert "HMMA.16816.F32 " in sass.entry_sass(dump, "a_kernel") and "BF16" not in sass.entry_sass(dump, "a_kernel")
+    assert "BF16" in sass.entry_sass(dump, "b_kernel") and "EXIT" not in sass.entry_sass(dump, "b_kernel")
+    assert sass.entry_sass(dump, "c_kernel") == ""
+
+
 @pytest.mark.parametrize("kernel", list(kernels.KERNELS.values()), ids=lambda k: k.name)
 def test_ctypes_nvrtc_builds_the_same_cubin(kernel):
     """The pure-ctypes backend drives the same NVRTC to the same bytes (no cache in between)."""
