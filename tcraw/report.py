@@ -65,7 +65,7 @@ RUN_COLUMNS = [
 
 COMPILE_COLUMNS = [
     ("kernel", "kernel"), ("arch", "arch"), ("status", "status"), ("registers", "regs"),
-    ("smem_bytes", "smem B"), ("spill_bytes", "spill B"), ("cubin_bytes", "cubin B"),
+    ("smem_bytes", "static smem B"), ("spill_bytes", "spill B"), ("cubin_bytes", "cubin B"),
     ("compile_ms", "ms"), ("cached", "cached"), ("sass_forms", "tensor SASS"), ("warnings", "ptxas warnings"),
     ("detail", "detail"),
 ]
