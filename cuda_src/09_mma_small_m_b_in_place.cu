@@ -63,6 +63,8 @@ __device__ __forceinline__ void sts128(unsigned dst, unsigned a, unsigned b, uns
 // Out of line: inlined at each of fetch_word's call sites (eight in a stage's loads, the pipeline's
 // fill unrolled) its sixteen byte loads made 09's code 130 KB an instantiation, and Nsight
 // Compute found warps waiting on instruction fetches 8.4 of every 14.8 cycles (1×3586×1572).
+// Out of line and the fill not unrolled: 245 KB for the four instantiations, not 542; 0.965× the
+// time over the 16 shapes above, 1×3586×1572 14.3 → 13.3 µs (same results folder, run 6).
 __device__ __noinline__ void fetch_cut_word(unsigned dst, const unsigned char* src, unsigned valid) {
     unsigned w[4] = {};
 #pragma unroll
@@ -150,7 +152,9 @@ __device__ __forceinline__ void load_a(unsigned (&a)[4], unsigned at0, unsigned 
 // R groups of 4 columns (R·128 groups cover M's rows: groups tid, tid + 128, ...) and sends the
 // loads of 16 / R pieces out together before their adds, so the sum costs a round trip to L2 for
 // every 16 / R pieces. One element at a time, all its pieces' loads together, it cost a round
-// trip an element: M of them a thread — 24 round trips at M = 24.
+// trip an element: M of them a thread — 24 round trips at M = 24 (H200: 24×2178×2574 35.4 → 19.0
+// µs, 0.46 → 0.87× cuBLAS; 0.853× the time over 16 fresh shapes at M ≤ 24, more at 3 of them —
+// M of 1 and 2, +2–7 % — docs/results/2026-12-03-h200-mid-m-three-check/, run 5).
 template <int R>
 __device__ __forceinline__ void sum_pieces(const float* tile, float* C, int M, int N, int n0, int pieces, int tid) {
     constexpr int U = 16 / R, PIECE = MAX_M * BN / 4;   // pieces a batch; float4s of a piece's tile

@@ -6,7 +6,9 @@ Every tune_ladder log's shapes: µs and × cuBLAS per variant, geomeans, each va
 pick's. Then: run 1 (three consumers' swapped tiles at M of 33–64 as the rule then stood) against
 the pick before the rule took M of 33–64; the refinement at M of 49–64 fitted on runs 2–3 of
 docs/results/2026-12-03-h200-mid-m-three/ and run 1 here; run 3's check of it on shapes drawn
-after; and 09's pieces of K at M ≤ 32 (runs 2 and 3).
+after; 09's pieces of K at M ≤ 32 (runs 2 and 3); and 09 against its .cu as it was, same process
+(run 5: the last piece's sum by float4 groups, 9fa3eaa's tree against 879346b's .cu; run 6: its
+code out of line, bba7b3a against d04b361's .cu).
 """
 import sys
 from pathlib import Path
@@ -117,11 +119,30 @@ def split_09():
         print(f"  geomean × cuBLAS: the pick {geomean(picks):.3f}, the fastest split {geomean(bests):.3f}\n")
 
 
+def old_new():
+    print("## runs 5 and 6: 09 against its .cu as it was, same process (the pick: 09's split, and 06's handing to 09)\n")
+    for run in (5, 6):
+        for name, label in (("split_09_fresh", "default"), ("tiny_gemv", "picked")):
+            old, new = (rows(HERE / f"run{run}_{name}_{tree}_fp16.txt") for tree in ("old", "new"))
+            before, after = [], []
+            for shape, t in old.items():
+                u = new[shape]
+                before.append(t["cublas"] / t[label])
+                after.append(u["cublas"] / u[label])
+                print(f"  run {run} {shape:14s} {t[label]:6.2f} → {u[label]:6.2f} µs  ({before[-1]:.3f} → {after[-1]:.3f}× "
+                      f"cuBLAS; time {u[label] / t[label]:.3f})")
+            times = [new[shape][label] / t[label] for shape, t in old.items()]
+            print(before_after(f"run {run} {name}", before, after))
+            print(f"  run {run} {name}: its own time (not over each process's cuBLAS) geomean {geomean(times):.3f} of "
+                  f"before, less at {sum(x < 1 for x in times)} of {len(times)}, {min(times):.3f}–{max(times):.3f}\n")
+
+
 for name in sorted(p.name for p in HERE.glob("run*_*.txt")):
-    if any(skip in name for skip in ("env", "pytest", "sanitize", "ncu", "output")):
+    if any(skip in name for skip in ("env", "pytest", "sanitize", "ncu", "output", "_old_", "_new_")):
         continue
     ladder(HERE / name)
 run1()
 pooled()
 run3()
 split_09()
+old_new()
