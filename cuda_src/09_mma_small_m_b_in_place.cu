@@ -64,7 +64,8 @@ __device__ __forceinline__ void sts128(unsigned dst, unsigned a, unsigned b, uns
 // fill unrolled) its sixteen byte loads made 09's code 130 KB an instantiation, and Nsight
 // Compute found warps waiting on instruction fetches 8.4 of every 14.8 cycles (1×3586×1572).
 // Out of line and the fill not unrolled: 245 KB for the four instantiations, not 542; 0.965× the
-// time over the 16 shapes above, 1×3586×1572 14.3 → 13.3 µs (same results folder, run 6).
+// time over 16 fresh shapes at M ≤ 24, 1×3586×1572 14.3 → 13.3 µs (H200,
+// docs/results/2026-12-03-h200-mid-m-three-check/, run 6).
 __device__ __noinline__ void fetch_cut_word(unsigned dst, const unsigned char* src, unsigned valid) {
     unsigned w[4] = {};
 #pragma unroll

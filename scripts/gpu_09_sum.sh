@@ -5,9 +5,10 @@
 #   check   09's GPU tests (every offset of A's and B's rows, K whole and in 3, 40 and the picked
 #           pieces, M of one m16 block to four; 06 handing M ≤ 32 to 09), then compute-sanitizer's
 #           memcheck, racecheck and synccheck over 09 at M of 1, 24 and 40 (R of 1, 8 and 16)
-#   time    the tree as it is beside $OLD09 (09's .cu as it was, in a copy of the tree), same
-#           process order, fp16: 09 on scripts/shapes/split_09_fresh.txt (its split pick, and K in
-#           4 and 8 pieces) and 06's pick on scripts/shapes/tiny_gemv.txt, 100 launches each
+#   time    the tree as it is beside $OLD09 (09's .cu as it was, in a copy of the tree), one after
+#           the other (the old first), each beside cuBLAS in its own process, fp16: 09 on
+#           scripts/shapes/split_09_fresh.txt (its split pick, and K in 4 and 8 pieces) and 06's
+#           pick on scripts/shapes/tiny_gemv.txt, 100 launches each
 #   stalls  Nsight Compute's warp states and scheduler statistics for 09 at 1×3586×1572 (its split
 #           pick): where a block's time goes when M is 1
 #   OLD09=build/old09.cu OUT=out bash scripts/gpu_09_sum.sh check time

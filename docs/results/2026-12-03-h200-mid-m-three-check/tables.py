@@ -6,9 +6,9 @@ Every tune_ladder log's shapes: µs and × cuBLAS per variant, geomeans, each va
 pick's. Then: run 1 (three consumers' swapped tiles at M of 33–64 as the rule then stood) against
 the pick before the rule took M of 33–64; the refinement at M of 49–64 fitted on runs 2–3 of
 docs/results/2026-12-03-h200-mid-m-three/ and run 1 here; run 3's check of it on shapes drawn
-after; 09's pieces of K at M ≤ 32 (runs 2 and 3); and 09 against its .cu as it was, same process
-(run 5: the last piece's sum by float4 groups, 9fa3eaa's tree against 879346b's .cu; run 6: its
-code out of line, bba7b3a against d04b361's .cu).
+after; 09's pieces of K at M ≤ 32 (runs 2 and 3); and 09 against its .cu as it was, same call,
+one process each, each beside cuBLAS (run 5: the last piece's sum by float4 groups, 02bf0d7's
+tree against 879346b's .cu; run 6: its code out of line, bba7b3a against d04b361's .cu).
 """
 import sys
 from pathlib import Path
@@ -120,7 +120,7 @@ def split_09():
 
 
 def old_new():
-    print("## runs 5 and 6: 09 against its .cu as it was, same process (the pick: 09's split, and 06's handing to 09)\n")
+    print("## runs 5 and 6: 09 against its .cu as it was, same call, one process each (the pick: 09's split, and 06's handing to 09)\n")
     for run in (5, 6):
         for name, label in (("split_09_fresh", "default"), ("tiny_gemv", "picked")):
             old, new = (rows(HERE / f"run{run}_{name}_{tree}_fp16.txt") for tree in ("old", "new"))
