@@ -7,6 +7,7 @@ docs/results/ (each run from the repository root):
                   cuBLAS and, where the first variant is the pick, each one's time over the pick's
     before_after(key, before, after)  a line summing up a rule's pick against the one before it
     label_for(t, config)  the variant of a shape's row ``t`` that ran ``config`` (a pick, as a dict)
+    pick_with_rule_held(m, n, k, rule, top_m)  06's pick (132 SMs) with kernels.<rule> held to M ≤ top_m
 """
 import math
 import re
@@ -67,3 +68,15 @@ def as_config(label):
 def label_for(t, config):
     """The fixed variant of a shape's row ``t`` (rows()) that ran ``config``."""
     return next(label for label in t if label not in ("cublas", "picked") and as_config(label) == config)
+
+
+def pick_with_rule_held(m, n, k, rule, top_m):
+    """06's pick for (m, n, k) on 132 SMs with the picker's rule ``rule`` (a kernels function's
+    name) firing only at M ≤ ``top_m`` — the pick before the rule reached past it."""
+    from tcraw import kernels
+    held = getattr(kernels, rule)
+    setattr(kernels, rule, lambda m, *rest, **kw: m <= top_m and held(m, *rest, **kw))
+    try:
+        return kernels.wgmma_config(m, n, k, 132)
+    finally:
+        setattr(kernels, rule, held)

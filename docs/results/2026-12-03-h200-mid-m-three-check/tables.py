@@ -18,19 +18,14 @@ from tcraw import kernels
 HERE = Path(__file__).resolve().parent
 EARLIER = HERE.parent / "2026-12-03-h200-mid-m-three"
 sys.path.insert(0, str(HERE.parents[2] / "scripts"))
-from ladder_log import before_after, geomean, label_for, ladder, rows   # noqa: E402  (scripts/: the logs' reader)
+from ladder_log import before_after, geomean, label_for, ladder, pick_with_rule_held, rows   # noqa: E402  (scripts/: the logs' reader)
 
 C64 = {"SWAP_AB": 1, "CONSUMERS": 3, "BN": 64, "CLUSTER": 2, "STAGES": 5}   # three consumers' 64-wide tiles
 
 
 def before_rule(m, n, k):
     """06's pick for (m, n, k) with wgmma_streams_b_wide held to M ≤ 32, as before it took M of 33–64."""
-    rule = kernels.wgmma_streams_b_wide
-    kernels.wgmma_streams_b_wide = lambda m, *rest, **kw: m <= 32 and rule(m, *rest, **kw)
-    try:
-        return kernels.wgmma_config(m, n, k, 132)
-    finally:
-        kernels.wgmma_streams_b_wide = rule
+    return pick_with_rule_held(m, n, k, "wgmma_streams_b_wide", 32)
 
 
 def rule_as_run(m, n, k):

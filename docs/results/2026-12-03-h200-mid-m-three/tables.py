@@ -17,17 +17,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2] / "scripts"))
-from ladder_log import before_after, geomean, label_for, ladder, rows   # noqa: E402  (scripts/: the logs' reader)
+from ladder_log import before_after, geomean, label_for, ladder, pick_with_rule_held, rows   # noqa: E402  (scripts/: the logs' reader)
 
 
 def before_rule(m, n, k):
     """06's pick for (m, n, k) with wgmma_streams_b_wide held to M ≤ 32, as before run 1."""
-    rule = kernels.wgmma_streams_b_wide
-    kernels.wgmma_streams_b_wide = lambda m, *rest, **kw: m <= 32 and rule(m, *rest, **kw)
-    try:
-        return kernels.wgmma_config(m, n, k, 132)
-    finally:
-        kernels.wgmma_streams_b_wide = rule
+    return pick_with_rule_held(m, n, k, "wgmma_streams_b_wide", 32)
 
 
 def rule_then(m, n, k):
