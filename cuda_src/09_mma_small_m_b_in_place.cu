@@ -61,7 +61,7 @@ __device__ __forceinline__ void sts128(unsigned dst, unsigned a, unsigned b, uns
 
 // A word that an operand's end cuts, its `valid` bytes from `src` (the rest zeros), byte by byte.
 // Out of line: inlined at each of fetch_word's call sites (eight in a stage's loads, the pipeline's
-// fill unrolled) its sixteen byte loads made 09's code 130 KB an instantiation, and Nsight
+// fill unrolled) its sixteen byte loads made 09's code about 135 KB an instantiation, and Nsight
 // Compute found warps waiting on instruction fetches 8.4 of every 14.8 cycles (1×3586×1572).
 // Out of line and the fill not unrolled: 245 KB for the four instantiations, not 542; 0.965× the
 // time over 16 fresh shapes at M ≤ 24, 1×3586×1572 14.3 → 13.3 µs (H200,

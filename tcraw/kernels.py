@@ -816,18 +816,19 @@ STREAM_B_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "STAGES": 8}
 # (2–8.5 % more at K of 78–161 slices, 2–11 % less at 121–195), but M of 33–48 1.064× the 64×48
 # swapped tiles' (15–17 % more at K of 79–83 slices); over the 11 such shapes of runs 1–3 where the
 # 64×48 rule fires, 5 faster, 5 slower, 1.012× — so at M of 33–48 this rule leaves those to it.
-# On 16 shapes drawn after run 3 (docs/results/2026-12-03-h200-mid-m-three-check/, run 1, fp16 and
-# bf16 alike): at M of 33–48 with N past 8448 (72–98 tiles) less time at all 8 (0.95 → 1.02×
-# cuBLAS); at M of 49–64 with K of 67–123 slices 0.918 → 0.908× — more time at 67–85 slices
-# (+4–18 %), less at 96–123. Over the 24 shapes at M of 49–64 timed in it and runs 2–3 (fp16): with
-# K of 96 slices or more and 40 tiles or more (30 % of the SMs) less time at 12 of 13 (0.855–0.994
-# of before; +5 % at 59×6368×6720), time geomean 0.951; the other 11 more time at 10 (all 6 under
-# 96 slices: +2–17 %; 33–37 tiles: −2 to +8 %). So at M of 49–64 from 96 slices and 30 % of the
-# SMs — fitted on those runs. On 14 shapes drawn after (same folder, run 3; fp16 and bf16 alike):
-# where it fires, less time at all 8 (0.891 → 0.942× cuBLAS fp16, 0.886 → 0.940× bf16); of the 6
-# it now leaves, three consumers' tiles took more time at 4 (34–39 tiles; 65 tiles at 73 slices)
-# and less at 2 with 68 and 90 tiles at 77 and 91 slices (59×8592×4928 0.89 → 0.85× as left) —
-# short K may do with many tiles; two shapes do not make the bound.
+# On 16 shapes drawn after run 3 (docs/results/2026-12-03-h200-mid-m-three-check/, run 1): at M of
+# 33–48 with N past 8448 (72–98 tiles) less time at all 8 (0.95 → 1.02× cuBLAS, fp16 and bf16);
+# at M of 49–64 with K of 67–123 slices 0.918 → 0.908× — more time at 67–85 slices (+4–18 %), less
+# at 96–123 (fp16; in bf16 all but one, +0.2 %). Over the 24 shapes at M of 49–64 timed in it and
+# in runs 2–3 (fp16): with K of 96 slices or more and 40 tiles or more (30 % of the SMs) less time
+# at 12 of 13 (0.855–0.994 of before; +5 % at 59×6368×6720), time geomean 0.951; the other 11
+# more time at 10 (all 6 under 96 slices: +2–17 %; 33–37 tiles: −2 to +8 %). So at M of 49–64
+# from 96 slices and 30 % of the SMs — fitted on those runs. On 14 shapes drawn after (same
+# folder, run 3; fp16 and bf16 alike): where it fires, less time at all 8 (0.891 → 0.942× cuBLAS
+# fp16, 0.886 → 0.940× bf16); of the 6 it now leaves, three consumers' tiles took more time at 4
+# (34–39 tiles; 65 tiles at 73 slices) and less at 2 with 68 and 90 tiles at 77 and 91 slices
+# (59×8592×4928 0.89 → 0.85× as left) — short K may do with many tiles; two shapes do not make
+# the bound.
 STREAM_B_WIDE_CONFIGS = tuple({**SWAPPED_CONFIG, "BN": bn, "CONSUMERS": 3, "CLUSTER": 2,
                                "STAGES": wgmma_max_stages(3, bn, swap=True)} for bn in (16, 32, 48, 64))   # M ≤ 16, 32, 48, 64
 STREAM_B_WIDE_MAX_FILL = 0.75
