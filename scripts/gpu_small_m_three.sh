@@ -45,6 +45,20 @@
 source "$(dirname "$0")/gpu_env.sh"
 write_env
 TL="$PY scripts/tune_ladder.py --family wgmma"
+# The picks three consumers' tiles replace at M of 33–64: one consumer's 64×64, 64×128, 64×256
+# tiles and the 64×48 swapped ones
+ONE_64=CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8 ONE_128=CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8
+ONE_256=CONSUMERS=1,BN=256,CLUSTER=1,STAGES=5 SWAPPED_48=SWAP_AB=1,CONSUMERS=1,BN=48,CLUSTER=2,STAGES=8
+# A part's tune_ladder run over scripts/shapes/FILE.txt in fp16 and in bf16, 20 launches, logs FILE_KEY.txt:
+#   both PART FILE SEED VARIANTS...
+both() {
+  local part=$1 file=$2 seed=$3; shift 3
+  for p in fp16 bf16; do
+    timeout 150 $TL --precision $p --shapes scripts/shapes/$file.txt --iters 20 --seed $seed --variants "$@" \
+      > "$OUT/${file}_$p.txt" 2>&1
+    echo "$part $p exit $?: $(grep -c PASS "$OUT/${file}_$p.txt") passed"
+  done
+}
 for part in "$@"; do
   case $part in
   time)
@@ -79,26 +93,13 @@ for part in "$@"; do
     SAN_TOOLS="memcheck racecheck synccheck" SAN_S=${SAN_S:-80} sanitize_configs mid \
       fp16:33x4168x6152:SWAP_AB=1,CONSUMERS=3,BN=48,CLUSTER=2,STAGES=5 fp16:33x8520x6152 bf16:64x9000x6152 ;;
   midfresh)
-    for p in fp16 bf16; do
-      timeout 150 $TL --precision $p --shapes scripts/shapes/mid_m_three_fresh.txt --iters 20 --seed 135 \
-        --variants picked CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8 CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8 \
-        CONSUMERS=1,BN=256,CLUSTER=1,STAGES=5 SWAP_AB=1,CONSUMERS=1,BN=48,CLUSTER=2,STAGES=8 \
-        > "$OUT/mid_m_three_fresh_$p.txt" 2>&1
-      echo "midfresh $p exit $?: $(grep -c PASS "$OUT/mid_m_three_fresh_$p.txt") passed"
-    done ;;
+    both midfresh mid_m_three_fresh 135 picked $ONE_128 $ONE_64 $ONE_256 $SWAPPED_48 ;;
   midlow)
     timeout 150 $TL --precision fp16 --shapes scripts/shapes/mid_m_three_low.txt --iters 20 --seed 136 \
-      --variants picked CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8 CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8 \
-      SWAP_AB=1,CONSUMERS=1,BN=48,CLUSTER=2,STAGES=8 > "$OUT/mid_m_three_low_fp16.txt" 2>&1
+      --variants picked $ONE_64 $ONE_128 $SWAPPED_48 > "$OUT/mid_m_three_low_fp16.txt" 2>&1
     echo "midlow exit $?: $(grep -c PASS "$OUT/mid_m_three_low_fp16.txt") passed" ;;
   midnew)
-    for p in fp16 bf16; do
-      timeout 150 $TL --precision $p --shapes scripts/shapes/mid_m_three_check.txt --iters 20 --seed 137 \
-        --variants picked CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8 CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8 \
-        CONSUMERS=1,BN=256,CLUSTER=1,STAGES=5 SWAP_AB=1,CONSUMERS=1,BN=48,CLUSTER=2,STAGES=8 \
-        > "$OUT/mid_m_three_check_$p.txt" 2>&1
-      echo "midnew $p exit $?: $(grep -c PASS "$OUT/mid_m_three_check_$p.txt") passed"
-    done ;;
+    both midnew mid_m_three_check 137 picked $ONE_64 $ONE_128 $ONE_256 $SWAPPED_48 ;;
   tiny)
     timeout 150 $PY scripts/tune_ladder.py --family small --precision fp16 --shapes scripts/shapes/tiny_gemv.txt \
       --iters 20 --seed 138 --variants "" SPLIT=1 SPLIT=2 SPLIT=3 SPLIT=4 SPLIT=6 SPLIT=8 SPLIT=12 SPLIT=16 SPLIT=24 \
@@ -106,13 +107,7 @@ for part in "$@"; do
     echo "tiny exit $?: $(grep -c PASS "$OUT/tiny_gemv_fp16.txt") passed"
     cublas_kernel "1 3586 1572" tiny ;;
   mid49)
-    for p in fp16 bf16; do
-      timeout 150 $TL --precision $p --shapes scripts/shapes/mid_m_49_64_check.txt --iters 20 --seed 139 \
-        --variants picked SWAP_AB=1,CONSUMERS=3,BN=64,CLUSTER=2,STAGES=5 CONSUMERS=1,BN=64,CLUSTER=1,STAGES=8 \
-        CONSUMERS=1,BN=128,CLUSTER=1,STAGES=8 CONSUMERS=1,BN=256,CLUSTER=1,STAGES=5 \
-        > "$OUT/mid_m_49_64_check_$p.txt" 2>&1
-      echo "mid49 $p exit $?: $(grep -c PASS "$OUT/mid_m_49_64_check_$p.txt") passed"
-    done ;;
+    both mid49 mid_m_49_64_check 139 picked SWAP_AB=1,CONSUMERS=3,BN=64,CLUSTER=2,STAGES=5 $ONE_64 $ONE_128 $ONE_256 ;;
   split09)
     timeout 200 $PY scripts/tune_ladder.py --family small --precision fp16 --shapes scripts/shapes/split_09_fresh.txt \
       --iters 100 --seed 140 --variants "" $(for s in 1 2 3 4 5 6 7 8 10 12 14 16; do echo SPLIT=$s; done) \

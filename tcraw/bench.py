@@ -258,8 +258,8 @@ def bench_vs_cublas(device_index, keys=None, shapes=(1024, 2048, 4096, 8192), *,
     from .matmul import check_fits, check_host_fits
     from .runtime import Device
     from .sweep import fresh_seed
-    keys = [one for key in keys or () for one in (LADDER_GROUPS.get(key, [key]) if rungs is None else [key])]
-    keys = list(dict.fromkeys(keys or list(rungs or ()) or [k.precision.key for k in extra] or LADDER))
+    asked = [one for key in keys or () for one in (LADDER_GROUPS.get(key, [key]) if rungs is None else [key])]
+    keys = list(dict.fromkeys(asked or list(rungs or ()) or [k.precision.key for k in extra] or LADDER))
     for key in keys:
         if key not in (rungs or LADDER):
             raise UsageError(f"bench has no ladder for {key!r}; choose from: {', '.join(rungs or LADDER)}")

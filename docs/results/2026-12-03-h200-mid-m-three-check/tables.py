@@ -45,20 +45,27 @@ def shapes(path):
         yield tuple(map(int, shape.split("×"))), shape, t
 
 
+def against(key, path, p, keep, old_config):
+    """The pick against a fixed variant (``old_config(m, n, k)``) at the shapes of ``path`` that
+    ``keep(m, n, k)``: a row each, then before_after's line."""
+    before, after = [], []
+    for (m, n, k), shape, t in shapes(path):
+        if not keep(m, n, k):
+            continue
+        old = label_for(t, old_config(m, n, k))
+        before.append(t["cublas"] / t[old])
+        after.append(t["cublas"] / t["picked"])
+        print(f"  {p} {shape:16s} {kernels.cdiv(n, 128):3d} tiles {k // 64:3d} slices  {before[-1]:.3f} → "
+              f"{after[-1]:.3f}×  (time {t['picked'] / t[old]:.3f} of {old})")
+    print(before_after(key, before, after) + "\n")
+
+
 def run1():
     print("## run 1: the pick (the rule as it ran) against the pick before the rule took M of 33–64\n")
     for p in ("fp16", "bf16"):
         for lo, hi in ((33, 48), (49, 64)):
-            before, after = [], []
-            for (m, n, k), shape, t in shapes(HERE / f"run1_mid_m_three_check_{p}.txt"):
-                if not lo <= m <= hi:
-                    continue
-                old = label_for(t, before_rule(m, n, k))
-                before.append(t["cublas"] / t[old])
-                after.append(t["cublas"] / t["picked"])
-                print(f"  {p} {shape:16s} {kernels.cdiv(n, 128):3d} tiles {k // 64:3d} slices  {before[-1]:.3f} → "
-                      f"{after[-1]:.3f}×  (time {t['picked'] / t[old]:.3f} of before: {old})")
-            print(before_after(f"{p} M of {lo}–{hi}", before, after) + "\n")
+            against(f"{p} M of {lo}–{hi}", HERE / f"run1_mid_m_three_check_{p}.txt", p,
+                    lambda m, n, k: lo <= m <= hi, before_rule)
 
 
 def pooled():
@@ -86,16 +93,8 @@ def run3():
           "before the rule; where it now leaves the shape, the pick against three consumers' tiles\n")
     for p in ("fp16", "bf16"):
         for fires in (True, False):
-            before, after = [], []
-            for (m, n, k), shape, t in shapes(HERE / f"run3_mid_m_49_64_check_{p}.txt"):
-                if kernels.wgmma_streams_b_wide(m, n, k, 132) != fires:
-                    continue
-                old = label_for(t, before_rule(m, n, k) if fires else C64)
-                before.append(t["cublas"] / t[old])
-                after.append(t["cublas"] / t["picked"])
-                print(f"  {p} {shape:16s} {kernels.cdiv(n, 128):3d} tiles {k // 64:3d} slices  {before[-1]:.3f} → "
-                      f"{after[-1]:.3f}×  (time {t['picked'] / t[old]:.3f} of {old})")
-            print(before_after(f"{p} {'fires' if fires else 'left'}", before, after) + "\n")
+            against(f"{p} {'fires' if fires else 'left'}", HERE / f"run3_mid_m_49_64_check_{p}.txt", p,
+                    lambda m, n, k: refined(m, n, k) == fires, before_rule if fires else lambda *_: C64)
 
 
 def split_09():
