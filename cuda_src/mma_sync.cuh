@@ -1,7 +1,7 @@
 // mma_sync.cuh — the sm_80 tensor-core instruction as 05 and 09 issue it, and a 32-bit shared load.
 //
 // The input type T and the MMA's shape follow the build's TCRAW_MMA_<KEY> (fp16 by default):
-// m16n8k16 for 16-bit inputs, m16n8k8 for TF32 (05's alone).
+// m16n8k16 for 16-bit inputs, m16n8k8 for TF32 (05's alone). 10 takes T alone (it issues no MMA).
 #pragma once
 
 #include <cuda_fp16.h>

@@ -13,8 +13,8 @@ import math
 import re
 
 # a tune_ladder or `tcraw bench` row: kernel[variant], precision, shape, median ms, ... (06/07's
-# kernels, and 09's: tune_ladder's small family)
-ROW = re.compile(r"^(cublas|wgmma\S*|small_\S*)\s+\S+\s+(\d+×\d+×\d+)\s+([\d.]+)\s")
+# kernels, 09's and 10's: tune_ladder's small and gemv families)
+ROW = re.compile(r"^(cublas|wgmma\S*|small_\S*|gemv_\S*)\s+\S+\s+(\d+×\d+×\d+)\s+([\d.]+)\s")
 
 
 def rows(path):

@@ -43,6 +43,8 @@ FAMILIES = {
     "dmma": (lambda key, tile, name: kernels.dmma_kernel(tile, name, choose=False), kernels.DMMA_TILE, ("fp64",)),
     # 09: M ≤ 64, B read in place; SPLIT=0 (the default) is each problem's pick (small_m_split)
     "small": (kernels.small_m_kernel, kernels.SMALL_M_TILE, ("fp16", "bf16")),
+    # 10: M ≤ 4, a GEMV on the CUDA cores; SPLIT=0 (the default) is each problem's pick (gemv_split)
+    "gemv": (kernels.gemv_kernel, kernels.GEMV_TILE, ("fp16", "bf16")),
 }
 
 
@@ -95,10 +97,10 @@ def repeated(variants):
     "picked" and "picked:WAIT_DEPTH=0" differ per problem, not there)."""
     def set_apart(k):   # what a picking variant's label sets unlike 06/07's default tile ("A_EDGE=4": nothing)
         items = [i.partition("=") for i in k.name[k.name.index("[") + 1:-1].split("+")]
-        defaults = kernels.SMALL_M_TILE if k.source.startswith("09") else kernels.WGMMA_TILE
+        defaults = {"09": kernels.SMALL_M_TILE, "10": kernels.GEMV_TILE}.get(k.source[:2], kernels.WGMMA_TILE)
         return frozenset(f"{name}={value}" for name, _, value in items
                          if name != "default" and str(defaults.get(name)) != value)
-    # (a fixed variant's launch too: 09's SPLIT is the grid's, not a macro of the .cu)
+    # (a fixed variant's launch too: 09's and 10's SPLIT is the grid's, not a macro of the .cu)
     builds = [("picked", set_apart(k)) if k.configure else ("fixed", k.defines, k.geometry(256, 256, 256))
               for k in variants]
     return [k.name for i, k in enumerate(variants) if builds[i] in builds[:i]]

@@ -654,10 +654,10 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         realign_b=bool(tile["B_REALIGN"]),
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
         configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY + SWAPPED_CONFIGS + STREAM_B_WIDE_CONFIGS +
-                 (STREAM_B_SWAPPED_CONFIG,) + FIT_CONFIGS + REALIGN_CONFIGS + ({IN_PLACE_09: 1},) if elem == 2
+                 (STREAM_B_SWAPPED_CONFIG,) + FIT_CONFIGS + REALIGN_CONFIGS + ({IN_PLACE_09: 1}, {GEMV_10: 1}) if elem == 2
                  else tuple(c for c in WGMMA_CONFIGS if not wgmma_sixteen_bit_only(c))) if choose else (),
-        configure=(lambda picked, over: _in_place_09(key, picked, over, asked) or _owned(asked, lambda: wgmma_kernel(
-            key, _with_stages(asked, _without_09(picked), checked_macros(over, WGMMA_TILE, "06/07", WGMMA_POSITIVE)),
+        configure=(lambda picked, over: _handed(key, picked, over, asked) or _owned(asked, lambda: wgmma_kernel(
+            key, _with_stages(asked, _not_handed(picked), checked_macros(over, WGMMA_TILE, "06/07", WGMMA_POSITIVE)),
             name, choose=False)))
         if choose else None,
         pick=(lambda m, n, k, sms: wgmma_pick(m, n, k, sms, elem, stream_k=PRECISIONS[key].out_dtype.itemsize == 4))
@@ -1434,28 +1434,56 @@ def _realigned(picked):
 REALIGN_CONFIGS = tuple(_realigned({"CONSUMERS": 1, "BN": bn, "CLUSTER": 1, "STAGES": 8}) for bn in (64, 128))
 
 
+# M of 1–2 (16-bit, N of GEMV_MIN_N or more): the pick hands the problem to 10, a GEMV on the CUDA
+# cores — B's words straight to registers, realigned by shuffles where its rows lie off 16 bytes.
+# Against the pick before it (09 where N is off 8, else 06's swapped tiles; H200, each in its own
+# process beside cuBLAS, docs/results/2026-12-03-h200-gemv-10/): N of 984–14336 (run 1) less time at
+# all 19 fp16 shapes (0.77–0.99×; 1×3586×1572 13.2 → 11.2 µs, 0.75 → 0.89× cuBLAS) and 17 of 19
+# bf16 (+0.3 and +0.4 % at 1×14336×4096 and 2×5698×2304); N of 80–1086 (run 2, fp16) less at 14 of
+# 16 (1×203×1891 0.65 → 0.97×), more at 2×512×4096 (+5 %) and 2×80×8680 (+9 %). Narrower N is
+# untimed. The llm suite (run 3): 0.989 → 1.004× fp16, 0.985 → 0.998× bf16, its M = 1 rows 0.98
+# → 1.06 / 1.03×. At M of 3–4 10's FMAs (M·8 a word) cost more: faster at 7 of 13 shapes fp16 (6
+# bf16), slower at the rest (up to +29 %, 3×280×15279; run 1), so those stay with 09 and 06.
+GEMV_10 = "GEMV_10"
+GEMV_M_MOST, GEMV_MIN_N = 2, 80
+
+
+def wgmma_runs_gemv(m, n, elem_bytes=2):
+    """Whether 06's pick hands (m, n) to 10: 16-bit inputs, M ≤ GEMV_M_MOST, N ≥ GEMV_MIN_N."""
+    return elem_bytes == 2 and m <= GEMV_M_MOST and n >= GEMV_MIN_N
+
+
 def wgmma_pick(m, n, k, sms, elem_bytes=2, stream_k=True):
     """06's pick for (m, n, k): wgmma_config's configuration, B realigned where wgmma_realigns_b —
-    or else where wgmma_reads_b_in_place, with 09's split of K under IN_PLACE_09 (Kernel.configured
-    then builds 09)."""
+    or else where wgmma_runs_gemv, with 10's split of K under GEMV_10, or where
+    wgmma_reads_b_in_place, with 09's under IN_PLACE_09 (Kernel.configured then builds 10 or 09)."""
     own = wgmma_config(m, n, k, sms, elem_bytes, stream_k)
     if (realigned := wgmma_realigns_b(m, n, k, own, elem_bytes)):
         return realigned
+    if wgmma_runs_gemv(m, n, elem_bytes):
+        return {GEMV_10: gemv_split(m, n, k, sms), **own}
     return {IN_PLACE_09: small_m_split(m, n, k, sms), **own} if wgmma_reads_b_in_place(m, n, elem_bytes) else own
 
 
-def _without_09(picked):
-    return {name: value for name, value in picked.items() if name != IN_PLACE_09}
+# the kernels a pick may hand a problem to: its mark -> (factory, the variant name records show)
+HANDED = {IN_PLACE_09: (lambda key, split: small_m_kernel(key, {"SPLIT": split}), "09"),
+          GEMV_10: (lambda key, split: gemv_kernel(key, {"SPLIT": split}), "10")}
 
 
-def _in_place_09(key, picked, overrides, asked):
-    """09 for a pick marked IN_PLACE_09, named "09" apart in prebuilt cubins' names — unless the
-    caller's overrides or the macros 06 was declared with (``asked``, e.g. a tune_ladder variant's)
-    name any of 06's own: then None, and 06 runs its own configuration with them."""
-    if IN_PLACE_09 not in picked or any(value is not None for value in overrides.values()) or \
-            spelt_macros(asked, WGMMA_TILE):
+def _not_handed(picked):
+    return {name: value for name, value in picked.items() if name not in HANDED}
+
+
+def _handed(key, picked, overrides, asked):
+    """09 or 10 for a pick marked IN_PLACE_09 or GEMV_10 (HANDED), named "09" or "10" apart in
+    prebuilt cubins' names — unless the caller's overrides or the macros 06 was declared with
+    (``asked``, e.g. a tune_ladder variant's) name any of 06's own: then None, and 06 runs its own
+    configuration with them."""
+    mark = next((mark for mark in HANDED if mark in picked), None)
+    if mark is None or any(value is not None for value in overrides.values()) or spelt_macros(asked, WGMMA_TILE):
         return None
-    return replace(small_m_kernel(key, {"SPLIT": picked[IN_PLACE_09]}), variant="09")
+    factory, variant = HANDED[mark]
+    return replace(factory(key, picked[mark]), variant=variant)
 
 
 def wgmma_takes_turns(m, n, k, sms, picked, elem_bytes=2):
@@ -1714,6 +1742,64 @@ def small_m_kernel(key, tile=SMALL_M_TILE, name=None):
         pick=(lambda m, n, k, sms: {"SPLIT": small_m_split(m, n, k, sms)}) if not split else None,
         summary=f"mma.sync m16n8k16 on B read in place (any row pitch, no copy), M ≤ {SMALL_M_ROWS}, "
                 f"{SMALL_M_ROWS}×{SMALL_M_BN}×{SMALL_M_BK} tiles, {tile['STAGES']}-stage cp.async ring, "
+                f"split-K {f'in {split} pieces' if split else 'over every SM'}, last piece sums in order")
+
+
+# -- 10: M ≤ 4 — a GEMV on the CUDA cores, B realigned by shuffles, split-K over every SM ------------
+
+# SPLIT: pieces of K, the grid's y (0: gemv_split picks it for the problem), as 09's.
+GEMV_TILE = {"SPLIT": 0}
+GEMV_ROWS, GEMV_WARPS = 4, 8   # M's bound, a block's warps (each 1/8 of the rows)
+GEMV_SPLIT_MOST = 64      # (the last piece's sum: a round trip to L2 for every 32 / M pieces)
+GEMV_BLOCKS_PER_SM = 2     # what the split aims to keep on each SM (what fits: 128 registers a thread)
+GEMV_MIN_ROWS = 64         # a piece's least rows of K (8 a warp: one group of loads in flight)
+
+
+def gemv_columns(n):
+    """A block's columns of N in 10: 256 (32 lanes' 8) where B's rows start on 16-byte words (N a
+    multiple of 8), else 248 — the last lane's word then only its neighbour's next (the .cu)."""
+    return 256 if n % 8 == 0 else 248
+
+
+def gemv_split(m, n, k, sms):
+    """Pieces of K for 10 on (m, n, k): as many as keep GEMV_BLOCKS_PER_SM blocks on each of
+    ``sms`` SMs with the column tiles there are, none of fewer than GEMV_MIN_ROWS rows."""
+    tiles = cdiv(n, gemv_columns(n))
+    return max(1, min(GEMV_SPLIT_MOST, k // GEMV_MIN_ROWS, GEMV_BLOCKS_PER_SM * sms // tiles))
+
+
+def gemv_workspace(split):
+    """Bytes of 10's workspace for a grid of ``blocks`` cut in ``split`` pieces of K: a counter a
+    block (those of the column tiles are used), then 4 × 256 fp32 partial sums a block."""
+    if split == 1:
+        return lambda blocks: 16   # (the kernel takes the pointer, and with one piece reads nothing)
+    return lambda blocks: 4 * cdiv(blocks, 4) * 4 + blocks * GEMV_ROWS * 256 * 4
+
+
+def gemv_kernel(key, tile=GEMV_TILE, name=None):
+    """The 10 kernel (fp16, bf16) for M ≤ 4: FFMAs on B's words straight from HBM, any row pitch
+    (realigned by shuffles, no copy), each tile of 256 (or 248: gemv_columns) columns' K cut in SPLIT pieces over the grid's
+    y. SPLIT=0 (the default): each problem gets gemv_split's; a run may override SPLIT."""
+    if key not in ("fp16", "bf16"):
+        raise UsageError(f"10 comes in fp16 and bf16, not {key!r}")
+    split = {**GEMV_TILE, **checked_macros(tile, GEMV_TILE, "10")}["SPLIT"]
+    if split > GEMV_SPLIT_MOST:
+        raise UsageError(f"10 cuts K in at most {GEMV_SPLIT_MOST} pieces (each a partial tile in the "
+                         f"workspace), not SPLIT={split}")
+
+    def geometry(m, n, k):
+        return Geometry(grid=(cdiv(n, gemv_columns(n)), max(split, 1), 1), block=(32 * GEMV_WARPS, 1, 1))
+    return Kernel(
+        name=name or f"gemv_{key}", source="10_gemv_b_realigned_by_shuffles.cu", entry=f"gemv_{key}",
+        precision=PRECISIONS[key], min_arch=80, tile=(1, 1, 1), geometry=geometry,
+        defines=(f"TCRAW_MMA_{key.upper()}",), align=16, max_m=GEMV_ROWS,
+        workspace=gemv_workspace(max(split, 1)),
+        tunables=tuple(GEMV_TILE) if not split else (), configs=({"SPLIT": 1},) if not split else (),
+        configure=(lambda picked, over: gemv_kernel(
+            key, {"SPLIT": over.get("SPLIT") or picked["SPLIT"]}, name)) if not split else None,
+        pick=(lambda m, n, k, sms: {"SPLIT": gemv_split(m, n, k, sms)}) if not split else None,
+        summary=f"FFMA GEMV for M ≤ {GEMV_ROWS}: B's words straight to registers (any row pitch, "
+                f"realigned by shuffles), 256 columns a block (248 off 16 bytes), "
                 f"split-K {f'in {split} pieces' if split else 'over every SM'}, last piece sums in order")
 
 

@@ -303,23 +303,27 @@ def test_every_06_configuration_compiles_without_spills_and_states_its_launch(ke
     configs = kernels.KERNELS[f"wgmma_tma_{key}"].configurations()
     # + turns, wide pairs (64×192), the two swapped for M ≤ 32 and the four of three consumers
     # (16–64 of M), the swapped 64×48 streaming B for M of 33–48, the swapped that fit M
-    # (FIT_CONFIGS), B realigned (64 and 128 columns), 09
+    # (FIT_CONFIGS), B realigned (64 and 128 columns), 09, 10
     assert kernels.WIDE_PAIRS_ONLY == kernels.WIDE_PAIRS_CONFIGS[:1]   # (64×256 pairs: a candidate already)
-    assert len({c.file_stem for c in configs}) == len(configs) == len(kernels.WGMMA_CONFIGS) + 12 + len(kernels.FIT_CONFIGS)
+    assert len({c.file_stem for c in configs}) == len(configs) == len(kernels.WGMMA_CONFIGS) + 13 + len(kernels.FIT_CONFIGS)
     for config in configs:
         cubin = compiler.compile_cubin(config, "sm_90")
         assert cubin.spill_bytes == 0, config.file_stem
-        if sass.find_cuobjdump():   # (09: mma.sync)
-            assert sass.tensor_op_counts(cubin.image).get("HMMA" if config.variant == "09" else "HGMMA", 0) > 0, \
-                config.file_stem
+        if sass.find_cuobjdump():   # (09: mma.sync; 10: FFMAs, no tensor op at all)
+            counts = sass.tensor_op_counts(cubin.image)
+            if config.variant == "10":
+                assert not counts, (config.file_stem, counts)
+            else:
+                assert counts.get("HMMA" if config.variant == "09" else "HGMMA", 0) > 0, config.file_stem
 
 
 def test_06_picks_a_configuration_per_problem_and_takes_overrides():
     k06 = kernels.KERNELS["wgmma_tma_fp16"]
     big = k06.configured(8192, 8192, 8192, 132)
     assert big.defines == k06.defines and big.variant == ""          # the registry's tile
-    gemv = k06.configured(1, 4096, 4096, 132)
+    gemv = k06.configured(3, 4096, 4096, 132)
     assert "SWAP_AB=1" in gemv.defines and "BN=16" in gemv.defines   # M along the wgmma's n: no all-padding rows
+    assert k06.configured(1, 4096, 4096, 132).source.startswith("10_")   # M of 1–2: 10 (wgmma_runs_gemv)
     for m, bn in [(16, 16), (17, 32), (32, 32)]:   # swapped up to M = 32, M's tile 16 or 32; not at 33
         assert {"SWAP_AB=1", f"BN={bn}"} <= set(k06.configured(m, 4096, 4096, 132).defines), m
     # at 33 one consumer's 64×48 swapped tiles where B streams (wgmma_streams_b_swapped), else unswapped
@@ -643,7 +647,7 @@ def test_three_consumers_swapped_tiles_stream_b_off_lines_for_m_up_to_64():
     c16, c32, c48, c64 = kernels.STREAM_B_WIDE_CONFIGS
     assert c16 == {"SWAP_AB": 1, "CONSUMERS": 3, "BN": 16, "CLUSTER": 2, "STAGES": 6}
     assert (c32, c48, c64) == ({**c16, "BN": 32}, {**c16, "BN": 48, "STAGES": 5}, {**c16, "BN": 64, "STAGES": 5})
-    for shape, config in [((2, 8648, 13304), c16), ((1, 11440, 12624), c16), ((16, 11448, 4160), c16),
+    for shape, config in [((3, 8648, 13304), c16), ((5, 11440, 12624), c16), ((16, 11448, 4160), c16),
                           ((17, 7000, 4096), c32), ((32, 11000, 11784), c32), ((32, 12664, 4096), c32),
                           ((9, 6760, 4096), c16),   # (6760: 53 tiles — 40.2 % of 132; 12664: 99, 75 %)
                           ((33, 8520, 6160), c48), ((48, 10088, 6160), c48), ((40, 11056, 4096), c48),
@@ -664,7 +668,7 @@ def test_three_consumers_swapped_tiles_stream_b_off_lines_for_m_up_to_64():
     for elem_bytes in (1, 4):
         assert not kernels.wgmma_streams_b_wide(2, 8648, 16384, 132, elem_bytes)
         assert not kernels.wgmma_streams_b_wide(40, 8648, 16384, 132, elem_bytes)
-    assert kernels.wgmma_pick(2, 9104, 1400, 132) == kernels.SWAPPED_CONFIG   # (22 slices: two consumers)
+    assert kernels.wgmma_pick(3, 9104, 1400, 132) == kernels.SWAPPED_CONFIG   # (22 slices: two consumers)
 
 
 def test_wide_pairs_of_one_consumers_tiles_where_they_fill_the_gpu_in_one_round():
@@ -1352,19 +1356,38 @@ def test_06_hands_small_m_with_b_off_16_bytes_to_09():
     record's source says so; N a multiple of 8, M past those bounds, 06 realigning B itself (M of
     33–64, K of 16 slices or more), 8-bit inputs or an override of 06's macros keep 06's own."""
     k06 = kernels.KERNELS["wgmma_tma_fp16"]
-    for shape in [(1, 11037, 15699), (32, 4099, 2000), (17, 65, 9), (33, 4099, 1000), (48, 14046, 640)]:
+    for shape in [(3, 11037, 15699), (32, 4099, 2000), (17, 65, 9), (33, 4099, 1000), (48, 14046, 640), (1, 79, 9)]:
         run = k06.configured(*shape, 132)
         assert run.source == "09_mma_small_m_b_in_place.cu" and run.name == k06.name and run.variant == "09", shape
         assert run.pitch == 0 and run.max_m == kernels.SMALL_M_ROWS and not run.tma_boxes
         assert run.launch_geometry(*shape, 132).grid == (-(-shape[1] // 128), kernels.small_m_split(*shape, 132), 1)
-    for shape in [(1, 11008, 4096), (33, 4091, 2000), (49, 14046, 8640), (48, 14046, 8640), (40, 11008, 4096),
+    for shape in [(3, 11008, 4096), (33, 4091, 2000), (49, 14046, 8640), (48, 14046, 8640), (40, 11008, 4096),
                   (32, 63, 9)]:
         assert k06.configured(*shape, 132).source == "06_wgmma_tma_hopper.cu", shape
-    assert k06.configured(1, 11037, 15699, 132, {"BN": 32}).source == "06_wgmma_tma_hopper.cu"
-    assert k06.configured(1, 11037, 15699, 132, {"BN": None}).source == "09_mma_small_m_b_in_place.cu"
+    assert k06.configured(3, 11037, 15699, 132, {"BN": 32}).source == "06_wgmma_tma_hopper.cu"
+    assert k06.configured(3, 11037, 15699, 132, {"BN": None}).source == "09_mma_small_m_b_in_place.cu"
     declared = kernels.wgmma_kernel("fp16", {"STAGES": 3})   # (a tune_ladder variant's macros: 06's)
-    assert declared.configured(1, 11037, 15699, 132).source == "06_wgmma_tma_hopper.cu"
-    assert kernels.wgmma_kernel("fp8e4m3").configured(1, 11037, 15699, 132).source.startswith("07_")
+    assert declared.configured(3, 11037, 15699, 132).source == "06_wgmma_tma_hopper.cu"
+    assert kernels.wgmma_kernel("fp8e4m3").configured(3, 11037, 15699, 132).source.startswith("07_")
+
+
+def test_06_hands_m_of_1_and_2_to_10():
+    """M ≤ 2 and N ≥ GEMV_MIN_N, 16-bit, B's rows on 16 bytes or not: 06's pick runs 10 (a GEMV)
+    with K in gemv_split's pieces over tiles of 256 or 248 columns — the record's source and variant
+    say so; M of 3, N below the bound, 8-bit inputs or an override of 06's macros keep the others."""
+    k06 = kernels.KERNELS["wgmma_tma_bf16"]
+    for shape in [(1, 11037, 15699), (2, 4096, 4096), (1, kernels.GEMV_MIN_N, 9), (2, 1003, 20000)]:
+        run = k06.configured(*shape, 132)
+        assert run.source == "10_gemv_b_realigned_by_shuffles.cu" and run.name == k06.name and run.variant == "10", shape
+        assert run.pitch == 0 and run.max_m == kernels.GEMV_ROWS and not run.tma_boxes
+        assert run.launch_geometry(*shape, 132).grid == (-(-shape[1] // kernels.gemv_columns(shape[1])),
+                                                         kernels.gemv_split(*shape, 132), 1)
+    assert k06.configured(1, kernels.GEMV_MIN_N - 1, 9, 132).source == "09_mma_small_m_b_in_place.cu"   # (N off 8)
+    assert k06.configured(1, 64, 4096, 132).source == "06_wgmma_tma_hopper.cu"
+    assert k06.configured(3, 4096, 4096, 132).source == "06_wgmma_tma_hopper.cu"
+    assert k06.configured(2, 4096, 4096, 132, {"BN": 32}).source == "06_wgmma_tma_hopper.cu"
+    assert kernels.wgmma_kernel("fp8e4m3").configured(1, 4096, 4096, 132).source.startswith("07_")
+    assert kernels.wgmma_kernel("tf32").configured(1, 4096, 4096, 132).source.startswith("07_")
 
 
 def test_06_realigns_b_in_place_at_m_of_33_to_64_where_n_is_off_8():
@@ -1410,6 +1433,48 @@ def test_06_realigns_b_in_place_at_m_of_33_to_64_where_n_is_off_8():
                          ({"B_REALIGN": 1}, True)):
         with pytest.raises(UsageError, match="B_REALIGN=1 is for fp16 and bf16"):
             kernels.wgmma_kernel("fp8e4m3", tile, choose=choose)
+
+
+def test_10_splits_k_to_fill_the_sms_and_refuses_what_it_cannot_build():
+    """gemv_split: pieces that keep GEMV_BLOCKS_PER_SM blocks on each SM over tiles of 256 columns
+    (248 where N is not a multiple of 8), none shorter than GEMV_MIN_ROWS rows, at most
+    GEMV_SPLIT_MOST; the workspace holds a partial tile a block only when K is cut; refusals name
+    what was asked."""
+    per = kernels.GEMV_BLOCKS_PER_SM
+    assert kernels.gemv_columns(4096) == 256 and kernels.gemv_columns(3586) == 248
+    assert kernels.gemv_split(1, 3586, 100000, 132) == per * 132 // 15        # 15 tiles of 248
+    assert kernels.gemv_split(1, 4096, 100000, 132) == per * 132 // 16        # 16 tiles of 256
+    assert kernels.gemv_split(1, 3586, 15 * kernels.GEMV_MIN_ROWS + 63, 132) == 15   # 15 pieces of 64+ rows
+    assert kernels.gemv_split(1, 3586, kernels.GEMV_MIN_ROWS * 3 + 5, 132) == 3   # rows for 3 pieces
+    assert kernels.gemv_split(2, 3586, 10, 132) == 1                          # fewer rows than a piece
+    assert kernels.gemv_split(1, 256 * 1000, 65536, 132) == 1                 # tiles enough for every SM
+    assert kernels.gemv_split(1, 8, 1 << 24, 132) == kernels.GEMV_SPLIT_MOST
+    whole, cut = (kernels.gemv_kernel("fp16", {"SPLIT": s}) for s in (1, 3))
+    assert whole.workspace(15) == 16 and cut.workspace(45) >= 45 * (4 + kernels.GEMV_ROWS * 256 * 4)
+    assert whole.defines == cut.defines                                       # SPLIT is the grid's: one cubin
+    k10 = kernels.gemv_kernel("bf16")
+    assert k10.max_m == 4
+    assert k10.configured(3, 1000, 1000, 132, {"SPLIT": 7}).launch_geometry(3, 1000, 1000, 132).grid == (4, 7, 1)
+    assert k10.configured(3, 1001, 1000, 132, {"SPLIT": 7}).launch_geometry(3, 1001, 1000, 132).grid == (5, 7, 1)
+    picked = kernels.gemv_split(1, 1000, 100000, 132)
+    for over in ({}, {"SPLIT": 0}, {"SPLIT": None}):   # SPLIT=0 asks for the pick, as declared
+        assert k10.configured(1, 1000, 100000, 132, over).launch_geometry(1, 1000, 100000, 132).grid[1] == picked
+    for bad, what in [({"SPLIT": kernels.GEMV_SPLIT_MOST + 1}, f"at most {kernels.GEMV_SPLIT_MOST}"),
+                      ({"STAGES": 4}, "no macro"), ({"SPLIT": -1}, "SPLIT")]:
+        with pytest.raises(UsageError, match=what):
+            kernels.gemv_kernel("fp16", bad)
+    with pytest.raises(UsageError, match="fp16 and bf16"):
+        kernels.gemv_kernel("tf32")
+
+
+@pytest.mark.parametrize("key", ["fp16", "bf16"])
+def test_10_compiles_without_spills_in_two_blocks_an_sm(key):
+    """10's cubin for sm_90 (and sm_80, the least it runs on): no spills, registers within
+    __launch_bounds__(256, 2)'s 128, the launch the .cu states matching the declaration's."""
+    kernel = kernels.gemv_kernel(key)
+    for arch in ("sm_80", "sm_90"):
+        cubin = compiler.compile_cubin(kernel, arch)
+        assert cubin.spill_bytes == 0 and 0 < cubin.registers <= 128, (arch, cubin.registers, cubin.spill_bytes)
 
 
 def test_09_splits_k_to_fill_the_sms_and_refuses_what_it_cannot_build():

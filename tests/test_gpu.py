@@ -941,6 +941,46 @@ def test_09_reads_b_in_place_at_any_pitch(device, host_problems, key, split):
                                   rec.m, rec.n, rec.k, device.sm_count)) and not rec.pitched)
 
 
+# 10 (M ≤ 4, a GEMV): rows of B at every offset into a 16-byte word — N odd, ≡ 2, 4, 6 mod 8 and a
+# multiple of 8 — N below 8, at, below and past a tile (248 or 256 columns), K of one row, fewer
+# rows than the warps, than a piece, and long; B's end cutting its last word (K·N not a multiple
+# of 8) and not; every M of 1–4.
+GEMV_SHAPES = [(1, 1, 1), (1, 5, 100), (2, 7, 333), (3, 8, 64), (4, 248, 65), (1, 249, 1031), (2, 256, 4100),
+               (3, 257, 77), (4, 1000, 250), (1, 4099, 2000), (2, 11008, 1000), (3, 11001, 3), (4, 4096, 4096),
+               (1, 1004, 12345), (4, 63, 1), (1, 3586, 1572), (2, 1002, 9), (3, 4102, 4101), (4, 20001, 515)]
+
+
+@pytest.mark.parametrize("split", [None, 1, 3, 40])
+@pytest.mark.parametrize("key", ["fp16", "bf16"])
+def test_10_gemv_reads_b_at_any_pitch(device, host_problems, key, split):
+    """10 on shapes whose rows of B start anywhere in a 16-byte word, K in the pieces its pick cuts
+    (None), whole (1), in 3 and in 40 (more than some problems' rows: pieces of none): correct,
+    every element written, integers exact, the same bits on a rerun — the workspace's counters
+    left as found, or the rerun's last piece would not be the one that sums."""
+    kernel = kernels.gemv_kernel(key)
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    config = {"SPLIT": split} if split else None
+    runs_right_and_repeatable(device, host_problems, kernel, key, GEMV_SHAPES, config,
+                              lambda rec: rec.grid[1] == (split or kernels.gemv_split(
+                                  rec.m, rec.n, rec.k, device.sm_count)) and not rec.pitched)
+
+
+@pytest.mark.parametrize("key", ["fp16", "bf16"])
+def test_06_hands_m_of_1_and_2_to_10(device, host_problems, key):
+    """06 on M ≤ 2 with N ≥ 80 (GEMV_MIN_N), B's rows on 16 bytes or not: its pick runs 10 (the
+    record's source), nothing copied to pitched rows, correct and repeatable — and with an override
+    of 06's macros, 06."""
+    kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    runs_right_and_repeatable(device, host_problems, kernel, key,
+                              [(1, 11037, 1571), (2, 4096, 4096), (1, 512, 9), (2, 1003, 20000), (2, 83, 700)], None,
+                              lambda rec: rec.source == "10_gemv_b_realigned_by_shuffles.cu" and not rec.pitched)
+    runs_right_and_repeatable(device, host_problems, kernel, key, [(2, 1003, 4105)], {"BN": 16},
+                              lambda rec: rec.source == "06_wgmma_tma_hopper.cu" and "B" in rec.pitched)
+
+
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_06_hands_small_m_with_b_off_16_bytes_to_09(device, host_problems, key):
     """06 on M ≤ 32 (≤ 48 with N ≥ 4096) with N not a multiple of 8: its pick runs 09 (the record's
@@ -950,7 +990,7 @@ def test_06_hands_small_m_with_b_off_16_bytes_to_09(device, host_problems, key):
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
     runs_right_and_repeatable(device, host_problems, kernel, key,
-                              [(1, 11037, 1571), (32, 4099, 2000), (17, 65, 9), (45, 4101, 300)], None,
+                              [(3, 11037, 1571), (32, 4099, 2000), (17, 65, 9), (45, 4101, 300), (1, 75, 77)], None,
                               lambda rec: rec.source == "09_mma_small_m_b_in_place.cu" and not rec.pitched)
     runs_right_and_repeatable(device, host_problems, kernel, key, [(3, 1003, 4105)], {"BN": 16},
                               lambda rec: rec.source == "06_wgmma_tma_hopper.cu" and "B" in rec.pitched)

@@ -1,0 +1,258 @@
+// 10_gemv_b_realigned_by_shuffles.cu — M ≤ 4: a matmul that is a GEMV, on the CUDA cores.
+//
+// With M of 1–4 each element of B takes part in 2·M flops at most: the time is B's bytes over
+// HBM's rate and the latency of getting them started, nothing else. 09's MMAs spend 16 rows of
+// M on one (15 of them zeros), its shared-memory ring holds a block's loads to six slices, and at
+// 1×3586×1572 Nsight Compute found it latency-bound — 1.3 warps a scheduler, DRAM 12 % busy
+// (docs/results/2026-12-03-h200-mid-m-three-check/, run 5) — where cuBLAS runs a GEMV kernel of 113
+// blocks × 512 threads.
+//
+// Adds to 09: (1) no tensor cores and no shared-memory ring: each lane loads B's 16-byte words
+// straight into registers, U rows of them in flight a warp, and does M·8 fp32 FMAs a word; (2) B's
+// rows at any pitch realigned in registers, not in shared memory: a warp reads the 32 aligned words
+// that start a row's span, and each lane takes its 8 columns from its own word and the next
+// lane's (a shuffle), d elements in — d = (k·N + n0) mod 8,
+// the same for every lane of the row, so the shift is a warp-uniform choice, not a divergence;
+// (3) A by shuffles too: lane l holds row m's element of the warp's l-th row of a 32-row chunk,
+// read once, and each row's A goes to every lane by a shuffle.
+//
+// Block: 8 warps, 256 columns of N (a lane: 8 consecutive columns, one word) where N is a multiple
+// of 8, else 248: the 32 words a warp reads cover 31 lanes' columns and an offset, so the last
+// lane's word is only its neighbour's next (a 33rd word by one lane cost 32 registers a thread and
+// a divergent load a row; the 32nd lane's loads, 1/32 of them, are read again by the next tile's
+// block). Warp w takes rows
+// kb + w, kb + w + 8, ... of the block's piece [kb, ke) of K. The warps' sums are added in shared
+// memory in warp order, then split-K as in 09: a grid of (N / 256 or 248 column tiles) × (gridDim.y
+// pieces), partial sums in a workspace, and the tile's last piece to finish adds them in piece
+// order (the same bits every run, whichever finishes last).
+// Edges: rows past the piece and A's rows past M are never read (zeros); B's columns past N hold
+// what follows in memory and reach only C's columns past N, which are never written; no byte past
+// B's end is read (its last word, if B's end cuts it, element by element).
+//
+// Measured (H200, docs/results/2026-12-03-h200-gemv-10/): against 09 and 06's swapped tiles at M
+// of 1–2, less time at 33 of 35 shapes fp16 (1×3586×1572 13.2 → 11.2 µs; B of 117–192 MB read at
+// 3.5–3.8 TB/s), so 06's pick hands it those (kernels.wgmma_runs_gemv); at M of 3–4 about 2 TB/s,
+// its FMAs the cost — faster at 7 of 13, slower at 6.
+//
+// Workspace (zeroed once; every launch leaves it so): a counter per column tile, then (16-byte
+// aligned) MAX_M × 256 fp32 partial sums per block. tcraw.kernels.gemv_workspace sizes it.
+
+#include "mma_sync.cuh"   // T by TCRAW_MMA_<KEY> (FP16, BF16): 10 issues no MMA
+
+constexpr int WARPS = 8, THREADS = 32 * WARPS;
+constexpr int BN = 256, MAX_M = 4;   // a block's columns at most (a lane's 8 × 32 lanes), M's bound
+constexpr int CHUNK = 32;            // a warp's rows whose A one load a lane brings (one a lane)
+constexpr int U = 8;                 // rows whose loads a warp sends out together
+static_assert(sizeof(T) == 2 && BN == 8 * 32, "a lane's columns are one 16-byte word of 16-bit elements");
+static_assert(CHUNK % U == 0, "a chunk is whole groups of U rows");
+
+// B's 16-byte word w (words counted from B's start, 8 elements each) that B's end cuts: its
+// elements before `elems`, the rest zeros, one at a time. Out of line: it runs for one word of B
+// at most (see 09's fetch_cut_word for what inlining such loops at every load site costs).
+__device__ __noinline__ uint4 load_cut_word(const unsigned short* b, unsigned long long w, unsigned long long elems) {
+    unsigned x[4] = {};
+    for (int e = 0; e < 8; ++e)
+        if (8 * w + e < elems) x[e / 2] |= unsigned(b[8 * w + e]) << 16 * (e % 2);
+    return make_uint4(x[0], x[1], x[2], x[3]);
+}
+
+// A word of B inside it, read once (L1 not allocated: no lane reads it again).
+__device__ __forceinline__ uint4 load_whole(const uint4* at) {
+    uint4 v;
+    asm volatile("ld.global.nc.L1::no_allocate.v4.b32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(at));
+    return v;
+}
+
+// Word w of B: whole, cut by B's end, or zeros wholly past it.
+__device__ __forceinline__ uint4 load_word(const T* B, unsigned long long w, unsigned long long elems) {
+    if (8 * w + 8 <= elems) return load_whole(reinterpret_cast<const uint4*>(B) + w);
+    if (8 * w >= elems) return make_uint4(0, 0, 0, 0);
+    return load_cut_word(reinterpret_cast<const unsigned short*>(B), w, elems);
+}
+
+__device__ __forceinline__ float2 to_float2(unsigned pair) {
+#if defined(TCRAW_MMA_BF16)
+    return __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(&pair));
+#else
+    return __half22float2(*reinterpret_cast<const __half2*>(&pair));
+#endif
+}
+
+// This lane's 8 columns of a row whose span starts d elements into the lane's word `mine`, the
+// rest from `next` (the next lane's word): 32-bit pairs shifted by d/2 words, then 16 bits where
+// d is odd. d is the row's, the same in every lane: the selects are uniform.
+__device__ __forceinline__ void realign(unsigned (&o)[4], uint4 mine, uint4 next, unsigned d) {
+    unsigned x[8] = {mine.x, mine.y, mine.z, mine.w, next.x, next.y, next.z, next.w};
+    if (d & 4) {
+#pragma unroll
+        for (int i = 0; i < 6; ++i) x[i] = x[i + 2];
+    }
+    if (d & 2) {
+#pragma unroll
+        for (int i = 0; i < 5; ++i) x[i] = x[i + 1];
+    }
+#pragma unroll
+    for (int j = 0; j < 4; ++j) o[j] = d & 1 ? __funnelshift_r(x[j], x[j + 1], 16) : x[j];
+}
+
+template <int M, bool ALIGNED>
+__device__ __forceinline__ void gemv(const T* A, const T* B, float* C, int N, int K, unsigned* work, float* red) {
+    const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+    constexpr int COLS = ALIGNED ? BN : BN - 8;   // (the last lane's columns unused: see above)
+    const int n0 = blockIdx.x * COLS, pieces = gridDim.y, piece = blockIdx.y;
+    const unsigned long long elems = 1ull * K * N;
+    const unsigned short* a_bits = reinterpret_cast<const unsigned short*>(A);
+
+    // This piece's rows of K, an even share (a piece of none adds zeros), and this warp's of them:
+    // kb + warp + 8j for j < rows.
+    const int kb = static_cast<int>(1ll * piece * K / pieces), ke = static_cast<int>(1ll * (piece + 1) * K / pieces);
+    const int rows = ke - kb > warp ? (ke - kb - warp + WARPS - 1) / WARPS : 0;
+
+    // Rows 8 apart lie 8·N elements — N words — apart: the warp's rows all start d = (k·N + n0)
+    // mod 8 elements into their first word (one d for the warp, whatever the row), and row j's
+    // words are row 0's plus j·N.
+    const unsigned long long e = 1ull * (kb + warp) * N + n0;   // the warp's first row's first element
+    const unsigned d = static_cast<unsigned>(e & 7);
+    const uint4* b_words = reinterpret_cast<const uint4*>(B) + (e >> 3) + lane;   // this lane's word of row 0
+    const unsigned long long last_word = (e >> 3) + 31;   // lane 31's word of row 0
+    float acc[M][8] = {};
+#pragma unroll 1
+    for (int j0 = 0; j0 < rows; j0 += CHUNK) {
+        float a[M];   // lane l: A's element of row j0 + l (zero past the warp's rows)
+        const int ka = kb + warp + WARPS * (j0 + lane);
+#pragma unroll
+        for (int m = 0; m < M; ++m) {
+            unsigned short bits = 0;
+            if (j0 + lane < rows) bits = __ldg(a_bits + 1ll * m * K + ka);
+            a[m] = to_float2(bits).x;
+        }
+        const int here = min(CHUNK, rows - j0);
+#pragma unroll 1
+        for (int r0 = 0; r0 < here; r0 += U) {
+            uint4 mine[U];   // all U rows' loads out before any is used
+            const long long j = j0 + r0;
+            if (8 * (last_word + (j + U - 1) * N + 1) <= elems) {   // the group's words all inside B
+#pragma unroll
+                for (int u = 0; u < U; ++u)
+                    mine[u] = r0 + u < here ? load_whole(b_words + (j + u) * N) : make_uint4(0, 0, 0, 0);
+            } else {   // B's end among them (the last groups of the last pieces)
+#pragma unroll
+                for (int u = 0; u < U; ++u)
+                    mine[u] = r0 + u < here ? load_word(B, (e >> 3) + lane + (j + u) * N, elems) : make_uint4(0, 0, 0, 0);
+            }
+#pragma unroll
+            for (int u = 0; u < U; ++u) {   // (rows past `here`: zeros of B and of A, no branch
+                unsigned o[4];              // around the shuffles, which the whole warp must reach)
+                if constexpr (ALIGNED) {   // N a multiple of 8: every row starts on a word
+                    o[0] = mine[u].x, o[1] = mine[u].y, o[2] = mine[u].z, o[3] = mine[u].w;
+                } else {
+                    uint4 next;
+                    next.x = __shfl_down_sync(~0u, mine[u].x, 1);
+                    next.y = __shfl_down_sync(~0u, mine[u].y, 1);
+                    next.z = __shfl_down_sync(~0u, mine[u].z, 1);
+                    next.w = __shfl_down_sync(~0u, mine[u].w, 1);   // (lane 31: its own, unused)
+                    realign(o, mine[u], next, d);
+                }
+#pragma unroll
+                for (int m = 0; m < M; ++m) {
+                    const float am = __shfl_sync(~0u, a[m], r0 + u);
+#pragma unroll
+                    for (int q = 0; q < 4; ++q) {
+                        const float2 b = to_float2(o[q]);
+                        acc[m][2 * q] = fmaf(am, b.x, acc[m][2 * q]);
+                        acc[m][2 * q + 1] = fmaf(am, b.y, acc[m][2 * q + 1]);
+                    }
+                }
+            }
+        }
+    }
+
+    // The warps' sums, added in warp order: thread t holds column t of each row (t < COLS).
+#pragma unroll
+    for (int m = 0; m < M; ++m) {
+        float4* at = reinterpret_cast<float4*>(red + (warp * MAX_M + m) * BN + 8 * lane);
+        at[0] = make_float4(acc[m][0], acc[m][1], acc[m][2], acc[m][3]);
+        at[1] = make_float4(acc[m][4], acc[m][5], acc[m][6], acc[m][7]);
+    }
+    __syncthreads();
+    float sum[M];
+#pragma unroll
+    for (int m = 0; m < M; ++m) {
+        sum[m] = red[m * BN + tid];
+#pragma unroll
+        for (int w = 1; w < WARPS; ++w) sum[m] += red[(w * MAX_M + m) * BN + tid];
+    }
+    const int n = tid < COLS ? n0 + tid : N;   // (N: a column never written)
+    if (pieces == 1) {   // the whole of K: straight to C
+#pragma unroll
+        for (int m = 0; m < M; ++m)
+            if (n < N) C[1ll * m * N + n] = sum[m];
+        return;
+    }
+    // A piece of K: its sums to the workspace, then the tile's last piece adds all of them.
+    unsigned* counter = work + blockIdx.x;
+    float* partials = reinterpret_cast<float*>(work + (gridDim.x + 3) / 4 * 4);
+    float* tile = partials + 1ll * blockIdx.x * pieces * (MAX_M * BN);
+#pragma unroll
+    for (int m = 0; m < M; ++m) __stcg(tile + 1ll * piece * (MAX_M * BN) + m * BN + tid, sum[m]);
+    __threadfence();   // this block's partials are visible before its count is
+    __syncthreads();
+    __shared__ unsigned arrived;
+    if (tid == 0) arrived = atomicAdd(counter, 1u);
+    __syncthreads();
+    if (arrived != pieces - 1) return;
+    __threadfence();   // (the others' partials: read below past L1, which holds none of them)
+    // Piece order; the loads of P pieces (all M rows) out together, a round trip to L2 each P.
+    constexpr int P = 32 / M;
+    float total[M] = {};
+    for (int p0 = 0; p0 < pieces; p0 += P) {
+        float v[P][M];
+#pragma unroll
+        for (int q = 0; q < P; ++q)
+#pragma unroll
+            for (int m = 0; m < M; ++m)
+                if (p0 + q < pieces) v[q][m] = __ldcg(tile + 1ll * (p0 + q) * (MAX_M * BN) + m * BN + tid);
+#pragma unroll
+        for (int q = 0; q < P; ++q)
+#pragma unroll
+            for (int m = 0; m < M; ++m)
+                if (p0 + q < pieces) total[m] += v[q][m];
+    }
+#pragma unroll
+    for (int m = 0; m < M; ++m)
+        if (n < N) C[1ll * m * N + n] = total[m];
+    if (tid == 0) *counter = 0;   // as found, for the next launch
+}
+
+// M and B's alignment chosen once a launch (the same for every block).
+template <bool ALIGNED>
+__device__ __forceinline__ void gemv_of_m(const T* A, const T* B, float* C, int M, int N, int K, unsigned* work,
+                                          float* red) {
+    if (M == 1) gemv<1, ALIGNED>(A, B, C, N, K, work, red);
+    else if (M == 2) gemv<2, ALIGNED>(A, B, C, N, K, work, red);
+    else if (M == 3) gemv<3, ALIGNED>(A, B, C, N, K, work, red);
+    else gemv<4, ALIGNED>(A, B, C, N, K, work, red);
+}
+
+__device__ __forceinline__ void run_gemv(const T* A, const T* B, float* C, int M, int N, int K, unsigned* work) {
+    __shared__ __align__(16) float red[WARPS * MAX_M * BN];   // the warps' sums (one array for every form)
+    if (N % 8 == 0) gemv_of_m<true>(A, B, C, M, N, K, work, red);
+    else gemv_of_m<false>(A, B, C, M, N, K, work, red);
+}
+
+// The launch this file needs — threads per block, dynamic shared memory bytes — stated once,
+// here; tcraw reads it from the cubin and refuses a declaration in kernels.py that differs.
+extern "C" __constant__ int tcraw_launch[2] = {THREADS, 0};
+
+#if defined(TCRAW_MMA_BF16)
+extern "C" __global__ void __launch_bounds__(THREADS, 2)
+gemv_bf16(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int M, int N, int K, unsigned* work) {
+    run_gemv(A, B, C, M, N, K, work);
+}
+#else
+extern "C" __global__ void __launch_bounds__(THREADS, 2)
+gemv_fp16(const __half* A, const __half* B, float* C, int M, int N, int K, unsigned* work) {
+    run_gemv(A, B, C, M, N, K, work);
+}
+#endif

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# (issue 14) 10, a GEMV on the CUDA cores for M ≤ 4 (cuda_src/10_gemv_b_realigned_by_shuffles.cu),
+# where 09 and 06's swapped tiles stream B latency-bound. Device calls in parts, logs under $OUT:
+#   check   10's GPU tests (rows of B at every offset, every M of 1–4, K whole, in 3, in 40 and as
+#           picked), then compute-sanitizer's memcheck, racecheck and synccheck over 10 at M of 1, 3
+#           and 4 (K whole and split, B's end cutting its last word)
+#   time    10 (its split pick, and K whole, in 4, 16 and 64 pieces) and 06's pick on
+#           scripts/shapes/gemv_10.txt, each beside cuBLAS in its own process, fp16 then bf16
+#   narrow  M of 1–2 with N of 64–1100 (scripts/shapes/gemv_10_narrow.txt): 10, 09 and 06's swapped
+#           tiles (the pick before 10: 09 where N is off 8, else 06), fp16 — where 10 stops paying
+#   handoff 06's pick handing M of 1–2 to 10 and M ≤ 48 (N off 8) to 09: those GPU tests alone
+#   llm     the llm suite (`tcraw bench --shapes llm`, 06's picks: 10 at M = 1), fp16 and bf16
+#   OUT=out bash scripts/gpu_gemv_10.sh check time
+source "$(dirname "$0")/gpu_env.sh"
+write_env
+for part in "$@"; do
+  case $part in
+  check)
+    PYTEST_S=${PYTEST_S:-200} gpu_tests "10_gemv or hands_m_of_1 or hands_small_m" gemv10
+    SAN_TOOLS=${SAN_TOOLS:-memcheck racecheck synccheck} SAN_S=${SAN_S:-80} sanitize_configs gemv10 \
+      fp16:1x3586x1572 gemv_bf16:3x4102x4101:SPLIT=1 gemv_fp16:4x20001x515:SPLIT=7 bf16:2x4096x4096 \
+      gemv_fp16:3x280x15279 ;;
+  handoff)
+    PYTEST_S=${PYTEST_S:-150} gpu_tests "hands_m_of_1 or hands_small_m" handoff ;;
+  narrow)
+    for family in gemv small; do
+      timeout 100 $PY scripts/tune_ladder.py --family $family --precision fp16 --shapes scripts/shapes/gemv_10_narrow.txt \
+        --iters 100 --seed 153 --variants "" > "$OUT/gemv_10_narrow_$family.txt" 2>&1
+      echo "narrow $family exit $?: $(grep -c PASS "$OUT/gemv_10_narrow_$family.txt") passed"
+    done
+    timeout 100 $PY scripts/tune_ladder.py --family wgmma --precision fp16 --shapes scripts/shapes/gemv_10_narrow.txt \
+      --iters 100 --seed 153 --variants SWAP_AB=1,CONSUMERS=2,BN=16,CLUSTER=1,STAGES=8 > "$OUT/gemv_10_narrow_06.txt" 2>&1
+    echo "narrow 06 exit $?: $(grep -c PASS "$OUT/gemv_10_narrow_06.txt") passed" ;;
+  llm)
+    for key in ${KEYS:-fp16 bf16}; do
+      timeout ${LLM_S:-150} $PY -m tcraw bench --shapes llm --precision $key --kernel wgmma_tma_$key --iters 10 --seed 154 \
+        > "$OUT/llm_$key.txt" 2>&1
+      echo "llm $key exit $?: $(grep -A2 geomean "$OUT/llm_$key.txt" | tail -1)"
+    done ;;
+  time)
+    for key in ${KEYS:-fp16 bf16}; do
+      timeout 200 $PY scripts/tune_ladder.py --family gemv --precision $key --shapes scripts/shapes/gemv_10.txt \
+        --iters 100 --seed 151 --variants "" SPLIT=1 SPLIT=4 SPLIT=16 SPLIT=64 > "$OUT/gemv_10_own_$key.txt" 2>&1
+      echo "gemv $key exit $?: $(grep -c PASS "$OUT/gemv_10_own_$key.txt") passed"
+      timeout 150 $PY scripts/tune_ladder.py --family wgmma --precision $key --shapes scripts/shapes/gemv_10.txt \
+        --iters 100 --seed 152 --variants picked > "$OUT/gemv_10_picked_$key.txt" 2>&1
+      echo "picked $key exit $?: $(grep -c PASS "$OUT/gemv_10_picked_$key.txt") passed"
+    done ;;
+  *) echo "unknown part $part: see the list at the top of $0"; exit 2 ;;
+  esac
+done
