@@ -33,6 +33,7 @@
 // aligned) 64 × 128 fp32 partial sums per block. tcraw.kernels.small_m_workspace sizes it.
 
 #include "cp_async.cuh"
+#include "split_k_last.cuh"
 
 #ifndef STAGES
 #define STAGES 6
@@ -371,13 +372,7 @@ __device__ __forceinline__ void small_m(const T* A, const T* B, float* C, int M,
                            make_float2(acc[mt][j][2 * h], acc[mt][j][2 * h + 1]));
             }
         }
-    __threadfence();   // this block's partials are visible before its count is
-    __syncthreads();
-    __shared__ unsigned arrived;
-    if (tid == 0) arrived = atomicAdd(counter, 1u);
-    __syncthreads();
-    if (arrived != pieces - 1) return;
-    __threadfence();   // (the others' partials: read below past L1, which holds none of them)
+    if (!last_piece_in(counter, pieces)) return;   // (the others' partials: read below past L1)
     const float* tile = partials + 1ll * blockIdx.x * pieces * (MAX_M * BN);
     if (M <= 4) sum_pieces<1>(tile, C, M, N, n0, pieces, tid);   // (R: a thread's groups, R·128 ≥ M·32)
     else if (M <= 8) sum_pieces<2>(tile, C, M, N, n0, pieces, tid);

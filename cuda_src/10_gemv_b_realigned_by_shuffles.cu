@@ -11,33 +11,33 @@
 // straight into registers, U rows of them in flight a warp, and does M·8 fp32 FMAs a word; (2) B's
 // rows at any pitch realigned in registers, not in shared memory: a warp reads the 32 aligned words
 // that start a row's span, and each lane takes its 8 columns from its own word and the next
-// lane's (a shuffle), d elements in — d = (k·N + n0) mod 8,
-// the same for every lane of the row, so the shift is a warp-uniform choice, not a divergence;
-// (3) A by shuffles too: lane l holds row m's element of the warp's l-th row of a 32-row chunk,
-// read once, and each row's A goes to every lane by a shuffle.
+// lane's (a shuffle), d elements in — d = (k·N + n0) mod 8, the same for every lane of the row
+// and every row the warp reads (they lie 8 apart), so the shift is a warp-uniform choice, not a
+// divergence; (3) A by shuffles too: lane l holds row m's element of the warp's l-th row of a
+// 32-row chunk, read once, and each row's A goes to every lane by a shuffle.
 //
 // Block: 8 warps, 256 columns of N (a lane: 8 consecutive columns, one word) where N is a multiple
 // of 8, else 248: the 32 words a warp reads cover 31 lanes' columns and an offset, so the last
 // lane's word is only its neighbour's next (a 33rd word by one lane cost 32 registers a thread and
 // a divergent load a row; the 32nd lane's loads, 1/32 of them, are read again by the next tile's
-// block). Warp w takes rows
-// kb + w, kb + w + 8, ... of the block's piece [kb, ke) of K. The warps' sums are added in shared
-// memory in warp order, then split-K as in 09: a grid of (N / 256 or 248 column tiles) × (gridDim.y
-// pieces), partial sums in a workspace, and the tile's last piece to finish adds them in piece
-// order (the same bits every run, whichever finishes last).
+// block). Warp w takes rows kb + w, kb + w + 8, ... of the block's piece [kb, ke) of K. The
+// warps' sums are added in shared memory in warp order, then split-K as in 09: a grid of (N / 256
+// or 248 column tiles) × (gridDim.y pieces), partial sums in a workspace, and the tile's last
+// piece to finish adds them in piece order (the same bits every run, whichever finishes last).
 // Edges: rows past the piece and A's rows past M are never read (zeros); B's columns past N hold
 // what follows in memory and reach only C's columns past N, which are never written; no byte past
 // B's end is read (its last word, if B's end cuts it, element by element).
 //
 // Measured (H200, docs/results/2026-12-03-h200-gemv-10/): against 09 and 06's swapped tiles at M
 // of 1–2, less time at 33 of 35 shapes fp16 (1×3586×1572 13.2 → 11.2 µs; B of 117–192 MB read at
-// 3.5–3.8 TB/s), so 06's pick hands it those (kernels.wgmma_runs_gemv); at M of 3–4 about 2 TB/s,
-// its FMAs the cost — faster at 7 of 13, slower at 6.
+// 3.5–3.8 TB/s), so 06's pick hands it those (kernels.wgmma_runs_gemv); at M of 3–4 0.5–3.0 TB/s
+// (1.9 at 4×8082×3152), its FMAs the cost — faster at 7 of 13, slower at 6.
 //
 // Workspace (zeroed once; every launch leaves it so): a counter per column tile, then (16-byte
 // aligned) MAX_M × 256 fp32 partial sums per block. tcraw.kernels.gemv_workspace sizes it.
 
 #include "mma_sync.cuh"   // T by TCRAW_MMA_<KEY> (FP16, BF16): 10 issues no MMA
+#include "split_k_last.cuh"
 
 constexpr int WARPS = 8, THREADS = 32 * WARPS;
 constexpr int BN = 256, MAX_M = 4;   // a block's columns at most (a lane's 8 × 32 lanes), M's bound
@@ -56,7 +56,9 @@ __device__ __noinline__ uint4 load_cut_word(const unsigned short* b, unsigned lo
     return make_uint4(x[0], x[1], x[2], x[3]);
 }
 
-// A word of B inside it, read once (L1 not allocated: no lane reads it again).
+// A word of B inside it, L1 not allocated: no lane of the block reads it again — but where N is
+// under a tile's width (one row's span covering 256 / N rows, others' of this block) and the last
+// lane's word of a 248-column tile (the next tile's first), which come again from L2.
 __device__ __forceinline__ uint4 load_whole(const uint4* at) {
     uint4 v;
     asm volatile("ld.global.nc.L1::no_allocate.v4.b32 {%0, %1, %2, %3}, [%4];"
@@ -81,7 +83,7 @@ __device__ __forceinline__ float2 to_float2(unsigned pair) {
 
 // This lane's 8 columns of a row whose span starts d elements into the lane's word `mine`, the
 // rest from `next` (the next lane's word): 32-bit pairs shifted by d/2 words, then 16 bits where
-// d is odd. d is the row's, the same in every lane: the selects are uniform.
+// d is odd. d is the warp's (every row it reads, every lane): the selects are uniform.
 __device__ __forceinline__ void realign(unsigned (&o)[4], uint4 mine, uint4 next, unsigned d) {
     unsigned x[8] = {mine.x, mine.y, mine.z, mine.w, next.x, next.y, next.z, next.w};
     if (d & 4) {
@@ -120,7 +122,8 @@ __device__ __forceinline__ void gemv(const T* A, const T* B, float* C, int N, in
 #pragma unroll 1
     for (int j0 = 0; j0 < rows; j0 += CHUNK) {
         float a[M];   // lane l: A's element of row j0 + l (zero past the warp's rows)
-        const int ka = kb + warp + WARPS * (j0 + lane);
+        // (row j0 + lane's column of A: past K for lanes past the warp's rows, and then not read)
+        const long long ka = kb + warp + WARPS * static_cast<long long>(j0 + lane);
 #pragma unroll
         for (int m = 0; m < M; ++m) {
             unsigned short bits = 0;
@@ -183,7 +186,7 @@ __device__ __forceinline__ void gemv(const T* A, const T* B, float* C, int N, in
 #pragma unroll
         for (int w = 1; w < WARPS; ++w) sum[m] += red[(w * MAX_M + m) * BN + tid];
     }
-    const int n = tid < COLS ? n0 + tid : N;   // (N: a column never written)
+    const long long n = tid < COLS ? n0 + static_cast<long long>(tid) : N;   // (N: a column never written)
     if (pieces == 1) {   // the whole of K: straight to C
 #pragma unroll
         for (int m = 0; m < M; ++m)
@@ -196,13 +199,7 @@ __device__ __forceinline__ void gemv(const T* A, const T* B, float* C, int N, in
     float* tile = partials + 1ll * blockIdx.x * pieces * (MAX_M * BN);
 #pragma unroll
     for (int m = 0; m < M; ++m) __stcg(tile + 1ll * piece * (MAX_M * BN) + m * BN + tid, sum[m]);
-    __threadfence();   // this block's partials are visible before its count is
-    __syncthreads();
-    __shared__ unsigned arrived;
-    if (tid == 0) arrived = atomicAdd(counter, 1u);
-    __syncthreads();
-    if (arrived != pieces - 1) return;
-    __threadfence();   // (the others' partials: read below past L1, which holds none of them)
+    if (!last_piece_in(counter, pieces)) return;   // (the others' partials: read below past L1)
     // Piece order; the loads of P pieces (all M rows) out together, a round trip to L2 each P.
     constexpr int P = 32 / M;
     float total[M] = {};

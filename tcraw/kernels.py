@@ -1437,7 +1437,8 @@ REALIGN_CONFIGS = tuple(_realigned({"CONSUMERS": 1, "BN": bn, "CLUSTER": 1, "STA
 # M of 1–2 (16-bit, N of GEMV_MIN_N or more): the pick hands the problem to 10, a GEMV on the CUDA
 # cores — B's words straight to registers, realigned by shuffles where its rows lie off 16 bytes.
 # Against the pick before it (09 where N is off 8, else 06's swapped tiles; H200, each in its own
-# process beside cuBLAS, docs/results/2026-12-03-h200-gemv-10/): N of 984–14336 (run 1) less time at
+# process beside cuBLAS, docs/results/2026-12-03-h200-gemv-10/): N of 984–14336 (run 1, 10's sum
+# then 16 / M pieces at once and its split up to 256: see the README there) less time at
 # all 19 fp16 shapes (0.77–0.99×; 1×3586×1572 13.2 → 11.2 µs, 0.75 → 0.89× cuBLAS) and 17 of 19
 # bf16 (+0.3 and +0.4 % at 1×14336×4096 and 2×5698×2304); N of 80–1086 (run 2, fp16) less at 14 of
 # 16 (1×203×1891 0.65 → 0.97×), more at 2×512×4096 (+5 %) and 2×80×8680 (+9 %). Narrower N is

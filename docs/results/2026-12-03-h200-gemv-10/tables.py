@@ -27,13 +27,16 @@ def dims(shape):
 def against(key, pairs):
     """10 against the pick before it, (shape, 10's row, the old pick's row, its label) each: a row
     a shape (µs and × cuBLAS against each row's own cuBLAS), then before_after's line."""
-    before, after = [], []
+    before, after, time = [], [], []
     for shape, new, old, label in pairs:
         before.append(old["cublas"] / old[label])
         after.append(new["cublas"] / new["default"])
+        time.append(new["default"] / old[label])
         print(f"  {key} {shape:14s} N mod 8 = {dims(shape)[1] % 8}  {old[label]:7.2f} → {new['default']:7.2f} µs  "
               f"{before[-1]:.3f} → {after[-1]:.3f}×  (time {new['default'] / old[label]:.3f})")
-    print(before_after(key, before, after) + "\n")
+    print(before_after(key, before, after) + "  (× cuBLAS, each log's own)")
+    print(f"  {key}: 10's time against the pick's: less at {sum(t < 1 for t in time)} of {len(time)}, "
+          f"{min(time):.3f}–{max(time):.3f}\n")
 
 
 def main():
