@@ -142,7 +142,8 @@ __device__ __forceinline__ void gemv(const T* A, const T* B, float* C, int N, in
             } else {   // B's end among them (the last groups of the last pieces)
 #pragma unroll
                 for (int u = 0; u < U; ++u)
-                    mine[u] = r0 + u < here ? load_word(B, (e >> 3) + lane + (j + u) * N, elems) : make_uint4(0, 0, 0, 0);
+                    mine[u] = r0 + u < here ? load_word(B, (e >> 3) + lane + (j + u) * N, elems)
+                                            : make_uint4(0, 0, 0, 0);
             }
 #pragma unroll
             for (int u = 0; u < U; ++u) {   // (rows past `here`: zeros of B and of A, no branch

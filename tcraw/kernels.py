@@ -654,7 +654,8 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         realign_b=bool(tile["B_REALIGN"]),
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
         configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY + SWAPPED_CONFIGS + STREAM_B_WIDE_CONFIGS +
-                 (STREAM_B_SWAPPED_CONFIG,) + FIT_CONFIGS + REALIGN_CONFIGS + ({IN_PLACE_09: 1}, {GEMV_10: 1}) if elem == 2
+                 (STREAM_B_SWAPPED_CONFIG,) + FIT_CONFIGS + REALIGN_CONFIGS + ({IN_PLACE_09: 1}, {GEMV_10: 1})
+                 if elem == 2
                  else tuple(c for c in WGMMA_CONFIGS if not wgmma_sixteen_bit_only(c))) if choose else (),
         configure=(lambda picked, over: _handed(key, picked, over, asked) or _owned(asked, lambda: wgmma_kernel(
             key, _with_stages(asked, _not_handed(picked), checked_macros(over, WGMMA_TILE, "06/07", WGMMA_POSITIVE)),
@@ -1779,8 +1780,9 @@ def gemv_workspace(split):
 
 def gemv_kernel(key, tile=GEMV_TILE, name=None):
     """The 10 kernel (fp16, bf16) for M ≤ 4: FFMAs on B's words straight from HBM, any row pitch
-    (realigned by shuffles, no copy), each tile of 256 (or 248: gemv_columns) columns' K cut in SPLIT pieces over the grid's
-    y. SPLIT=0 (the default): each problem gets gemv_split's; a run may override SPLIT."""
+    (realigned by shuffles, no copy), each tile of 256 columns (248: gemv_columns) with its K cut
+    in SPLIT pieces over the grid's y. SPLIT=0 (the default): each problem gets gemv_split's; a
+    run may override SPLIT."""
     if key not in ("fp16", "bf16"):
         raise UsageError(f"10 comes in fp16 and bf16, not {key!r}")
     split = {**GEMV_TILE, **checked_macros(tile, GEMV_TILE, "10")}["SPLIT"]
