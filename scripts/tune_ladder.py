@@ -91,13 +91,13 @@ def variant(family, key, spec, picked=False):
     return factory(key, tile, name=f"{family}_{key}[{label}]")
 
 
-def repeated(variants):
+def repeated(variants, defaults=kernels.WGMMA_TILE):
     """The names of variants that build what one before them builds: a fixed variant its macros, a
     picking one the macros it sets under each pick (its own defines are the default tile's, so
-    "picked" and "picked:WAIT_DEPTH=0" differ per problem, not there)."""
-    def set_apart(k):   # what a picking variant's label sets unlike 06/07's default tile ("A_EDGE=4": nothing)
+    "picked" and "picked:WAIT_DEPTH=0" differ per problem, not there). ``defaults``: the family's
+    macros (FAMILIES)."""
+    def set_apart(k):   # what a picking variant's label sets unlike the family's default tile ("A_EDGE=4": nothing)
         items = [i.partition("=") for i in k.name[k.name.index("[") + 1:-1].split("+")]
-        defaults = {"09": kernels.SMALL_M_TILE, "10": kernels.GEMV_TILE}.get(k.source[:2], kernels.WGMMA_TILE)
         return frozenset(f"{name}={value}" for name, _, value in items
                          if name != "default" and str(defaults.get(name)) != value)
     # (a fixed variant's launch too: 09's and 10's SPLIT is the grid's, not a macro of the .cu)
@@ -141,7 +141,7 @@ def main():
         raise UsageError(f"{args.family} comes in {', '.join(FAMILIES[args.family][2])}, not {key}")
     # every variant is read (and a bad one refused) before the GPU is opened
     rungs = {key: [variant(args.family, key, v, args.picked) for v in args.variants]}
-    if (twice := repeated(rungs[key])):
+    if (twice := repeated(rungs[key], FAMILIES[args.family][1])):
         raise UsageError(f"--variants: {', '.join(twice)} builds the same kernel as a variant before it (with "
                          "--picked, \"\" is \"picked\"; \"\" is the default tile's own macros); give each once")
     rows = bench_vs_cublas(0, [key], sizes, rungs=rungs, iters=args.iters, warmup=5, seed=args.seed,

@@ -966,19 +966,26 @@ def test_10_gemv_reads_b_at_any_pitch(device, host_problems, key, split):
                                   rec.m, rec.n, rec.k, device.sm_count)) and not rec.pitched)
 
 
+def runs_handed(device, host_problems, key, source, shapes, overridden):
+    """06 (``key``) on ``shapes``: its pick runs ``source`` (09 or 10), nothing copied to pitched
+    rows, correct and repeatable — and on ``overridden`` with one of 06's macros set (BN=16), 06,
+    B copied to pitched rows (N off 8)."""
+    kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    runs_right_and_repeatable(device, host_problems, kernel, key, shapes, None,
+                              lambda rec: rec.source == source and not rec.pitched)
+    runs_right_and_repeatable(device, host_problems, kernel, key, [overridden], {"BN": 16},
+                              lambda rec: rec.source == "06_wgmma_tma_hopper.cu" and "B" in rec.pitched)
+
+
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_06_hands_m_of_1_and_2_to_10(device, host_problems, key):
     """06 on M ≤ 2 with N ≥ 80 (GEMV_MIN_N), B's rows on 16 bytes or not: its pick runs 10 (the
     record's source), nothing copied to pitched rows, correct and repeatable — and with an override
     of 06's macros, 06."""
-    kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
-    if (refusal := kernel.device_refusal(device)):
-        pytest.skip(str(refusal))
-    runs_right_and_repeatable(device, host_problems, kernel, key,
-                              [(1, 11037, 1571), (2, 4096, 4096), (1, 512, 9), (2, 1003, 20000), (2, 83, 700)], None,
-                              lambda rec: rec.source == "10_gemv_b_realigned_by_shuffles.cu" and not rec.pitched)
-    runs_right_and_repeatable(device, host_problems, kernel, key, [(2, 1003, 4105)], {"BN": 16},
-                              lambda rec: rec.source == "06_wgmma_tma_hopper.cu" and "B" in rec.pitched)
+    runs_handed(device, host_problems, key, "10_gemv_b_realigned_by_shuffles.cu",
+                [(1, 11037, 1571), (2, 4096, 4096), (1, 512, 9), (2, 1003, 20000), (2, 83, 700)], (2, 1003, 4105))
 
 
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
@@ -986,11 +993,5 @@ def test_06_hands_small_m_with_b_off_16_bytes_to_09(device, host_problems, key):
     """06 on M ≤ 32 (≤ 48 with N ≥ 4096) with N not a multiple of 8: its pick runs 09 (the record's
     source), nothing copied to pitched rows, correct and repeatable — and with an override of 06's
     macros, 06."""
-    kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
-    if (refusal := kernel.device_refusal(device)):
-        pytest.skip(str(refusal))
-    runs_right_and_repeatable(device, host_problems, kernel, key,
-                              [(3, 11037, 1571), (32, 4099, 2000), (17, 65, 9), (45, 4101, 300), (1, 75, 77)], None,
-                              lambda rec: rec.source == "09_mma_small_m_b_in_place.cu" and not rec.pitched)
-    runs_right_and_repeatable(device, host_problems, kernel, key, [(3, 1003, 4105)], {"BN": 16},
-                              lambda rec: rec.source == "06_wgmma_tma_hopper.cu" and "B" in rec.pitched)
+    runs_handed(device, host_problems, key, "09_mma_small_m_b_in_place.cu",
+                [(3, 11037, 1571), (32, 4099, 2000), (17, 65, 9), (45, 4101, 300), (1, 75, 77)], (3, 1003, 4105))
