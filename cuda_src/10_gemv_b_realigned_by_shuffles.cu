@@ -8,13 +8,15 @@
 // blocks × 512 threads.
 //
 // Adds to 09: (1) no tensor cores and no shared-memory ring: each lane loads B's 16-byte words
-// straight into registers, U rows of them in flight a warp, and does M·8 fp32 FMAs a word; (2) B's
+// straight into registers, two groups of U rows in flight a warp (the next group's loads go out
+// before this group's FMAs), and does M·8 fp32 FMAs a word; (2) B's
 // rows at any pitch realigned in registers, not in shared memory: a warp reads the 32 aligned words
 // that start a row's span, and each lane takes its 8 columns from its own word and the next
 // lane's (a shuffle), d elements in — d = (k·N + n0) mod 8, the same for every lane of the row
 // and every row the warp reads (they lie 8 apart), so the shift is a warp-uniform choice, not a
 // divergence; (3) A by shuffles too: lane l holds row m's element of the warp's l-th row of a
-// 32-row chunk, read once, and each row's A goes to every lane by a shuffle.
+// 32-row chunk, read once (its loads beside the chunk's first group's), and each row's A goes to
+// every lane by a shuffle.
 //
 // Block: 8 warps, 256 columns of N (a lane: 8 consecutive columns, one word) where N is a multiple
 // of 8, else 248: the 32 words a warp reads cover 31 lanes' columns and an offset, so the last
@@ -28,10 +30,14 @@
 // what follows in memory and reach only C's columns past N, which are never written; no byte past
 // B's end is read (its last word, if B's end cuts it, element by element).
 //
-// Measured (H200, docs/results/2026-12-03-h200-gemv-10/): against 09 and 06's swapped tiles at M
-// of 1–2, less time at 33 of 35 shapes fp16 (1×3586×1572 13.2 → 11.2 µs; B of 117–192 MB read at
-// 3.5–3.8 TB/s), so 06's pick hands it those (kernels.wgmma_runs_gemv); at M of 3–4 0.5–3.0 TB/s
-// (1.9 at 4×8082×3152), its FMAs the cost — faster at 7 of 13, slower at 6.
+// Measured (H200): with one group of 8 rows in flight (docs/results/2026-12-03-h200-gemv-10/),
+// against 09 and 06's swapped tiles at M of 1–2, less time at 33 of 35 shapes fp16 (1×3586×1572
+// 13.2 → 11.2 µs; B of 117–192 MB read at 3.5–3.8 TB/s); at M of 3–4 faster at 7 of 13 — a warp
+// waited on memory once a group, and once more a chunk for A before its first group's loads went
+// out. With two groups in flight (8 rows each at M ≤ 2, 4 at M of 3–4, what 128 registers hold;
+// docs/results/2026-12-03-h200-gemv-pipelined/): 0.954 of that time on 48 shapes of M 1–4 (0.84 at
+// 4×4378×4771, 1×3586×1572 11.1 → 10.5 µs), and at M of 3–4 0.875× 06's pick's time (faster at 35 of
+// 37), so 06's pick hands it M of 1–4 (kernels.wgmma_runs_gemv).
 //
 // Workspace (zeroed once; every launch leaves it so): a counter per column tile, then (16-byte
 // aligned) MAX_M × 256 fp32 partial sums per block. tcraw.kernels.gemv_workspace sizes it.
@@ -42,9 +48,7 @@
 constexpr int WARPS = 8, THREADS = 32 * WARPS;
 constexpr int BN = 256, MAX_M = 4;   // a block's columns at most (a lane's 8 × 32 lanes), M's bound
 constexpr int CHUNK = 32;            // a warp's rows whose A one load a lane brings (one a lane)
-constexpr int U = 8;                 // rows whose loads a warp sends out together
 static_assert(sizeof(T) == 2 && BN == 8 * 32, "a lane's columns are one 16-byte word of 16-bit elements");
-static_assert(CHUNK % U == 0, "a chunk is whole groups of U rows");
 
 // B's 16-byte word w (words counted from B's start, 8 elements each) that B's end cuts: its
 // elements before `elems`, the rest zeros, one at a time. Out of line: it runs for one word of B
@@ -98,10 +102,74 @@ __device__ __forceinline__ void realign(unsigned (&o)[4], uint4 mine, uint4 next
     for (int j = 0; j < 4; ++j) o[j] = d & 1 ? __funnelshift_r(x[j], x[j + 1], 16) : x[j];
 }
 
+// The words of the warp's rows j … j + U − 1 (row j's first word at b_words + j·N, this lane's),
+// zeros for rows past `rows`. Where every word of the group lies inside B, straight loads; else
+// (B's end among them: the last groups of the last pieces) word by word.
+template <int U>
+__device__ __forceinline__ void load_group(uint4 (&w)[U], const T* B, const uint4* b_words, unsigned long long
+                                           first_word, long long j, int rows, int N, unsigned long long elems) {
+    if (8 * (first_word + 31 + (j + U - 1) * N + 1) <= elems) {
+#pragma unroll
+        for (int u = 0; u < U; ++u) w[u] = j + u < rows ? load_whole(b_words + (j + u) * N) : make_uint4(0, 0, 0, 0);
+    } else {
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+            w[u] = j + u < rows ? load_word(B, first_word + (threadIdx.x % 32) + (j + u) * N, elems)
+                                : make_uint4(0, 0, 0, 0);
+    }
+}
+
+// A's elements of a chunk's 32 rows, raw: lane l, row j0 + l of the warp's (zero past them);
+// converted only where first used, so their loads wait beside the group's loads of B.
+template <int M>
+__device__ __forceinline__ void load_a(unsigned short (&bits)[M], const unsigned short* a_bits, int K, int kb, int j0,
+                                       int rows) {
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    // (row j0 + lane's column of A: past K for lanes past the warp's rows, and then not read)
+    const long long ka = kb + warp + WARPS * static_cast<long long>(j0 + lane);
+#pragma unroll
+    for (int m = 0; m < M; ++m) bits[m] = j0 + lane < rows ? __ldg(a_bits + 1ll * m * K + ka) : 0;
+}
+
+// One group's FMAs: rows r0 … r0 + U − 1 of the chunk whose A `a` holds (lane l: its row l).
+// Rows past the warp's are zeros of B and of A, with no branch around the shuffles, which the
+// whole warp must reach.
+template <int M, bool ALIGNED, int U>
+__device__ __forceinline__ void fma_group(float (&acc)[M][8], const uint4 (&w)[U], const float (&a)[M], int r0,
+                                          unsigned d) {
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+        unsigned o[4];
+        if constexpr (ALIGNED) {   // N a multiple of 8: every row starts on a word
+            o[0] = w[u].x, o[1] = w[u].y, o[2] = w[u].z, o[3] = w[u].w;
+        } else {
+            uint4 next;
+            next.x = __shfl_down_sync(~0u, w[u].x, 1);
+            next.y = __shfl_down_sync(~0u, w[u].y, 1);
+            next.z = __shfl_down_sync(~0u, w[u].z, 1);
+            next.w = __shfl_down_sync(~0u, w[u].w, 1);   // (lane 31: its own, unused)
+            realign(o, w[u], next, d);
+        }
+#pragma unroll
+        for (int m = 0; m < M; ++m) {
+            const float am = __shfl_sync(~0u, a[m], r0 + u);
+#pragma unroll
+            for (int q = 0; q < 4; ++q) {
+                const float2 b = to_float2(o[q]);
+                acc[m][2 * q] = fmaf(am, b.x, acc[m][2 * q]);
+                acc[m][2 * q + 1] = fmaf(am, b.y, acc[m][2 * q + 1]);
+            }
+        }
+    }
+}
+
 template <int M, bool ALIGNED>
 __device__ __forceinline__ void gemv(const T* A, const T* B, float* C, int N, int K, unsigned* work, float* red) {
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     constexpr int COLS = ALIGNED ? BN : BN - 8;   // (the last lane's columns unused: see above)
+    constexpr int U = M <= 2 ? 8 : 4;             // a group's rows (two groups' words in 128 registers)
+    constexpr int GROUPS = CHUNK / U;             // a chunk's groups
+    static_assert(CHUNK % U == 0, "a chunk is whole groups of U rows");
     const int n0 = blockIdx.x * COLS, pieces = gridDim.y, piece = blockIdx.y;
     const unsigned long long elems = 1ull * K * N;
     const unsigned short* a_bits = reinterpret_cast<const unsigned short*>(A);
@@ -117,59 +185,33 @@ __device__ __forceinline__ void gemv(const T* A, const T* B, float* C, int N, in
     const unsigned long long e = 1ull * (kb + warp) * N + n0;   // the warp's first row's first element
     const unsigned d = static_cast<unsigned>(e & 7);
     const uint4* b_words = reinterpret_cast<const uint4*>(B) + (e >> 3) + lane;   // this lane's word of row 0
-    const unsigned long long last_word = (e >> 3) + 31;   // lane 31's word of row 0
     float acc[M][8] = {};
+
+    // Two groups in flight: group g + 1's loads go out before group g's FMAs, and a chunk's A with
+    // the loads of its first group — so a warp waits on memory about once, not once a group and
+    // once more a chunk for A. `ahead` takes the next group's words and moves to `now` after this
+    // group's FMAs (register moves: unrolled by two to alternate the sets instead, ptxas spilled).
+    uint4 now[U], ahead[U];
+    unsigned short a_next[M];
+    float a[M];
+    load_a<M>(a_next, a_bits, K, kb, 0, rows);
+    load_group(now, B, b_words, e >> 3, 0, rows, N, elems);
+    const int groups = (rows + U - 1) / U;
 #pragma unroll 1
-    for (int j0 = 0; j0 < rows; j0 += CHUNK) {
-        float a[M];   // lane l: A's element of row j0 + l (zero past the warp's rows)
-        // (row j0 + lane's column of A: past K for lanes past the warp's rows, and then not read)
-        const long long ka = kb + warp + WARPS * static_cast<long long>(j0 + lane);
+    for (int g = 0; g < groups; ++g) {
+        const int r0 = (g % GROUPS) * U;   // the group's first row in its chunk
+        if (r0 == 0) {   // a chunk's first group: its A, loaded beside the group's words
 #pragma unroll
-        for (int m = 0; m < M; ++m) {
-            unsigned short bits = 0;
-            if (j0 + lane < rows) bits = __ldg(a_bits + 1ll * m * K + ka);
-            a[m] = to_float2(bits).x;
+            for (int m = 0; m < M; ++m) a[m] = to_float2(a_next[m]).x;
         }
-        const int here = min(CHUNK, rows - j0);
-#pragma unroll 1
-        for (int r0 = 0; r0 < here; r0 += U) {
-            uint4 mine[U];   // all U rows' loads out before any is used
-            const long long j = j0 + r0;
-            if (8 * (last_word + (j + U - 1) * N + 1) <= elems) {   // the group's words all inside B
-#pragma unroll
-                for (int u = 0; u < U; ++u)
-                    mine[u] = r0 + u < here ? load_whole(b_words + (j + u) * N) : make_uint4(0, 0, 0, 0);
-            } else {   // B's end among them (the last groups of the last pieces)
-#pragma unroll
-                for (int u = 0; u < U; ++u)
-                    mine[u] = r0 + u < here ? load_word(B, (e >> 3) + lane + (j + u) * N, elems)
-                                            : make_uint4(0, 0, 0, 0);
-            }
-#pragma unroll
-            for (int u = 0; u < U; ++u) {   // (rows past `here`: zeros of B and of A, no branch
-                unsigned o[4];              // around the shuffles, which the whole warp must reach)
-                if constexpr (ALIGNED) {   // N a multiple of 8: every row starts on a word
-                    o[0] = mine[u].x, o[1] = mine[u].y, o[2] = mine[u].z, o[3] = mine[u].w;
-                } else {
-                    uint4 next;
-                    next.x = __shfl_down_sync(~0u, mine[u].x, 1);
-                    next.y = __shfl_down_sync(~0u, mine[u].y, 1);
-                    next.z = __shfl_down_sync(~0u, mine[u].z, 1);
-                    next.w = __shfl_down_sync(~0u, mine[u].w, 1);   // (lane 31: its own, unused)
-                    realign(o, mine[u], next, d);
-                }
-#pragma unroll
-                for (int m = 0; m < M; ++m) {
-                    const float am = __shfl_sync(~0u, a[m], r0 + u);
-#pragma unroll
-                    for (int q = 0; q < 4; ++q) {
-                        const float2 b = to_float2(o[q]);
-                        acc[m][2 * q] = fmaf(am, b.x, acc[m][2 * q]);
-                        acc[m][2 * q + 1] = fmaf(am, b.y, acc[m][2 * q + 1]);
-                    }
-                }
-            }
+        const long long j = 1ll * (g + 1) * U;   // the next group's first row
+        if (j < rows) {
+            load_group(ahead, B, b_words, e >> 3, j, rows, N, elems);
+            if (r0 + U == CHUNK) load_a<M>(a_next, a_bits, K, kb, static_cast<int>(j), rows);   // the next chunk's
         }
+        fma_group<M, ALIGNED, U>(acc, now, a, r0, d);
+#pragma unroll
+        for (int u = 0; u < U; ++u) now[u] = ahead[u];
     }
 
     // The warps' sums, added in warp order: thread t holds column t of each row (t < COLS).

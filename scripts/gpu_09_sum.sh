@@ -28,16 +28,14 @@ for part in "$@"; do
     echo "stalls exit $?"; grep -E "Duration|Stall|Issued Warp|No Eligible|Active Warps" "$OUT/ncu_09_stalls.txt" | head -20 ;;
   time)
     old=/tmp/tcraw_old09
-    rm -rf $old && mkdir -p $old && cp -r tcraw cuda_src scripts $old/ && cp "${OLD09:?the old 09 .cu}" $old/cuda_src/09_mma_small_m_b_in_place.cu
+    old_tree "${OLD09:?the old 09 .cu}" 09_mma_small_m_b_in_place.cu $old
     for tree in old new; do
       dir=$([ $tree = old ] && echo $old || echo .)
-      (cd $dir && PYTHONPATH=$PWD TCRAW_CACHE_DIR=/tmp/tcraw-cache-$tree timeout 150 $PY scripts/tune_ladder.py --family small \
-        --precision fp16 --shapes scripts/shapes/split_09_fresh.txt --iters 100 --seed 142 --variants "" SPLIT=4 SPLIT=8) \
-        > "$OUT/split_09_fresh_${tree}_fp16.txt" 2>&1
+      in_tree 150 $dir $tree --family small --precision fp16 --shapes scripts/shapes/split_09_fresh.txt \
+        --iters 100 --seed 142 --variants "" SPLIT=4 SPLIT=8 > "$OUT/split_09_fresh_${tree}_fp16.txt" 2>&1
       echo "split09 $tree exit $?: $(grep -c PASS "$OUT/split_09_fresh_${tree}_fp16.txt") passed"
-      (cd $dir && PYTHONPATH=$PWD TCRAW_CACHE_DIR=/tmp/tcraw-cache-$tree timeout 100 $PY scripts/tune_ladder.py --family wgmma \
-        --precision fp16 --shapes scripts/shapes/tiny_gemv.txt --iters 100 --seed 143 --variants picked) \
-        > "$OUT/tiny_gemv_${tree}_fp16.txt" 2>&1
+      in_tree 100 $dir $tree --family wgmma --precision fp16 --shapes scripts/shapes/tiny_gemv.txt \
+        --iters 100 --seed 143 --variants picked > "$OUT/tiny_gemv_${tree}_fp16.txt" 2>&1
       echo "tiny $tree exit $?: $(grep -c PASS "$OUT/tiny_gemv_${tree}_fp16.txt") passed"
     done ;;
   *) echo "unknown part $part: see the list at the top of $0"; exit 2 ;;

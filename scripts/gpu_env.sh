@@ -47,3 +47,14 @@ cublas_kernel() {
     --seed 7 --variants picked > "$log" 2>&1
   grep -E "^  [a-zA-Z_].*\(|Grid Size|Block Size|Cluster Size" "$log"
 }
+# A copy of this tree (tcraw, cuda_src, scripts) at $3 with cuda_src/$2 replaced by the file $1: a
+# kernel's old and new forms timed one after the other, each in its own process and cubin cache
+old_tree() {
+  rm -rf "$3" && mkdir -p "$3" && cp -r tcraw cuda_src scripts "$3"/ && cp "${1:?the old .cu}" "$3/cuda_src/$2"
+}
+# tune_ladder.py's arguments ($4...) run under $1 seconds in tree $2 (this one: .), with a cubin
+# cache of its own (/tmp/tcraw-cache-$3)
+in_tree() {
+  local seconds=$1 dir=$2 cache=$3; shift 3
+  (cd "$dir" && PYTHONPATH=$PWD TCRAW_CACHE_DIR=/tmp/tcraw-cache-$cache timeout $seconds $PY scripts/tune_ladder.py "$@")
+}

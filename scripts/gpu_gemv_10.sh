@@ -10,6 +10,11 @@
 #           tiles (the pick before 10: 09 where N is off 8, else 06), fp16 — where 10 stops paying
 #   handoff 06's pick handing M of 1–2 to 10 and M ≤ 48 (N off 8) to 09: those GPU tests alone
 #   llm     the llm suite (`tcraw bench --shapes llm`, 06's picks: 10 at M = 1), fp16 and bf16
+#   pipe    10 as it is beside $OLD10 (10's .cu as it was, in a copy of the tree), old, new, old,
+#           new, each beside cuBLAS in its own process, on scripts/shapes/gemv_10.txt and
+#           gemv_10_fresh.txt (its split pick), fp16 (KEYS to change): two groups of loads in flight
+#   m34     M of 3–4 (scripts/shapes/gemv_10_m34.txt): 10 (its split pick) and 06's pick, each
+#           beside cuBLAS in its own process, fp16 then bf16 — whether the pick should hand them to 10
 #   OUT=out bash scripts/gpu_gemv_10.sh check time
 source "$(dirname "$0")/gpu_env.sh"
 write_env
@@ -45,6 +50,29 @@ for part in "$@"; do
       timeout 150 $PY scripts/tune_ladder.py --family wgmma --precision $key --shapes scripts/shapes/gemv_10.txt \
         --iters 100 --seed 152 --variants picked > "$OUT/gemv_10_picked_$key.txt" 2>&1
       echo "picked $key exit $?: $(grep -c PASS "$OUT/gemv_10_picked_$key.txt") passed"
+    done ;;
+  m34)
+    for key in ${KEYS:-fp16 bf16}; do
+      for family in gemv wgmma; do
+        spec=$([ $family = wgmma ] && echo picked)   # (10: its default, the empty variant)
+        timeout 150 $PY scripts/tune_ladder.py --family $family --precision $key --shapes scripts/shapes/gemv_10_m34.txt \
+          --iters 100 --seed 171 --variants "$spec" > "$OUT/gemv_10_m34_${family}_$key.txt" 2>&1
+        echo "m34 $family $key exit $?: $(grep -c PASS "$OUT/gemv_10_m34_${family}_$key.txt") passed"
+      done
+    done ;;
+  pipe)
+    old=/tmp/tcraw_old10
+    old_tree "${OLD10:?the old 10 .cu}" 10_gemv_b_realigned_by_shuffles.cu $old
+    for key in ${KEYS:-fp16}; do
+      for turn in old1 new1 old2 new2; do
+        tree=${turn%?}
+        dir=$([ $tree = old ] && echo $old || echo .)
+        for shapes in gemv_10 gemv_10_fresh; do
+          in_tree 120 $dir $tree --family gemv --precision $key --shapes scripts/shapes/$shapes.txt --iters 100 \
+            --seed 16${turn#???} --variants "" > "$OUT/${shapes}_pipe_${turn}_$key.txt" 2>&1
+          echo "$shapes $turn $key exit $?: $(grep -c PASS "$OUT/${shapes}_pipe_${turn}_$key.txt") passed"
+        done
+      done
     done ;;
   *) echo "unknown part $part: see the list at the top of $0"; exit 2 ;;
   esac
