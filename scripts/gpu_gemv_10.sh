@@ -8,7 +8,7 @@
 #           scripts/shapes/gemv_10.txt, each beside cuBLAS in its own process, fp16 then bf16
 #   narrow  M of 1–2 with N of 64–1100 (scripts/shapes/gemv_10_narrow.txt): 10, 09 and 06's swapped
 #           tiles (the pick before 10: 09 where N is off 8, else 06), fp16 — where 10 stops paying
-#   handoff 06's pick handing M of 1–2 to 10 and M ≤ 48 (N off 8) to 09: those GPU tests alone
+#   handoff 06's pick handing M of 1–4 to 10 and M ≤ 48 (N off 8) to 09: those GPU tests alone
 #   llm     the llm suite (`tcraw bench --shapes llm`, 06's picks: 10 at M = 1), fp16 and bf16
 #   pipe    10 as it is beside $OLD10 (10's .cu as it was, in a copy of the tree), old, new, old,
 #           new, each beside cuBLAS in its own process, on scripts/shapes/gemv_10.txt and

@@ -1435,19 +1435,20 @@ def _realigned(picked):
 REALIGN_CONFIGS = tuple(_realigned({"CONSUMERS": 1, "BN": bn, "CLUSTER": 1, "STAGES": 8}) for bn in (64, 128))
 
 
-# M of 1–2 (16-bit, N of GEMV_MIN_N or more): the pick hands the problem to 10, a GEMV on the CUDA
+# M of 1–4 (16-bit, N of GEMV_MIN_N or more): the pick hands the problem to 10, a GEMV on the CUDA
 # cores — B's words straight to registers, realigned by shuffles where its rows lie off 16 bytes.
 # Against the pick before it (09 where N is off 8, else 06's swapped tiles; H200, each in its own
-# process beside cuBLAS, docs/results/2026-12-03-h200-gemv-10/): N of 984–14336 (run 1, 10's sum
-# then 16 / M pieces at once and its split up to 256: see the README there) less time at
-# all 19 fp16 shapes (0.77–0.99×; 1×3586×1572 13.2 → 11.2 µs, 0.75 → 0.89× cuBLAS) and 17 of 19
-# bf16 (+0.3 and +0.4 % at 1×14336×4096 and 2×5698×2304); N of 80–1086 (run 2, fp16) less at 14 of
-# 16 (1×203×1891 0.65 → 0.97×), more at 2×512×4096 (+5 %) and 2×80×8680 (+9 %). Narrower N is
-# untimed. The llm suite (run 3): 0.989 → 1.004× fp16, 0.985 → 0.998× bf16, its M = 1 rows 0.98
-# → 1.06 / 1.03×. At M of 3–4 10's FMAs (M·8 a word) cost more: faster at 7 of 13 shapes fp16 (6
-# bf16), slower at the rest (up to +29 %, 3×280×15279; run 1), so those stay with 09 and 06.
+# process beside cuBLAS, docs/results/2026-12-03-h200-gemv-10/): at M of 1–2, N of 984–14336 (run
+# 1, 10 before its loads were pipelined: see the README there) less time at all 19 fp16 shapes
+# (0.77–0.99×; 1×3586×1572 13.2 → 11.2 µs, 0.75 → 0.89× cuBLAS) and 17 of 19 bf16 (+0.3 and +0.4 %
+# at 1×14336×4096 and 2×5698×2304); N of 80–1086 (run 2, fp16) less at 14 of 16 (1×203×1891 0.65 →
+# 0.97×), more at 2×512×4096 (+5 %) and 2×80×8680 (+9 %). Narrower N is untimed. The llm suite (run
+# 3): 0.989 → 1.004× fp16, 0.985 → 0.998× bf16. At M of 3–4 10 then won only 7 of 13; with two
+# groups of loads in flight (docs/results/2026-12-03-h200-gemv-pipelined/, runs 1–2) 10 took 0.950 /
+# 0.961 of its own old time on 48 shapes of M 1–4, and at M of 3–4 (37 shapes) 0.875× the pick's
+# time fp16 (faster at 35; 3×280×15279 +2.6 %, 4×1872×968 +8.4 %) and 0.891× bf16 (faster at 34).
 GEMV_10 = "GEMV_10"
-GEMV_M_MOST, GEMV_MIN_N = 2, 80
+GEMV_M_MOST, GEMV_MIN_N = 4, 80
 
 
 def wgmma_runs_gemv(m, n, elem_bytes=2):

@@ -321,9 +321,9 @@ def test_06_picks_a_configuration_per_problem_and_takes_overrides():
     k06 = kernels.KERNELS["wgmma_tma_fp16"]
     big = k06.configured(8192, 8192, 8192, 132)
     assert big.defines == k06.defines and big.variant == ""          # the registry's tile
-    gemv = k06.configured(3, 4096, 4096, 132)
+    gemv = k06.configured(5, 4096, 4096, 132)
     assert "SWAP_AB=1" in gemv.defines and "BN=16" in gemv.defines   # M along the wgmma's n: no all-padding rows
-    assert k06.configured(1, 4096, 4096, 132).source.startswith("10_")   # M of 1–2: 10 (wgmma_runs_gemv)
+    assert k06.configured(4, 4096, 4096, 132).source.startswith("10_")   # M of 1–4: 10 (wgmma_runs_gemv)
     for m, bn in [(16, 16), (17, 32), (32, 32)]:   # swapped up to M = 32, M's tile 16 or 32; not at 33
         assert {"SWAP_AB=1", f"BN={bn}"} <= set(k06.configured(m, 4096, 4096, 132).defines), m
     # at 33 one consumer's 64×48 swapped tiles where B streams (wgmma_streams_b_swapped), else unswapped
@@ -647,7 +647,7 @@ def test_three_consumers_swapped_tiles_stream_b_off_lines_for_m_up_to_64():
     c16, c32, c48, c64 = kernels.STREAM_B_WIDE_CONFIGS
     assert c16 == {"SWAP_AB": 1, "CONSUMERS": 3, "BN": 16, "CLUSTER": 2, "STAGES": 6}
     assert (c32, c48, c64) == ({**c16, "BN": 32}, {**c16, "BN": 48, "STAGES": 5}, {**c16, "BN": 64, "STAGES": 5})
-    for shape, config in [((3, 8648, 13304), c16), ((5, 11440, 12624), c16), ((16, 11448, 4160), c16),
+    for shape, config in [((6, 8648, 13304), c16), ((5, 11440, 12624), c16), ((16, 11448, 4160), c16),
                           ((17, 7000, 4096), c32), ((32, 11000, 11784), c32), ((32, 12664, 4096), c32),
                           ((9, 6760, 4096), c16),   # (6760: 53 tiles — 40.2 % of 132; 12664: 99, 75 %)
                           ((33, 8520, 6160), c48), ((48, 10088, 6160), c48), ((40, 11056, 4096), c48),
@@ -668,7 +668,7 @@ def test_three_consumers_swapped_tiles_stream_b_off_lines_for_m_up_to_64():
     for elem_bytes in (1, 4):
         assert not kernels.wgmma_streams_b_wide(2, 8648, 16384, 132, elem_bytes)
         assert not kernels.wgmma_streams_b_wide(40, 8648, 16384, 132, elem_bytes)
-    assert kernels.wgmma_pick(3, 9104, 1400, 132) == kernels.SWAPPED_CONFIG   # (22 slices: two consumers)
+    assert kernels.wgmma_pick(5, 9104, 1400, 132) == kernels.SWAPPED_CONFIG   # (22 slices: two consumers)
 
 
 def test_wide_pairs_of_one_consumers_tiles_where_they_fill_the_gpu_in_one_round():
@@ -1356,27 +1356,27 @@ def test_06_hands_small_m_with_b_off_16_bytes_to_09():
     record's source says so; N a multiple of 8, M past those bounds, 06 realigning B itself (M of
     33–64, K of 16 slices or more), 8-bit inputs or an override of 06's macros keep 06's own."""
     k06 = kernels.KERNELS["wgmma_tma_fp16"]
-    for shape in [(3, 11037, 15699), (32, 4099, 2000), (17, 65, 9), (33, 4099, 1000), (48, 14046, 640), (1, 79, 9)]:
+    for shape in [(5, 11037, 15699), (32, 4099, 2000), (17, 65, 9), (33, 4099, 1000), (48, 14046, 640), (1, 79, 9)]:
         run = k06.configured(*shape, 132)
         assert run.source == "09_mma_small_m_b_in_place.cu" and run.name == k06.name and run.variant == "09", shape
         assert run.pitch == 0 and run.max_m == kernels.SMALL_M_ROWS and not run.tma_boxes
         assert run.launch_geometry(*shape, 132).grid == (-(-shape[1] // 128), kernels.small_m_split(*shape, 132), 1)
-    for shape in [(3, 11008, 4096), (33, 4091, 2000), (49, 14046, 8640), (48, 14046, 8640), (40, 11008, 4096),
+    for shape in [(5, 11008, 4096), (33, 4091, 2000), (49, 14046, 8640), (48, 14046, 8640), (40, 11008, 4096),
                   (32, 63, 9)]:
         assert k06.configured(*shape, 132).source == "06_wgmma_tma_hopper.cu", shape
-    assert k06.configured(3, 11037, 15699, 132, {"BN": 32}).source == "06_wgmma_tma_hopper.cu"
-    assert k06.configured(3, 11037, 15699, 132, {"BN": None}).source == "09_mma_small_m_b_in_place.cu"
+    assert k06.configured(5, 11037, 15699, 132, {"BN": 32}).source == "06_wgmma_tma_hopper.cu"
+    assert k06.configured(5, 11037, 15699, 132, {"BN": None}).source == "09_mma_small_m_b_in_place.cu"
     declared = kernels.wgmma_kernel("fp16", {"STAGES": 3})   # (a tune_ladder variant's macros: 06's)
-    assert declared.configured(3, 11037, 15699, 132).source == "06_wgmma_tma_hopper.cu"
-    assert kernels.wgmma_kernel("fp8e4m3").configured(3, 11037, 15699, 132).source.startswith("07_")
+    assert declared.configured(5, 11037, 15699, 132).source == "06_wgmma_tma_hopper.cu"
+    assert kernels.wgmma_kernel("fp8e4m3").configured(5, 11037, 15699, 132).source.startswith("07_")
 
 
-def test_06_hands_m_of_1_and_2_to_10():
-    """M ≤ 2 and N ≥ GEMV_MIN_N, 16-bit, B's rows on 16 bytes or not: 06's pick runs 10 (a GEMV)
+def test_06_hands_m_of_1_to_4_to_10():
+    """M ≤ 4 and N ≥ GEMV_MIN_N, 16-bit, B's rows on 16 bytes or not: 06's pick runs 10 (a GEMV)
     with K in gemv_split's pieces over tiles of 256 or 248 columns — the record's source and variant
-    say so; M of 3, N below the bound, 8-bit inputs or an override of 06's macros keep the others."""
+    say so; M of 5, N below the bound, 8-bit inputs or an override of 06's macros keep the others."""
     k06 = kernels.KERNELS["wgmma_tma_bf16"]
-    for shape in [(1, 11037, 15699), (2, 4096, 4096), (1, kernels.GEMV_MIN_N, 9), (2, 1003, 20000)]:
+    for shape in [(1, 11037, 15699), (2, 4096, 4096), (1, kernels.GEMV_MIN_N, 9), (3, 1003, 20000), (4, 2408, 777)]:
         run = k06.configured(*shape, 132)
         assert run.source == "10_gemv_b_realigned_by_shuffles.cu" and run.name == k06.name and run.variant == "10", shape
         assert run.pitch == 0 and run.max_m == kernels.GEMV_ROWS and not run.tma_boxes
@@ -1384,8 +1384,9 @@ def test_06_hands_m_of_1_and_2_to_10():
                                                          kernels.gemv_split(*shape, 132), 1)
     assert k06.configured(1, kernels.GEMV_MIN_N - 1, 9, 132).source == "09_mma_small_m_b_in_place.cu"   # (N off 8)
     assert k06.configured(1, 64, 4096, 132).source == "06_wgmma_tma_hopper.cu"
-    assert k06.configured(3, 4096, 4096, 132).source == "06_wgmma_tma_hopper.cu"
-    assert k06.configured(2, 4096, 4096, 132, {"BN": 32}).source == "06_wgmma_tma_hopper.cu"
+    assert k06.configured(5, 4096, 4096, 132).source == "06_wgmma_tma_hopper.cu"
+    assert k06.configured(5, 4099, 4096, 132).source == "09_mma_small_m_b_in_place.cu"
+    assert k06.configured(4, 4096, 4096, 132, {"BN": 32}).source == "06_wgmma_tma_hopper.cu"
     assert kernels.wgmma_kernel("fp8e4m3").configured(1, 4096, 4096, 132).source.startswith("07_")
     assert kernels.wgmma_kernel("tf32").configured(1, 4096, 4096, 132).source.startswith("07_")
 

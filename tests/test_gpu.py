@@ -980,12 +980,13 @@ def runs_handed(device, host_problems, key, source, shapes, overridden):
 
 
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
-def test_06_hands_m_of_1_and_2_to_10(device, host_problems, key):
-    """06 on M ≤ 2 with N ≥ 80 (GEMV_MIN_N), B's rows on 16 bytes or not: its pick runs 10 (the
+def test_06_hands_m_of_1_to_4_to_10(device, host_problems, key):
+    """06 on M ≤ 4 with N ≥ 80 (GEMV_MIN_N), B's rows on 16 bytes or not: its pick runs 10 (the
     record's source), nothing copied to pitched rows, correct and repeatable — and with an override
     of 06's macros, 06."""
     runs_handed(device, host_problems, key, "10_gemv_b_realigned_by_shuffles.cu",
-                [(1, 11037, 1571), (2, 4096, 4096), (1, 512, 9), (2, 1003, 20000), (2, 83, 700)], (2, 1003, 4105))
+                [(1, 11037, 1571), (2, 4096, 4096), (1, 512, 9), (3, 1003, 20000), (4, 83, 700), (4, 2408, 777)],
+                (4, 1003, 4105))
 
 
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
@@ -994,4 +995,4 @@ def test_06_hands_small_m_with_b_off_16_bytes_to_09(device, host_problems, key):
     source), nothing copied to pitched rows, correct and repeatable — and with an override of 06's
     macros, 06."""
     runs_handed(device, host_problems, key, "09_mma_small_m_b_in_place.cu",
-                [(3, 11037, 1571), (32, 4099, 2000), (17, 65, 9), (45, 4101, 300), (1, 75, 77)], (3, 1003, 4105))
+                [(5, 11037, 1571), (32, 4099, 2000), (17, 65, 9), (45, 4101, 300), (1, 75, 77)], (5, 1003, 4105))
