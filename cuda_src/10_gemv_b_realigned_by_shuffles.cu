@@ -20,8 +20,8 @@
 //
 // Block: 8 warps, 256 columns of N (a lane: 8 consecutive columns, one word) where N is a multiple
 // of 8, else 248: the 32 words a warp reads cover 31 lanes' columns and an offset, so the last
-// lane's word is only its neighbour's next (a 33rd word by one lane cost 32 registers a thread and
-// a divergent load a row; the 32nd lane's loads, 1/32 of them, are read again by the next tile's
+// lane's word is only its neighbour's next (a 33rd word by one lane cost 4 registers a row in
+// flight — 32 when a warp had 8 rows in flight — and a divergent load a row; the 32nd lane's loads, 1/32 of them, are read again by the next tile's
 // block). Warp w takes rows kb + w, kb + w + 8, ... of the block's piece [kb, ke) of K. The
 // warps' sums are added in shared memory in warp order, then split-K as in 09: a grid of (N / 256
 // or 248 column tiles) × (gridDim.y pieces), partial sums in a workspace, and the tile's last
@@ -35,9 +35,9 @@
 // 13.2 → 11.2 µs; B of 117–192 MB read at 3.5–3.8 TB/s); at M of 3–4 faster at 7 of 13 — a warp
 // waited on memory once a group, and once more a chunk for A before its first group's loads went
 // out. With two groups in flight (8 rows each at M ≤ 2, 4 at M of 3–4, what 128 registers hold;
-// docs/results/2026-12-03-h200-gemv-pipelined/): 0.954 of that time on 48 shapes of M 1–4 (0.84 at
-// 4×4378×4771, 1×3586×1572 11.1 → 10.5 µs), and at M of 3–4 0.875× 06's pick's time (faster at 35 of
-// 37), so 06's pick hands it M of 1–4 (kernels.wgmma_runs_gemv).
+// docs/results/2026-12-03-h200-gemv-pipelined/): 0.954 of that time on 48 shapes of M 1–4 (0.83 at
+// 4×4378×4771, 1×3586×1572 11.1 → 10.5 µs), and at M of 3–4 0.875× 06's pick's time fp16 (faster at
+// 35 of 37; bf16 0.891×, 34), so 06's pick hands it M of 1–4 (kernels.wgmma_runs_gemv).
 //
 // Workspace (zeroed once; every launch leaves it so): a counter per column tile, then (16-byte
 // aligned) MAX_M × 256 fp32 partial sums per block. tcraw.kernels.gemv_workspace sizes it.
@@ -103,8 +103,8 @@ __device__ __forceinline__ void realign(unsigned (&o)[4], uint4 mine, uint4 next
 }
 
 // The words of the warp's rows j … j + U − 1 (row j's first word at b_words + j·N, this lane's),
-// zeros for rows past `rows`. Where every word of the group lies inside B, straight loads; else
-// (B's end among them: the last groups of the last pieces) word by word.
+// zeros for rows past `rows`. Where every word of the group — rows past `rows` counted too — lies
+// inside B, straight loads; else (B's end near: the last groups of the last pieces) word by word.
 template <int U>
 __device__ __forceinline__ void load_group(uint4 (&w)[U], const T* B, const uint4* b_words, unsigned long long
                                            first_word, long long j, int rows, int N, unsigned long long elems) {
@@ -125,7 +125,7 @@ template <int M>
 __device__ __forceinline__ void load_a(unsigned short (&bits)[M], const unsigned short* a_bits, int K, int kb, int j0,
                                        int rows) {
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    // (row j0 + lane's column of A: past K for lanes past the warp's rows, and then not read)
+    // (row j0 + lane's column of A: past the piece's rows for lanes past the warp's, and not read)
     const long long ka = kb + warp + WARPS * static_cast<long long>(j0 + lane);
 #pragma unroll
     for (int m = 0; m < M; ++m) bits[m] = j0 + lane < rows ? __ldg(a_bits + 1ll * m * K + ka) : 0;
@@ -187,10 +187,11 @@ __device__ __forceinline__ void gemv(const T* A, const T* B, float* C, int N, in
     const uint4* b_words = reinterpret_cast<const uint4*>(B) + (e >> 3) + lane;   // this lane's word of row 0
     float acc[M][8] = {};
 
-    // Two groups in flight: group g + 1's loads go out before group g's FMAs, and a chunk's A with
-    // the loads of its first group — so a warp waits on memory about once, not once a group and
-    // once more a chunk for A. `ahead` takes the next group's words and moves to `now` after this
-    // group's FMAs (register moves: unrolled by two to alternate the sets instead, ptxas spilled).
+    // Two groups in flight: group g + 1's loads go out before group g's FMAs, so each group's wait
+    // hides behind the group before's FMAs, and a chunk's A goes out with its first group's loads
+    // instead of being waited for alone first. `ahead` takes the next group's words and moves to
+    // `now` after this group's FMAs (register moves: unrolled by two to alternate the sets instead,
+    // ptxas spilled).
     uint4 now[U], ahead[U];
     unsigned short a_next[M];
     float a[M];
@@ -210,6 +211,8 @@ __device__ __forceinline__ void gemv(const T* A, const T* B, float* C, int N, in
             if (r0 + U == CHUNK) load_a<M>(a_next, a_bits, K, kb, static_cast<int>(j), rows);   // the next chunk's
         }
         fma_group<M, ALIGNED, U>(acc, now, a, r0, d);
+        // (after the last group `ahead` is moved as left and never used: zeroing it, or moving it
+        // only when loaded, made ptxas spill)
 #pragma unroll
         for (int u = 0; u < U; ++u) now[u] = ahead[u];
     }

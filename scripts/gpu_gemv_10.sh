@@ -13,6 +13,8 @@
 #   pipe    10 as it is beside $OLD10 (10's .cu as it was, in a copy of the tree), old, new, old,
 #           new, each beside cuBLAS in its own process, on scripts/shapes/gemv_10.txt and
 #           gemv_10_fresh.txt (its split pick), fp16 (KEYS to change): two groups of loads in flight
+#   splits  10's split pick against K in 4, 8, 16 and 32 pieces at B under 40 MB
+#           (scripts/shapes/gemv_10_split_small.txt), fp16 (KEYS to change), one process
 #   m34     M of 3–4 (scripts/shapes/gemv_10_m34.txt): 10 (its split pick) and 06's pick, each
 #           beside cuBLAS in its own process, fp16 then bf16 — whether the pick should hand them to 10
 #   OUT=out bash scripts/gpu_gemv_10.sh check time
@@ -50,6 +52,12 @@ for part in "$@"; do
       timeout 150 $PY scripts/tune_ladder.py --family wgmma --precision $key --shapes scripts/shapes/gemv_10.txt \
         --iters 100 --seed 152 --variants picked > "$OUT/gemv_10_picked_$key.txt" 2>&1
       echo "picked $key exit $?: $(grep -c PASS "$OUT/gemv_10_picked_$key.txt") passed"
+    done ;;
+  splits)
+    for key in ${KEYS:-fp16}; do
+      timeout 200 $PY scripts/tune_ladder.py --family gemv --precision $key --shapes scripts/shapes/gemv_10_split_small.txt \
+        --iters 100 --seed 181 --variants "" SPLIT=4 SPLIT=8 SPLIT=16 SPLIT=32 > "$OUT/gemv_10_splits_$key.txt" 2>&1
+      echo "splits $key exit $?: $(grep -c PASS "$OUT/gemv_10_splits_$key.txt") passed"
     done ;;
   m34)
     for key in ${KEYS:-fp16 bf16}; do

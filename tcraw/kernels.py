@@ -1439,13 +1439,14 @@ REALIGN_CONFIGS = tuple(_realigned({"CONSUMERS": 1, "BN": bn, "CLUSTER": 1, "STA
 # cores — B's words straight to registers, realigned by shuffles where its rows lie off 16 bytes.
 # Against the pick before it (09 where N is off 8, else 06's swapped tiles; H200, each in its own
 # process beside cuBLAS, docs/results/2026-12-03-h200-gemv-10/): at M of 1–2, N of 984–14336 (run
-# 1, 10 before its loads were pipelined: see the README there) less time at all 19 fp16 shapes
-# (0.77–0.99×; 1×3586×1572 13.2 → 11.2 µs, 0.75 → 0.89× cuBLAS) and 17 of 19 bf16 (+0.3 and +0.4 %
-# at 1×14336×4096 and 2×5698×2304); N of 80–1086 (run 2, fp16) less at 14 of 16 (1×203×1891 0.65 →
-# 0.97×), more at 2×512×4096 (+5 %) and 2×80×8680 (+9 %). Narrower N is untimed. The llm suite (run
-# 3): 0.989 → 1.004× fp16, 0.985 → 0.998× bf16. At M of 3–4 10 then won only 7 of 13; with two
-# groups of loads in flight (docs/results/2026-12-03-h200-gemv-pipelined/, runs 1–2) 10 took 0.950 /
-# 0.961 of its own old time on 48 shapes of M 1–4, and at M of 3–4 (37 shapes) 0.875× the pick's
+# 1, 10 before its loads were pipelined, its sum then 16 / M pieces at once and its split up to 256:
+# see the README there) less time at all 19 fp16 shapes (0.77–0.99×; 1×3586×1572 13.2 → 11.2 µs,
+# 0.75 → 0.89× cuBLAS) and 17 of 19 bf16 (+0.3 and +0.4 % at 1×14336×4096 and 2×5698×2304); N of
+# 80–1086 (run 2, fp16) less at 14 of 16 (1×203×1891 0.65 → 0.97×), more at 2×512×4096 (+5 %) and
+# 2×80×8680 (+9 %). Narrower N is untimed. The llm suite (run 3): 0.989 → 1.004× fp16, 0.985 →
+# 0.998× bf16. At M of 3–4 10 then won only 7 of 13; with two
+# groups of loads in flight (docs/results/2026-12-03-h200-gemv-pipelined/, runs 1–2) 10 took 0.954
+# of its own old time on 48 shapes of M 1–4 (fp16), and at M of 3–4 (37 shapes) 0.875× the pick's
 # time fp16 (faster at 35; 3×280×15279 +2.6 %, 4×1872×968 +8.4 %) and 0.891× bf16 (faster at 34).
 GEMV_10 = "GEMV_10"
 GEMV_M_MOST, GEMV_MIN_N = 4, 80

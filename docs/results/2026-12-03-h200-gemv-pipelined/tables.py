@@ -6,7 +6,8 @@ Run 1: 10 with two groups of loads in flight against 10 as it was, four processe
 (old, new, old, new; each beside its own cuBLAS): a shape's time the lesser of its two turns, its
 × cuBLAS against the least cuBLAS time of the four. Run 2: at M of 3–4, 10 (its split pick) against
 06's pick there (09 where N is off 8, else 06's swapped tiles), each log its own process. Run 3:
-the llm suite against its last full run (docs/results/2026-12-03-h200-gemv-10/, run 3).
+the llm suite against its last full run (docs/results/2026-12-03-h200-gemv-10/, run 3). Runs
+4–5: 10's split pick against K in 4, 8, 16 and 32 pieces at B under 40 MB, fp16 and bf16.
 """
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 LAST = HERE.parent / "2026-12-03-h200-gemv-10"
 sys.path.insert(0, str(HERE.parents[2] / "scripts"))
-from ladder_log import before_after, geomean, rows   # noqa: E402  (scripts/: the logs' reader)
+from ladder_log import before_after, geomean, ladder, rows   # noqa: E402  (scripts/: the logs' reader)
 
 
 def old_new(name, key):
@@ -68,6 +69,15 @@ def main():
                 print(f"  {key} {s:14s} {was[s]:.3f} → {ratio[s]:.3f}×")
         print(f"  {key}: {len(now)} shapes, geomean {geomean(list(was.values())):.4f} → "
               f"{geomean(list(ratio.values())):.4f}× cuBLAS; least {min(ratio.values()):.3f} ({min(ratio, key=ratio.get)})\n")
+
+    print("# Runs 4–5: 10's split pick (default) against K in 4, 8, 16, 32 pieces, B under 40 MB\n")
+    for path in sorted(HERE.glob("run[45]_gemv_10_splits_*.txt")):
+        ladder(path)
+        table = rows(path)
+        best = {s: min(v for label, v in t.items() if label != "cublas") / t["default"] for s, t in table.items()}
+        print(f"  the best of the five over the pick: geomean {geomean(list(best.values())):.3f}; a fixed split 2 % "
+              f"or more ahead of the pick at {sum(b < 0.98 for b in best.values())} of {len(best)} (least "
+              f"{min(best.values()):.3f}, {min(best, key=best.get)})\n")
 
 
 if __name__ == "__main__":
