@@ -9,26 +9,26 @@
 //
 // Adds to 09: (1) no tensor cores and no shared-memory ring: each lane loads B's 16-byte words
 // straight into registers, two groups of U rows in flight a warp (the next group's loads go out
-// before this group's FMAs), and does M·8 fp32 FMAs a word; (2) B's
-// rows at any pitch realigned in registers, not in shared memory: a warp reads the 32 aligned words
-// that start a row's span, and each lane takes its 8 columns from its own word and the next
-// lane's (a shuffle), d elements in — d = (k·N + n0) mod 8, the same for every lane of the row
-// and every row the warp reads (they lie 8 apart), so the shift is a warp-uniform choice, not a
-// divergence; (3) A by shuffles too: lane l holds row m's element of the warp's l-th row of a
-// 32-row chunk, read once (its loads beside the chunk's first group's), and each row's A goes to
-// every lane by a shuffle.
+// before this group's FMAs), and does M·8 fp32 FMAs a word; (2) B's rows at any pitch realigned in
+// registers, not in shared memory: a warp reads the 32 aligned words that start a row's span, and
+// each lane takes its 8 columns from its own word and the next lane's (a shuffle), d elements in —
+// d = (k·N + n0) mod 8, the same for every lane of the row and every row the warp reads (they lie 8
+// apart), so the shift is a warp-uniform choice, not a divergence; (3) A by shuffles too: lane l
+// holds row m's element of the warp's l-th row of a 32-row chunk, read once (its loads beside the
+// chunk's first group's), and each row's A goes to every lane by a shuffle.
 //
 // Block: 8 warps, 256 columns of N (a lane: 8 consecutive columns, one word) where N is a multiple
 // of 8, else 248: the 32 words a warp reads cover 31 lanes' columns and an offset, so the last
 // lane's word is only its neighbour's next (a 33rd word by one lane cost 4 registers a row in
-// flight — 32 when a warp had 8 rows in flight — and a divergent load a row; the 32nd lane's loads, 1/32 of them, are read again by the next tile's
-// block). Warp w takes rows kb + w, kb + w + 8, ... of the block's piece [kb, ke) of K. The
-// warps' sums are added in shared memory in warp order, then split-K as in 09: a grid of (N / 256
-// or 248 column tiles) × (gridDim.y pieces), partial sums in a workspace, and the tile's last
-// piece to finish adds them in piece order (the same bits every run, whichever finishes last).
-// Edges: rows past the piece and A's rows past M are never read (zeros); B's columns past N hold
-// what follows in memory and reach only C's columns past N, which are never written; no byte past
-// B's end is read (its last word, if B's end cuts it, element by element).
+// flight — 32 when a warp had 8 rows in flight — and a divergent load a row; the 32nd lane's loads,
+// 1/32 of them, are read again by the next tile's block). Warp w takes rows kb + w, kb + w + 8, ...
+// of the block's piece [kb, ke) of K. The warps' sums are added in shared memory in warp order,
+// then split-K as in 09: a grid of (N / 256 or 248 column tiles) × (gridDim.y pieces), partial sums
+// in a workspace, and the tile's last piece to finish adds them in piece order (the same bits every
+// run, whichever finishes last). Edges: rows past the piece and A's rows past M are never read
+// (zeros); B's columns past N hold what follows in memory and reach only C's columns past N, which
+// are never written; no byte past B's end is read (its last word, if B's end cuts it, element by
+// element).
 //
 // Measured (H200): with one group of 8 rows in flight (docs/results/2026-12-03-h200-gemv-10/),
 // against 09 and 06's swapped tiles at M of 1–2, less time at 33 of 35 shapes fp16 (1×3586×1572

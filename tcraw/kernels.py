@@ -1444,10 +1444,10 @@ REALIGN_CONFIGS = tuple(_realigned({"CONSUMERS": 1, "BN": bn, "CLUSTER": 1, "STA
 # 0.75 → 0.89× cuBLAS) and 17 of 19 bf16 (+0.3 and +0.4 % at 1×14336×4096 and 2×5698×2304); N of
 # 80–1086 (run 2, fp16) less at 14 of 16 (1×203×1891 0.65 → 0.97×), more at 2×512×4096 (+5 %) and
 # 2×80×8680 (+9 %). Narrower N is untimed. The llm suite (run 3): 0.989 → 1.004× fp16, 0.985 →
-# 0.998× bf16. At M of 3–4 10 then won only 7 of 13; with two
-# groups of loads in flight (docs/results/2026-12-03-h200-gemv-pipelined/, runs 1–2) 10 took 0.954
-# of its own old time on 48 shapes of M 1–4 (fp16), and at M of 3–4 (37 shapes) 0.875× the pick's
-# time fp16 (faster at 35; 3×280×15279 +2.6 %, 4×1872×968 +8.4 %) and 0.891× bf16 (faster at 34).
+# 0.998× bf16. At M of 3–4 10 then won only 7 of 13; with two groups of loads in flight
+# (docs/results/2026-12-03-h200-gemv-pipelined/, runs 1–2) it took 0.954 of its own old time on 48
+# shapes of M 1–4 (fp16), and at M of 3–4 (37 shapes) 0.875× the pick's time fp16 (faster at 35;
+# 3×280×15279 +2.6 %, 4×1872×968 +8.4 %) and 0.891× bf16 (faster at 34).
 GEMV_10 = "GEMV_10"
 GEMV_M_MOST, GEMV_MIN_N = 4, 80
 
