@@ -15,6 +15,9 @@
 #           gemv_10_fresh.txt (its split pick), fp16 (KEYS to change): two groups of loads in flight
 #   splits  10's split pick against K in 4, 8, 16 and 32 pieces at B under 40 MB
 #           (scripts/shapes/gemv_10_split_small.txt), fp16 (KEYS to change), one process
+#   stalls  Nsight Compute's speed of light, warp states and scheduler statistics for 10 at
+#           1×2272×1712 and 4×1872×968 (its split pick, fp16): where a small problem's time goes
+#           (B's bytes there would take ~2 µs of the 9–10 µs)
 #   m34     M of 3–4 (scripts/shapes/gemv_10_m34.txt): 10 (its split pick) and 06's pick, each
 #           beside cuBLAS in its own process, fp16 then bf16 — whether the pick should hand them to 10
 #   OUT=out bash scripts/gpu_gemv_10.sh check time
@@ -58,6 +61,17 @@ for part in "$@"; do
       timeout 200 $PY scripts/tune_ladder.py --family gemv --precision $key --shapes scripts/shapes/gemv_10_split_small.txt \
         --iters 100 --seed 181 --variants "" SPLIT=4 SPLIT=8 SPLIT=16 SPLIT=32 > "$OUT/gemv_10_splits_$key.txt" 2>&1
       echo "splits $key exit $?: $(grep -c PASS "$OUT/gemv_10_splits_$key.txt") passed"
+    done ;;
+  stalls)
+    for shape in "1 2272 1712" "4 1872 968"; do
+      tag=${shape// /x}
+      echo "$shape" > /tmp/gemv_stalls_$tag.txt
+      timeout 120 ncu --clock-control none --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
+        --section MemoryWorkloadAnalysis_Tables --section LaunchStats -k regex:gemv -c 1 $PY scripts/tune_ladder.py \
+        --family gemv --precision fp16 --shapes /tmp/gemv_stalls_$tag.txt --iters 1 --seed 7 --variants "" \
+        > "$OUT/ncu_10_stalls_$tag.txt" 2>&1
+      echo "stalls $tag exit $?"
+      grep -E "Duration|Stall|Issued Warp|No Eligible|Active Warps|DRAM Throughput" "$OUT/ncu_10_stalls_$tag.txt" | head -12
     done ;;
   m34)
     for key in ${KEYS:-fp16 bf16}; do
