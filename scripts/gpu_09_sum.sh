@@ -21,11 +21,7 @@ for part in "$@"; do
     SAN_TOOLS=${SAN_TOOLS:-memcheck racecheck synccheck} SAN_S=${SAN_S:-80} sanitize_configs sum09 \
       fp16:1x3586x1572 fp16:24x2178x2574 bf16:40x4101x1000 ;;
   stalls)
-    echo "1 3586 1572" > /tmp/tiny_one.txt
-    timeout 120 ncu --clock-control none --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
-      --section MemoryWorkloadAnalysis_Tables -k regex:small_m -c 1 $PY scripts/tune_ladder.py --family small \
-      --precision fp16 --shapes /tmp/tiny_one.txt --iters 1 --seed 7 --variants "" > "$OUT/ncu_09_stalls.txt" 2>&1
-    echo "stalls exit $?"; grep -E "Duration|Stall|Issued Warp|No Eligible|Active Warps" "$OUT/ncu_09_stalls.txt" | head -20 ;;
+    ncu_stalls small small_m "1 3586 1572" 09_stalls ;;
   time)
     old=/tmp/tcraw_old09
     old_tree "${OLD09:?the old 09 .cu}" 09_mma_small_m_b_in_place.cu $old

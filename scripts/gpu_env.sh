@@ -58,3 +58,15 @@ in_tree() {
   local seconds=$1 dir=$2 cache=$3; shift 3
   (cd "$dir" && PYTHONPATH=$PWD TCRAW_CACHE_DIR=/tmp/tcraw-cache-$cache timeout $seconds $PY scripts/tune_ladder.py "$@")
 }
+# Nsight Compute's speed of light, warp states, scheduler statistics, memory tables and launch
+# statistics for one launch of a tune_ladder family's default variant ($1, kernels matching $2) at
+# one shape ("M N K", $3), fp16: into $OUT/ncu_$4.txt, its main lines echoed
+ncu_stalls() {
+  echo "$3" > "/tmp/ncu_stalls_$4.txt"
+  timeout 120 ncu --clock-control none --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
+    --section MemoryWorkloadAnalysis_Tables --section LaunchStats -k regex:"$2" -c 1 $PY scripts/tune_ladder.py \
+    --family "$1" --precision fp16 --shapes "/tmp/ncu_stalls_$4.txt" --iters 1 --seed 7 --variants "" \
+    > "$OUT/ncu_$4.txt" 2>&1
+  echo "stalls $4 exit $?"
+  grep -E "Duration|Stall|Issued Warp|No Eligible|Active Warps|DRAM Throughput" "$OUT/ncu_$4.txt" | head -20
+}

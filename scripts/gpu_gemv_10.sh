@@ -64,14 +64,7 @@ for part in "$@"; do
     done ;;
   stalls)
     for shape in "1 2272 1712" "4 1872 968"; do
-      tag=${shape// /x}
-      echo "$shape" > /tmp/gemv_stalls_$tag.txt
-      timeout 120 ncu --clock-control none --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
-        --section MemoryWorkloadAnalysis_Tables --section LaunchStats -k regex:gemv -c 1 $PY scripts/tune_ladder.py \
-        --family gemv --precision fp16 --shapes /tmp/gemv_stalls_$tag.txt --iters 1 --seed 7 --variants "" \
-        > "$OUT/ncu_10_stalls_$tag.txt" 2>&1
-      echo "stalls $tag exit $?"
-      grep -E "Duration|Stall|Issued Warp|No Eligible|Active Warps|DRAM Throughput" "$OUT/ncu_10_stalls_$tag.txt" | head -12
+      ncu_stalls gemv gemv "$shape" 10_stalls_${shape// /x}
     done ;;
   m34)
     for key in ${KEYS:-fp16 bf16}; do
