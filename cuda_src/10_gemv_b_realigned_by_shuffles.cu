@@ -25,10 +25,11 @@
 // of the block's piece [kb, ke) of K. The warps' sums are added in shared memory in warp order,
 // then split-K as in 09: a grid of (N / 256 or 248 column tiles) × (gridDim.y pieces), partial sums
 // in a workspace, and the tile's last piece to finish adds them in piece order (the same bits every
-// run, whichever finishes last). Edges: rows past the piece and A's rows past M are never read
-// (zeros); B's columns past N hold what follows in memory and reach only C's columns past N, which
-// are never written; no byte past B's end is read (its last word, if B's end cuts it, element by
-// element).
+// run, whichever finishes last) — or, built with CLUSTER_K, the grid's y one cluster whose pieces
+// add each other's sums through distributed shared memory, in the same order (sum_in_cluster).
+// Edges: rows past the piece and A's rows past M are never read (zeros); B's columns past N hold
+// what follows in memory and reach only C's columns past N, which are never written; no byte past
+// B's end is read (its last word, if B's end cuts it, element by element).
 //
 // Measured (H200): with one group of 8 rows in flight (docs/results/2026-12-03-h200-gemv-10/),
 // against 09 and 06's swapped tiles at M of 1–2, less time at 33 of 35 shapes fp16 (1×3586×1572
@@ -37,13 +38,35 @@
 // out. With two groups in flight (8 rows each at M ≤ 2, 4 at M of 3–4, what 128 registers hold;
 // docs/results/2026-12-03-h200-gemv-pipelined/): 0.954 of that time on 48 shapes of M 1–4 (0.83 at
 // 4×4378×4771, 1×3586×1572 11.1 → 10.5 µs), and at M of 3–4 0.875× 06's pick's time fp16 (faster at
-// 35 of 37; bf16 0.891×, 34), so 06's pick hands it M of 1–4 (kernels.wgmma_runs_gemv).
+// 35 of 37; bf16 0.891×, 34), so 06's pick hands it M of 1–4 (kernels.wgmma_runs_gemv). Summed in
+// a cluster (docs/results/2026-12-03-h200-gemv-cluster/): 8 pieces took less time than 8 through
+// the workspace at 53 of 65 shapes (0.988; 4×1872×968 9.50 → 8.64 µs), and the pick takes them where
+// K is short and the clusters run at once (kernels.gemv_sums_in_cluster): 0.972× the time on 16
+// fresh shapes (fp16; bf16 0.981×).
 //
 // Workspace (zeroed once; every launch leaves it so): a counter per column tile, then (16-byte
-// aligned) MAX_M × 256 fp32 partial sums per block. tcraw.kernels.gemv_workspace sizes it.
+// aligned) MAX_M × 256 fp32 partial sums per block (summed in a cluster, untouched).
+// tcraw.kernels.gemv_workspace sizes it.
 
 #include "mma_sync.cuh"   // T by TCRAW_MMA_<KEY> (FP16, BF16): 10 issues no MMA
 #include "split_k_last.cuh"
+#include "cluster.cuh"
+
+// CLUSTER_K: 0 (the default), K's pieces (the grid's y) hand off through the workspace; 2, 4 or 8, the
+// grid's y is one cluster of that many pieces, summed through distributed shared memory
+// (sum_in_cluster) — on sm_90 and later; built for an older GPU, through the workspace.
+#ifndef CLUSTER_K
+#define CLUSTER_K 0
+#endif
+static_assert(CLUSTER_K == 0 || CLUSTER_K == 2 || CLUSTER_K == 4 || CLUSTER_K == 8,
+              "CLUSTER_K is 0, 2, 4 or 8 (a portable cluster, each piece an even share of 256 columns)");
+#if CLUSTER_K && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define SUM_IN_CLUSTER 1
+#define GEMV_CLUSTER __cluster_dims__(1, CLUSTER_K, 1)
+#else
+#define SUM_IN_CLUSTER 0
+#define GEMV_CLUSTER
+#endif
 
 constexpr int WARPS = 8, THREADS = 32 * WARPS;
 constexpr int BN = 256, MAX_M = 4;   // a block's columns at most (a lane's 8 × 32 lanes), M's bound
@@ -163,6 +186,46 @@ __device__ __forceinline__ void fma_group(float (&acc)[M][8], const uint4 (&w)[U
     }
 }
 
+#if SUM_IN_CLUSTER
+// A float at the same shared-memory offset as `local` in block `rank` of the cluster.
+__device__ __forceinline__ float ld_cluster(const float* local, unsigned rank) {
+    unsigned remote;
+    float v;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
+                 : "=r"(remote) : "r"(static_cast<unsigned>(__cvta_generic_to_shared(local))), "r"(rank));
+    asm volatile("ld.shared::cluster.f32 %0, [%1];" : "=f"(v) : "r"(remote) : "memory");
+    return v;
+}
+
+// Split-K inside a cluster (CLUSTER_K pieces of K, one cluster of the grid's y): each piece puts
+// its sums (thread t: column t, each row m) in its own shared memory, and after one cluster-wide
+// barrier block r adds columns r·BN/CLUSTER_K … of every piece's, read across the cluster, in piece
+// order — the order the workspace's last piece adds them in, so the same bits. No workspace, no
+// GPU-wide fence, no counter: the hand-off through L2 costs a fence, an atomic and a round trip of
+// loads one after another, in the last piece alone.
+template <int M, int COLS>
+__device__ __forceinline__ void sum_in_cluster(const float (&sum)[M], float* C, int N, int n0, float* red) {
+    constexpr int SHARE = BN / CLUSTER_K;   // the columns each piece adds up
+    static_assert(BN % CLUSTER_K == 0, "CLUSTER_K divides a tile's 256 columns");
+    const int tid = threadIdx.x;
+    __syncthreads();   // (every thread has read the warps' sums in red)
+#pragma unroll
+    for (int m = 0; m < M; ++m) red[m * BN + tid] = sum[m];
+    cluster_sync();    // every piece's sums written, and visible across the cluster
+    const unsigned rank = cluster_rank();
+    for (int i = tid; i < M * SHARE; i += THREADS) {
+        const int m = i / SHARE, col = static_cast<int>(rank) * SHARE + i % SHARE;
+        float v[CLUSTER_K], total = 0.0f;
+#pragma unroll
+        for (int q = 0; q < CLUSTER_K; ++q) v[q] = ld_cluster(red + m * BN + col, q);
+#pragma unroll
+        for (int q = 0; q < CLUSTER_K; ++q) total += v[q];
+        if (col < COLS && n0 + col < N) C[1ll * m * N + n0 + col] = total;
+    }
+    cluster_sync();    // no block leaves while others still read its shared memory
+}
+#endif
+
 template <int M, bool ALIGNED>
 __device__ __forceinline__ void gemv(const T* A, const T* B, float* C, int N, int K, unsigned* work, float* red) {
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
@@ -239,6 +302,10 @@ __device__ __forceinline__ void gemv(const T* A, const T* B, float* C, int N, in
             if (n < N) C[1ll * m * N + n] = sum[m];
         return;
     }
+#if SUM_IN_CLUSTER
+    sum_in_cluster<M, COLS>(sum, C, N, n0, red);
+    return;
+#endif
     // A piece of K: its sums to the workspace, then the tile's last piece adds all of them.
     unsigned* counter = work + blockIdx.x;
     float* partials = reinterpret_cast<float*>(work + (gridDim.x + 3) / 4 * 4);
@@ -289,12 +356,12 @@ __device__ __forceinline__ void run_gemv(const T* A, const T* B, float* C, int M
 extern "C" __constant__ int tcraw_launch[2] = {THREADS, 0};
 
 #if defined(TCRAW_MMA_BF16)
-extern "C" __global__ void __launch_bounds__(THREADS, 2)
+extern "C" __global__ void __launch_bounds__(THREADS, 2) GEMV_CLUSTER
 gemv_bf16(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int M, int N, int K, unsigned* work) {
     run_gemv(A, B, C, M, N, K, work);
 }
 #else
-extern "C" __global__ void __launch_bounds__(THREADS, 2)
+extern "C" __global__ void __launch_bounds__(THREADS, 2) GEMV_CLUSTER
 gemv_fp16(const __half* A, const __half* B, float* C, int M, int N, int K, unsigned* work) {
     run_gemv(A, B, C, M, N, K, work);
 }

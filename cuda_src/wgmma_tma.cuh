@@ -38,6 +38,7 @@
 // and the tile macros (CONSUMERS, BN, STAGES, CLUSTER, ...) as 06 documents them.
 
 #include "tile_order.cuh"   // tile_coords: bands of GROUP_M tile rows
+#include "cluster.cuh"      // cluster_rank, cluster_sync
 
 #ifndef CONSUMERS
 #define CONSUMERS 2   // consumer warpgroups (1, 2 or 3); each owns 64 rows of the block tile
@@ -325,11 +326,6 @@ __device__ __forceinline__ void mbar_arrive_cluster(unsigned bar, unsigned rank)
         " mapa.shared::cluster.u32 remote, %0, %1;\n"
         " mbarrier.arrive.shared::cluster.b64 _, [remote];\n}" ::"r"(bar), "r"(rank) : "memory");
 }
-__device__ __forceinline__ unsigned cluster_rank() {
-    unsigned r;
-    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
-    return r;
-}
 // Shared memory → global through the copy engine: the box at `src` lands at (c0, c1) of the
 // map's matrix — stored, or added to what is there (an fp32 add done at L2). The thread that
 // issues them commits them as a group and later waits for its groups — `.read`: until at most
@@ -352,11 +348,6 @@ template <int N> __device__ __forceinline__ void bulk_wait() {
 // Plain st.shared writes become visible to the copy engine (the async proxy) only after this.
 __device__ __forceinline__ void fence_proxy_async() {
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-}
-
-// Every thread of every block in the cluster (a plain __syncthreads when CLUSTER is 1).
-__device__ __forceinline__ void cluster_sync() {
-    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
 
 // -- wgmma ------------------------------------------------------------------------------------

@@ -18,6 +18,15 @@
 #   stalls  Nsight Compute's speed of light, warp states and scheduler statistics for 10 at
 #           1×2272×1712 and 4×1872×968 (its split pick, fp16): where a small problem's time goes
 #           (B's bytes there would take ~2 µs of the 9–10 µs)
+#   cluster 10's pieces of K summed in one cluster through distributed shared memory (CLUSTER_K of
+#           2, 4, 8): its GPU tests, compute-sanitizer's four tools at 1×3586×1572 and 4×1872×968,
+#           then the pick (pieces through the workspace) against CLUSTER_K=8, CLUSTER_K=4 and SPLIT=8
+#           on scripts/shapes/gemv_10_split_small.txt and gemv_10.txt, fp16 (KEYS to change), one
+#           process a file
+#   cluster_check  the pick summing K in a cluster where gemv_sums_in_cluster: 10's and 06's hand-off
+#           GPU tests, memcheck and racecheck over 06's pick at 4×1872×968 and 1×2272×1712, then on
+#           scripts/shapes/gemv_10_cluster_fresh.txt the pick against gemv_split's pieces through the
+#           workspace (the pick before; one process per split value), fp16 then bf16
 #   m34     M of 3–4 (scripts/shapes/gemv_10_m34.txt): 10 (its split pick) and 06's pick, each
 #           beside cuBLAS in its own process, fp16 then bf16 — whether the pick should hand them to 10
 #   OUT=out bash scripts/gpu_gemv_10.sh check time
@@ -65,6 +74,37 @@ for part in "$@"; do
   stalls)
     for shape in "1 2272 1712" "4 1872 968"; do
       ncu_stalls gemv gemv "$shape" 10_stalls_${shape// /x}
+    done ;;
+  cluster)
+    PYTEST_S=${PYTEST_S:-200} gpu_tests "sums_k_in_a_cluster" gemv10_cluster
+    SAN_TOOLS=${SAN_TOOLS:-memcheck racecheck synccheck initcheck} SAN_S=${SAN_S:-80} sanitize_configs gemv10_cluster \
+      gemv_fp16:1x3586x1572:CLUSTER_K=8 gemv_bf16:4x1872x968:CLUSTER_K=4 gemv_fp16:3x4102x4101:CLUSTER_K=2
+    for key in ${KEYS:-fp16}; do
+      for shapes in gemv_10_split_small gemv_10; do
+        timeout 200 $PY scripts/tune_ladder.py --family gemv --precision $key --shapes scripts/shapes/$shapes.txt \
+          --iters 100 --seed 201 --variants "" CLUSTER_K=8 CLUSTER_K=4 SPLIT=8 > "$OUT/${shapes}_cluster_$key.txt" 2>&1
+        echo "$shapes cluster $key exit $?: $(grep -c PASS "$OUT/${shapes}_cluster_$key.txt") passed"
+      done
+    done ;;
+  cluster_check)
+    PYTEST_S=${PYTEST_S:-300} gpu_tests "10_gemv or sums_k_in_a_cluster or hands_m_of_1 or hands_small_m" gemv10_all
+    SAN_TOOLS=${SAN_TOOLS:-memcheck racecheck} SAN_S=${SAN_S:-80} sanitize_configs gemv10_picked fp16:4x1872x968 \
+      bf16:1x2272x1712
+    for key in ${KEYS:-fp16 bf16}; do
+      # the shapes by the split the workspace's hand-off would take (gemv_split on the H200's 132 SMs)
+      $PY -c "
+from tcraw import kernels
+from tcraw.bench import parse_shapes
+groups = {}
+for _, (m, n, k) in parse_shapes('scripts/shapes/gemv_10_cluster_fresh.txt'):
+    groups.setdefault(kernels.gemv_split(m, n, k, 132), []).append(f'{m},{n},{k}')
+for split, shapes in groups.items(): print(split, *shapes)" | while read -r split shapes; do
+        printf '%s\n' $shapes > /tmp/cluster_check_shapes.txt
+        timeout 100 $PY scripts/tune_ladder.py --family gemv --precision $key --shapes /tmp/cluster_check_shapes.txt \
+          --iters 100 --seed 211 --variants "" SPLIT=$split >> "$OUT/gemv_10_cluster_check_$key.txt" 2>&1
+        echo "cluster check $key split $split exit $?"
+      done
+      echo "cluster check $key: $(grep -c PASS "$OUT/gemv_10_cluster_check_$key.txt") passed"
     done ;;
   m34)
     for key in ${KEYS:-fp16 bf16}; do

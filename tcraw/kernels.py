@@ -654,7 +654,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         realign_b=bool(tile["B_REALIGN"]),
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
         configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY + SWAPPED_CONFIGS + STREAM_B_WIDE_CONFIGS +
-                 (STREAM_B_SWAPPED_CONFIG,) + FIT_CONFIGS + REALIGN_CONFIGS + ({IN_PLACE_09: 1}, {GEMV_10: 1})
+                 (STREAM_B_SWAPPED_CONFIG,) + FIT_CONFIGS + REALIGN_CONFIGS + ({IN_PLACE_09: 1}, {GEMV_10: 1}, {GEMV_10_IN_CLUSTER: GEMV_IN_CLUSTER})
                  if elem == 2
                  else tuple(c for c in WGMMA_CONFIGS if not wgmma_sixteen_bit_only(c))) if choose else (),
         configure=(lambda picked, over: _handed(key, picked, over, asked) or _owned(asked, lambda: wgmma_kernel(
@@ -1448,7 +1448,7 @@ REALIGN_CONFIGS = tuple(_realigned({"CONSUMERS": 1, "BN": bn, "CLUSTER": 1, "STA
 # (docs/results/2026-12-03-h200-gemv-pipelined/, runs 1–2) it took 0.954 of its own old time on 48
 # shapes of M 1–4 (fp16), and at M of 3–4 (37 shapes) 0.875× the pick's time fp16 (faster at 35;
 # 3×280×15279 +2.6 %, 4×1872×968 +8.4 %) and 0.891× bf16 (faster at 34).
-GEMV_10 = "GEMV_10"
+GEMV_10, GEMV_10_IN_CLUSTER = "GEMV_10", "GEMV_10_IN_CLUSTER"   # (the latter's value: 10's CLUSTER_K)
 GEMV_M_MOST, GEMV_MIN_N = 4, 80
 
 
@@ -1459,19 +1459,23 @@ def wgmma_runs_gemv(m, n, elem_bytes=2):
 
 def wgmma_pick(m, n, k, sms, elem_bytes=2, stream_k=True):
     """06's pick for (m, n, k): wgmma_config's configuration, B realigned where wgmma_realigns_b —
-    or else where wgmma_runs_gemv, with 10's split of K under GEMV_10, or where
+    or else where wgmma_runs_gemv, 10 with its pick's split of K under GEMV_10 (through the workspace)
+    or GEMV_10_IN_CLUSTER (in one cluster), or where
     wgmma_reads_b_in_place, with 09's under IN_PLACE_09 (Kernel.configured then builds 10 or 09)."""
     own = wgmma_config(m, n, k, sms, elem_bytes, stream_k)
     if (realigned := wgmma_realigns_b(m, n, k, own, elem_bytes)):
         return realigned
     if wgmma_runs_gemv(m, n, elem_bytes):
-        return {GEMV_10: gemv_split(m, n, k, sms), **own}
+        ten = gemv_pick(m, n, k, sms)
+        return {GEMV_10_IN_CLUSTER: ten["CLUSTER_K"], **own} if ten["CLUSTER_K"] else {GEMV_10: ten["SPLIT"], **own}
     return {IN_PLACE_09: small_m_split(m, n, k, sms), **own} if wgmma_reads_b_in_place(m, n, elem_bytes) else own
 
 
-# the kernels a pick may hand a problem to: its mark -> (factory, the variant name records show)
-HANDED = {IN_PLACE_09: (lambda key, split: small_m_kernel(key, {"SPLIT": split}), "09"),
-          GEMV_10: (lambda key, split: gemv_kernel(key, {"SPLIT": split}), "10")}
+# the kernels a pick may hand a problem to: its mark -> (factory of the mark's value, the variant
+# name records show — and prebuilt cubins' names: one a cubin)
+HANDED = {IN_PLACE_09: (lambda key, split: small_m_kernel(key, {"SPLIT": split}), lambda split: "09"),
+          GEMV_10: (lambda key, split: gemv_kernel(key, {"SPLIT": split}), lambda split: "10"),
+          GEMV_10_IN_CLUSTER: (lambda key, c: gemv_kernel(key, {"CLUSTER_K": c}), lambda c: f"10+CLUSTER_K={c}")}
 
 
 def _not_handed(picked):
@@ -1487,7 +1491,7 @@ def _handed(key, picked, overrides, asked):
     if mark is None or any(value is not None for value in overrides.values()) or spelt_macros(asked, WGMMA_TILE):
         return None
     factory, variant = HANDED[mark]
-    return replace(factory(key, picked[mark]), variant=variant)
+    return replace(factory(key, picked[mark]), variant=variant(picked[mark]))
 
 
 def wgmma_takes_turns(m, n, k, sms, picked, elem_bytes=2):
@@ -1751,8 +1755,22 @@ def small_m_kernel(key, tile=SMALL_M_TILE, name=None):
 
 # -- 10: M ≤ 4 — a GEMV on the CUDA cores, B realigned by shuffles, split-K over every SM ------------
 
-# SPLIT: pieces of K, the grid's y (0: gemv_split picks it for the problem), as 09's.
-GEMV_TILE = {"SPLIT": 0}
+# SPLIT: pieces of K, the grid's y, handed off through a workspace as 09's; CLUSTER_K: 2, 4 or 8 pieces
+# in one cluster, summed through distributed shared memory (both 0: gemv_pick picks for the problem).
+GEMV_TILE = {"SPLIT": 0, "CLUSTER_K": 0}
+GEMV_CLUSTERS = (2, 4, 8)  # (a portable cluster holds 8 blocks at most)
+# K's pieces summed in one cluster through distributed shared memory instead of the workspace (no
+# GPU-wide fence, no counter, no last piece reading the others' back from L2; every piece sums a
+# share). H200, fp16, each beside the pick in one process (docs/results/2026-12-03-h200-gemv-cluster/,
+# run 3): with 8 pieces either way, less time at 53 of 65 shapes of M 1–4 (0.988 geomean; 0.91–0.98
+# where the clusters run at once); against gemv_split's pieces, less where K is short and the
+# tiles' clusters run at once — 4×1872×968 9.57 → 8.64 µs, 1×4688×668 8.99 → 8.26, 3×7391×1813
+# (30 clusters) 15.06 → 14.56 — more where K is long and the pick cuts it in more pieces
+# (2×1775×3991 +11 %, 1×984×14929 +94 %) or the clusters take two rounds (31 or more of them at
+# 2 blocks an SM: 4×7818×874 +30 %; the GPCs hold 30 clusters of 8 such blocks, as they hold 30 of
+# 4 blocks of one an SM: wgmma_clusters). The rule below, on 16 fresh shapes it moves (runs 4–5):
+# 0.972 of the time fp16 (faster at 11; 4×389×2100 +6.8 %, 32 pieces before), 0.981 bf16.
+GEMV_IN_CLUSTER, GEMV_IN_CLUSTER_LEAST, GEMV_IN_CLUSTER_MOST_K = 8, 4, 2304
 GEMV_ROWS, GEMV_WARPS = 4, 8   # M's bound, a block's warps (each 1/8 of the rows)
 GEMV_SPLIT_MOST = 64      # (the last piece's sum: a round trip to L2 for every 32 / M pieces)
 GEMV_BLOCKS_PER_SM = 2     # what the split aims to keep on each SM (what fits: 128 registers a thread)
@@ -1772,6 +1790,22 @@ def gemv_split(m, n, k, sms):
     return max(1, min(GEMV_SPLIT_MOST, k // GEMV_MIN_ROWS, GEMV_BLOCKS_PER_SM * sms // tiles))
 
 
+def gemv_pick(m, n, k, sms):
+    """10's macros for (m, n, k): K in GEMV_IN_CLUSTER pieces summed in one cluster where
+    gemv_sums_in_cluster, else gemv_split's pieces handed off through the workspace."""
+    if gemv_sums_in_cluster(m, n, k, sms):
+        return {"SPLIT": 0, "CLUSTER_K": GEMV_IN_CLUSTER}
+    return {"SPLIT": gemv_split(m, n, k, sms), "CLUSTER_K": 0}
+
+
+def gemv_sums_in_cluster(m, n, k, sms):
+    """Whether 10 sums K's pieces in a cluster of GEMV_IN_CLUSTER for (m, n, k): where the
+    workspace's hand-off would cut K in GEMV_IN_CLUSTER_LEAST pieces or more, K is at most
+    GEMV_IN_CLUSTER_MOST_K and the column tiles' clusters all run at once (see GEMV_IN_CLUSTER)."""
+    return gemv_split(m, n, k, sms) >= GEMV_IN_CLUSTER_LEAST and k <= GEMV_IN_CLUSTER_MOST_K and \
+        cdiv(n, gemv_columns(n)) <= wgmma_clusters(sms, 4)
+
+
 def gemv_workspace(split):
     """Bytes of 10's workspace for a grid of ``blocks`` cut in ``split`` pieces of K: a counter a
     block (those of the column tiles are used), then 4 × 256 fp32 partial sums a block."""
@@ -1783,29 +1817,51 @@ def gemv_workspace(split):
 def gemv_kernel(key, tile=GEMV_TILE, name=None):
     """The 10 kernel (fp16, bf16) for M ≤ 4: FFMAs on B's words straight from HBM, any row pitch
     (realigned by shuffles, no copy), each tile of 256 columns (248: gemv_columns) with its K cut
-    in SPLIT pieces over the grid's y. SPLIT=0 (the default): each problem gets gemv_split's; a
-    run may override SPLIT."""
+    in SPLIT pieces over the grid's y, handed off through a workspace — or, with CLUSTER_K of 2, 4 or 8,
+    in that many pieces, one cluster, summed through distributed shared memory (sm_90 on; built
+    for an older GPU, through the workspace). Both 0 (the default): each problem gets gemv_pick's;
+    a run may override either."""
     if key not in ("fp16", "bf16"):
         raise UsageError(f"10 comes in fp16 and bf16, not {key!r}")
-    split = {**GEMV_TILE, **checked_macros(tile, GEMV_TILE, "10")}["SPLIT"]
+    tile = {**GEMV_TILE, **checked_macros(tile, GEMV_TILE, "10")}
+    split, cluster_k = (tile[name] or 0 for name in ("SPLIT", "CLUSTER_K"))
     if split > GEMV_SPLIT_MOST:
         raise UsageError(f"10 cuts K in at most {GEMV_SPLIT_MOST} pieces (each a partial tile in the "
                          f"workspace), not SPLIT={split}")
+    if cluster_k:
+        if cluster_k not in GEMV_CLUSTERS:
+            raise UsageError(f"10's CLUSTER_K is 0 (K's pieces hand off through the workspace) or one of "
+                             f"{', '.join(map(str, GEMV_CLUSTERS))} (that many pieces in one cluster, each summing "
+                             f"an even share of a tile's 256 columns), not {cluster_k}")
+        if split not in (0, cluster_k):
+            raise UsageError(f"10 with CLUSTER_K={cluster_k} cuts K in {cluster_k} pieces (one cluster), not "
+                             f"SPLIT={split}: leave SPLIT out or set it to {cluster_k}")
+        split = cluster_k
+    chosen = split or cluster_k
 
     def geometry(m, n, k):
         return Geometry(grid=(cdiv(n, gemv_columns(n)), max(split, 1), 1), block=(32 * GEMV_WARPS, 1, 1))
     return Kernel(
         name=name or f"gemv_{key}", source="10_gemv_b_realigned_by_shuffles.cu", entry=f"gemv_{key}",
         precision=PRECISIONS[key], min_arch=80, tile=(1, 1, 1), geometry=geometry,
-        defines=(f"TCRAW_MMA_{key.upper()}",), align=16, max_m=GEMV_ROWS,
+        defines=(f"TCRAW_MMA_{key.upper()}",) + ((f"CLUSTER_K={cluster_k}",) if cluster_k else ()),
+        align=16, max_m=GEMV_ROWS, variant=spelt_macros({"CLUSTER_K": cluster_k}, GEMV_TILE),
         workspace=gemv_workspace(max(split, 1)),
-        tunables=tuple(GEMV_TILE) if not split else (), configs=({"SPLIT": 1},) if not split else (),
-        configure=(lambda picked, over: gemv_kernel(
-            key, {"SPLIT": over.get("SPLIT") or picked["SPLIT"]}, name)) if not split else None,
-        pick=(lambda m, n, k, sms: {"SPLIT": gemv_split(m, n, k, sms)}) if not split else None,
+        tunables=tuple(GEMV_TILE) if not chosen else (),
+        configs=({"SPLIT": 1, "CLUSTER_K": 0}, {"SPLIT": 0, "CLUSTER_K": GEMV_IN_CLUSTER}) if not chosen else (),
+        configure=(lambda picked, over: gemv_kernel(key, _gemv_over(picked, over), name)) if not chosen else None,
+        pick=(lambda m, n, k, sms: gemv_pick(m, n, k, sms)) if not chosen else None,
         summary=f"FFMA GEMV for M ≤ {GEMV_ROWS}: B's words straight to registers (any row pitch, "
                 f"realigned by shuffles), 256 columns a block (248 off 16 bytes), "
-                f"split-K {f'in {split} pieces' if split else 'over every SM'}, last piece sums in order")
+                f"split-K {f'in {split} pieces' if split else 'over every SM'}, "
+                + (f"summed in a cluster of {cluster_k}" if cluster_k else "last piece sums in order"))
+
+
+def _gemv_over(picked, over):
+    """10's macros for a run: the pick's SPLIT and CLUSTER_K — unless the run overrides either
+    (0 or None: not overridden), which then replaces both (SPLIT alone: through the workspace)."""
+    asked = {name: over[name] for name in GEMV_TILE if over.get(name)}
+    return asked or {name: picked[name] for name in GEMV_TILE}
 
 
 def _defines(tile):

@@ -303,15 +303,15 @@ def test_every_06_configuration_compiles_without_spills_and_states_its_launch(ke
     configs = kernels.KERNELS[f"wgmma_tma_{key}"].configurations()
     # + turns, wide pairs (64×192), the two swapped for M ≤ 32 and the four of three consumers
     # (16–64 of M), the swapped 64×48 streaming B for M of 33–48, the swapped that fit M
-    # (FIT_CONFIGS), B realigned (64 and 128 columns), 09, 10
+    # (FIT_CONFIGS), B realigned (64 and 128 columns), 09, 10 (K's pieces through the workspace, in a cluster)
     assert kernels.WIDE_PAIRS_ONLY == kernels.WIDE_PAIRS_CONFIGS[:1]   # (64×256 pairs: a candidate already)
-    assert len({c.file_stem for c in configs}) == len(configs) == len(kernels.WGMMA_CONFIGS) + 13 + len(kernels.FIT_CONFIGS)
+    assert len({c.file_stem for c in configs}) == len(configs) == len(kernels.WGMMA_CONFIGS) + 14 + len(kernels.FIT_CONFIGS)
     for config in configs:
         cubin = compiler.compile_cubin(config, "sm_90")
         assert cubin.spill_bytes == 0, config.file_stem
         if sass.find_cuobjdump():   # (09: mma.sync; 10: FFMAs, no tensor op at all)
             counts = sass.tensor_op_counts(cubin.image)
-            if config.variant == "10":
+            if config.variant.startswith("10"):
                 assert not counts, (config.file_stem, counts)
             else:
                 assert counts.get("HMMA" if config.variant == "09" else "HGMMA", 0) > 0, config.file_stem
@@ -1373,15 +1373,19 @@ def test_06_hands_small_m_with_b_off_16_bytes_to_09():
 
 def test_06_hands_m_of_1_to_4_to_10():
     """M ≤ 4 and N ≥ GEMV_MIN_N, 16-bit, B's rows on 16 bytes or not: 06's pick runs 10 (a GEMV)
-    with K in gemv_split's pieces over tiles of 256 or 248 columns — the record's source and variant
-    say so; M of 5, N below the bound, 8-bit inputs or an override of 06's macros keep the others."""
+    over tiles of 256 or 248 columns with K in gemv_split's pieces through the workspace, or in a
+    cluster of GEMV_IN_CLUSTER where gemv_sums_in_cluster — the record's source and variant say
+    which; M of 5, N below the bound, 8-bit inputs or an override of 06's macros keep the others."""
     k06 = kernels.KERNELS["wgmma_tma_bf16"]
-    for shape in [(1, 11037, 15699), (2, 4096, 4096), (1, kernels.GEMV_MIN_N, 9), (3, 1003, 20000), (4, 2408, 777)]:
-        run = k06.configured(*shape, 132)
-        assert run.source == "10_gemv_b_realigned_by_shuffles.cu" and run.name == k06.name and run.variant == "10", shape
+    in_cluster = [(4, 2408, 777), (4, 1872, 968), (1, 2272, 1712)]
+    for shape in [(1, 11037, 15699), (2, 4096, 4096), (1, kernels.GEMV_MIN_N, 9), (3, 1003, 20000)] + in_cluster:
+        run, c = k06.configured(*shape, 132), kernels.GEMV_IN_CLUSTER
+        assert kernels.gemv_sums_in_cluster(*shape, 132) == (shape in in_cluster), shape
+        assert run.source == "10_gemv_b_realigned_by_shuffles.cu" and run.name == k06.name, shape
+        assert run.variant == (f"10+CLUSTER_K={c}" if shape in in_cluster else "10"), shape
         assert run.pitch == 0 and run.max_m == kernels.GEMV_ROWS and not run.tma_boxes
         assert run.launch_geometry(*shape, 132).grid == (-(-shape[1] // kernels.gemv_columns(shape[1])),
-                                                         kernels.gemv_split(*shape, 132), 1)
+                                                         c if shape in in_cluster else kernels.gemv_split(*shape, 132), 1)
     assert k06.configured(1, kernels.GEMV_MIN_N - 1, 9, 132).source == "09_mma_small_m_b_in_place.cu"   # (N off 8)
     assert k06.configured(1, 64, 4096, 132).source == "06_wgmma_tma_hopper.cu"
     assert k06.configured(5, 4096, 4096, 132).source == "06_wgmma_tma_hopper.cu"
@@ -1439,8 +1443,8 @@ def test_06_realigns_b_in_place_at_m_of_33_to_64_where_n_is_off_8():
 def test_10_splits_k_to_fill_the_sms_and_refuses_what_it_cannot_build():
     """gemv_split: pieces that keep GEMV_BLOCKS_PER_SM blocks on each SM over tiles of 256 columns
     (248 where N is not a multiple of 8), none shorter than GEMV_MIN_ROWS rows, at most
-    GEMV_SPLIT_MOST; the workspace holds a partial tile a block only when K is cut; refusals name
-    what was asked."""
+    GEMV_SPLIT_MOST; the workspace holds a partial tile a block only when K is cut; CLUSTER_K's
+    builds and gemv_pick's bounds on it; refusals name what was asked."""
     per = kernels.GEMV_BLOCKS_PER_SM
     assert kernels.gemv_columns(4096) == 256 and kernels.gemv_columns(3586) == 248
     assert kernels.gemv_split(1, 3586, 100000, 132) == per * 132 // 15        # 15 tiles of 248
@@ -1460,8 +1464,23 @@ def test_10_splits_k_to_fill_the_sms_and_refuses_what_it_cannot_build():
     picked = kernels.gemv_split(1, 1000, 100000, 132)
     for over in ({}, {"SPLIT": 0}, {"SPLIT": None}):   # SPLIT=0 asks for the pick, as declared
         assert k10.configured(1, 1000, 100000, 132, over).launch_geometry(1, 1000, 100000, 132).grid[1] == picked
+    # K in a cluster: its own cubin (the cluster is the kernel's), the grid's y the cluster's; the pick
+    # where the workspace would cut short K in GEMV_IN_CLUSTER_LEAST or more pieces and the tiles'
+    # clusters all run at once (30 on 132 SMs)
+    clustered = k10.configured(3, 1000, 1000, 132, {"CLUSTER_K": 4})
+    assert "CLUSTER_K=4" in clustered.defines and clustered.file_stem == "gemv_bf16[CLUSTER_K=4]"
+    assert clustered.launch_geometry(3, 1000, 1000, 132).grid == (4, 4, 1)
+    assert k10.configured(3, 1000, 1000, 132, {"SPLIT": 4, "CLUSTER_K": 4}).defines == clustered.defines
+    assert kernels.gemv_pick(4, 1872, 968, 132) == {"SPLIT": 0, "CLUSTER_K": kernels.GEMV_IN_CLUSTER}
+    most_k, held = kernels.GEMV_IN_CLUSTER_MOST_K, kernels.wgmma_clusters(132, 4)
+    assert kernels.gemv_sums_in_cluster(1, 256 * held, most_k, 132)
+    assert not kernels.gemv_sums_in_cluster(1, 256 * held + 8, most_k, 132)      # one cluster too many
+    assert not kernels.gemv_sums_in_cluster(1, 4096, most_k + 1, 132)           # K too long
+    assert not kernels.gemv_sums_in_cluster(1, 256 * held, 3 * kernels.GEMV_MIN_ROWS, 132)   # 3 pieces
+    assert kernels.gemv_pick(1, 4096, 4096, 132) == {"SPLIT": kernels.gemv_split(1, 4096, 4096, 132), "CLUSTER_K": 0}
     for bad, what in [({"SPLIT": kernels.GEMV_SPLIT_MOST + 1}, f"at most {kernels.GEMV_SPLIT_MOST}"),
-                      ({"STAGES": 4}, "no macro"), ({"SPLIT": -1}, "SPLIT")]:
+                      ({"STAGES": 4}, "no macro"), ({"SPLIT": -1}, "SPLIT"), ({"CLUSTER_K": 3}, "2, 4, 8"),
+                      ({"CLUSTER_K": 16}, "not 16"), ({"CLUSTER_K": 8, "SPLIT": 5}, "not SPLIT=5")]:
         with pytest.raises(UsageError, match=what):
             kernels.gemv_kernel("fp16", bad)
     with pytest.raises(UsageError, match="fp16 and bf16"):

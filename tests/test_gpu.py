@@ -954,16 +954,39 @@ GEMV_SHAPES = [(1, 1, 1), (1, 5, 100), (2, 7, 333), (3, 8, 64), (4, 248, 65), (1
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_10_gemv_reads_b_at_any_pitch(device, host_problems, key, split):
     """10 on shapes whose rows of B start anywhere in a 16-byte word, K in the pieces its pick cuts
-    (None), whole (1), in 3 and in 40 (more than some problems' rows: pieces of none): correct,
+    (None: in a cluster or through the workspace), whole (1), in 3 and in 40 (more than some problems' rows: pieces of none): correct,
     every element written, integers exact, the same bits on a rerun — the workspace's counters
     left as found, or the rerun's last piece would not be the one that sums."""
     kernel = kernels.gemv_kernel(key)
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
     config = {"SPLIT": split} if split else None
+
+    def pieces(rec):   # the pick's: in a cluster (CLUSTER_K) or through the workspace (SPLIT)
+        picked = kernels.gemv_pick(rec.m, rec.n, rec.k, device.sm_count)
+        return picked["CLUSTER_K"] or picked["SPLIT"]
     runs_right_and_repeatable(device, host_problems, kernel, key, GEMV_SHAPES, config,
-                              lambda rec: rec.grid[1] == (split or kernels.gemv_split(
-                                  rec.m, rec.n, rec.k, device.sm_count)) and not rec.pitched)
+                              lambda rec: rec.grid[1] == (split or pieces(rec)) and not rec.pitched)
+
+
+@pytest.mark.parametrize("cluster_k", [2, 4, 8])
+@pytest.mark.parametrize("key", ["fp16", "bf16"])
+def test_10_sums_k_in_a_cluster(device, host_problems, key, cluster_k):
+    """10 with K in CLUSTER_K pieces summed through distributed shared memory (one cluster along
+    the grid's y; on a GPU before sm_90, through the workspace) on GEMV_SHAPES: correct, every
+    element written, integers exact, the same bits on a rerun, the grid's y the cluster's — and the
+    same bits as K in as many pieces handed off through the workspace."""
+    kernel = kernels.gemv_kernel(key)
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    runs_right_and_repeatable(device, host_problems, kernel, key, GEMV_SHAPES, {"CLUSTER_K": cluster_k},
+                              lambda rec: rec.grid[1] == cluster_k and not rec.pitched)
+    # the same adds in the same order as the workspace's last piece makes them: the same bits
+    for shape in [(1, 4099, 2000), (4, 1000, 250), (3, 4102, 4101)]:
+        hp = host_problems(key, *shape, "normal")
+        outs = [run_matmul(device, kernel, hp, iters=1, warmup=0, config=config, keep_output=True)[1].tobytes()
+                for config in ({"CLUSTER_K": cluster_k}, {"SPLIT": cluster_k})]
+        assert outs[0] == outs[1], shape
 
 
 def runs_handed(device, host_problems, key, source, shapes, overridden):
