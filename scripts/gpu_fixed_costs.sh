@@ -5,7 +5,7 @@
 #              of 06's pick or 10 and of cuBLAS's kernels at scripts/shapes/fixed_costs.txt, fp16 —
 #              beside the event-timed medians of bench (its log): what the launch adds, whose
 #   unshared   at long K, the pick's 128×128 tiles in clusters of 2 (sharing B by multicast) against
-#              clusters of 1, both cut in 2 pieces along K (scripts/shapes/split_two.txt), fp16 —
+#              clusters of 1, both cut in 2 pieces along K (scripts/shapes/split_two_unshared.txt), fp16 —
 #              what a split inside a cluster (its pieces summed through distributed shared memory)
 #              would give up of the multicast
 #   warm       the same kernels under Nsight Compute with caches left warm (--cache-control none: the
@@ -41,11 +41,11 @@ for part in "$@"; do
       $PY scripts/ncu_raw_summary.py "$OUT/ncu_warm_${shape//,/x}.csv"
     done ;;
   unshared)
-    timeout 150 $PY scripts/tune_ladder.py --family wgmma --precision fp16 --shapes scripts/shapes/split_two.txt \
+    timeout 150 $PY scripts/tune_ladder.py --family wgmma --precision fp16 --shapes scripts/shapes/split_two_unshared.txt \
       --iters 50 --seed 193 --variants picked CONSUMERS=2,BN=128,CLUSTER=2,STAGES=6 CONSUMERS=2,BN=128,CLUSTER=1,STAGES=6 \
-      > "$OUT/split_two.txt" 2>&1
-    echo "unshared exit $?: $(grep -c PASS "$OUT/split_two.txt") passed"
-    ties "$OUT/split_two.txt" ;;
+      > "$OUT/split_two_unshared.txt" 2>&1
+    echo "unshared exit $?: $(grep -c PASS "$OUT/split_two_unshared.txt") passed"
+    ties "$OUT/split_two_unshared.txt" ;;
   *) echo "unknown part $part: see the list at the top of $0"; exit 2 ;;
   esac
 done

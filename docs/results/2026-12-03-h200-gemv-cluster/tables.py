@@ -22,7 +22,7 @@ from ladder_log import before_after, geomean, ladder, rows   # noqa: E402  (scri
 
 def main():
     print("# Run 1: 06's 128×128 tiles, 2 pieces of K, clusters of 2 (B multicast) against 1\n")
-    ladder(HERE / "run1_split_two.txt")
+    ladder(HERE / "run1_split_two_unshared.txt")
     print("# Run 2: Nsight Compute with caches warm (median over launches; duration, warp instructions, "
           "active cycles an SM, the largest stall ratios)\n")
     for csv in sorted(HERE.glob("run2_ncu_warm_*.csv")):
