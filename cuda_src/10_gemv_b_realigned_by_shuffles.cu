@@ -208,7 +208,7 @@ __device__ __forceinline__ void sum_in_cluster(const float (&sum)[M], float* C, 
     constexpr int SHARE = BN / CLUSTER_K;   // the columns each piece adds up
     static_assert(BN % CLUSTER_K == 0, "CLUSTER_K divides a tile's 256 columns");
     const int tid = threadIdx.x;
-    __syncthreads();   // (every thread has read the warps' sums in red)
+    __syncthreads();   // (as measured; not needed: thread t overwrites only column t, which it alone read)
 #pragma unroll
     for (int m = 0; m < M; ++m) red[m * BN + tid] = sum[m];
     cluster_sync();    // every piece's sums written, and visible across the cluster

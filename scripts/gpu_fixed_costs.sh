@@ -3,7 +3,7 @@
 # in parts, logs under $OUT:
 #   durations  Nsight Compute's kernel durations (gpu__time_duration: the kernel alone, no launch)
 #              of 06's pick or 10 and of cuBLAS's kernels at scripts/shapes/fixed_costs.txt, fp16 —
-#              beside the event-timed medians of bench (its log): what the launch adds, whose
+#              beside the event-timed medians of bench (its log): what the launch adds to each
 #   unshared   at long K, the pick's 128×128 tiles in clusters of 2 (sharing B by multicast) against
 #              clusters of 1, both cut in 2 pieces along K (scripts/shapes/split_two_unshared.txt), fp16 —
 #              what a split inside a cluster (its pieces summed through distributed shared memory)

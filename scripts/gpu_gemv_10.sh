@@ -19,10 +19,10 @@
 #           1×2272×1712 and 4×1872×968 (its split pick, fp16): where a small problem's time goes
 #           (B's bytes there would take ~2 µs of the 9–10 µs)
 #   cluster 10's pieces of K summed in one cluster through distributed shared memory (CLUSTER_K of
-#           2, 4, 8): its GPU tests, compute-sanitizer's four tools at 1×3586×1572 and 4×1872×968,
-#           then the pick (pieces through the workspace) against CLUSTER_K=8, CLUSTER_K=4 and SPLIT=8
-#           on scripts/shapes/gemv_10_split_small.txt and gemv_10.txt, fp16 (KEYS to change), one
-#           process a file
+#           2, 4, 8): its GPU tests, compute-sanitizer's four tools at 1×3586×1572, 4×1872×968 and
+#           3×4102×4101, then the pick (pieces through the workspace) against CLUSTER_K=8,
+#           CLUSTER_K=4 and SPLIT=8 on scripts/shapes/gemv_10_split_small.txt and gemv_10.txt, fp16
+#           (KEYS to change), one process a file
 #   cluster_check  the pick summing K in a cluster where gemv_sums_in_cluster: 10's and 06's hand-off
 #           GPU tests, memcheck and racecheck over 06's pick at 4×1872×968 and 1×2272×1712, then on
 #           scripts/shapes/gemv_10_cluster_fresh.txt the pick against gemv_split's pieces through the

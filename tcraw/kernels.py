@@ -1483,8 +1483,8 @@ def _not_handed(picked):
 
 
 def _handed(key, picked, overrides, asked):
-    """09 or 10 for a pick marked IN_PLACE_09 or GEMV_10 (HANDED), named "09" or "10" apart in
-    prebuilt cubins' names — unless the caller's overrides or the macros 06 was declared with
+    """09 or 10 for a pick marked IN_PLACE_09, GEMV_10 or GEMV_10_IN_CLUSTER (HANDED), named "09",
+    "10" or "10+CLUSTER_K=8" apart in prebuilt cubins' names — unless the caller's overrides or the macros 06 was declared with
     (``asked``, e.g. a tune_ladder variant's) name any of 06's own: then None, and 06 runs its own
     configuration with them."""
     mark = next((mark for mark in HANDED if mark in picked), None)
@@ -1762,12 +1762,12 @@ GEMV_CLUSTERS = (2, 4, 8)  # (a portable cluster holds 8 blocks at most)
 # K's pieces summed in one cluster through distributed shared memory instead of the workspace (no
 # GPU-wide fence, no counter, no last piece reading the others' back from L2; every piece sums a
 # share). H200, fp16, each beside the pick in one process (docs/results/2026-12-03-h200-gemv-cluster/,
-# run 3): with 8 pieces either way, less time at 53 of 65 shapes of M 1–4 (0.988 geomean; 0.91–0.98
-# where the clusters run at once); against gemv_split's pieces, less where K is short and the
+# run 3): with 8 pieces either way, less time at 53 of 65 shapes of M 1–4 (0.988 geomean; 0.962
+# where the clusters run at once, 0.909–1.044); against gemv_split's pieces, less where K is short and the
 # tiles' clusters run at once — 4×1872×968 9.57 → 8.64 µs, 1×4688×668 8.99 → 8.26, 3×7391×1813
 # (30 clusters) 15.06 → 14.56 — more where K is long and the pick cuts it in more pieces
-# (2×1775×3991 +11 %, 1×984×14929 +94 %) or the clusters take two rounds (31 or more of them at
-# 2 blocks an SM: 4×7818×874 +30 %; the GPCs hold 30 clusters of 8 such blocks, as they hold 30 of
+# (2×1775×3991 +11 %, 1×984×14929 +94 %) or the clusters take two rounds (at 31–33 of them, and 62,
+# at 2 blocks an SM: 4×7818×874 +30 %; the GPCs hold 30 clusters of 8 such blocks, as they hold 30 of
 # 4 blocks of one an SM: wgmma_clusters). The rule below, on 16 fresh shapes it moves (runs 4–5):
 # 0.972 of the time fp16 (faster at 11; 4×389×2100 +6.8 %, 32 pieces before), 0.981 bf16.
 GEMV_IN_CLUSTER, GEMV_IN_CLUSTER_LEAST, GEMV_IN_CLUSTER_MOST_K = 8, 4, 2304
@@ -1792,7 +1792,8 @@ def gemv_split(m, n, k, sms):
 
 def gemv_pick(m, n, k, sms):
     """10's macros for (m, n, k): K in GEMV_IN_CLUSTER pieces summed in one cluster where
-    gemv_sums_in_cluster, else gemv_split's pieces handed off through the workspace."""
+    gemv_sums_in_cluster, else gemv_split's pieces handed off through the workspace. (It does not
+    see the architecture: before sm_90 the cluster's pieces hand off through the workspace too.)"""
     if gemv_sums_in_cluster(m, n, k, sms):
         return {"SPLIT": 0, "CLUSTER_K": GEMV_IN_CLUSTER}
     return {"SPLIT": gemv_split(m, n, k, sms), "CLUSTER_K": 0}
