@@ -654,7 +654,8 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         realign_b=bool(tile["B_REALIGN"]),
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
         configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY + SWAPPED_CONFIGS + STREAM_B_WIDE_CONFIGS +
-                 (STREAM_B_SWAPPED_CONFIG,) + FIT_CONFIGS + REALIGN_CONFIGS + ({IN_PLACE_09: 1}, {GEMV_10: 1}, {GEMV_10_IN_CLUSTER: GEMV_IN_CLUSTER})
+                 (STREAM_B_SWAPPED_CONFIG,) + FIT_CONFIGS + REALIGN_CONFIGS +
+                 ({IN_PLACE_09: 1}, {GEMV_10: 1}, {GEMV_10_IN_CLUSTER: GEMV_IN_CLUSTER})
                  if elem == 2
                  else tuple(c for c in WGMMA_CONFIGS if not wgmma_sixteen_bit_only(c))) if choose else (),
         configure=(lambda picked, over: _handed(key, picked, over, asked) or _owned(asked, lambda: wgmma_kernel(
@@ -1484,9 +1485,9 @@ def _not_handed(picked):
 
 def _handed(key, picked, overrides, asked):
     """09 or 10 for a pick marked IN_PLACE_09, GEMV_10 or GEMV_10_IN_CLUSTER (HANDED), named "09",
-    "10" or "10+CLUSTER_K=8" apart in prebuilt cubins' names — unless the caller's overrides or the macros 06 was declared with
-    (``asked``, e.g. a tune_ladder variant's) name any of 06's own: then None, and 06 runs its own
-    configuration with them."""
+    "10" or "10+CLUSTER_K=8" apart in prebuilt cubins' names — unless the caller's overrides or the
+    macros 06 was declared with (``asked``, e.g. a tune_ladder variant's) name any of 06's own: then
+    None, and 06 runs its own configuration with them."""
     mark = next((mark for mark in HANDED if mark in picked), None)
     if mark is None or any(value is not None for value in overrides.values()) or spelt_macros(asked, WGMMA_TILE):
         return None
@@ -1755,21 +1756,22 @@ def small_m_kernel(key, tile=SMALL_M_TILE, name=None):
 
 # -- 10: M ≤ 4 — a GEMV on the CUDA cores, B realigned by shuffles, split-K over every SM ------------
 
-# SPLIT: pieces of K, the grid's y, handed off through a workspace as 09's; CLUSTER_K: 2, 4 or 8 pieces
-# in one cluster, summed through distributed shared memory (both 0: gemv_pick picks for the problem).
+# SPLIT: pieces of K, the grid's y, handed off through a workspace as 09's; CLUSTER_K: 2, 4 or 8
+# pieces in one cluster, summed through distributed shared memory (both 0: gemv_pick's).
 GEMV_TILE = {"SPLIT": 0, "CLUSTER_K": 0}
 GEMV_CLUSTERS = (2, 4, 8)  # (a portable cluster holds 8 blocks at most)
 # K's pieces summed in one cluster through distributed shared memory instead of the workspace (no
 # GPU-wide fence, no counter, no last piece reading the others' back from L2; every piece sums a
-# share). H200, fp16, each beside the pick in one process (docs/results/2026-12-03-h200-gemv-cluster/,
-# run 3): with 8 pieces either way, less time at 53 of 65 shapes of M 1–4 (0.988 geomean; 0.962
-# where the clusters run at once, 0.909–1.044); against gemv_split's pieces, less where K is short and the
-# tiles' clusters run at once — 4×1872×968 9.57 → 8.64 µs, 1×4688×668 8.99 → 8.26, 3×7391×1813
-# (30 clusters) 15.06 → 14.56 — more where K is long and the pick cuts it in more pieces
-# (2×1775×3991 +11 %, 1×984×14929 +94 %) or the clusters take two rounds (at 31–33 of them, and 62,
-# at 2 blocks an SM: 4×7818×874 +30 %; the GPCs hold 30 clusters of 8 such blocks, as they hold 30 of
-# 4 blocks of one an SM: wgmma_clusters). The rule below, on 16 fresh shapes it moves (runs 4–5):
-# 0.972 of the time fp16 (faster at 11; 4×389×2100 +6.8 %, 32 pieces before), 0.981 bf16.
+# share). H200, fp16, each beside the pick in one process
+# (docs/results/2026-12-03-h200-gemv-cluster/, run 3): with 8 pieces either way, less time at 53 of
+# 65 shapes of M 1–4 (0.988 geomean; 0.962 where the clusters run at once, 0.909–1.044); against
+# gemv_split's pieces, less where K is short and the tiles' clusters run at once — 4×1872×968 9.57 →
+# 8.64 µs, 1×4688×668 8.99 → 8.26, 3×7391×1813 (30 clusters) 15.06 → 14.56 — more where K is long
+# and the pick cuts it in more pieces (2×1775×3991 +11 %, 1×984×14929 +94 %) or the clusters take
+# two rounds (at 31–33 of them, and 62, at 2 blocks an SM: 4×7818×874 +30 %; the GPCs hold 30
+# clusters of 8 such blocks, as they hold 30 of 4 blocks of one an SM: wgmma_clusters). The rule
+# below, on 16 fresh shapes it moves (runs 4–5): 0.972 of the time fp16 (faster at 11; 4×389×2100
+# +6.8 %, 32 pieces before), 0.981 bf16.
 GEMV_IN_CLUSTER, GEMV_IN_CLUSTER_LEAST, GEMV_IN_CLUSTER_MOST_K = 8, 4, 2304
 GEMV_ROWS, GEMV_WARPS = 4, 8   # M's bound, a block's warps (each 1/8 of the rows)
 GEMV_SPLIT_MOST = 64      # (the last piece's sum: a round trip to L2 for every 32 / M pieces)
@@ -1818,14 +1820,14 @@ def gemv_workspace(split):
 def gemv_kernel(key, tile=GEMV_TILE, name=None):
     """The 10 kernel (fp16, bf16) for M ≤ 4: FFMAs on B's words straight from HBM, any row pitch
     (realigned by shuffles, no copy), each tile of 256 columns (248: gemv_columns) with its K cut
-    in SPLIT pieces over the grid's y, handed off through a workspace — or, with CLUSTER_K of 2, 4 or 8,
-    in that many pieces, one cluster, summed through distributed shared memory (sm_90 on; built
-    for an older GPU, through the workspace). Both 0 (the default): each problem gets gemv_pick's;
-    a run may override either."""
+    in SPLIT pieces over the grid's y, handed off through a workspace — or, with CLUSTER_K of 2, 4
+    or 8, in that many pieces, one cluster, summed through distributed shared memory (sm_90 on;
+    built for an older GPU, through the workspace). Both 0 (the default): each problem gets
+    gemv_pick's; a run may override either (_gemv_over)."""
     if key not in ("fp16", "bf16"):
         raise UsageError(f"10 comes in fp16 and bf16, not {key!r}")
     tile = {**GEMV_TILE, **checked_macros(tile, GEMV_TILE, "10")}
-    split, cluster_k = (tile[name] or 0 for name in ("SPLIT", "CLUSTER_K"))
+    split, cluster_k = tile["SPLIT"] or 0, tile["CLUSTER_K"] or 0
     if split > GEMV_SPLIT_MOST:
         raise UsageError(f"10 cuts K in at most {GEMV_SPLIT_MOST} pieces (each a partial tile in the "
                          f"workspace), not SPLIT={split}")
