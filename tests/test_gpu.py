@@ -954,9 +954,10 @@ GEMV_SHAPES = [(1, 1, 1), (1, 5, 100), (2, 7, 333), (3, 8, 64), (4, 248, 65), (1
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_10_gemv_reads_b_at_any_pitch(device, host_problems, key, split):
     """10 on shapes whose rows of B start anywhere in a 16-byte word, K in the pieces its pick cuts
-    (None: in a cluster or through the workspace), whole (1), in 3 and in 40 (more than some problems' rows: pieces of none): correct,
-    every element written, integers exact, the same bits on a rerun — the workspace's counters
-    left as found, or the rerun's last piece would not be the one that sums."""
+    (None: in a cluster or through the workspace), whole (1), in 3 and in 40 (more than some
+    problems' rows: pieces of none): correct, every element written, integers exact, the same bits
+    on a rerun — the workspace's counters left as found, or the rerun's last piece would not be the
+    one that sums."""
     kernel = kernels.gemv_kernel(key)
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
@@ -975,7 +976,7 @@ def test_10_sums_k_in_a_cluster(device, host_problems, key, cluster_k):
     """10 with K in CLUSTER_K pieces summed through distributed shared memory (one cluster along
     the grid's y; on a GPU before sm_90, through the workspace) on GEMV_SHAPES: correct, every
     element written, integers exact, the same bits on a rerun, the grid's y the cluster's — and the
-    same bits as K in as many pieces handed off through the workspace."""
+    same bits as K in as many pieces handed off through the workspace (on three of them)."""
     kernel = kernels.gemv_kernel(key)
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
