@@ -208,7 +208,7 @@ __device__ __forceinline__ void sum_in_cluster(const float (&sum)[M], float* C, 
     constexpr int SHARE = BN / CLUSTER_K;   // the columns each piece adds up
     static_assert(BN % CLUSTER_K == 0, "CLUSTER_K divides a tile's 256 columns");
     const int tid = threadIdx.x;
-    __syncthreads();   // (as measured; not needed: thread t overwrites only column t, which it alone read)
+    // (over warp 0's sums of column t, which thread t alone has read: no barrier first)
 #pragma unroll
     for (int m = 0; m < M; ++m) red[m * BN + tid] = sum[m];
     cluster_sync();    // every piece's sums written, and visible across the cluster
@@ -304,8 +304,7 @@ __device__ __forceinline__ void gemv(const T* A, const T* B, float* C, int N, in
     }
 #if SUM_IN_CLUSTER
     sum_in_cluster<M, COLS>(sum, C, N, n0, red);
-    return;
-#endif
+#else
     // A piece of K: its sums to the workspace, then the tile's last piece adds all of them.
     unsigned* counter = work + blockIdx.x;
     float* partials = reinterpret_cast<float*>(work + (gridDim.x + 3) / 4 * 4);
@@ -333,6 +332,7 @@ __device__ __forceinline__ void gemv(const T* A, const T* B, float* C, int N, in
     for (int m = 0; m < M; ++m)
         if (n < N) C[1ll * m * N + n] = total[m];
     if (tid == 0) *counter = 0;   // as found, for the next launch
+#endif
 }
 
 // M and B's alignment chosen once a launch (the same for every block).

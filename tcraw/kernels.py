@@ -1853,7 +1853,7 @@ def gemv_kernel(key, tile=GEMV_TILE, name=None):
         tunables=tuple(GEMV_TILE) if not chosen else (),
         configs=({"SPLIT": 1, "CLUSTER_K": 0}, {"SPLIT": 0, "CLUSTER_K": GEMV_IN_CLUSTER}) if not chosen else (),
         configure=(lambda picked, over: gemv_kernel(key, _gemv_over(picked, over), name)) if not chosen else None,
-        pick=(lambda m, n, k, sms: gemv_pick(m, n, k, sms)) if not chosen else None,
+        pick=gemv_pick if not chosen else None,
         summary=f"FFMA GEMV for M ≤ {GEMV_ROWS}: B's words straight to registers (any row pitch, "
                 f"realigned by shuffles), 256 columns a block (248 off 16 bytes), "
                 f"split-K {f'in {split} pieces' if split else 'over every SM'}, "
