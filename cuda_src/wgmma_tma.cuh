@@ -334,6 +334,14 @@ __device__ __forceinline__ void mbar_arrive_cluster(unsigned bar, unsigned rank)
         " mapa.shared::cluster.u32 remote, %0, %1;\n"
         " mbarrier.arrive.shared::cluster.b64 _, [remote];\n}" ::"r"(bar), "r"(rank) : "memory");
 }
+// Consumer c's release of a stage: on its `empty` barrier in every block of the cluster, since
+// each block's multicast copies land in the others' — but CLUSTER_K's cluster is a tile's pieces,
+// each loading its own stages: in this block alone.
+__device__ __forceinline__ void free_stage(unsigned bar) {
+    if (CLUSTER_K) mbar_arrive(bar);
+    else
+        for (int r = 0; r < CLUSTER; ++r) mbar_arrive_cluster(bar, r);
+}
 // Shared memory → global through the copy engine: the box at `src` lands at (c0, c1) of the
 // map's matrix — stored, or added to what is there (an fp32 add done at L2). The thread that
 // issues them commits them as a group and later waits for its groups — `.read`: until at most
@@ -1238,11 +1246,10 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
 #if WAIT_DEPTH
                 wgmma_wait<1>();
                 if (kt > k0 && t % 128 == 0)   // the previous slice's MMAs are done: free its stage
-                    for (int r = 0; r < CLUSTER; ++r) mbar_arrive_cluster(empty + 8 * ((slice - 1) % STAGES), r);
+                    free_stage(empty + 8 * ((slice - 1) % STAGES));
 #else
                 wgmma_wait<0>();
-                if (t % 128 == 0)
-                    for (int r = 0; r < CLUSTER; ++r) mbar_arrive_cluster(empty + 8 * s, r);
+                if (t % 128 == 0) free_stage(empty + 8 * s);
 #endif
 #if PROMOTE
                 if ((kt - k0 + 1) % PROMOTE == 0 || kt + 1 == k1) {
@@ -1254,8 +1261,7 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
             } while (++slice, ++kt < k1);
             pass_turn();       // (PINGPONG: the other's MMAs may start while this unit's last run)
             wgmma_wait<0>();   // the unit's last slice: its MMAs done, its stage freed
-            if (t % 128 == 0)
-                for (int r = 0; r < CLUSTER; ++r) mbar_arrive_cluster(empty + 8 * ((slice - 1) % STAGES), r);
+            if (t % 128 == 0) free_stage(empty + 8 * ((slice - 1) % STAGES));
 #else
             }
             pass_turn();
