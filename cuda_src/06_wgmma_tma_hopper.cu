@@ -76,13 +76,13 @@ extern "C" __constant__ int tcraw_launch[10] = {THREADS, SMEM_BYTES, A_BOX_ROWS,
 
 // (THREADS, 1): setmaxnreg only takes effect when the kernel starts under a register cap.
 // __cluster_dims__ fixes the cluster shape at compile time, so a plain cuLaunchKernel launches
-// clusters (the grid must be a multiple of WG_CLUSTER_DIMS: CLUSTER, or CLUSTER_K pieces of a tile).
+// clusters (the grid must be a multiple of CLUSTER).
 #if defined(TCRAW_WGMMA_BF16)
 #define WGMMA_ENTRY wgmma_tma_bf16
 #else
 #define WGMMA_ENTRY wgmma_tma_fp16
 #endif
-extern "C" __global__ void __launch_bounds__(THREADS, 1) __cluster_dims__(WG_CLUSTER_DIMS, 1, 1)
+extern "C" __global__ void __launch_bounds__(THREADS, 1) __cluster_dims__(CLUSTER, 1, 1)
 WGMMA_ENTRY(const void* A, const void* B, float* C, int M, int N, int K, unsigned* work,
             const __grid_constant__ TensorMap map_a, const __grid_constant__ TensorMap map_b,
             const __grid_constant__ TensorMap map_c, const __grid_constant__ TensorMap map_a8) {

@@ -63,7 +63,7 @@ extern "C" __constant__ int tcraw_launch[10] = {THREADS, SMEM_BYTES, A_BOX_ROWS,
 #define WG07_SCALES
 #define WG07_SCALE 1.0f
 #endif
-extern "C" __global__ void __launch_bounds__(THREADS, 1) __cluster_dims__(WG_CLUSTER_DIMS, 1, 1)
+extern "C" __global__ void __launch_bounds__(THREADS, 1) __cluster_dims__(CLUSTER, 1, 1)
 WG07_ENTRY(const void* A, const void* B, void* C, int M, int N, int K, unsigned* work WG07_SCALES,
            const __grid_constant__ TensorMap map_a, const __grid_constant__ TensorMap map_b,
            const __grid_constant__ TensorMap map_c, const __grid_constant__ TensorMap map_a8) {

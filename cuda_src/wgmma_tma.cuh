@@ -86,11 +86,6 @@
 #ifndef SPLIT_LOADS
 #define SPLIT_LOADS (CONSUMERS == 3 && BN == 192 ? 8 : 16)   // ... whose sum over 3+ pieces loads about this
 #endif                // many 16-byte partials at once (split_epilogue; 8 for 192 × 192: registers, at THREADS)
-#ifndef CLUSTER_K
-#define CLUSTER_K 0   // 2–8: a tile's K in exactly this many pieces, one cluster, summed through distributed
-#endif                // shared memory instead of the workspace (cluster_epilogue; CLUSTER 1 only)
-// The cluster the launch runs in: the pieces of a tile (CLUSTER_K), or CLUSTER blocks sharing loads.
-#define WG_CLUSTER_DIMS (CLUSTER_K ? CLUSTER_K : CLUSTER)
 
 #ifndef PROMOTE
 #define PROMOTE 0     // N > 0: the MMAs accumulate N slices, then fp32 adds (see the top)
@@ -117,9 +112,6 @@ static_assert(!PINGPONG || (CONSUMERS == 2 && !SWAP_AB && !PROMOTE && ATOMS * BN
 // The consumers that work on one unit (a tile or a piece of one): all of them, 64 rows each —
 // or, taking turns (PINGPONG), only the unit's own.
 constexpr int TEAM = PINGPONG ? 1 : CONSUMERS;
-static_assert(CLUSTER_K == 0 || (CLUSTER_K >= 2 && CLUSTER_K <= 8 && CLUSTER == 1 && !PINGPONG && SPLIT_ROUNDS == 1),
-              "CLUSTER_K is 0 or 2 to 8 (a portable cluster), in clusters of 1 (CLUSTER 1: the hardware cluster is "
-              "the pieces'), not taking turns, split-K in one round");
 #ifndef B_REALIGN
 #define B_REALIGN 0   // 1: B read in place at any row pitch, realigned in shared memory (see b_realign)
 #endif
@@ -334,14 +326,6 @@ __device__ __forceinline__ void mbar_arrive_cluster(unsigned bar, unsigned rank)
         " mapa.shared::cluster.u32 remote, %0, %1;\n"
         " mbarrier.arrive.shared::cluster.b64 _, [remote];\n}" ::"r"(bar), "r"(rank) : "memory");
 }
-// Consumer c's release of a stage: on its `empty` barrier in every block of the cluster, since
-// each block's multicast copies land in the others' — but CLUSTER_K's cluster is a tile's pieces,
-// each loading its own stages: in this block alone.
-__device__ __forceinline__ void free_stage(unsigned bar) {
-    if (CLUSTER_K) mbar_arrive(bar);
-    else
-        for (int r = 0; r < CLUSTER; ++r) mbar_arrive_cluster(bar, r);
-}
 // Shared memory → global through the copy engine: the box at `src` lands at (c0, c1) of the
 // map's matrix — stored, or added to what is there (an fp32 add done at L2). The thread that
 // issues them commits them as a group and later waits for its groups — `.read`: until at most
@@ -489,7 +473,6 @@ __device__ __forceinline__ int stream_k_share(int tiles, int KT, int clusters) {
 // over every tile (STREAM_K_ROUNDS=0) was slower still there (0.82 → 0.69×: blocks at different k
 // read B's rows apart; docs/results/2026-12-02-h200-small-m-split-rounds/).
 __device__ __forceinline__ int split_pieces(int tiles, int KT, int clusters) {
-    if (CLUSTER_K) return CLUSTER_K;      // (the launch's clusters: cluster_epilogue)
     if (!SPLIT_K || PINGPONG) return 1;   // (its epilogue sums whole 64-row consumer shares of one tile)
     const int p = max(1, min(min(clusters / tiles, KT / SPLIT_MIN_SLICES), SPLIT_MAX));
     if (SPLIT_ROUNDS == 1 || p > 1) return p;
@@ -524,12 +507,6 @@ __device__ __forceinline__ int split_round_tiles(int tiles, int p, int clusters)
 // same bits every run. Producer and consumers call this with their own body.
 template <class Body>
 __device__ __forceinline__ void for_each_unit(int tiles, int KT, int cluster, int clusters, Body&& body) {
-    if constexpr (CLUSTER_K > 0) {   // a tile's pieces are one cluster: rank r piece r, a tile a cluster a round
-        const int piece = blockIdx.x % CLUSTER_K;
-        for (int tile = blockIdx.x / CLUSTER_K; tile < tiles; tile += gridDim.x / CLUSTER_K)
-            body(tile, piece * KT / CLUSTER_K, (piece + 1) * KT / CLUSTER_K);
-        return;
-    }
     if (const int p = split_pieces(tiles, KT, clusters); p > 1) {
         const int per = split_round_tiles(tiles, p, clusters), piece = cluster / per;
         if (piece >= p) return;
@@ -659,56 +636,6 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
 #endif
 }
 
-// Split-K's sum of a piece's share: d (this piece's own partial) plus every other piece's partials
-// of the boxes in `share`, in piece order — one order for each box, whoever sums it. load(from, j)
-// is piece `from`'s float4 j of this thread (the workspace's, or a cluster peer's shared memory).
-// The loads go out many at a time: with 2 pieces all of them at once; with more, about SPLIT_LOADS
-// of them, several pieces' partials of one box (see split_epilogue).
-template <class Load>
-__device__ __forceinline__ void add_pieces(acc_t (&d)[BN / 2], unsigned share, int piece, int p, int t, Load&& load) {
-    auto add = [&](acc4 v, int j) { d[4 * j] += v.x; d[4 * j + 1] += v.y; d[4 * j + 2] += v.z; d[4 * j + 3] += v.w; };
-    if (p == 2) {   // one other piece: all its loads at once, one round
-#pragma unroll
-        for (int j = 0; j < BN / 8; ++j)
-            if (share >> c_box(j, t) & 1) add(load(1 - piece, j), j);
-    } else {
-        // More: a box's G column groups at a time, the loads of B pieces' partials of them
-        // in flight together (G·B of them: SPLIT_LOADS, or G if that is more), then added in
-        // piece order.
-        // (Swapped, a thread's groups all lie in one box: G is any divisor of BN / 8 — 4 or 2.)
-        constexpr int G = SWAP_AB ? ((BN / 8) % 4 ? 2 : 4) : BN / 8 < C_BOX_COLS / 8 ? BN / 8 : C_BOX_COLS / 8;
-        constexpr int B = SPLIT_LOADS / G > 1 ? SPLIT_LOADS / G : 1;           // pieces loaded together
-        static_assert((BN / 8) % G == 0, "a box's column groups start every G: c_box(j0) is theirs");
-#pragma unroll
-        for (int j0 = 0; j0 < BN / 8; j0 += G) {
-            if (!(share >> c_box(j0, t) & 1)) continue;   // (G groups lie in one box)
-            for (int f0 = 0; f0 < p; f0 += B) {
-                acc4 v[B][G];
-#pragma unroll
-                for (int b = 0; b < B; ++b)
-                    if (const int from = f0 + b; from < p && from != piece)
-#pragma unroll
-                        for (int g = 0; g < G; ++g) v[b][g] = load(from, j0 + g);
-#pragma unroll
-                for (int b = 0; b < B; ++b)
-                    if (const int from = f0 + b; from < p && from != piece)
-#pragma unroll
-                        for (int g = 0; g < G; ++g) add(v[b][g], j0 + g);
-            }
-        }
-    }
-}
-
-// The boxes of consumer c's share of a split tile that piece `piece` of p sums and stores: C boxes
-// piece, piece + p, ... of the tile's (consumer c's are c·C_BOXES ...), a bit each.
-__device__ __forceinline__ unsigned split_share(int c, int piece, int p) {
-    unsigned share = 0;
-#pragma unroll
-    for (int q = 0; q < C_BOXES; ++q)
-        if ((c * C_BOXES + q) % p == piece) share |= 1u << q;
-    return share;
-}
-
 // Split-K, after the MMAs of piece `piece` of p of a tile. Each piece sums a share of the tile —
 // C boxes piece, piece + p, ... of the tile's (consumer c's boxes are c·C_BOXES ...) — and stores
 // it. It writes to the workspace only the partial sums of the boxes other pieces sum, counts
@@ -733,7 +660,10 @@ __device__ __forceinline__ unsigned split_share(int c, int piece, int p) {
 __device__ __forceinline__ void split_epilogue(acc_t (&d)[BN / 2], acc_t* partials, unsigned* counter, int piece,
                                                int p, int c, int t, const TensorMap* map_c, unsigned staging,
                                                int col, int row, float scale) {
-    const unsigned share = split_share(c, piece, p);   // this consumer's boxes that this piece sums
+    unsigned share = 0;   // this consumer's boxes that this piece sums
+#pragma unroll
+    for (int q = 0; q < C_BOXES; ++q)
+        if ((c * C_BOXES + q) % p == piece) share |= 1u << q;
     acc4* mine = reinterpret_cast<acc4*>(partials + piece * PARTIAL_FLOATS) + t;
 #pragma unroll
     for (int j = 0; j < BN / 8; ++j)
@@ -752,9 +682,39 @@ __device__ __forceinline__ void split_epilogue(acc_t (&d)[BN / 2], acc_t* partia
     consumers_sync();
     if (share) {
         const acc4* all = reinterpret_cast<const acc4*>(partials) + t;
-        add_pieces(d, share, piece, p, t, [all](int from, int j) {
-            return __ldcg(all + from * (PARTIAL_FLOATS / 4) + j * CONSUMER_THREADS);
-        });
+        auto add = [&](acc4 v, int j) { d[4 * j] += v.x; d[4 * j + 1] += v.y; d[4 * j + 2] += v.z; d[4 * j + 3] += v.w; };
+        if (p == 2) {   // one other piece: all its loads at once, one round
+            const acc4* theirs = all + (1 - piece) * (PARTIAL_FLOATS / 4);
+#pragma unroll
+            for (int j = 0; j < BN / 8; ++j)
+                if (share >> c_box(j, t) & 1) add(__ldcg(theirs + j * CONSUMER_THREADS), j);
+        } else {
+            // More: a box's G column groups at a time, the loads of B pieces' partials of them
+            // in flight together (G·B of them: SPLIT_LOADS, or G if that is more), then added in
+            // piece order.
+            // (Swapped, a thread's groups all lie in one box: G is any divisor of BN / 8 — 4 or 2.)
+            constexpr int G = SWAP_AB ? ((BN / 8) % 4 ? 2 : 4) : BN / 8 < C_BOX_COLS / 8 ? BN / 8 : C_BOX_COLS / 8;
+            constexpr int B = SPLIT_LOADS / G > 1 ? SPLIT_LOADS / G : 1;           // pieces loaded together
+            static_assert((BN / 8) % G == 0, "a box's column groups start every G: c_box(j0) is theirs");
+#pragma unroll
+            for (int j0 = 0; j0 < BN / 8; j0 += G) {
+                if (!(share >> c_box(j0, t) & 1)) continue;   // (G groups lie in one box)
+                for (int f0 = 0; f0 < p; f0 += B) {
+                    acc4 v[B][G];
+#pragma unroll
+                    for (int b = 0; b < B; ++b)
+                        if (const int from = f0 + b; from < p && from != piece)
+#pragma unroll
+                            for (int g = 0; g < G; ++g)
+                                v[b][g] = __ldcg(all + from * (PARTIAL_FLOATS / 4) + (j0 + g) * CONSUMER_THREADS);
+#pragma unroll
+                    for (int b = 0; b < B; ++b)
+                        if (const int from = f0 + b; from < p && from != piece)
+#pragma unroll
+                            for (int g = 0; g < G; ++g) add(v[b][g], j0 + g);
+                }
+            }
+        }
         store_c(map_c, d, staging, c, t, col, row, false, scale, share);
     }
     consumers_sync();
@@ -764,80 +724,6 @@ __device__ __forceinline__ void split_epilogue(acc_t (&d)[BN / 2], acc_t* partia
         if (before == unsigned(2 * p - 1)) *counter = 0;
     }
 }
-
-#if CLUSTER_K
-// Split-K inside a cluster (CLUSTER_K): a tile's pieces are one cluster's blocks, rank r piece r.
-// Each piece sums the share of the tile it would through the workspace, in the same order (its
-// own partial, then the others' in piece order: the same bits, a GPU test compares them), but the
-// partials it leaves for the others go to its own shared memory — the ring, drained by then (every
-// MMA of the unit done, every copy landed; the producer waits on `freed` before the next unit's)
-// — and the others read them there, across the cluster (ld.shared::cluster). In place of the
-// workspace's writes to L2, a GPU-wide release and a spin on a counter there, then loads from L2
-// one round trip after it: an arrival on each block's `ready` barrier (release at cluster scope)
-// and a wait on one's own (acquire); then the same on `read`, after which no peer reads this
-// block's partials: the ring is the producer's again, and the block may leave.
-// The layout is the workspace's: float4 j of consumer thread t at j·(consumer threads) + t.
-__device__ __forceinline__ void mbar_arrive_release_cluster(unsigned bar, unsigned rank) {
-    asm volatile(
-        "{\n .reg .b32 remote;\n"
-        " mapa.shared::cluster.u32 remote, %0, %1;\n"
-        " mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}" ::"r"(bar), "r"(rank) : "memory");
-}
-__device__ __forceinline__ void mbar_wait_acquire_cluster(unsigned bar, unsigned parity) {
-    unsigned done = 0;
-    while (!done)
-        asm volatile(
-            "{\n .reg .pred p;\n"
-            " mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
-            " selp.u32 %0, 1, 0, p;\n}" : "=r"(done) : "r"(bar), "r"(parity) : "memory");
-}
-__device__ __forceinline__ unsigned acc_bits(float x) { return __float_as_uint(x); }
-__device__ __forceinline__ unsigned acc_bits(int x) { return static_cast<unsigned>(x); }
-// Block `rank`'s four accumulators at the offset `at` of its shared memory.
-__device__ __forceinline__ acc4 ld_cluster_acc4(unsigned at, unsigned rank) {
-    unsigned remote, x, y, z, w;
-    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(at), "r"(rank));
-    asm volatile("ld.shared::cluster.v4.b32 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "r"(remote) : "memory");
-#if WG_INT_ACC
-    return make_acc4(int(x), int(y), int(z), int(w));
-#else
-    return make_acc4(__uint_as_float(x), __uint_as_float(y), __uint_as_float(z), __uint_as_float(w));
-#endif
-}
-static_assert(CLUSTER_K == 0 || PARTIAL_FLOATS * 4 <= STAGES * STAGE_BYTES, "CLUSTER_K: a tile's partials fit the ring");
-__device__ __forceinline__ void cluster_epilogue(acc_t (&d)[BN / 2], unsigned ring, unsigned ready, unsigned read,
-                                                 unsigned freed, int unit, int c, int t, const TensorMap* map_c,
-                                                 unsigned staging, int col, int row, float scale) {
-    const int piece = blockIdx.x % CLUSTER_K;   // (the cluster's rank: its blocks lie along x)
-    const unsigned share = split_share(c, piece, CLUSTER_K), mine = ring + 16 * t;
-    consumers_sync();   // every consumer's MMAs are done with the ring
-#pragma unroll
-    for (int j = 0; j < BN / 8; ++j)
-        if (!(share >> c_box(j, t) & 1))
-            asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};"
-                         ::"r"(mine + 16 * j * CONSUMER_THREADS), "r"(acc_bits(d[4 * j])), "r"(acc_bits(d[4 * j + 1])),
-                           "r"(acc_bits(d[4 * j + 2])), "r"(acc_bits(d[4 * j + 3])) : "memory");
-    fence_proxy_async();   // (the copy engine writes the ring again after `freed`: these writes come first)
-    // Every consumer thread's partials before the barrier, the barrier before thread 0's release
-    // (cumulative: it publishes them all), each thread's acquire before its reads.
-    consumers_sync();
-    if (t == 0)
-        for (int r = 0; r < CLUSTER_K; ++r) mbar_arrive_release_cluster(ready, r);
-    mbar_wait_acquire_cluster(ready, unit & 1);
-    if (share) {
-        add_pieces(d, share, piece, CLUSTER_K, t,
-                   [mine](int from, int j) { return ld_cluster_acc4(mine + 16 * j * CONSUMER_THREADS, from); });
-        store_c(map_c, d, staging, c, t, col, row, false, scale, share);
-    }
-    consumers_sync();   // every read of the peers' partials is done
-    if (t == 0) {
-        for (int r = 0; r < CLUSTER_K; ++r) mbar_arrive_release_cluster(read, r);
-        mbar_wait_acquire_cluster(read, unit & 1);   // every piece has read this block's partials
-        mbar_arrive(freed);
-    }
-}
-#endif
 
 // B_REALIGN: B's rows in place whatever N. A tensor map's rows must lie a multiple of 16 bytes
 // apart, and B's are 2N bytes apart — off 16 for N not a multiple of 8, which 06 otherwise
@@ -943,7 +829,7 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
     // copies BN / CM of them for those; with SHARE_A pairs along M too (1 × 2, 2 × 2), which need
     // the same 128 columns of B (the A slot), each copying one consumer's 64 for both — cuBLAS's
     // 2-D clusters where M is a few hundred (B, the big operand, then crosses the L2 once a pair).
-    const unsigned rank = CLUSTER_K ? 0u : cluster_rank();   // (CLUSTER_K: a cluster of 1 loading for itself)
+    const unsigned rank = cluster_rank();
     // (Swapped, the tile's rows are N's and its columns M's: its CM blocks along N share A's rows.)
     const int rows = SWAP_AB ? N : M, cols = SWAP_AB ? M : N;
     const int tiles_m = (rows + BM * CM - 1) / (BM * CM), tiles_n = (cols + BN * CN - 1) / (BN * CN);
@@ -961,12 +847,6 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
     __shared__ alignas(8) unsigned long long turns[CONSUMERS];
     const unsigned turn = static_cast<unsigned>(__cvta_generic_to_shared(turns));
 #endif
-#if CLUSTER_K
-    // cluster_epilogue's barriers: every piece's partials are in (`ready`), every piece has read
-    // this block's (`read`), the ring is the producer's again (`freed`)
-    __shared__ alignas(8) unsigned long long sum_bars[3];
-    const unsigned ready = static_cast<unsigned>(__cvta_generic_to_shared(sum_bars)), read = ready + 8, freed = ready + 16;
-#endif
     if (threadIdx.x == 0) {
         prefetch_map(map_a), prefetch_map(map_b), prefetch_map(map_c);   // while the barriers are set up
         if (A_EDGE && !SWAP_AB && M % BM) prefetch_map(map_a8);   // (a tile at M's edge may copy 8-row boxes)
@@ -978,9 +858,6 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
         }
 #if PINGPONG
         for (int c = 0; c < CONSUMERS; ++c) mbar_init(turn + 8 * c, 1);   // the other consumer's thread 0
-#endif
-#if CLUSTER_K
-        mbar_init(ready, CLUSTER_K), mbar_init(read, CLUSTER_K), mbar_init(freed, 1);   // (a consumer thread 0 each)
 #endif
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");  // visible to the copy engine
     }
@@ -997,13 +874,7 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
         asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(PRODUCER_REGS));
         if (threadIdx.x == 0) {
             unsigned slice = 0;
-#if CLUSTER_K
-            int unit = 0;
-#endif
             for_each_unit(tiles, KT, cluster, clusters, [&](int tile, int k0, int k1) {
-#if CLUSTER_K   // the last unit's partials lie in the ring until every piece has read them
-                if (unit++ > 0) mbar_wait(freed, (unit - 2) & 1);
-#endif
                 int tile_m, tile_n;
                 tile_coords(tile, tiles_m, tiles_n, GROUP_M, tile_m, tile_n);
                 own_tile(tile_m, tile_n);
@@ -1213,9 +1084,6 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
             acc_t (&part)[ATOMS][BN / 2] = d;
 #endif
 
-#if CLUSTER_K
-            if (k0 < k1) {   // (K of fewer slices than pieces leaves some none: they only sum)
-#endif
 #if WAIT_DEPTH
             // Every unit has at least one slice, and the loop must say so: with a path that skips
             // it, the compiler zeroes d where an MMA group may be in flight, and ptxas then
@@ -1246,10 +1114,11 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
 #if WAIT_DEPTH
                 wgmma_wait<1>();
                 if (kt > k0 && t % 128 == 0)   // the previous slice's MMAs are done: free its stage
-                    free_stage(empty + 8 * ((slice - 1) % STAGES));
+                    for (int r = 0; r < CLUSTER; ++r) mbar_arrive_cluster(empty + 8 * ((slice - 1) % STAGES), r);
 #else
                 wgmma_wait<0>();
-                if (t % 128 == 0) free_stage(empty + 8 * s);
+                if (t % 128 == 0)
+                    for (int r = 0; r < CLUSTER; ++r) mbar_arrive_cluster(empty + 8 * s, r);
 #endif
 #if PROMOTE
                 if ((kt - k0 + 1) % PROMOTE == 0 || kt + 1 == k1) {
@@ -1261,16 +1130,11 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
             } while (++slice, ++kt < k1);
             pass_turn();       // (PINGPONG: the other's MMAs may start while this unit's last run)
             wgmma_wait<0>();   // the unit's last slice: its MMAs done, its stage freed
-            if (t % 128 == 0) free_stage(empty + 8 * ((slice - 1) % STAGES));
+            if (t % 128 == 0)
+                for (int r = 0; r < CLUSTER; ++r) mbar_arrive_cluster(empty + 8 * ((slice - 1) % STAGES), r);
 #else
             }
             pass_turn();
-#endif
-#if CLUSTER_K
-            }
-            cluster_epilogue(d[0], stages, ready, read, freed, u, c, t, map_c, c_buffers + c * C_BUFFER_BYTES, C_COL,
-                             C_ROW, scale);
-            return;
 #endif
 
             if (p > 1) {   // split-K: every piece sums and stores its share of the tile, once all are in

@@ -88,8 +88,6 @@ def variant(family, key, spec, picked=False):
     if factory is fixed_wgmma and tile["WAIT_DEPTH"] is None and kernels.wgmma_wait_depth(tile):
         label += "+WAIT_DEPTH=1" if label else "WAIT_DEPTH=1"   # one consumer's own (kernels.wgmma_wait_depth): said
     label = ("picked+" + label if label else "picked") if picked else label or "default"
-    if picked:   # (only the macros named: the registry's others, as a caller declaring them would give them)
-        tile = {name: tile[name] for name in named}
     return factory(key, tile, name=f"{family}_{key}[{label}]")
 
 

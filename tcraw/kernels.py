@@ -348,8 +348,6 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
                                    # pieces (split_pieces; the workspace holds this many partial tiles a block)
               "SPLIT_LOADS": None,   # split-K's sum over 3+ pieces: about this many 16-byte loads of partials at
                                      # once (None: as wgmma_split_loads says, 16 — 8 for three consumers of 192)
-              "CLUSTER_K": 0,   # 2–8: every tile's K in this many pieces, one cluster, summed through distributed
-                                # shared memory, not the workspace (CLUSTER 1; the .cu's cluster_epilogue)
               "PROMOTE": 0,   # PROMOTE=N: MMAs accumulate N slices, then fp32 adds (FP8's accumulator study)
               "WAIT_DEPTH": None,   # 1: one slice's MMAs stay in flight while the next is issued;
                                     # None: as wgmma_wait_depth says (1 for one consumer)
@@ -533,12 +531,6 @@ def wgmma_checked(tile):
     if not 1 <= tile["SPLIT_LOADS"] <= 32:   # (64 would hold 256 registers of partials)
         raise UsageError(f"SPLIT_LOADS={tile['SPLIT_LOADS']}: the split-K sum's loads at once, a whole number from "
                          "1 to 32")
-    if tile["CLUSTER_K"] and (tile["CLUSTER_K"] not in range(2, 9) or cluster != 1 or tile["PINGPONG"] or
-                              tile["SPLIT_ROUNDS"] != 1):
-        raise UsageError(f"CLUSTER_K={tile['CLUSTER_K']} cuts every tile's K in that many pieces, one cluster summing "
-                         f"them through distributed shared memory: 2 to 8 (a portable cluster; 0: split-K through "
-                         f"the workspace), with CLUSTER=1 (the cluster is the pieces'), no PINGPONG, SPLIT_ROUNDS=1; "
-                         f"got CLUSTER={cluster}, PINGPONG={tile['PINGPONG']}, SPLIT_ROUNDS={tile['SPLIT_ROUNDS']}")
     if tile["SPLIT_ROUNDS"] > SPLIT_ROUNDS_MOST:
         raise UsageError(f"SPLIT_ROUNDS={tile['SPLIT_ROUNDS']}: split-K's rounds of pieces, 1 (one round, the "
                          f"tiles at most half the clusters) to {SPLIT_ROUNDS_MOST}")
@@ -591,9 +583,8 @@ def wgmma_workspace(tile):
     """Bytes of 06's workspace for a grid of ``blocks``: a stream-K flag per block and SPLIT_ROUNDS
     split-K counters, then (16-byte aligned) split-K partial sums, SPLIT_ROUNDS BM × BN fp32 tiles
     per block (a tile's p pieces' partials, clusters / p tiles a round) — none for consumers
-    taking turns, whose tiles run whole, or for pieces summed in their cluster (CLUSTER_K)."""
-    partial, rounds = 0 if tile["PINGPONG"] or tile["CLUSTER_K"] else wgmma_rows(tile) * tile["BN"] * 4, \
-        tile["SPLIT_ROUNDS"]
+    taking turns, whose tiles run whole."""
+    partial, rounds = 0 if tile["PINGPONG"] else wgmma_rows(tile) * tile["BN"] * 4, tile["SPLIT_ROUNDS"]
     return lambda blocks: 4 * (((1 + rounds) * blocks + 3) // 4 * 4) + rounds * blocks * partial
 
 
@@ -630,10 +621,8 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         raise UsageError(f"06/07 come in {', '.join(WGMMA_FORMS)}, not {key!r}")
     checked_choose(choose, "06/07")
     source, entry, macro, element, b_layout = WGMMA_FORMS[key]
-    given = checked_macros(tile, WGMMA_TILE, "06/07", WGMMA_POSITIVE)
-    asked = {**WGMMA_TILE, **given}   # WAIT_DEPTH, SPLIT_LOADS may be None: each configuration's own (configure)
-    if asked["CLUSTER_K"]:   # (K's pieces are the cluster: the registry's CLUSTER, SHARE_A, PINGPONG unless given)
-        asked.update({name: alone for name, alone in (("CLUSTER", 1), ("SHARE_A", 0), ("PINGPONG", 0)) if name not in given})
+    asked = {**WGMMA_TILE, **checked_macros(tile, WGMMA_TILE, "06/07", WGMMA_POSITIVE)}   # WAIT_DEPTH,
+    # SPLIT_LOADS may be None: each configuration's own (configure)
     elem = PRECISIONS[key].in_dtype.itemsize
     for switch, what in (("SWAP_AB", "wgmma transposes only 16-bit operands"),
                          ("B_REALIGN", "it shifts 16-bit elements of a row-major B")):
@@ -642,7 +631,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
     # (choosing, B_REALIGN=1 asks each configuration that can take it to: the declared tile need not)
     base = {**asked, "B_REALIGN": 0} if choose and not wgmma_realign_builds(asked) else asked
     tile = wgmma_checked({**base, "WAIT_DEPTH": wgmma_wait_depth(asked), "SPLIT_LOADS": wgmma_split_loads(asked)})
-    bm, bn, cluster = wgmma_rows(tile), tile["BN"], tile["CLUSTER_K"] or tile["CLUSTER"]   # (the launch's cluster)
+    bm, bn, cluster = wgmma_rows(tile), tile["BN"], tile["CLUSTER"]
     bk = WGMMA_ROW_BYTES // elem   # a slice is one 128-byte swizzle row of K
     plain = {**WGMMA_TILE, "WAIT_DEPTH": 0, "SPLIT_LOADS": wgmma_split_loads({**tile, "SPLIT_LOADS": None})}
     variant = "" if choose else spelt_macros(tile, plain)
@@ -679,11 +668,9 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
                 f"tiles{', B K-major' if b_layout == 'col' else ''}, "
                 f"{tile['STAGES']}-stage mbarrier ring, producer + {tile['CONSUMERS']} consumer warpgroups"
                 f"{' taking tiles in turn' if tile['PINGPONG'] else ''}, "
-                + (f"persistent, K in {cluster} pieces a tile, one cluster summing them in shared memory, any shape"
-                   if tile["CLUSTER_K"] else
-                   f"persistent, clusters of {cluster} multicasting {shared}, stream-K last round, "
-                   f"{'no split-K' if tile['PINGPONG'] else 'split-K for few tiles'}, any shape")
-                + f"{', B realigned in place (any N)' if tile['B_REALIGN'] else ''}")
+                f"persistent, clusters of {cluster} multicasting {shared}, stream-K last round, "
+                f"{'no split-K' if tile['PINGPONG'] else 'split-K for few tiles'}, any shape"
+                f"{', B realigned in place (any N)' if tile['B_REALIGN'] else ''}")
 
 
 # The model wgmma_config ranks configurations by, its constants fitted (least squares on log
@@ -1128,12 +1115,9 @@ FIT_CONFIGS = tuple({"SWAP_AB": 1, "CONSUMERS": 2, "BN": bn, "CLUSTER": cluster,
 
 def wgmma_clusters(sms, cluster):
     """The clusters 06 runs on ``sms`` SMs: one block per SM — but clusters of 4 as the H200's
-    GPCs hold them (CLUSTERS_OF_4_HELD of its 132 SMs), in proportion for other SM counts, and
-    larger ones (CLUSTER_K's 5–8 pieces: not measured) on as many SMs; at least one (on a GPU too
-    small for one cluster the launch itself fails, and says so)."""
-    if cluster < 4:
-        return max(1, sms // cluster)
-    return max(1, sms * CLUSTERS_OF_4_HELD // 132 * 4 // cluster)
+    GPCs hold them (CLUSTERS_OF_4_HELD of its 132 SMs), in proportion for other SM counts; at
+    least one (on a GPU too small for one cluster the launch itself fails, and says so)."""
+    return max(1, sms // cluster if cluster < 4 else sms * CLUSTERS_OF_4_HELD // 132)
 
 
 def wgmma_schedule(m, n, k, sms, tile, elem_bytes=2):
@@ -1146,8 +1130,6 @@ def wgmma_schedule(m, n, k, sms, tile, elem_bytes=2):
     along_m, along_n = wgmma_cluster_shape(tile)
     tiles = cdiv(m, wgmma_rows(tile) * along_m) * cdiv(n, tile["BN"] * along_n)
     kt, clusters = cdiv(k, WGMMA_ROW_BYTES // elem_bytes), wgmma_clusters(sms, cluster)
-    if tile.get("CLUSTER_K"):   # (clusters of 1 in the launch's of CLUSTER_K: a tile's pieces, a tile a round)
-        return tiles, kt, wgmma_clusters(sms, tile["CLUSTER_K"]) * tile["CLUSTER_K"], tile["CLUSTER_K"], 0
     p = split_pieces(tiles, kt, clusters, tile)
     return tiles, kt, clusters, p, (stream_k_share(tiles, kt, clusters, tile) if p == 1 else 0)
 
@@ -1257,9 +1239,6 @@ def _with_stages(tile, picked, overrides):
             macros["CLUSTER"] //= 2   # a swapped width the pick's cluster cannot share in whole 8-row atoms
     if picked.get("PINGPONG") and "PINGPONG" not in overrides and not wgmma_turns_build(macros):
         macros["PINGPONG"] = 0   # the overrides over the cooperative tiles instead
-    if macros["CLUSTER_K"]:   # the cluster is the pieces': no blocks sharing loads, none taking turns
-        for name, alone in (("CLUSTER", 1), ("SHARE_A", 0), ("PINGPONG", 0)):
-            macros[name] = overrides.get(name, alone)
     swapped_three = picked.get("SWAP_AB") and macros["SWAP_AB"] and macros["BN"] <= 64   # (swapped, 192 of N)
     if macros["CONSUMERS"] == 3 and "CONSUMERS" not in overrides and \
             (macros["SWAP_AB"] and not swapped_three or macros["PINGPONG"] or wgmma_three_consumers_refuse(macros) or

@@ -722,54 +722,6 @@ def test_06_swapped_wide_tiles_are_correct(device, host_problems, key, config):
                                               for name, value in config.items()))
 
 
-# Tile forms split along K in a cluster (CLUSTER_K): swapped two consumers' and one's (small M),
-# one consumer's 64 × 256 (WAIT_DEPTH 1), two consumers' 128 × 128, three's 192 × 64 swapped.
-CLUSTER_K_FORMS = [{"SWAP_AB": 1, "BN": 16, "CONSUMERS": 2}, {"SWAP_AB": 1, "BN": 16, "CONSUMERS": 1},
-                   {"BN": 256, "CONSUMERS": 1}, {"BN": 128, "CONSUMERS": 2}, {"SWAP_AB": 1, "BN": 64, "CONSUMERS": 3}]
-
-
-@pytest.mark.parametrize("cluster_k", [2, 3, 4, 8])
-@pytest.mark.parametrize("form", CLUSTER_K_FORMS,
-                         ids=lambda c: f"{'S' * c.get('SWAP_AB', 0)}BN{c['BN']}-C{c['CONSUMERS']}")
-@pytest.mark.parametrize("key", ["fp16", "bf16"])
-def test_06_sums_k_in_a_cluster(device, host_problems, key, form, cluster_k):
-    """06 with every tile's K in CLUSTER_K pieces, one cluster summing them through distributed
-    shared memory: small M, partial tiles at M's and N's edges (N off 8: pitched), K of fewer
-    slices than pieces (pieces of none), more tiles than the clusters the GPU holds (a block's
-    pieces of several tiles, the ring scratch between them); correct, every element written,
-    integers exact, the same bits on a rerun, built in clusters of CLUSTER_K — and the same bits as
-    as many pieces through the workspace (where the grid holds them: one round of tiles)."""
-    kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
-    if (refusal := kernel.device_refusal(device)):
-        pytest.skip(str(refusal))
-    config = {**form, "CLUSTER": 1, "CLUSTER_K": cluster_k}
-    shapes = [(8, 1003, 1808), (59, 2000, 4928), (200, 333, 100), (1, 600, 70), (300, 4100, 1000)]
-    runs_right_and_repeatable(device, host_problems, kernel, key, shapes, config,
-                              lambda rec: wgmma_macros(rec.config.split(","))["CLUSTER_K"] == cluster_k and
-                              rec.grid[0] % cluster_k == 0)
-    # the same adds in the same order as split_epilogue makes them through the workspace: the same bits
-    workspace = {**form, "CLUSTER": 1, "SPLIT_MAX": cluster_k, "SPLIT_MIN_SLICES": 1}
-    tile, sms = {**kernels.WGMMA_TILE, **workspace}, device.sm_count
-    for shape in [(8, 1003, 1808), (40, 300, 4928)]:
-        assert kernels.wgmma_schedule(*shape, sms, tile)[3] == cluster_k, shape
-        hp = host_problems(key, *shape, "normal")
-        outs = [run_matmul(device, kernel, hp, iters=1, warmup=0, config=c, keep_output=True)[1].tobytes()
-                for c in (config, workspace)]
-        assert outs[0] == outs[1], shape
-
-
-@pytest.mark.parametrize("key", ["int8", "fp8e4m3bf16", "tf32"])
-def test_07_sums_k_in_a_cluster(device, host_problems, key):
-    """07 (B K-major: int8's s32 accumulators, FP8 to a bf16 C, TF32) with K in 3 pieces in a
-    cluster: correct, integers exact, the same bits on a rerun."""
-    kernel = kernels.wgmma_kernel(key)
-    if (refusal := kernel.device_refusal(device)):
-        pytest.skip(str(refusal))
-    config = {"BN": 128, "CONSUMERS": 2, "CLUSTER": 1, "CLUSTER_K": 3}
-    runs_right_and_repeatable(device, host_problems, kernel, key, [(64, 1000, 3000), (200, 333, 100)], config,
-                              lambda rec: wgmma_macros(rec.config.split(","))["CLUSTER_K"] == 3)
-
-
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_06_picks_swapped_tiles_that_fit_m(device, host_problems, key):
     """Where M is a few hundred, the registry's 06 picks swapped tiles whose M side fits it, in

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# (issue 14) 06's picks that cut K in clusters of 1 at small M (scripts/shapes/cluster_k.txt: M of
+# 5–78, N of 1128–13144), many below 0.85× cuBLAS. Device calls in parts, logs under $OUT:
+#   cublas   which kernel cuBLAS runs (Nsight Compute's launch statistics: tile, cluster, grid) at
+#            six of them, fp16
+#   configs  the pick beside overrides of it — K in at most 2 pieces (SPLIT_MAX=2), pieces of at
+#            least 16 slices (SPLIT_MIN_SLICES=16), one consumer (CONSUMERS=1: swapped picks' 64 of N
+#            a tile, twice the tiles) — each beside cuBLAS in one process, fp16 (KEYS to change)
+#   OUT=out bash scripts/gpu_small_m_split.sh cublas configs
+source "$(dirname "$0")/gpu_env.sh"
+write_env
+for part in "$@"; do
+  case $part in
+  cublas)
+    for shape in "8 4008 1808" "22 7152 2888" "78 8648 4160" "59 8592 4928" "44 2488 3784" "52 1128 6968"; do
+      echo "== $shape"
+      cublas_kernel "$shape"
+    done ;;
+  configs)
+    for key in ${KEYS:-fp16}; do
+      timeout 300 $PY scripts/tune_ladder.py --family wgmma --precision $key --shapes scripts/shapes/cluster_k.txt \
+        --iters 100 --seed 231 --variants picked picked:SPLIT_MAX=2 picked:SPLIT_MIN_SLICES=16 picked:CONSUMERS=1 \
+        > "$OUT/small_m_split_$key.txt" 2>&1
+      echo "configs $key exit $?: $(grep -c PASS "$OUT/small_m_split_$key.txt") passed"
+    done ;;
+  *) echo "unknown part $part: see the list at the top of $0"; exit 2 ;;
+  esac
+done
