@@ -4,8 +4,9 @@
 #   cublas   which kernel cuBLAS runs (Nsight Compute's launch statistics: tile, cluster, grid) at
 #            six of them, fp16
 #   configs  the pick beside overrides of it — K in at most 2 pieces (SPLIT_MAX=2), pieces of at
-#            least 16 slices (SPLIT_MIN_SLICES=16), one consumer (CONSUMERS=1: swapped picks' 64 of N
-#            a tile, twice the tiles) — each beside cuBLAS in one process, fp16 (KEYS to change)
+#            least 16 slices (SPLIT_MIN_SLICES=16) — each beside cuBLAS in one process; then at M ≤ 16
+#            the pick beside one consumer's swapped 64 × 16 tiles (twice the tiles, K in half the
+#            pieces); fp16 (KEYS to change)
 #   OUT=out bash scripts/gpu_small_m_split.sh cublas configs
 source "$(dirname "$0")/gpu_env.sh"
 write_env
@@ -18,10 +19,16 @@ for part in "$@"; do
     done ;;
   configs)
     for key in ${KEYS:-fp16}; do
-      timeout 300 $PY scripts/tune_ladder.py --family wgmma --precision $key --shapes scripts/shapes/cluster_k.txt \
-        --iters 100 --seed 231 --variants picked picked:SPLIT_MAX=2 picked:SPLIT_MIN_SLICES=16 picked:CONSUMERS=1 \
+      timeout 240 $PY scripts/tune_ladder.py --family wgmma --precision $key --shapes scripts/shapes/cluster_k.txt \
+        --iters 100 --seed 231 --variants picked picked:SPLIT_MAX=2 picked:SPLIT_MIN_SLICES=16 \
         > "$OUT/small_m_split_$key.txt" 2>&1
       echo "configs $key exit $?: $(grep -c PASS "$OUT/small_m_split_$key.txt") passed"
+      # M ≤ 16: one consumer's swapped 64 × 16 tiles (twice the tiles, K in half the pieces)
+      awk '!/^#/ && NF == 3 && $1 <= 16' scripts/shapes/cluster_k.txt > /tmp/small_m_16.txt
+      timeout 120 $PY scripts/tune_ladder.py --family wgmma --precision $key --shapes /tmp/small_m_16.txt \
+        --iters 100 --seed 232 --variants picked SWAP_AB=1,CONSUMERS=1,BN=16,CLUSTER=1,STAGES=8 \
+        > "$OUT/small_m_16_one_consumer_$key.txt" 2>&1
+      echo "one consumer $key exit $?: $(grep -c PASS "$OUT/small_m_16_one_consumer_$key.txt") passed"
     done ;;
   *) echo "unknown part $part: see the list at the top of $0"; exit 2 ;;
   esac
