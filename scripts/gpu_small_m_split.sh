@@ -7,7 +7,9 @@
 #            least 16 slices (SPLIT_MIN_SLICES=16) — each beside cuBLAS in one process; then at M ≤ 16
 #            the pick beside one consumer's swapped 64 × 16 tiles (twice the tiles, K in half the
 #            pieces); fp16 (KEYS to change)
-#   OUT=out bash scripts/gpu_small_m_split.sh cublas configs
+#   stages   at M ≤ 64, one consumer's swapped 64 × BN tiles (BN the 16s that fit M) in 8 stages and in
+#            the most that fit up to 16, K split as the kernel cuts it and whole, beside the pick, fp16
+#   OUT=out bash scripts/gpu_small_m_split.sh cublas configs stages
 source "$(dirname "$0")/gpu_env.sh"
 write_env
 for part in "$@"; do
@@ -29,6 +31,22 @@ for part in "$@"; do
         --iters 100 --seed 232 --variants picked SWAP_AB=1,CONSUMERS=1,BN=16,CLUSTER=1,STAGES=8 \
         > "$OUT/small_m_16_one_consumer_$key.txt" 2>&1
       echo "one consumer $key exit $?: $(grep -c PASS "$OUT/small_m_16_one_consumer_$key.txt") passed"
+    done ;;
+  stages)
+    # cuBLAS there (part cublas): 64 of N × 8–56 of M tiles, 14–16 stages, clusters of 4, K whole or split.
+    # Here one consumer's swapped 64 × BN tiles, BN the 16s that fit M, in 8 stages (the picker's most) and
+    # in the most that fit up to 16 (16, 16, 14, 13), K as split_pieces cuts it and whole (SPLIT_K=0)
+    for key in ${KEYS:-fp16}; do
+      for bn in 16 32 48 64; do
+        awk -v hi=$bn '!/^#/ && NF == 3 && $1 > hi - 16 && $1 <= hi' scripts/shapes/cluster_k.txt > /tmp/small_m_bn.txt
+        most=$($PY -c "from tcraw import kernels; print(kernels.wgmma_max_stages(1, $bn, most=16, swap=True))")
+        one="SWAP_AB=1,CONSUMERS=1,BN=$bn,CLUSTER=1"
+        timeout 150 $PY scripts/tune_ladder.py --family wgmma --precision $key --shapes /tmp/small_m_bn.txt \
+          --iters 100 --seed 233 --variants picked $one,STAGES=8 $one,STAGES=$most $one,STAGES=$most,SPLIT_K=0 \
+          >> "$OUT/small_m_stages_$key.txt" 2>&1
+        echo "stages $key BN=$bn ($most stages) exit $?"
+      done
+      echo "stages $key: $(grep -c PASS "$OUT/small_m_stages_$key.txt") passed"
     done ;;
   *) echo "unknown part $part: see the list at the top of $0"; exit 2 ;;
   esac
