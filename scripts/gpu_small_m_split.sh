@@ -9,7 +9,10 @@
 #            pieces); fp16 (KEYS to change)
 #   stages   at M ≤ 64, one consumer's swapped 64 × BN tiles (BN the 16s that fit M) in 8 stages and in
 #            the most that fit up to 16, K split as the kernel cuts it and whole, beside the pick, fp16
-#   OUT=out bash scripts/gpu_small_m_split.sh cublas configs stages
+#   wait_depth  the pick beside it with a slice's MMAs kept in flight (WAIT_DEPTH=1) on cluster_k.txt
+#            and on 16 fresh shapes where the pick is two consumers' swapped tiles
+#            (scripts/shapes/swapped_two_fresh.txt), fp16 (KEYS to change)
+#   OUT=out bash scripts/gpu_small_m_split.sh cublas configs stages wait_depth
 source "$(dirname "$0")/gpu_env.sh"
 write_env
 for part in "$@"; do
@@ -47,6 +50,17 @@ for part in "$@"; do
         echo "stages $key BN=$bn ($most stages) exit $?"
       done
       echo "stages $key: $(grep -c PASS "$OUT/small_m_stages_$key.txt") passed"
+    done ;;
+  wait_depth)
+    # two consumers keeping a slice's MMAs in flight (WAIT_DEPTH=1, one consumer's default) over swapped
+    # picks, whose slices are a few small MMAs each: on cluster_k.txt (its two-consumer picks differ;
+    # one consumer's build the same) and on 16 fresh shapes where the pick is two consumers' swapped tiles
+    for key in ${KEYS:-fp16}; do
+      for shapes in cluster_k swapped_two_fresh; do
+        timeout 150 $PY scripts/tune_ladder.py --family wgmma --precision $key --shapes scripts/shapes/$shapes.txt \
+          --iters 100 --seed 234 --variants picked picked:WAIT_DEPTH=1 > "$OUT/wait_depth_${shapes}_$key.txt" 2>&1
+        echo "wait_depth $key $shapes exit $?: $(grep -c PASS "$OUT/wait_depth_${shapes}_$key.txt") passed"
+      done
     done ;;
   *) echo "unknown part $part: see the list at the top of $0"; exit 2 ;;
   esac
