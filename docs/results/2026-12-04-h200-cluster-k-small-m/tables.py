@@ -7,7 +7,9 @@ pieces of K summed in one cluster (CLUSTER_K = the pick's pieces p; also 4 where
 scripts/shapes/cluster_k.txt grouped by p. Run 3: the pick against K in at most 2 pieces and
 pieces of at least 16 slices; at M ≤ 16 against one consumer's swapped 64 × 16 tiles. Run 4: one
 consumer's swapped 64 × BN tiles (BN the 16s that fit M) in 8 stages, in the most that fit up to
-16, and K whole.
+16, and K whole. Run 5: the pick against the same with a slice's MMAs kept in flight (WAIT_DEPTH=1),
+on cluster_k.txt and on 16 fresh shapes where the pick is two consumers' swapped tiles; the two
+summed where the pick is two consumers' swapped tiles of at most 32 columns (M ≤ 32).
 """
 import re
 import sys
@@ -15,7 +17,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2] / "scripts"))
+sys.path.insert(0, str(HERE.parents[2]))
 from ladder_log import geomean, ladder, rows   # noqa: E402  (scripts/: the logs' reader)
+from tcraw import kernels                      # noqa: E402
 
 
 def summary(what, over):
@@ -65,6 +69,20 @@ def main():
     print()
     for kind, over in kinds.items():
         print(summary(kind, over))
+    print()
+
+    print("# Run 5: a slice's MMAs kept in flight (WAIT_DEPTH=1) over the pick, fp16\n")
+    small, fit = [], []
+    for name in ("cluster_k", "swapped_two_fresh"):
+        path = HERE / f"run5_wait_depth_{name}_fp16.txt"
+        ladder(path)
+        for shape, t in rows(path).items():
+            m, n, k = map(int, shape.split("×"))
+            picked = kernels.wgmma_pick(m, n, k, 132)
+            if picked.get("SWAP_AB") and picked["CONSUMERS"] == 2:   # (one consumer's picks build the same)
+                (small if picked["BN"] <= 32 else fit).append(t["picked+WAIT_DEPTH=1"] / t["picked"])
+    print(summary("two consumers' swapped picks, BN ≤ 32 (M ≤ 32), both files", small))
+    print(summary("two consumers' swapped picks, BN of 144–208 (M of 258–454)", fit))
 
 
 if __name__ == "__main__":
