@@ -36,7 +36,7 @@ for part in "$@"; do
       echo "one consumer $key exit $?: $(grep -c PASS "$OUT/small_m_16_one_consumer_$key.txt") passed"
     done ;;
   stages)
-    # cuBLAS there (part cublas): 64 of N × 8–56 of M tiles, 14–16 stages, clusters of 4, K whole or split.
+    # cuBLAS there (part cublas), at four of six: 64 of N × 8–56 of M, 14–16 stages, clusters of 4, K whole or split.
     # Here one consumer's swapped 64 × BN tiles, BN the 16s that fit M, in 8 stages (the picker's most) and
     # in the most that fit up to 16 (16, 16, 14, 13), K as split_pieces cuts it and whole (SPLIT_K=0)
     for key in ${KEYS:-fp16}; do
