@@ -1178,6 +1178,9 @@ def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2):
     return busy_us + fixup_us + LAUNCH_US, p > 1 or share > 0
 
 
+SWAPPED_IN_FLIGHT_BN = 32   # two consumers' swapped tiles up to this BN keep a slice in flight
+
+
 def wgmma_wait_depth(tile):
     """The WAIT_DEPTH ``tile`` builds with: its own if set, else 1 for one consumer (no other
     warpgroup's MMAs fill the tensor cores while it waits for its own) unless PROMOTE reads the
@@ -1185,11 +1188,16 @@ def wgmma_wait_depth(tile):
     MMAs fill the gap). One consumer with 1 against 0 (H200, fp16, same run): 64×256 tiles in
     clusters of 2 2048³ 34.9 → 30.1 µs (0.86 → 0.99× cuBLAS), 384×4096×4096 32.4 → 27.0 µs; 64×128
     in clusters of 2 256×4096×4096 22.2 → 19.2 µs (0.90 → 1.03×)
-    (docs/results/2026-12-01-h200-one-consumer-in-flight/)."""
+    (docs/results/2026-12-01-h200-one-consumer-in-flight/). Two consumers' swapped tiles of at
+    most 32 of M (BN ≤ 32) build with 1 too: a slice there is four 64 × 16 or 64 × 32 MMAs a
+    consumer, too short for the other consumer's to cover its wait — 0.987× the time over 23
+    shapes at M ≤ 32, 0.999 over 7 with BN of 144–208, where it stays 0
+    (docs/results/2026-12-04-h200-cluster-k-small-m/, run 5; SWAPPED_IN_FLIGHT_BN)."""
     if tile["WAIT_DEPTH"] is not None:
         return tile["WAIT_DEPTH"]
     alone = tile["CONSUMERS"] == 1 or tile.get("PINGPONG")   # taking turns, a consumer mostly multiplies alone
-    return int(bool(alone) and not tile["PROMOTE"] and tile["STAGES"] > 1)
+    short = tile.get("SWAP_AB") and tile["CONSUMERS"] == 2 and tile["BN"] <= SWAPPED_IN_FLIGHT_BN
+    return int(bool(alone or short) and not tile["PROMOTE"] and tile["STAGES"] > 1)
 
 
 def _owned(asked, build):

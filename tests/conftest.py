@@ -5,6 +5,7 @@ import tempfile
 
 import pytest
 
+from tcraw import kernels
 from tcraw.errors import NoDeviceError
 
 # Tests compile through NVRTC for real: give them a cache of their own, not the user's, and
@@ -96,3 +97,10 @@ def bindings_nvrtc_mismatch():
     if major is not None and major != chosen:
         return f"cuda.bindings loads NVRTC {major}.x; the toolchain is CUDA {chosen}"
     return None
+
+
+def wgmma_macros(defines):
+    """06/07's tile macros from the defines a configuration is built with (a Kernel's, or a
+    record's config split at its commas)."""
+    return {**kernels.WGMMA_TILE, **{n: int(v) for n, _, v in (d.partition("=") for d in defines)
+                                     if n in kernels.WGMMA_TILE}}

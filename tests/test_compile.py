@@ -14,6 +14,8 @@ from tcraw.cubin import EM_CUDA, elf_arch, kernel_param_sizes, kernel_resources
 from tcraw.driver import get_backend
 from tcraw.errors import ArchError, CompileError, MissingHeaderError, UsageError
 
+from conftest import wgmma_macros
+
 SUPPORTED = compiler.supported_archs()
 
 
@@ -512,6 +514,27 @@ def test_one_consumer_is_picked_for_one_round_and_keeps_a_slice_in_flight():
     for shape in [(256, 4096, 4096), (512, 1536, 4096)]:
         config = kernels.wgmma_config(*shape, 132)
         assert (config["CONSUMERS"], config["BN"], config["CLUSTER"]) == (1, 128, 2), shape
+
+
+def test_two_consumers_small_swapped_tiles_keep_a_slice_in_flight():
+    """Two consumers' swapped tiles of at most SWAPPED_IN_FLIGHT_BN of M (a slice a few small
+    MMAs) build with WAIT_DEPTH=1; wider ones (the fit forms), three consumers' and any asked for
+    with 0 build with 0."""
+    k06 = kernels.KERNELS["wgmma_tma_fp16"]
+    bound = kernels.SWAPPED_IN_FLIGHT_BN
+    for m, n, k in [(8, 4008, 1808), (16, 11008, 4096), (23, 5088, 10488), (32, 15816, 6712)]:
+        macros = wgmma_macros(k06.configured(m, n, k, 132).defines)
+        assert (macros["SWAP_AB"], macros["CONSUMERS"]) == (1, 2) and macros["BN"] <= bound, (m, n, k)
+        assert macros["WAIT_DEPTH"] == 1, (m, n, k)
+        told = wgmma_macros(k06.configured(m, n, k, 132, {"WAIT_DEPTH": 0}).defines)
+        assert told["WAIT_DEPTH"] == 0 and told["BN"] == macros["BN"], (m, n, k)
+    for config in [{"SWAP_AB": 1, "CONSUMERS": 2, "BN": bound + 16, "CLUSTER": 1},
+                   {"SWAP_AB": 1, "CONSUMERS": 3, "BN": 16, "CLUSTER": 2},
+                   {"SWAP_AB": 0, "CONSUMERS": 2, "BN": 128, "CLUSTER": 1}]:
+        macros = wgmma_macros(k06.configured(16, 11008, 4096, 132, config).defines)
+        assert macros["WAIT_DEPTH"] == 0, config
+    fit = wgmma_macros(k06.configured(395, 6500, 997, 132).defines)   # a fit form: BN 208, two consumers
+    assert (fit["SWAP_AB"], fit["CONSUMERS"], fit["WAIT_DEPTH"]) == (1, 2, 0) and fit["BN"] > bound
 
 
 def test_06_overrides_refit_the_stages_and_refuse_what_cannot_build():

@@ -10,6 +10,8 @@ import pytest
 from tcraw import kernels, runtime
 from tcraw.matmul import run_matmul
 
+from conftest import wgmma_macros
+
 pytestmark = pytest.mark.gpu
 
 # The seed's sizes, M≠N≠K multiples of 16, and shapes that are nobody's multiple.
@@ -421,13 +423,6 @@ def test_07_bf16_c_with_an_odd_number_of_boxes_a_tile_stores_tile_after_tile(dev
         assert c1.tobytes() == c2.tobytes(), (shape, rec.config)
 
 
-def wgmma_macros(defines):
-    """06/07's tile macros from the defines a configuration is built with (a Kernel's, or a
-    record's config split at its commas)."""
-    return {**kernels.WGMMA_TILE, **{n: int(v) for n, _, v in (d.partition("=") for d in defines)
-                                     if n in kernels.WGMMA_TILE}}
-
-
 @pytest.mark.parametrize("key", ["fp16", "fp8e4m3bf16", "int8"])
 def test_split_k_pieces_share_the_sum(device, host_problems, key):
     """Split-K's pieces each sum a share of the tile's C boxes after all have written their
@@ -671,20 +666,24 @@ def test_06_tiles_at_m_edge_copy_only_rows_of_a_within_it(device, host_problems,
 
 
 @pytest.mark.parametrize("config", [{"SWAP_AB": 1, "BN": 16, "CLUSTER": 1, "CONSUMERS": 2},
+                                    {"SWAP_AB": 1, "BN": 32, "CLUSTER": 1, "CONSUMERS": 2, "WAIT_DEPTH": 0},
                                     {"SWAP_AB": 1, "BN": 32, "CLUSTER": 1, "CONSUMERS": 1},
                                     {"SWAP_AB": 1, "BN": 64, "CLUSTER": 1, "CONSUMERS": 2}],
-                         ids=lambda c: f"BN{c['BN']}-C{c['CONSUMERS']}")
+                         ids=lambda c: f"BN{c['BN']}-C{c['CONSUMERS']}" + (f"-WD{c['WAIT_DEPTH']}" if "WAIT_DEPTH" in c else ""))
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_06_swapped_operands_are_correct(device, host_problems, key, config):
     """SWAP_AB (Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n): small and partial M, N not a multiple of 64,
-    split-K, stream-K, pitched rows; both input modes; the same bits on a rerun."""
+    split-K, stream-K, pitched rows; both input modes; the same bits on a rerun — two consumers'
+    tiles of BN ≤ 32 with a slice's MMAs in flight (their default) and without (asked)."""
     kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
+    in_flight = config.get("WAIT_DEPTH", int(config["CONSUMERS"] == 1 or config["BN"] <= kernels.SWAPPED_IN_FLIGHT_BN))
     for shape in [(1, 4096, 4096), (16, 1003, 997), (13, 11008, 4096), (50, 300, 70), (64, 8192, 1024)]:
         for mode in ("normal", "int"):
             hp = host_problems(key, *shape, mode)
             rec, c1 = run_matmul(device, kernel, hp, iters=1, warmup=0, config=config, keep_output=True)
+            assert wgmma_macros(rec.config.split(","))["WAIT_DEPTH"] == in_flight, rec.config
             assert rec.passed and rec.unwritten == 0, (shape, mode, rec.config, rec.max_rel_err, rec.bad)
             if mode == "int":
                 assert rec.max_abs_err == 0.0
