@@ -19,8 +19,8 @@
 //   PROMOTE        N > 0: the MMAs accumulate N slices at a time, each batch then added into fp32
 //                  registers (an accumulator study of FP8; default 0, none)
 //   WAIT_DEPTH     1: the consumers wait for the previous slice's MMAs, not this one's (default 0;
-//                  tcraw's picks set 1 for one consumer, and two consumers' swapped tiles of BN ≤ 32:
-//                  kernels.wgmma_wait_depth)
+//                  tcraw's picks set 1 for one consumer, and for swapped tiles of three consumers or
+//                  of two with BN ≤ 32: kernels.wgmma_wait_depth)
 //   A_ROWS         rows of A loaded a slice when M is tiny (default 0: all of the block's)
 //   A_EDGE         a box of A past M's last row copied as up to this many 8-row boxes of real rows
 //                  (default 4; 0: whole, zeros past M) — a_copy

@@ -3,10 +3,13 @@
 # (kernels.wgmma_wait_depth, SWAPPED_IN_FLIGHT_BN). Device calls in parts, logs under $OUT:
 #   tests     the GPU tests of swapped tiles and of a slice in flight
 #   sanitize  compute-sanitizer memcheck, racecheck and synccheck over such picks as built (K whole,
-#             in 3 and in 4 pieces; M off 16), integer inputs
+#             in 3 and in 4 pieces; M off 16; three consumers' in clusters of 2), integer inputs
 #   fresh     the pick beside itself without (picked:WAIT_DEPTH=0, the old default) on 24 shapes drawn
 #             after the rule (scripts/shapes/swapped_in_flight_fresh.txt), fp16 and bf16
-#   three     three consumers' swapped picks (which keep 0) beside WAIT_DEPTH=1: a probe, fp16
+#   three     three consumers' swapped picks beside themselves without (picked:WAIT_DEPTH=0) on 12
+#             shapes drawn after they were given a slice in flight (three_in_flight_fresh.txt), fp16
+#             and bf16 (run 2's probe, three_in_flight_probe.txt, ran before: the pick then built with 0,
+#             beside picked:WAIT_DEPTH=1)
 #   suites    the llm suite against cuBLAS (its M = 16 rows are such picks), fp16; bf16 on llm_small_m.txt
 #   OUT=out bash scripts/gpu_in_flight.sh tests sanitize fresh three suites
 source "$(dirname "$0")/gpu_env.sh"
@@ -17,7 +20,7 @@ for part in "$@"; do
     PYTEST_S=240 gpu_tests "swapped or slice_of_mmas" in_flight ;;
   sanitize)
     SAN_TOOLS="memcheck racecheck synccheck" SAN_S=150 sanitize_configs in_flight \
-      fp16:16x11008x4096 fp16:8x4008x1808 bf16:23x5088x10488 fp16:31x2000x1000 ;;
+      fp16:16x11008x4096 fp16:8x4008x1808 bf16:23x5088x10488 fp16:31x2000x1000 ${SAN_THREE:-fp16:17x7000x4096 bf16:49x5000x8200} ;;
   fresh)
     for key in fp16 bf16; do
       timeout 200 $PY scripts/tune_ladder.py --family wgmma --precision $key --shapes scripts/shapes/swapped_in_flight_fresh.txt \
@@ -25,9 +28,11 @@ for part in "$@"; do
       echo "fresh $key exit $?: $(grep -c PASS "$OUT/in_flight_fresh_$key.txt") passed"
     done ;;
   three)
-    timeout 120 $PY scripts/tune_ladder.py --family wgmma --precision fp16 --shapes scripts/shapes/three_in_flight_probe.txt \
-      --iters 100 --seed 242 --variants picked picked:WAIT_DEPTH=1 > "$OUT/in_flight_three_fp16.txt" 2>&1
-    echo "three exit $?: $(grep -c PASS "$OUT/in_flight_three_fp16.txt") passed" ;;
+    for key in fp16 bf16; do
+      timeout 120 $PY scripts/tune_ladder.py --family wgmma --precision $key --shapes scripts/shapes/three_in_flight_fresh.txt \
+        --iters 100 --seed 243 --variants picked picked:WAIT_DEPTH=0 > "$OUT/in_flight_three_fresh_$key.txt" 2>&1
+      echo "three $key exit $?: $(grep -c PASS "$OUT/in_flight_three_fresh_$key.txt") passed"
+    done ;;
   suites)
     for run in "fp16 llm" "bf16 scripts/shapes/llm_small_m.txt"; do
       read -r key shapes <<< "$run"

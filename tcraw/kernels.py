@@ -1178,7 +1178,7 @@ def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2):
     return busy_us + fixup_us + LAUNCH_US, p > 1 or share > 0
 
 
-SWAPPED_IN_FLIGHT_BN = 32   # two consumers' swapped tiles up to this BN keep a slice in flight
+SWAPPED_IN_FLIGHT_BN = 32   # two consumers' swapped tiles up to this BN keep a slice in flight (three's all do)
 
 
 def wgmma_wait_depth(tile):
@@ -1192,11 +1192,13 @@ def wgmma_wait_depth(tile):
     most 32 of M (BN ≤ 32) build with 1 too: a slice there is four 64 × 16 or 64 × 32 MMAs a
     consumer, too short for the other consumer's to cover its wait — 0.987× the time over 23
     shapes at M ≤ 32, 0.999 over 7 with BN of 144–208, where it stays 0
-    (docs/results/2026-12-04-h200-cluster-k-small-m/, run 5; SWAPPED_IN_FLIGHT_BN)."""
+    (docs/results/2026-12-04-h200-cluster-k-small-m/, run 5; SWAPPED_IN_FLIGHT_BN). So do three
+    consumers' swapped tiles (64 × 16–64 a consumer): 0.991× the time at 7 of 8 shapes
+    (docs/results/2026-12-04-h200-in-flight/)."""
     if tile["WAIT_DEPTH"] is not None:
         return tile["WAIT_DEPTH"]
     alone = tile["CONSUMERS"] == 1 or tile.get("PINGPONG")   # taking turns, a consumer mostly multiplies alone
-    short = tile.get("SWAP_AB") and tile["CONSUMERS"] == 2 and tile["BN"] <= SWAPPED_IN_FLIGHT_BN
+    short = tile.get("SWAP_AB") and (tile["CONSUMERS"] == 3 or tile["BN"] <= SWAPPED_IN_FLIGHT_BN)
     return int(bool(alone or short) and not tile["PROMOTE"] and tile["STAGES"] > 1)
 
 
