@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# (issue 14) Two consumers' swapped tiles of BN ≤ 32 (M ≤ 32) now keep a slice's MMAs in flight
-# (kernels.wgmma_wait_depth, SWAPPED_IN_FLIGHT_BN). Device calls in parts, logs under $OUT:
+# (issue 14) Two consumers' swapped tiles of BN ≤ 32 (M ≤ 32) and three consumers' swapped tiles
+# now keep a slice's MMAs in flight (kernels.wgmma_wait_depth, SWAPPED_IN_FLIGHT_BN). Device calls
+# in parts, logs under $OUT:
 #   tests     the GPU tests of swapped tiles and of a slice in flight
 #   sanitize  compute-sanitizer memcheck, racecheck and synccheck over such picks as built (K whole,
 #             in 3 and in 4 pieces; M off 16; three consumers' in clusters of 2), integer inputs
@@ -14,6 +15,15 @@
 #   OUT=out bash scripts/gpu_in_flight.sh tests sanitize fresh three suites
 source "$(dirname "$0")/gpu_env.sh"
 write_env
+# The pick beside itself without a slice in flight on the shapes file $1 (seed $2), fp16 and bf16,
+# each under $3 seconds: logs $4_KEY.txt
+pick_without() {
+  for key in fp16 bf16; do
+    timeout $3 $PY scripts/tune_ladder.py --family wgmma --precision $key --shapes "$1" \
+      --iters 100 --seed $2 --variants picked picked:WAIT_DEPTH=0 > "$OUT/$4_$key.txt" 2>&1
+    echo "$4 $key exit $?: $(grep -c PASS "$OUT/$4_$key.txt") passed"
+  done
+}
 for part in "$@"; do
   case $part in
   tests)
@@ -22,17 +32,9 @@ for part in "$@"; do
     SAN_TOOLS="memcheck racecheck synccheck" SAN_S=150 sanitize_configs in_flight \
       fp16:16x11008x4096 fp16:8x4008x1808 bf16:23x5088x10488 fp16:31x2000x1000 ${SAN_THREE:-fp16:17x7000x4096 bf16:49x5000x8200} ;;
   fresh)
-    for key in fp16 bf16; do
-      timeout 200 $PY scripts/tune_ladder.py --family wgmma --precision $key --shapes scripts/shapes/swapped_in_flight_fresh.txt \
-        --iters 100 --seed 241 --variants picked picked:WAIT_DEPTH=0 > "$OUT/in_flight_fresh_$key.txt" 2>&1
-      echo "fresh $key exit $?: $(grep -c PASS "$OUT/in_flight_fresh_$key.txt") passed"
-    done ;;
+    pick_without scripts/shapes/swapped_in_flight_fresh.txt 241 200 in_flight_fresh ;;
   three)
-    for key in fp16 bf16; do
-      timeout 120 $PY scripts/tune_ladder.py --family wgmma --precision $key --shapes scripts/shapes/three_in_flight_fresh.txt \
-        --iters 100 --seed 243 --variants picked picked:WAIT_DEPTH=0 > "$OUT/in_flight_three_fresh_$key.txt" 2>&1
-      echo "three $key exit $?: $(grep -c PASS "$OUT/in_flight_three_fresh_$key.txt") passed"
-    done ;;
+    pick_without scripts/shapes/three_in_flight_fresh.txt 243 120 in_flight_three_fresh ;;
   suites)
     for run in "fp16 llm" "bf16 scripts/shapes/llm_small_m.txt"; do
       read -r key shapes <<< "$run"

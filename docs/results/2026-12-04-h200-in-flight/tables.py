@@ -25,23 +25,26 @@ def rule_against_old(key, path, new, old):
     return before_after(key, before, after)
 
 
+def pick_against_without(name):
+    """The fp16 and bf16 logs runN_NAME_KEY.txt of the pick beside picked:WAIT_DEPTH=0: tables, then
+    a line each."""
+    for key in ("fp16", "bf16"):
+        ladder(HERE / f"{name}_{key}.txt")
+    for key in ("fp16", "bf16"):
+        print(rule_against_old(key, HERE / f"{name}_{key}.txt", "picked", "picked+WAIT_DEPTH=0"))
+
+
 def main():
     print("# Run 2: two consumers' swapped picks of BN ≤ 32 with a slice in flight (v0, the pick) "
           "and without (v1, the old default)\n")
-    for key in ("fp16", "bf16"):
-        ladder(HERE / f"run2_in_flight_fresh_{key}.txt")
-    for key in ("fp16", "bf16"):
-        print(rule_against_old(key, HERE / f"run2_in_flight_fresh_{key}.txt", "picked", "picked+WAIT_DEPTH=0"))
+    pick_against_without("run2_in_flight_fresh")
     print("\n# Run 2: three consumers' swapped picks then built without (v0) and with a slice in flight (v1), "
           "the probe\n")
     ladder(HERE / "run2_in_flight_three_fp16.txt")
     print(rule_against_old("fp16", HERE / "run2_in_flight_three_fp16.txt", "picked+WAIT_DEPTH=1", "picked"))
     print("\n# Run 3: three consumers' swapped picks with a slice in flight (v0, the pick) and without (v1), "
           "shapes drawn after\n")
-    for key in ("fp16", "bf16"):
-        ladder(HERE / f"run3_in_flight_three_fresh_{key}.txt")
-    for key in ("fp16", "bf16"):
-        print(rule_against_old(key, HERE / f"run3_in_flight_three_fresh_{key}.txt", "picked", "picked+WAIT_DEPTH=0"))
+    pick_against_without("run3_in_flight_three_fresh")
     print("\n# Run 2: the llm suites' M = 16 rows (`tcraw bench`, 10 launches; each suite's geomean line below)\n")
     for key in ("fp16", "bf16"):
         lines = (HERE / f"run2_suite_llm_{key}.txt").read_text().splitlines()
