@@ -1193,8 +1193,8 @@ def wgmma_wait_depth(tile):
     consumer, too short for the other consumer's to cover its wait — 0.987× the time over 23
     shapes at M ≤ 32, 0.999 over 7 with BN of 144–208, where it stays 0
     (docs/results/2026-12-04-h200-cluster-k-small-m/, run 5; SWAPPED_IN_FLIGHT_BN). So do three
-    consumers' swapped tiles (64 × 16–64 a consumer): 0.991× the time at 7 of 8 shapes
-    (docs/results/2026-12-04-h200-in-flight/)."""
+    consumers' swapped tiles (64 × 16–64 a consumer): 0.991× the time over 8 shapes (less at 7;
+    12 drawn after: less at 12 / 11 of fp16 / bf16, docs/results/2026-12-04-h200-in-flight/)."""
     if tile["WAIT_DEPTH"] is not None:
         return tile["WAIT_DEPTH"]
     alone = tile["CONSUMERS"] == 1 or tile.get("PINGPONG")   # taking turns, a consumer mostly multiplies alone
