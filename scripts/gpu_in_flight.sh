@@ -30,7 +30,7 @@ for part in "$@"; do
     PYTEST_S=240 gpu_tests "swapped or slice_of_mmas" in_flight ;;
   sanitize)
     SAN_TOOLS="memcheck racecheck synccheck" SAN_S=150 sanitize_configs in_flight \
-      fp16:16x11008x4096 fp16:8x4008x1808 bf16:23x5088x10488 fp16:31x2000x1000 ${SAN_THREE:-fp16:17x7000x4096 bf16:49x5000x8200} ;;
+      fp16:16x11008x4096 fp16:8x4008x1808 bf16:23x5088x10488 fp16:31x2000x1000 fp16:17x7000x4096 bf16:49x5000x8200 ;;
   fresh)
     pick_without scripts/shapes/swapped_in_flight_fresh.txt 241 200 in_flight_fresh ;;
   three)

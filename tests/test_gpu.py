@@ -669,7 +669,8 @@ def test_06_tiles_at_m_edge_copy_only_rows_of_a_within_it(device, host_problems,
                                     {"SWAP_AB": 1, "BN": 32, "CLUSTER": 1, "CONSUMERS": 2, "WAIT_DEPTH": 0},
                                     {"SWAP_AB": 1, "BN": 32, "CLUSTER": 1, "CONSUMERS": 1},
                                     {"SWAP_AB": 1, "BN": 64, "CLUSTER": 1, "CONSUMERS": 2}],
-                         ids=lambda c: f"BN{c['BN']}-C{c['CONSUMERS']}" + (f"-WD{c['WAIT_DEPTH']}" if "WAIT_DEPTH" in c else ""))
+                         ids=lambda c: f"BN{c['BN']}-C{c['CONSUMERS']}"
+                                       + (f"-WD{c['WAIT_DEPTH']}" if "WAIT_DEPTH" in c else ""))
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_06_swapped_operands_are_correct(device, host_problems, key, config):
     """SWAP_AB (Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n): small and partial M, N not a multiple of 64,
