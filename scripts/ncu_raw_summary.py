@@ -1,8 +1,10 @@
 """Per kernel name, the medians of an Nsight Compute raw CSV's (`ncu --page raw --csv`) duration,
 instructions, active cycles and the warp-state stall ratios that take the most of them — one line
-a kernel, for logs of scripts/gpu_fixed_costs.sh.
+a kernel, for logs of scripts/gpu_fixed_costs.sh — or (--metrics) the medians of the named
+metrics instead of the stalls, a line a kernel (scripts/gpu_idle_sms.sh).
 
     python scripts/ncu_raw_summary.py ncu_warm_1024x1024x1024.csv [--top 6]
+    python scripts/ncu_raw_summary.py ncu.csv --metrics gpu__time_duration.sum,dram__bytes_read.sum
 """
 import argparse
 import csv
@@ -33,6 +35,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("csv")
     ap.add_argument("--top", type=int, default=6)
+    ap.add_argument("--metrics", help="comma-separated metric columns: their medians instead of the stalls")
     args = ap.parse_args()
     by_kernel = defaultdict(list)
     launches_all, units = rows(args.csv)
@@ -46,6 +49,10 @@ def main():
             values = [v for v in (number(r[column]) for r in launches) if v is not None]
             if values:
                 med[column] = statistics.median(values)
+        if args.metrics:
+            print(f"  {name[:48]:48s} n={len(launches):2d} " + "  ".join(
+                f"{m} {med.get(m, float('nan')):.6g}" for m in args.metrics.split(",")))
+            continue
         stalls = sorted(((v, c) for c, v in med.items()
                          if "issue_stalled" in c and c.endswith("_per_issue_active.ratio")), reverse=True)
         top = ", ".join(f"{c.split('issue_stalled_')[1].removesuffix('_per_issue_active.ratio')} {v:.2f}"

@@ -653,7 +653,8 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         workspace=wgmma_workspace(tile), tma_element=element, b_layouts=(b_layout,), max_m=tile["A_ROWS"],
         realign_b=bool(tile["B_REALIGN"]),
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
-        configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY + SWAPPED_CONFIGS + STREAM_B_WIDE_CONFIGS +
+        configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY + SWAPPED_CONFIGS + SWAPPED_PAIRS_CONFIGS +
+                 STREAM_B_WIDE_CONFIGS +
                  (STREAM_B_SWAPPED_CONFIG,) + FIT_CONFIGS + REALIGN_CONFIGS +
                  ({IN_PLACE_09: 1}, {GEMV_10: 1}, {GEMV_10_IN_CLUSTER: GEMV_IN_CLUSTER})
                  if elem == 2
@@ -790,6 +791,22 @@ def box_row_requests(row_bytes):
 # (docs/results/2026-12-02-h200-small-m-split-rounds/).
 SWAPPED_CONFIG = {"SWAP_AB": 1, "CONSUMERS": 2, "BN": 16, "CLUSTER": 1, "STAGES": 8}
 SWAPPED_CONFIGS = (SWAPPED_CONFIG, {**SWAPPED_CONFIG, "BN": 32})   # M ≤ 16, M ≤ 32
+# The same tiles in clusters of 2 along N where B's rows lie off 128-byte lines: the pair's
+# blocks each copy half of A's BN rows for both (cuBLAS runs the same 128 × 16 and 128 × 32 tiles
+# in clusters of 4 and 2, 10–11 stages, at 16×14424×15080 and 26×15720×15688). Off lines they took
+# less time than in clusters of 1 at every shape timed: 22 of M 5–32 (time 0.969 BN 16, 0.957 BN 32,
+# geomean; 26×15720×15688 0.897 → 1.036× cuBLAS), then 21 drawn after clusters of 2 became the rule
+# for all such tiles (time, BN 16 / 32: fp16 0.959 / 0.939, bf16 0.961 / 0.940) — whole tiles on
+# 82–127 of 132 SMs and split K alike. On lines they took more (5×10880×7264 1.025; of the 11 drawn
+# after, more at 9 fp16 and 11 bf16, geomean 1.011–1.016): this bound is drawn from those runs.
+# Clusters of 4 lost where their 30 held clusters take two rounds (32×16216×10952 1.21× the time);
+# deeper rings (10 and 9 stages) won less.
+# Nsight Compute at 16×14424×15080: 10.3 → 9.6 M L2 read requests (A's halved), DRAM 464 → 449 MB,
+# 127.4 → 120.1 µs (cuBLAS 8.99 M, 442 MB, 111). Our reading, not profiled on lines: where a box
+# row costs two requests the requests bound the time (L2_REQUESTS_PER_US), and halving A's pays;
+# on lines it does not, and the pair's shared stages cost more than it saves
+# (docs/results/2026-12-04-h200-swapped-pairs/, runs 2 and 4).
+SWAPPED_PAIRS_CONFIGS = tuple({**config, "CLUSTER": 2} for config in SWAPPED_CONFIGS)
 STREAM_B_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "STAGES": 8}
 # M ≤ 32 with B's rows off 128-byte lines (a box row costs the L2 two requests or more:
 # box_row_requests): two consumers' swapped tiles streamed B at 2.9–3.0 TB/s where cuBLAS reads 3.4
@@ -1354,9 +1371,10 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     narrower ones and split-K — in 2 × 2 clusters where K is long (wgmma_shares_both) — short K
     tiles taken in turn (wgmma_takes_turns), and M of a few hundred swapped tiles that fit it,
     in clusters along N sharing A's rows, or 2 × 2 sharing B's columns too (wgmma_swaps_to_fit).
-    16-bit M ≤ 32 runs swapped tiles of 128 rows of N, and M of 33–48 one consumer's 64 of N by
-    48 of M where B streams (wgmma_streams_b_swapped) — else M ≤ 64 three consumers' 192 of N where
-    B's rows lie off 128-byte lines and K is long (wgmma_streams_b_wide)."""
+    16-bit M ≤ 32 runs swapped tiles of 128 rows of N (in clusters of 2 where B's rows lie off
+    128-byte lines), and M of 33–48 one consumer's 64 of N by 48 of M where B streams
+    (wgmma_streams_b_swapped) — else M ≤ 64 three consumers' 192 of N where B's rows lie off
+    128-byte lines and K is long (wgmma_streams_b_wide)."""
     m, n, k, sms = checked_problem(m, n, k, sms)
     if not is_whole(elem_bytes) or elem_bytes not in (1, 2, 4) or not isinstance(stream_k, bool):
         raise UsageError(f"elem_bytes is the inputs' bytes per element — 1, 2 or 4 — and stream_k True or False; "
@@ -1365,7 +1383,7 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     if wgmma_streams_b_wide(m, n, k, sms, elem_bytes):
         return dict(STREAM_B_WIDE_CONFIGS[(m - 1) // 16])
     if elem_bytes == 2 and m <= 32 and n > 64:
-        return dict(SWAPPED_CONFIGS[m > 16])
+        return dict((SWAPPED_PAIRS_CONFIGS if box_row_requests(n * elem_bytes) > 1 else SWAPPED_CONFIGS)[m > 16])
     if m <= 16 and n > 64:
         return dict(STREAM_B_CONFIG)
     if wgmma_streams_b_swapped(m, n, k, sms, elem_bytes):

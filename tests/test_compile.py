@@ -303,11 +303,11 @@ def test_every_06_configuration_compiles_without_spills_and_states_its_launch(ke
     """Each configuration the heuristic can pick builds (its tcraw_launch agrees with the
     registry's geometry, which compile_cubin checks) with no spills and HGMMA in its SASS."""
     configs = kernels.KERNELS[f"wgmma_tma_{key}"].configurations()
-    # + turns, wide pairs (64×192), the two swapped for M ≤ 32 and the four of three consumers
-    # (16–64 of M), the swapped 64×48 streaming B for M of 33–48, the swapped that fit M
-    # (FIT_CONFIGS), B realigned (64 and 128 columns), 09, 10 (K's pieces through the workspace, in a cluster)
+    # + turns, wide pairs (64×192), the two swapped for M ≤ 32 (in clusters of 1, and of 2 where B's
+    # rows lie off lines) and the four of three consumers (16–64 of M), the swapped 64×48 streaming B
+    # for M of 33–48, the swapped that fit M (FIT_CONFIGS), B realigned (64 and 128 columns), 09, 10 (K's pieces through the workspace, in a cluster)
     assert kernels.WIDE_PAIRS_ONLY == kernels.WIDE_PAIRS_CONFIGS[:1]   # (64×256 pairs: a candidate already)
-    assert len({c.file_stem for c in configs}) == len(configs) == len(kernels.WGMMA_CONFIGS) + 14 + len(kernels.FIT_CONFIGS)
+    assert len({c.file_stem for c in configs}) == len(configs) == len(kernels.WGMMA_CONFIGS) + 16 + len(kernels.FIT_CONFIGS)
     for config in configs:
         cubin = compiler.compile_cubin(config, "sm_90")
         assert cubin.spill_bytes == 0, config.file_stem
@@ -539,6 +539,23 @@ def test_small_swapped_tiles_keep_a_slice_in_flight():
     assert (fit["SWAP_AB"], fit["CONSUMERS"], fit["WAIT_DEPTH"]) == (1, 2, 0) and fit["BN"] > bound
 
 
+def test_small_swapped_tiles_pair_up_where_b_rows_lie_off_lines():
+    """16-bit M ≤ 32: two consumers' swapped tiles run in clusters of 2 along N (the pair sharing
+    A's rows, kernels.SWAPPED_PAIRS_CONFIGS) where B's rows start off 128-byte lines — 16 or 48
+    bytes off, or 16 off a 32-byte sector — and in clusters of 1 where they lie on lines or are
+    copied there (N not a multiple of 8 goes to 09 instead); a cluster asked for still stands."""
+    k06 = kernels.KERNELS["wgmma_tma_fp16"]
+    for (m, n, k), cluster in [((16, 14424, 15080), 2), ((26, 15720, 15688), 2), ((8, 4008, 1808), 2),
+                               ((31, 2000, 1000), 2), ((5, 13968, 1768), 2), ((16, 11008, 4096), 1),
+                               ((12, 10240, 10240), 1), ((23, 13504, 14280), 1), ((5, 10880, 7264), 1)]:
+        for key in ("fp16", "bf16"):
+            macros = wgmma_macros(kernels.KERNELS[f"wgmma_tma_{key}"].configured(m, n, k, 132).defines)
+            assert (macros["SWAP_AB"], macros["CONSUMERS"], macros["BN"]) == (1, 2, 16 if m <= 16 else 32), (m, n, k)
+            assert macros["CLUSTER"] == cluster and macros["WAIT_DEPTH"] == 1, (m, n, k, key, macros)
+            assert (kernels.box_row_requests(n * 2) > 1) == (cluster == 2)
+    assert "CLUSTER=1" in k06.configured(16, 14424, 15080, 132, {"CLUSTER": 1}).defines
+    assert k06.configured(13, 1003, 997, 132).source != k06.source   # (pitched N: 09's, not 06's)
+
 def test_06_overrides_refit_the_stages_and_refuse_what_cannot_build():
     k06 = kernels.KERNELS["wgmma_tma_fp16"]
     # 07's M = 1 pick is one consumer × 128 columns, 8 stages; a second consumer only fits 6
@@ -693,7 +710,7 @@ def test_three_consumers_swapped_tiles_stream_b_off_lines_for_m_up_to_64():
     for elem_bytes in (1, 4):
         assert not kernels.wgmma_streams_b_wide(2, 8648, 16384, 132, elem_bytes)
         assert not kernels.wgmma_streams_b_wide(40, 8648, 16384, 132, elem_bytes)
-    assert kernels.wgmma_pick(5, 9104, 1400, 132) == kernels.SWAPPED_CONFIG   # (22 slices: two consumers)
+    assert kernels.wgmma_pick(5, 9104, 1400, 132) == kernels.SWAPPED_PAIRS_CONFIGS[0]   # (22 slices: two consumers)
 
 
 def test_wide_pairs_of_one_consumers_tiles_where_they_fill_the_gpu_in_one_round():
