@@ -70,3 +70,13 @@ ncu_stalls() {
   echo "stalls $4 exit $?"
   grep -E "Duration|Stall|Issued Warp|No Eligible|Active Warps|DRAM Throughput" "$OUT/ncu_$4.txt" | head -20
 }
+# The llm suite against cuBLAS, fp16, and llm_small_m.txt's 20 shapes (M ≤ 512), bf16 — `tcraw bench`,
+# 10 launches, each under $1 seconds: logs suite_llm_KEY.txt, their geomean lines echoed
+llm_suites() {
+  for run in "fp16 llm" "bf16 scripts/shapes/llm_small_m.txt"; do
+    read -r key shapes <<< "$run"
+    timeout $1 $PY -m tcraw bench --shapes "$shapes" --precision $key --kernel wgmma_tma_$key --iters 10 --warmup 3 \
+      --seed 7 > "$OUT/suite_llm_$key.txt" 2>&1
+    echo "$key $shapes exit $?: $(grep -A2 geomean "$OUT/suite_llm_$key.txt" | tail -1)"
+  done
+}

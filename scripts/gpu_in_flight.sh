@@ -36,12 +36,7 @@ for part in "$@"; do
   three)
     pick_without scripts/shapes/three_in_flight_fresh.txt 243 120 in_flight_three_fresh ;;
   suites)
-    for run in "fp16 llm" "bf16 scripts/shapes/llm_small_m.txt"; do
-      read -r key shapes <<< "$run"
-      timeout 150 $PY -m tcraw bench --shapes "$shapes" --precision $key --kernel wgmma_tma_$key --iters 10 --warmup 3 \
-        --seed 7 > "$OUT/suite_llm_$key.txt" 2>&1
-      echo "$key $shapes exit $?: $(grep -A2 geomean "$OUT/suite_llm_$key.txt" | tail -1)"
-    done ;;
+    llm_suites 150 ;;
   *) echo "unknown part $part: see the list at the top of $0"; exit 2 ;;
   esac
 done

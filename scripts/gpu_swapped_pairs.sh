@@ -13,7 +13,7 @@
 #             (scripts/shapes/swapped_pairs_check_16/32.txt), fp16
 #   suites    the llm suite against cuBLAS (its M = 16 rows are such picks), fp16; bf16 on llm_small_m.txt
 #   OUT=out bash scripts/gpu_swapped_pairs.sh tests sanitize fresh check suites
-# (tests, sanitize and fresh ran with clusters of 2 for every such tile, the rule's first form)
+# (tests, sanitize, fresh and suites ran with clusters of 2 for every such tile, the rule's first form)
 source "$(dirname "$0")/gpu_env.sh"
 write_env
 for part in "$@"; do
@@ -40,12 +40,7 @@ for part in "$@"; do
       echo "check BN $bn exit $?: $(grep -c PASS "$OUT/pairs_check_${bn}_fp16.txt") passed"
     done ;;
   suites)
-    for run in "fp16 llm" "bf16 scripts/shapes/llm_small_m.txt"; do
-      read -r key shapes <<< "$run"
-      timeout 280 $PY -m tcraw bench --shapes "$shapes" --precision $key --kernel wgmma_tma_$key --iters 10 --warmup 3 \
-        --seed 7 > "$OUT/suite_llm_$key.txt" 2>&1
-      echo "$key $shapes exit $?: $(grep -A2 geomean "$OUT/suite_llm_$key.txt" | tail -1)"
-    done ;;
+    llm_suites 280 ;;
   *) echo "unknown part $part: see the list at the top of $0"; exit 2 ;;
   esac
 done
