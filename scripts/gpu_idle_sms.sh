@@ -25,7 +25,8 @@ for part in "$@"; do
       echo "$shape" > /tmp/idle_sms_shape.txt
       for v in picked picked:STREAM_K_ROUNDS=0; do
         log="$OUT/ncu_${shape// /x}_${v//[:=]/_}"
-        # (-c 6: cuBLAS's launches and the variant's; tune_ladder runs each a few times)
+        # (-c 6 was meant to take cuBLAS's launches and the variant's, but tune_ladder runs cuBLAS's
+        # first and more than 6 times: run 1 caught only cuBLAS's — ncu06 below takes 06's)
         timeout 120 ncu --clock-control none --metrics $METRICS --page raw --csv \
           -k regex:'nvjet|gemm|wgmma|splitK|reduce|cutlass' -c 6 $PY scripts/tune_ladder.py --family wgmma \
           --precision fp16 --shapes /tmp/idle_sms_shape.txt --iters 1 --seed 251 --variants $v > "$log.csv" 2>&1

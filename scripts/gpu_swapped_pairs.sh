@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # (issue 14) Two consumers' swapped tiles of M ≤ 32 (128 of N × 16 or 32 of M) now run in clusters
-# of 2 along N (kernels.SWAPPED_CONFIG; scripts/gpu_idle_sms.sh's runs found it). Device calls in
-# parts, logs under $OUT:
-#   tests     the GPU tests of swapped tiles (clusters of 1 and 2) and of split-K in rounds
+# of 2 along N where B's rows lie off 128-byte lines (kernels.SWAPPED_PAIRS_CONFIGS;
+# scripts/gpu_idle_sms.sh's runs found it). Device calls in parts, logs under $OUT:
+#   tests     the GPU tests of swapped tiles (clusters of 1 and 2), of split-K in rounds, of small M
+#             and of shapes no tile divides
 #   sanitize  compute-sanitizer memcheck, racecheck and synccheck over such picks as built (K whole,
-#             split in 3 and 4 pieces, N's last pair half past N), integer inputs
+#             split in 3 and 4 pieces, the last tile partly past N), integer inputs
 #   fresh     the pick beside the same tiles in clusters of 1 (the pick before, fixed) on 16 shapes
 #             drawn after the rule for each BN (scripts/shapes/swapped_pairs_fresh_16/32.txt), fp16
 #             and bf16

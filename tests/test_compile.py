@@ -305,7 +305,8 @@ def test_every_06_configuration_compiles_without_spills_and_states_its_launch(ke
     configs = kernels.KERNELS[f"wgmma_tma_{key}"].configurations()
     # + turns, wide pairs (64×192), the two swapped for M ≤ 32 (in clusters of 1, and of 2 where B's
     # rows lie off lines) and the four of three consumers (16–64 of M), the swapped 64×48 streaming B
-    # for M of 33–48, the swapped that fit M (FIT_CONFIGS), B realigned (64 and 128 columns), 09, 10 (K's pieces through the workspace, in a cluster)
+    # for M of 33–48, the swapped that fit M (FIT_CONFIGS), B realigned (64 and 128 columns), 09, 10
+    # (K's pieces through the workspace, in a cluster)
     assert kernels.WIDE_PAIRS_ONLY == kernels.WIDE_PAIRS_CONFIGS[:1]   # (64×256 pairs: a candidate already)
     assert len({c.file_stem for c in configs}) == len(configs) == len(kernels.WGMMA_CONFIGS) + 16 + len(kernels.FIT_CONFIGS)
     for config in configs:
@@ -541,9 +542,9 @@ def test_small_swapped_tiles_keep_a_slice_in_flight():
 
 def test_small_swapped_tiles_pair_up_where_b_rows_lie_off_lines():
     """16-bit M ≤ 32: two consumers' swapped tiles run in clusters of 2 along N (the pair sharing
-    A's rows, kernels.SWAPPED_PAIRS_CONFIGS) where B's rows start off 128-byte lines — 16 or 48
-    bytes off, or 16 off a 32-byte sector — and in clusters of 1 where they lie on lines or are
-    copied there (N not a multiple of 8 goes to 09 instead); a cluster asked for still stands."""
+    A's rows, kernels.SWAPPED_PAIRS_CONFIGS) where B's rows start off 128-byte lines (32, 48 or 80
+    bytes off here), and in clusters of 1 where they lie on lines (N not a multiple of 8 goes to
+    09 instead); a cluster asked for still stands."""
     k06 = kernels.KERNELS["wgmma_tma_fp16"]
     for (m, n, k), cluster in [((16, 14424, 15080), 2), ((26, 15720, 15688), 2), ((8, 4008, 1808), 2),
                                ((31, 2000, 1000), 2), ((5, 13968, 1768), 2), ((16, 11008, 4096), 1),
@@ -555,6 +556,7 @@ def test_small_swapped_tiles_pair_up_where_b_rows_lie_off_lines():
             assert (kernels.box_row_requests(n * 2) > 1) == (cluster == 2)
     assert "CLUSTER=1" in k06.configured(16, 14424, 15080, 132, {"CLUSTER": 1}).defines
     assert k06.configured(13, 1003, 997, 132).source != k06.source   # (pitched N: 09's, not 06's)
+
 
 def test_06_overrides_refit_the_stages_and_refuse_what_cannot_build():
     k06 = kernels.KERNELS["wgmma_tma_fp16"]

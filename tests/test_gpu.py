@@ -671,14 +671,16 @@ def test_06_tiles_at_m_edge_copy_only_rows_of_a_within_it(device, host_problems,
                                     {"SWAP_AB": 1, "BN": 64, "CLUSTER": 1, "CONSUMERS": 2},
                                     {"SWAP_AB": 1, "BN": 16, "CLUSTER": 2, "CONSUMERS": 2},
                                     {"SWAP_AB": 1, "BN": 32, "CLUSTER": 2, "CONSUMERS": 2}],
-                         ids=lambda c: f"BN{c['BN']}-C{c['CONSUMERS']}" + (f"-CL{c['CLUSTER']}" if c["CLUSTER"] > 1 else "")
+                         ids=lambda c: f"BN{c['BN']}-C{c['CONSUMERS']}"
+                                       + (f"-CL{c['CLUSTER']}" if c["CLUSTER"] > 1 else "")
                                        + (f"-WD{c['WAIT_DEPTH']}" if "WAIT_DEPTH" in c else ""))
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_06_swapped_operands_are_correct(device, host_problems, key, config):
     """SWAP_AB (Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n): small and partial M, N not a multiple of 64,
     split-K, stream-K, pitched rows; both input modes; the same bits on a rerun — two consumers'
     tiles of BN ≤ 32 with a slice's MMAs in flight (their default) and without (asked), in
-    clusters of 1 and of 2 along N (the pick's: each block copies half of A's rows for both)."""
+    clusters of 1 and of 2 along N (the pick's where B's rows lie off 128-byte lines: each block
+    copies half of A's rows for both)."""
     kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
