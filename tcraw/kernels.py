@@ -794,18 +794,19 @@ SWAPPED_CONFIGS = (SWAPPED_CONFIG, {**SWAPPED_CONFIG, "BN": 32})   # M ≤ 16, M
 # The same tiles in clusters of 2 along N where B's rows lie off 128-byte lines: the pair's
 # blocks each copy half of A's BN rows for both (cuBLAS runs the same 128 × 16 and 128 × 32 tiles
 # in clusters of 4 and 2, 10–11 stages, at 16×14424×15080 and 26×15720×15688). Off lines they took
-# less time than in clusters of 1 at every shape timed: 22 of M 5–32 (time 0.969 BN 16, 0.957 BN 32,
-# geomean; 26×15720×15688 0.897 → 1.036× cuBLAS), then 21 drawn after clusters of 2 became the rule
-# for all such tiles (time, BN 16 / 32: fp16 0.959 / 0.939, bf16 0.961 / 0.940) — whole tiles on
-# 82–127 of 132 SMs and split K alike. On lines they took more (5×10880×7264 1.025; of the 11 drawn
-# after, more at 9 fp16 and 11 bf16, geomean 1.011–1.016): this bound is drawn from those runs.
-# Clusters of 4 lost where their 30 held clusters take two rounds (32×16216×10952 1.21× the time);
-# deeper rings (10 and 9 stages) won less.
+# less time than in clusters of 1 at every shape of two runs: 22 of M 5–32 (time 0.969 BN 16,
+# 0.957 BN 32, geomean; 26×15720×15688 0.897 → 1.036× cuBLAS), then 21 drawn after clusters of 2
+# became the rule for all such tiles (time, BN 16 / 32: fp16 0.959 / 0.939, bf16 0.961 / 0.940) —
+# whole tiles on 82–127 of 132 SMs and split K alike. On lines they took more (5×10880×7264 1.025;
+# of the 11 drawn after, more at 9 fp16 and 11 bf16, geomean 1.011–1.016): this bound is drawn
+# from those runs. On 20 drawn after the bound, off lines less time at 11 of 12 (27×2168×5712
+# +0.3 %), on lines 1.008–1.009 the time in clusters of 2. Clusters of 4 lost where more than the
+# 30 held take two rounds (31×15880×8800 1.27× the time); deeper rings (10 and 9 stages) won less.
 # Nsight Compute at 16×14424×15080: 10.3 → 9.6 M L2 read requests (A's halved), DRAM 464 → 449 MB,
-# 127.4 → 120.1 µs (cuBLAS 8.99 M, 442 MB, 111). Our reading, not profiled on lines: where a box
+# 127.4 → 120.1 µs (cuBLAS 8.99 M, 441 MB, 111). Our reading, not profiled on lines: where a box
 # row costs two requests the requests bound the time (L2_REQUESTS_PER_US), and halving A's pays;
 # on lines it does not, and the pair's shared stages cost more than it saves
-# (docs/results/2026-12-04-h200-swapped-pairs/, runs 2 and 4).
+# (docs/results/2026-12-04-h200-swapped-pairs/, runs 2, 4 and 5).
 SWAPPED_PAIRS_CONFIGS = tuple({**config, "CLUSTER": 2} for config in SWAPPED_CONFIGS)
 STREAM_B_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "STAGES": 8}
 # M ≤ 32 with B's rows off 128-byte lines (a box row costs the L2 two requests or more:
