@@ -18,20 +18,24 @@
 source "$(dirname "$0")/gpu_env.sh"
 write_env
 METRICS=gpu__time_duration.sum,launch__grid_size,launch__cluster_dim_x,launch__block_size,dram__bytes_read.sum,lts__t_requests_srcunit_tex_op_read.sum,lts__t_sectors.sum,lts__t_requests_srcunit_ltcfabric.sum,sm__cycles_active.avg
+# Nsight Compute's METRICS for the launches matching $3 (the first $4 of them) of tune_ladder's
+# variant $2 at one shape ("M N K", $1), fp16, seed $6: raw CSV $OUT/$5.csv, its medians echoed
+ncu_counts() {
+  echo "$1" > /tmp/idle_sms_shape.txt
+  timeout 120 ncu --clock-control none --metrics $METRICS --page raw --csv -k regex:"$3" -c $4 \
+    $PY scripts/tune_ladder.py --family wgmma --precision fp16 --shapes /tmp/idle_sms_shape.txt --iters 1 \
+    --seed $6 --variants $2 > "$OUT/$5.csv" 2>&1
+  echo "== $1 $2 (ncu exit $?)"
+  $PY scripts/ncu_raw_summary.py "$OUT/$5.csv" --metrics $METRICS
+}
 for part in "$@"; do
   case $part in
   ncu)
     for shape in "16 14424 15080" "26 15720 15688" "23 13504 14280"; do
-      echo "$shape" > /tmp/idle_sms_shape.txt
       for v in picked picked:STREAM_K_ROUNDS=0; do
-        log="$OUT/ncu_${shape// /x}_${v//[:=]/_}"
         # (-c 6 was meant to take cuBLAS's launches and the variant's, but tune_ladder runs cuBLAS's
         # first and more than 6 times: run 1 caught only cuBLAS's — ncu06 below takes 06's)
-        timeout 120 ncu --clock-control none --metrics $METRICS --page raw --csv \
-          -k regex:'nvjet|gemm|wgmma|splitK|reduce|cutlass' -c 6 $PY scripts/tune_ladder.py --family wgmma \
-          --precision fp16 --shapes /tmp/idle_sms_shape.txt --iters 1 --seed 251 --variants $v > "$log.csv" 2>&1
-        echo "== $shape $v (ncu exit $?)"
-        $PY scripts/ncu_raw_summary.py "$log.csv" --metrics $METRICS
+        ncu_counts "$shape" $v 'nvjet|gemm|wgmma|splitK|reduce|cutlass' 6 "ncu_${shape// /x}_${v//[:=]/_}" 251
       done
     done ;;
   stream)
@@ -54,14 +58,8 @@ for part in "$@"; do
   ncu06)
     for run in "16 14424 15080 16" "26 15720 15688 32"; do
       read -r m n k bn <<< "$run"
-      echo "$m $n $k" > /tmp/idle_sms_shape.txt
       for v in picked SWAP_AB=1,CONSUMERS=2,BN=$bn,WAIT_DEPTH=1,CLUSTER=2,STAGES=8; do
-        log="$OUT/ncu06_${m}x${n}x${k}_${v//[:=,]/_}"
-        timeout 120 ncu --clock-control none --metrics $METRICS --page raw --csv -k regex:wgmma -c 2 \
-          $PY scripts/tune_ladder.py --family wgmma --precision fp16 --shapes /tmp/idle_sms_shape.txt --iters 1 \
-          --seed 253 --variants $v > "$log.csv" 2>&1
-        echo "== $m $n $k $v (ncu exit $?)"
-        $PY scripts/ncu_raw_summary.py "$log.csv" --metrics $METRICS
+        ncu_counts "$m $n $k" $v wgmma 2 "ncu06_${m}x${n}x${k}_${v//[:=,]/_}" 253
       done
     done ;;
   *) echo "unknown part $part: see the list at the top of $0"; exit 2 ;;

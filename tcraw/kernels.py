@@ -1384,7 +1384,8 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     if wgmma_streams_b_wide(m, n, k, sms, elem_bytes):
         return dict(STREAM_B_WIDE_CONFIGS[(m - 1) // 16])
     if elem_bytes == 2 and m <= 32 and n > 64:
-        return dict((SWAPPED_PAIRS_CONFIGS if box_row_requests(n * elem_bytes) > 1 else SWAPPED_CONFIGS)[m > 16])
+        pairs = box_row_requests(n * elem_bytes) > 1   # B's rows off 128-byte lines: A's rows shared
+        return dict((SWAPPED_PAIRS_CONFIGS if pairs else SWAPPED_CONFIGS)[m > 16])
     if m <= 16 and n > 64:
         return dict(STREAM_B_CONFIG)
     if wgmma_streams_b_swapped(m, n, k, sms, elem_bytes):
