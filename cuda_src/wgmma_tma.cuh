@@ -21,9 +21,6 @@
 //   WAIT_DEPTH     1: the consumers wait for the previous slice's MMAs, not this one's (default 0;
 //                  tcraw's picks set 1 for one consumer, and for swapped tiles of three consumers or
 //                  of two with BN ≤ 32: kernels.wgmma_wait_depth)
-//   ACC_SETS       2: a consumer's slices go alternately into two sets of accumulators, added
-//                  once its unit's MMAs are done, so the slice in flight (WAIT_DEPTH 1) and the
-//                  next do not chain through one accumulator (default 1; twice the registers)
 //   A_ROWS         rows of A loaded a slice when M is tiny (default 0: all of the block's)
 //   A_EDGE         a box of A past M's last row copied as up to this many 8-row boxes of real rows
 //                  (default 4; 0: whole, zeros past M) — a_copy
@@ -100,11 +97,6 @@
 static_assert(!PROMOTE || BN <= 128, "promotion doubles the accumulators: BN of at most 128");
 static_assert(!(PROMOTE && WAIT_DEPTH), "promotion reads the MMAs' sums after every batch: WAIT_DEPTH 0");
 static_assert(WAIT_DEPTH == 0 || WAIT_DEPTH == 1, "WAIT_DEPTH is 0 or 1");
-#ifndef ACC_SETS
-#define ACC_SETS 1    // 2: a consumer's slices alternate between two accumulator sets (see the top)
-#endif
-static_assert(ACC_SETS == 1 || (ACC_SETS == 2 && WAIT_DEPTH && !PROMOTE),
-              "ACC_SETS is 1, or 2 with WAIT_DEPTH 1 (the other set's slice in flight) and no PROMOTE");
 static_assert(!WAIT_DEPTH || STAGES >= 2, "WAIT_DEPTH 1 frees a stage one slice late: it needs two stages or more");
 #ifndef SWAP_AB
 #define SWAP_AB 0     // 1: C's transpose, Bᵀ·Aᵀ — N along the wgmma's 64 rows, M (≤ BN) along its n
@@ -118,7 +110,6 @@ static_assert(PINGPONG == 0 || PINGPONG == 64 || PINGPONG == 128,
               "PINGPONG is 0, 64 or 128 (rows of a consumer's tile)");
 static_assert(!PINGPONG || (CONSUMERS == 2 && !SWAP_AB && !PROMOTE && ATOMS * BN <= 256),
               "PINGPONG: two consumers, not swapped, no promotion, at most 128 accumulators a thread (ATOMS × BN/2)");
-static_assert(ACC_SETS == 1 || ATOMS * BN <= 128, "two accumulator sets: at most 128 accumulators a thread (ATOMS × BN)");
 // The consumers that work on one unit (a tile or a piece of one): all of them, 64 rows each —
 // or, taking turns (PINGPONG), only the unit's own.
 constexpr int TEAM = PINGPONG ? 1 : CONSUMERS;
@@ -1093,19 +1084,16 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
 #else
             acc_t (&part)[ATOMS][BN / 2] = d;
 #endif
-#if ACC_SETS == 2
-            // The odd slices' set. A slice's MMAs chain through their accumulators, each waiting
-            // for the one before; with the previous slice in flight (WAIT_DEPTH), the next one's
-            // in another set need not wait for it (cuBLAS's 64-wide tiles do this: facts).
-            acc_t odd[ATOMS][BN / 2];
-#pragma unroll
-            for (int a = 0; a < ATOMS; ++a)
-#pragma unroll
-                for (int i = 0; i < BN / 2; ++i) odd[a][i] = 0;
+
+#if WAIT_DEPTH
+            // Every unit has at least one slice, and the loop must say so: with a path that skips
+            // it, the compiler zeroes d where an MMA group may be in flight, and ptxas then
+            // serialises every MMA (warning C7515) — the opposite of keeping one group in flight.
+            int kt = k0;
+            do {
+#else
+            for (int kt = k0; kt < k1; ++kt, ++slice) {
 #endif
-            // One slice: wait for its stage, issue its MMAs into `acc` (one commit group), then
-            // free a stage whose MMAs are done.
-            auto one_slice = [&](acc_t (&acc)[ATOMS][BN / 2], int kt) {
                 const int s = slice % STAGES;
                 mbar_wait(full + 8 * s, (slice / STAGES) & 1);
                 const unsigned at = s * (STAGE_BYTES >> 4);   // stage s, in descriptor units
@@ -1114,7 +1102,7 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
                 for (int kk = 0; kk < K_STEPS; ++kk)
 #pragma unroll
                     for (int a = 0; a < ATOMS; ++a)   // (a 64-row block of A is 64·128 bytes, 512 units, further)
-                        wgmma_step(acc[a], smem_desc(a_desc0 + at + a * 512 + kk * A_STEP),
+                        wgmma_step(part[a], smem_desc(a_desc0 + at + a * 512 + kk * A_STEP),
                                    smem_desc(b_desc0 + at + kk * B_STEP));
                 wgmma_commit();
                 // The stage may be refilled only once the MMAs reading it are done — in every
@@ -1139,35 +1127,14 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
                     for (int i = 0; i < BN / 2; ++i) d[0][i] += part[0][i], part[0][i] = 0;   // (ATOMS is 1)
                 }
 #endif
-            };
-
 #if WAIT_DEPTH
-            // Every unit has at least one slice, and the loop must say so: with a path that skips
-            // it, the compiler zeroes d where an MMA group may be in flight, and ptxas then
-            // serialises every MMA (warning C7515) — the opposite of keeping one group in flight.
-            int kt = k0;
-            do {
-                one_slice(part, kt);
-#if ACC_SETS == 2
-                // (each set's slice whole in its own straight code: with one commit after a branch
-                // choosing the set, ptxas ends each branch's group and commits an empty one, and
-                // waiting for one group left then waits for this slice's)
-                if (++slice, ++kt == k1) break;
-                one_slice(odd, kt);
-#endif
             } while (++slice, ++kt < k1);
             pass_turn();       // (PINGPONG: the other's MMAs may start while this unit's last run)
             wgmma_wait<0>();   // the unit's last slice: its MMAs done, its stage freed
             if (t % 128 == 0)
                 for (int r = 0; r < CLUSTER; ++r) mbar_arrive_cluster(empty + 8 * ((slice - 1) % STAGES), r);
-#if ACC_SETS == 2
-#pragma unroll
-            for (int a = 0; a < ATOMS; ++a)   // (the same order every run: even slices' sum + odd's)
-#pragma unroll
-                for (int i = 0; i < BN / 2; ++i) d[a][i] += odd[a][i];
-#endif
 #else
-            for (int kt = k0; kt < k1; ++kt, ++slice) one_slice(part, kt);
+            }
             pass_turn();
 #endif
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # (issue 14) Two accumulator sets (06's ACC_SETS=2): a consumer's slices alternate between two
 # sets, so the slice in flight (WAIT_DEPTH=1) and the next one do not chain through one
-# accumulator — what cuBLAS's 64-wide tiles do at 1024×1024×8192 (docs/facts.md). Device calls in
-# parts, logs under $OUT:
+# accumulator — what cuBLAS's 64-wide tiles do at 1024×1024×8192 (docs/facts.md). Measured no
+# faster (docs/results/2026-12-04-h200-acc-sets-fours/), ACC_SETS came out again: this script runs
+# on commit 50c7e86's tree. Device calls in parts, logs under $OUT:
 #   in_flight  picks that keep a slice in flight already (one consumer; small swapped tiles):
 #              the pick, and the pick with ACC_SETS=2 (scripts/shapes/acc_sets_in_flight.txt), fp16
 #   two        two consumers' picks that wait for every slice: the pick, with WAIT_DEPTH=1, and

@@ -351,8 +351,6 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
               "PROMOTE": 0,   # PROMOTE=N: MMAs accumulate N slices, then fp32 adds (FP8's accumulator study)
               "WAIT_DEPTH": None,   # 1: one slice's MMAs stay in flight while the next is issued;
                                     # None: as wgmma_wait_depth says (1 for one consumer)
-              "ACC_SETS": 1,     # 2: a consumer's slices alternate between two accumulator sets, so the
-                                 # slice in flight and the next do not chain (WAIT_DEPTH 1; ATOMS × BN ≤ 128)
               "A_ROWS": 0,       # rows of A loaded a slice (0: the block's all; 8/16 for tiny M)
               "A_EDGE": 4,       # a box of A past M's last row: copied as up to this many 8-row boxes of
                                  # real rows, not whole with zeros (0: whole; the .cu's a_copy)
@@ -546,11 +544,6 @@ def wgmma_checked(tile):
         raise UsageError(f"WAIT_DEPTH is 0 or 1, and 0 with PROMOTE (it reads the MMAs' sums after every "
                          f"batch) or one stage (it frees a stage a slice late); got WAIT_DEPTH={tile['WAIT_DEPTH']}, "
                          f"PROMOTE={tile['PROMOTE']}, STAGES={stages}")
-    if tile["ACC_SETS"] not in (1, 2) or tile["ACC_SETS"] == 2 and (
-            not tile["WAIT_DEPTH"] or tile["PROMOTE"] or (tile["PINGPONG"] or 64) * bn > 8192):
-        raise UsageError(f"ACC_SETS is 1 or 2; 2 (two accumulator sets) needs WAIT_DEPTH=1, no PROMOTE and at most "
-                         f"128 accumulators a thread (BN ≤ 128; with PINGPONG=128, 64); got ACC_SETS={tile['ACC_SETS']}, "
-                         f"WAIT_DEPTH={tile['WAIT_DEPTH']}, PROMOTE={tile['PROMOTE']}, BN={bn}, PINGPONG={tile['PINGPONG']}")
     swap, realign = tile["SWAP_AB"], tile["B_REALIGN"]
     if not 1 <= stages <= wgmma_max_stages(consumers, bn, max(stages, 1), rows, swap, realign):
         raise UsageError(f"STAGES={stages} with CONSUMERS={consumers}, BN={bn}, {rows}-row tiles"
@@ -637,8 +630,6 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
             raise UsageError(f"{switch}=1 is for fp16 and bf16 ({what}), not {key}")
     # (choosing, B_REALIGN=1 asks each configuration that can take it to: the declared tile need not)
     base = {**asked, "B_REALIGN": 0} if choose and not wgmma_realign_builds(asked) else asked
-    # (and ACC_SETS=2 is each configuration's to build or refuse: the declared tile's 256 columns cannot)
-    base = {**base, "ACC_SETS": 1} if choose else base
     tile = wgmma_checked({**base, "WAIT_DEPTH": wgmma_wait_depth(asked), "SPLIT_LOADS": wgmma_split_loads(asked)})
     bm, bn, cluster = wgmma_rows(tile), tile["BN"], tile["CLUSTER"]
     bk = WGMMA_ROW_BYTES // elem   # a slice is one 128-byte swizzle row of K
@@ -1224,8 +1215,6 @@ def wgmma_wait_depth(tile):
     12 drawn after: less at 12 / 11 of fp16 / bf16, docs/results/2026-12-04-h200-in-flight/)."""
     if tile["WAIT_DEPTH"] is not None:
         return tile["WAIT_DEPTH"]
-    if tile.get("ACC_SETS", 1) == 2:   # (the second set is for the slice in flight)
-        return 1
     alone = tile["CONSUMERS"] == 1 or tile.get("PINGPONG")   # taking turns, a consumer mostly multiplies alone
     short = tile.get("SWAP_AB") and (tile["CONSUMERS"] == 3 or tile["BN"] <= SWAPPED_IN_FLIGHT_BN)
     return int(bool(alone or short) and not tile["PROMOTE"] and tile["STAGES"] > 1)
