@@ -25,10 +25,11 @@
 //   A_EDGE         a box of A past M's last row copied as up to this many 8-row boxes of real rows
 //                  (default 4; 0: whole, zeros past M) — a_copy
 //   SWAP_AB        1: compute Cᵀ = Bᵀ·Aᵀ — N along the wgmma's 64 rows, M along its n (BN any
-//                  multiple of 16 up to 256; of 8 × the cluster's blocks along N): for small M, no
-//                  rows of zeros; for M of a few hundred, tiles that fit it (16-bit types; in
-//                  clusters along N, multicasting A's rows — with SHARE_A, pairs along M too,
-//                  multicasting B's columns; three consumers, 192 of N, with BN of at most 64)
+//                  multiple of 16 up to 256, in any cluster: its blocks along N copy BN / their
+//                  count of A's rows each): for small M, no rows of zeros; for M of a few
+//                  hundred, tiles that fit it (16-bit types; in clusters along N, multicasting
+//                  A's rows — with SHARE_A, pairs along M too, multicasting B's columns; three
+//                  consumers, 192 of N, with BN of at most 64)
 //   PINGPONG       64 or 128: the two consumers take the block's tiles in turn, each a whole tile
 //                  of that many rows (one or two wgmmas a k-step), so one stores its C while the
 //                  other multiplies (default 0: both share every tile, 64 rows each)
@@ -186,10 +187,10 @@ constexpr int SMEM_BYTES = 1024 + STAGES * STAGE_BYTES + CONSUMERS * C_BUFFER_BY
 static_assert(SMEM_BYTES <= 227 * 1024, "more shared memory than an sm_90 block can have");
 static_assert(SWAP_AB || BN % 64 == 0, "B arrives in 64-column boxes");
 constexpr int B_BOXES = BN / 64;
-static_assert(!SWAP_AB || (WG_ELEM_BYTES == 2 && !WG_B_KMAJOR && WG_OUT_BYTES == 4 && BN % (8 * CM) == 0 &&
+static_assert(!SWAP_AB || (WG_ELEM_BYTES == 2 && !WG_B_KMAJOR && WG_OUT_BYTES == 4 && BN % (4 * CM) == 0 &&
                            !A_ROWS && (CONSUMERS <= 2 || BN <= 64)),
               "SWAP_AB: 16-bit inputs with B MN-major (wgmma transposes A' only for those), fp32 C, BN a multiple of "
-              "8 × CM (each block of a cluster along N copies whole 8-row atoms of A's rows), no A_ROWS, one or two "
+              "4 × CM (each block of a cluster along N copies BN / CM of A's rows, at least 4), no A_ROWS, one or two "
               "consumers (three with BN of at most 64)");
 // Split-K partial sums: each consumer thread's BN/2 accumulators as float4s, thread-interleaved
 // (float4 j of thread t at j·(consumer threads) + t): coalesced writes and reads, no layout change.
@@ -920,7 +921,8 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
 #endif
                         if (CN > 1 && CM == 1)   // (1 × 2: each block its own BN rows of A)
                             tma_load_2d(b_dst, map_a, kt * BK, tile_n * BN, full + 8 * s);
-                        else
+                        else   // (BN / CM rows may start and end mid swizzle atom — 4 of 16 at 512 bytes in:
+                               // the copy engine swizzles by the shared-memory address, as wgmma reads; H200)
                             tma_load_2d_multicast(b_dst + rm * (BN / CM) * 128, map_a, kt * BK, tile_n * BN + rm * (BN / CM),
                                                   full + 8 * s, ((1u << CM) - 1) << CM * rn);
                     }

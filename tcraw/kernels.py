@@ -354,8 +354,7 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
               "A_ROWS": 0,       # rows of A loaded a slice (0: the block's all; 8/16 for tiny M)
               "A_EDGE": 4,       # a box of A past M's last row: copied as up to this many 8-row boxes of
                                  # real rows, not whole with zeros (0: whole; the .cu's a_copy)
-              "SWAP_AB": 0,      # 1: Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n (BN a multiple of 16, of 8 × the
-                                 # cluster's blocks along N; fp16, bf16)
+              "SWAP_AB": 0,      # 1: Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n (BN a multiple of 16; fp16, bf16)
               "PINGPONG": 0,     # 64/128: the two consumers take tiles of these rows in turn (not shared)
               "SHARE_A": 0,      # 1: pairs of a cluster's blocks take neighbouring tiles of a tile row, sharing A
                                  # (in clusters of 2 picked only with 192-row tiles: the note after
@@ -489,15 +488,13 @@ def wgmma_checked(tile):
                          f"SWAP_AB={tile['SWAP_AB']}, PROMOTE={tile['PROMOTE']}")
     swapped_width = bn % 16 == 0 and 16 <= bn <= 256   # (the wgmma's n: every multiple of 16 builds, wgmma_step)
     if tile["SWAP_AB"]:
-        step = wgmma_swap_step(cluster, tile["SHARE_A"])
-        near = " or ".join(f"BN={b}" for b in (bn // step * step, (bn // step + 1) * step) if step <= b <= 256)
+        # (in clusters along N each block copies BN / (its blocks along N) of A's rows for all: at
+        # least 4 of a multiple of 16 — a piece may start and end mid 8-row swizzle atom, which
+        # the copy engine swizzles by shared-memory address: 128 × 16 tiles in clusters of 4 ran
+        # correct on the H200, docs/results/2026-12-04-h200-acc-sets-fours/)
         wants = [want for want, bad in (
             ("BN (M's tile) a multiple of 16 from 16 to 256", not swapped_width),
             ("CLUSTER 1, 2 or 4", cluster not in (1, 2, 4)),
-            (f"BN a multiple of {step} (each of a cluster's blocks along N copies its share of A's rows, whole "
-             f"8-row atoms: {near}, or a smaller CLUSTER"
-             f"{', or SHARE_A=1: 2 × 2, 2 along N' if cluster == 4 and not tile['SHARE_A'] else ''})",
-             swapped_width and cluster in (2, 4) and bn % step),
             ("no A_ROWS", tile["A_ROWS"]),
             ("CONSUMERS 1 or 2 (3 with BN of at most 64)", consumers not in (1, 2, 3) or consumers == 3 and bn > 64)) if bad]
         if wants:
@@ -561,9 +558,11 @@ def wgmma_realign_builds(tile):
 
 
 def wgmma_swap_step(cluster, share_a=0):
-    """The step of the widths (BN, M's side) swapped tiles take in clusters of ``cluster``: 16 —
-    or 8 × the cluster's blocks along N, 32 in clusters of 4 along N: each of those copies BN / its
-    count of A's rows, whole 8-row swizzle atoms (with ``share_a``, pairs along M: half as many)."""
+    """The step of the widths (BN, M's side) FIT_CONFIGS give swapped tiles in clusters of
+    ``cluster``: 16 — or 8 × the cluster's blocks along N, 32 in clusters of 4 along N (with
+    ``share_a``, pairs along M: half as many), as measured when each of those had to copy whole
+    8-row swizzle atoms of A's rows. (Pieces of 4 rows build since 2026-12-04; the finer widths
+    they allow in clusters of 4 are not measured there.)"""
     return max(16, 8 * (cluster // 2 if share_a else cluster))
 
 
@@ -802,6 +801,10 @@ SWAPPED_CONFIGS = (SWAPPED_CONFIG, {**SWAPPED_CONFIG, "BN": 32})   # M ≤ 16, M
 # from those runs. On 20 drawn after the bound, off lines less time at 11 of 12 (27×2168×5712
 # +0.3 %), on lines 1.008–1.009 the time in clusters of 2. Clusters of 4 lost where more than the
 # 30 held take two rounds (31×15880×8800 1.27× the time); deeper rings (10 and 9 stages) won less.
+# In one round, at M ≤ 16 (each block copying 4 of A's 16 rows, as cuBLAS's 128x16_64x11_4x1
+# does): 0.989 / 0.975 the time of the pairs on 7 shapes (fp16 / bf16), then on 15 drawn after
+# (72–115 tiles) 0.993 / 1.000 (less at 10 / 9; 0.955–1.067): no rule
+# (docs/results/2026-12-04-h200-acc-sets-fours/, runs 4–5).
 # Nsight Compute at 16×14424×15080: 10.3 → 9.6 M L2 read requests (A's halved), DRAM 464 → 449 MB,
 # 127.4 → 120.1 µs (cuBLAS 8.99 M, 441 MB, 111). Our reading, not profiled on lines: where a box
 # row costs two requests the requests bound the time (L2_REQUESTS_PER_US), and halving A's pays;
@@ -1246,9 +1249,7 @@ def _with_stages(tile, picked, overrides):
     N keeps them at BN of at most 64 — PINGPONG, more stages than fit) or change its columns (BN=128
     over it means the measured 128×128, not 192×128, which never won); swapped tiles
     (SWAP_AB) over an unswapped pick, or unswapped over a swapped one, run in clusters of 1 unless
-    CLUSTER is given (with SHARE_A=1 asked: 2 × 2 swapped, 2 unswapped), and a swapped BN (a
-    multiple of 16) that the pick's cluster cannot share (whole 8-row atoms of A's rows for each
-    block along N: wgmma_swap_step) halves the cluster until it can."""
+    CLUSTER is given (with SHARE_A=1 asked: 2 × 2 swapped, 2 unswapped)."""
     macros = {**tile, **picked, **overrides}
     reshaped = [name for name in ("CLUSTER", "SWAP_AB", "A_ROWS", "PINGPONG")
                 if name in overrides and overrides[name] != picked.get(name, tile[name])]
@@ -1262,9 +1263,6 @@ def _with_stages(tile, picked, overrides):
         if bool(macros["SWAP_AB"]) != bool(picked.get("SWAP_AB")):
             # swapped over an unswapped pick, or the reverse: its cluster was for its own tiles
             macros["CLUSTER"] = (4 if macros["SWAP_AB"] else 2) if macros["SHARE_A"] else 1
-        while macros["SWAP_AB"] and macros["CLUSTER"] > 1 and macros["BN"] % 16 == 0 and \
-                macros["BN"] % wgmma_swap_step(macros["CLUSTER"], macros["SHARE_A"]):
-            macros["CLUSTER"] //= 2   # a swapped width the pick's cluster cannot share in whole 8-row atoms
     if picked.get("PINGPONG") and "PINGPONG" not in overrides and not wgmma_turns_build(macros):
         macros["PINGPONG"] = 0   # the overrides over the cooperative tiles instead
     swapped_three = picked.get("SWAP_AB") and macros["SWAP_AB"] and macros["BN"] <= 64   # (swapped, 192 of N)

@@ -544,7 +544,8 @@ def test_small_swapped_tiles_pair_up_where_b_rows_lie_off_lines():
     """16-bit M ≤ 32: two consumers' swapped tiles run in clusters of 2 along N (the pair sharing
     A's rows, kernels.SWAPPED_PAIRS_CONFIGS) where B's rows start off 128-byte lines (32, 48 or 80
     bytes off here), and in clusters of 1 where they lie on lines (N not a multiple of 8 goes to
-    09 instead); a cluster asked for still stands."""
+    09 instead); a cluster asked for still stands — clusters of 4 too, each block copying 4 of
+    A's 16 rows (a piece starting mid 8-row swizzle atom)."""
     k06 = kernels.KERNELS["wgmma_tma_fp16"]
     for (m, n, k), cluster in [((16, 14424, 15080), 2), ((26, 15720, 15688), 2), ((8, 4008, 1808), 2),
                                ((31, 2000, 1000), 2), ((5, 13968, 1768), 2), ((16, 11008, 4096), 1),
@@ -555,6 +556,8 @@ def test_small_swapped_tiles_pair_up_where_b_rows_lie_off_lines():
             assert macros["CLUSTER"] == cluster and macros["WAIT_DEPTH"] == 1, (m, n, k, key, macros)
             assert (kernels.box_row_requests(n * 2) > 1) == (cluster == 2)
     assert "CLUSTER=1" in k06.configured(16, 14424, 15080, 132, {"CLUSTER": 1}).defines
+    four = k06.configured(16, 14424, 15080, 132, {"CLUSTER": 4})
+    assert "CLUSTER=4" in four.defines and four.tma_boxes[0] == (4, 64)
     assert k06.configured(13, 1003, 997, 132).source != k06.source   # (pitched N: 09's, not 06's)
 
 
@@ -881,14 +884,13 @@ def test_06_swapped_operands_build_and_state_their_boxes(key):
                                        "STAGES": stages}, choose=False)
         assert k.tma_boxes == ((bn, 64), (64, 64), (bn, 32), (8, 64))   # (the 8-row edge boxes unused swapped)
         assert compiler.compile_cubin(k, "sm_90").spill_bytes == 0
-    # in clusters along N each block copies BN / CLUSTER of A's rows for all: whole 8-row atoms
-    for bn, cluster in ((112, 2), (96, 4), (16, 2), (64, 4)):
+    # in clusters along N each block copies BN / CLUSTER of A's rows for all — 4 or more, pieces that
+    # may start and end mid 8-row swizzle atom (16 / 4, 80 / 4: 4 and 20 rows)
+    for bn, cluster in ((112, 2), (96, 4), (16, 2), (64, 4), (16, 4), (80, 4)):
         k = kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": bn, "CLUSTER": cluster, "CONSUMERS": 2,
                                        "STAGES": kernels.wgmma_max_stages(2, bn, swap=True)}, choose=False)
         assert k.tma_boxes[0] == (bn // cluster, 64) and k.cluster == cluster and "multicasting A" in k.summary
         assert compiler.compile_cubin(k, "sm_90").spill_bytes == 0
-    with pytest.raises(UsageError, match=r"BN a multiple of 32 .*BN=64 or BN=96.*got BN=80, CLUSTER=4"):
-        kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": 80, "CLUSTER": 4}, choose=False)
     # sharing B's columns too (SHARE_A): pairs along M, each copying one consumer's 64 for both —
     # A's box BN / (the blocks along N) rows: 1 × 2 copies all BN, 2 × 2 half
     for bn, cluster in ((144, 4), (80, 4), (96, 2), (48, 2)):
@@ -915,17 +917,15 @@ def test_06_swapped_operands_build_and_state_their_boxes(key):
     with pytest.raises(UsageError, match=r"BN=96 is a width only swapped tiles take.* SWAP_AB=0 was asked over"):
         k06.configured(279, 4360, 3584, 132, {"SWAP_AB": 0})
     assert {"SWAP_AB=0", "CLUSTER=1"} <= set(k06.configured(279, 4360, 3584, 132, {"SWAP_AB": 0, "BN": 128}).defines)
-    # a width the pick's cluster of 4 cannot share in whole 8-row atoms: the cluster halves
-    assert {"BN=144", "CLUSTER=2"} <= set(k06.configured(279, 4360, 3584, 132, {"BN": 144}).defines)
-    with pytest.raises(UsageError, match=r"a multiple of 32 .*BN=128 or BN=160, or a smaller CLUSTER, or SHARE_A=1.* — BN=144\+CLUSTER=4 was asked"):
-        k06.configured(279, 4360, 3584, 132, {"BN": 144, "CLUSTER": 4})
-    # over a 2 × 2 pick: one consumer, or a cluster of 2, shares A's rows along N alone; a width
-    # that is no swapped width is refused for itself (the cluster left as picked); swapped with
-    # SHARE_A=1 over an unswapped pick runs 2 × 2
+    # any swapped width over the pick's cluster of 4 (144 / 4: 36 rows a block)
+    assert {"BN=144", "CLUSTER=4"} <= set(k06.configured(279, 4360, 3584, 132, {"BN": 144}).defines)
+    # over a 2 × 2 pick: one consumer (its 4 blocks along N), or a cluster of 2, shares A's rows
+    # along N alone; a width that is no swapped width is refused for itself (the cluster left as
+    # picked); swapped with SHARE_A=1 over an unswapped pick runs 2 × 2
     two_by_two = (397, 7416, 3128)
     assert {"SHARE_A=1", "CLUSTER=4", "BN=208"} <= set(k06.configured(*two_by_two, 132).defines)
-    for over in ({"CONSUMERS": 1}, {"CLUSTER": 2}, {"SHARE_A": 0}):
-        assert {"SHARE_A=0", "CLUSTER=2", "BN=208"} <= set(k06.configured(*two_by_two, 132, over).defines), over
+    for over, cluster in (({"CONSUMERS": 1}, 4), ({"CLUSTER": 2}, 2), ({"SHARE_A": 0}, 4)):
+        assert {"SHARE_A=0", f"CLUSTER={cluster}", "BN=208"} <= set(k06.configured(*two_by_two, 132, over).defines), over
     with pytest.raises(UsageError, match=r"a multiple of 16 from 16 to 256; got BN=200, CLUSTER=4"):
         k06.configured(*two_by_two, 132, {"BN": 200})
     assert {"SWAP_AB=1", "SHARE_A=1", "CLUSTER=4"} <= \
@@ -1373,12 +1373,12 @@ def test_one_line_of_cuda_text_is_told_it_was_read_as_a_path():
 
 
 def test_a_refused_override_says_which_macros_were_the_picks():
-    """An override that does not fit the pick (CLUSTER=4 over M = 16's swapped tiles: 16 rows of A
-    are not 4 blocks' whole 8-row atoms) is refused with the macros asked for and the pick they
-    were asked over — the message's SWAP_AB=1 is the pick's, not the caller's."""
-    with pytest.raises(UsageError, match=r"CLUSTER=4 was asked over the configuration picked for 16×4096×4096: "
-                                         r"SWAP_AB=1\+"):
-        kernels.KERNELS["wgmma_tma_fp16"].configured(16, 4096, 4096, 132, overrides={"CLUSTER": 4})
+    """An override that does not fit the pick (A_ROWS=8 over M = 16's swapped tiles: those copy A's
+    rows whole) is refused with the macros asked for and the pick they were asked over — the
+    message's SWAP_AB=1 is the pick's, not the caller's."""
+    with pytest.raises(UsageError, match=r"takes no A_ROWS.* — A_ROWS=8 was asked over the configuration picked for "
+                                         r"16×4096×4096: SWAP_AB=1\+"):
+        kernels.KERNELS["wgmma_tma_fp16"].configured(16, 4096, 4096, 132, overrides={"A_ROWS": 8})
     assert "CLUSTER=2" in kernels.KERNELS["wgmma_tma_fp16"].configured(16, 4096, 4096, 132, {"CLUSTER": 2}).defines
     # a kernel's own macros that a pick cannot be built with: named as its own, and the pick named
     mine = kernels.wgmma_kernel("fp16", {"A_ROWS": 64}, name="mine")

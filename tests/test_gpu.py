@@ -670,7 +670,8 @@ def test_06_tiles_at_m_edge_copy_only_rows_of_a_within_it(device, host_problems,
                                     {"SWAP_AB": 1, "BN": 32, "CLUSTER": 1, "CONSUMERS": 1},
                                     {"SWAP_AB": 1, "BN": 64, "CLUSTER": 1, "CONSUMERS": 2},
                                     {"SWAP_AB": 1, "BN": 16, "CLUSTER": 2, "CONSUMERS": 2},
-                                    {"SWAP_AB": 1, "BN": 32, "CLUSTER": 2, "CONSUMERS": 2}],
+                                    {"SWAP_AB": 1, "BN": 32, "CLUSTER": 2, "CONSUMERS": 2},
+                                    {"SWAP_AB": 1, "BN": 16, "CLUSTER": 4, "CONSUMERS": 2}],
                          ids=lambda c: f"BN{c['BN']}-C{c['CONSUMERS']}"
                                        + (f"-CL{c['CLUSTER']}" if c["CLUSTER"] > 1 else "")
                                        + (f"-WD{c['WAIT_DEPTH']}" if "WAIT_DEPTH" in c else ""))
@@ -679,8 +680,8 @@ def test_06_swapped_operands_are_correct(device, host_problems, key, config):
     """SWAP_AB (Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n): small and partial M, N not a multiple of 64,
     split-K, stream-K, pitched rows; both input modes; the same bits on a rerun — two consumers'
     tiles of BN ≤ 32 with a slice's MMAs in flight (their default) and without (asked), in
-    clusters of 1 and of 2 along N (the pick's where B's rows lie off 128-byte lines: each block
-    copies half of A's rows for both)."""
+    clusters of 1 and 2 along N (the pick's where B's rows lie off 128-byte lines: each block
+    copies half of A's rows for both) and 4 (a quarter — 4 rows, starting mid swizzle atom)."""
     kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
@@ -703,6 +704,7 @@ def test_06_swapped_operands_are_correct(device, host_problems, key, config):
                                     {"SWAP_AB": 1, "BN": 208, "CLUSTER": 1, "CONSUMERS": 2},
                                     {"SWAP_AB": 1, "BN": 112, "CLUSTER": 2, "CONSUMERS": 2},
                                     {"SWAP_AB": 1, "BN": 96, "CLUSTER": 4, "CONSUMERS": 2},
+                                    {"SWAP_AB": 1, "BN": 80, "CLUSTER": 4, "CONSUMERS": 2},   # (20 rows a block)
                                     {"SWAP_AB": 1, "BN": 32, "CLUSTER": 2, "CONSUMERS": 1},
                                     {"SWAP_AB": 1, "BN": 144, "CLUSTER": 4, "SHARE_A": 1, "CONSUMERS": 2},
                                     {"SWAP_AB": 1, "BN": 96, "CLUSTER": 2, "SHARE_A": 1, "CONSUMERS": 2}],

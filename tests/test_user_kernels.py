@@ -137,10 +137,10 @@ def test_a_spec_that_raises_or_sets_nothing_is_named(tmp_path, capsys):
     assert main(["compile", "--spec", str(bad)]) == 2
     assert "non-empty list" in capsys.readouterr().err
     # tcraw's own refusal of what the spec asks for names the file too
-    bad.write_text("from tcraw import kernels\nKERNELS = [kernels.wgmma_kernel('fp16', {'SWAP_AB': 1, 'BN': 80, "
+    bad.write_text("from tcraw import kernels\nKERNELS = [kernels.wgmma_kernel('fp16', {'SWAP_AB': 1, 'BN': 88, "
                    "'CLUSTER': 4}, name='mine', choose=False)]\n")
     assert main(["compile", "--spec", str(bad)]) == 2
-    assert re.search(r"spec file .*bad\.py: SWAP_AB=1 takes BN a multiple of 32 ", capsys.readouterr().err)
+    assert re.search(r"spec file .*bad\.py: SWAP_AB=1 takes BN \(M's tile\) a multiple of 16 ", capsys.readouterr().err)
     # macros of the kernel's own that one of the configurations it picks from cannot take: named, with it
     bad.write_text("from tcraw import kernels\nKERNELS = [kernels.wgmma_kernel('fp16', {'A_ROWS': 64}, name='mine')]\n")
     assert main(["compile", "--spec", str(bad), "--arch", "sm_90a", "--out", str(tmp_path / "out")]) == 2
