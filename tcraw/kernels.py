@@ -803,7 +803,7 @@ SWAPPED_CONFIGS = (SWAPPED_CONFIG, {**SWAPPED_CONFIG, "BN": 32})   # M ≤ 16, M
 # 30 held take two rounds (31×15880×8800 1.27× the time); deeper rings (10 and 9 stages) won less.
 # In one round, at M ≤ 16 (each block copying 4 of A's 16 rows, as cuBLAS's 128x16_64x11_4x1
 # does): 0.989 / 0.975 the time of the pairs on 7 shapes (fp16 / bf16), then on 15 drawn after
-# (72–115 tiles) 0.993 / 1.000 (less at 10 / 9; 0.955–1.067): no rule
+# (73–115 tiles) 0.993 / 1.000 (less at 10 / 9; 0.955–1.067): no rule
 # (docs/results/2026-12-04-h200-acc-sets-fours/, runs 4–5).
 # Nsight Compute at 16×14424×15080: 10.3 → 9.6 M L2 read requests (A's halved), DRAM 464 → 449 MB,
 # 127.4 → 120.1 µs (cuBLAS 8.99 M, 441 MB, 111). Our reading, not profiled on lines: where a box
