@@ -2,8 +2,8 @@
 # (issue 14) Two accumulator sets (06's ACC_SETS=2): a consumer's slices alternate between two
 # sets, so the slice in flight (WAIT_DEPTH=1) and the next one do not chain through one
 # accumulator — what cuBLAS's 64-wide tiles do at 1024×1024×8192 (docs/facts.md). Measured no
-# faster (docs/results/2026-12-04-h200-acc-sets-fours/), ACC_SETS came out again: this script runs
-# on commit 50c7e86's tree. Device calls in parts, logs under $OUT:
+# faster (docs/results/2026-12-04-h200-acc-sets-fours/), ACC_SETS came out again: check out
+# commit 50c7e86 and run its copy of this script there. Device calls in parts, logs under $OUT:
 #   in_flight  picks that keep a slice in flight already (one consumer; small swapped tiles):
 #              the pick, and the pick with ACC_SETS=2 (scripts/shapes/acc_sets_in_flight.txt), fp16
 #   two        two consumers' picks that wait for every slice: the pick, with WAIT_DEPTH=1, and
@@ -14,21 +14,15 @@
 #   OUT=out bash scripts/gpu_acc_sets.sh in_flight two tile
 source "$(dirname "$0")/gpu_env.sh"
 write_env
-ladder() {   # NAME SECONDS SEED SHAPES VARIANTS...: fp16 tune_ladder into $OUT/NAME.txt
-  local name=$1 seconds=$2 seed=$3 shapes=$4; shift 4
-  timeout $seconds $PY scripts/tune_ladder.py --family wgmma --precision fp16 --shapes "$shapes" --iters 100 \
-    --seed $seed --variants "$@" > "$OUT/$name.txt" 2>&1
-  echo "$name exit $?: $(grep -c PASS "$OUT/$name.txt") passed, $(grep -c FAIL "$OUT/$name.txt") failed"
-}
 for part in "$@"; do
   case $part in
   in_flight)
-    ladder acc_in_flight 200 301 scripts/shapes/acc_sets_in_flight.txt picked picked:ACC_SETS=2 ;;
+    ladder fp16 acc_in_flight 200 301 scripts/shapes/acc_sets_in_flight.txt picked picked:ACC_SETS=2 ;;
   two)
-    ladder acc_two 200 302 scripts/shapes/acc_sets_two_consumers.txt picked picked:WAIT_DEPTH=1 picked:ACC_SETS=2 ;;
+    ladder fp16 acc_two 200 302 scripts/shapes/acc_sets_two_consumers.txt picked picked:WAIT_DEPTH=1 picked:ACC_SETS=2 ;;
   tile)
     t=SWAP_AB=1,CONSUMERS=2,BN=64,CLUSTER=2,SHARE_A=1,STAGES=8,WAIT_DEPTH=1
-    ladder acc_tile 150 303 scripts/shapes/acc_sets_cublas_tile.txt picked $t $t,ACC_SETS=2 ;;
+    ladder fp16 acc_tile 150 303 scripts/shapes/acc_sets_cublas_tile.txt picked $t $t,ACC_SETS=2 ;;
   *) echo "unknown part $part: see the list at the top of $0"; exit 2 ;;
   esac
 done

@@ -70,6 +70,15 @@ ncu_stalls() {
   echo "stalls $4 exit $?"
   grep -E "Duration|Stall|Issued Warp|No Eligible|Active Warps|DRAM Throughput" "$OUT/ncu_$4.txt" | head -20
 }
+# scripts/tune_ladder.py's wgmma family in precision $1 (median of 100 launches) into $OUT/$2.txt,
+# under $3 seconds, seed $4, on the shapes $5 with the variants after them; its passed / failed
+# rows echoed
+ladder() {
+  local key=$1 name=$2 seconds=$3 seed=$4 shapes=$5; shift 5
+  timeout $seconds $PY scripts/tune_ladder.py --family wgmma --precision $key --shapes "$shapes" --iters 100 \
+    --seed $seed --variants "$@" > "$OUT/$name.txt" 2>&1
+  echo "$name exit $?: $(grep -c PASS "$OUT/$name.txt") passed, $(grep -c FAIL "$OUT/$name.txt") failed"
+}
 # The llm suite against cuBLAS, fp16, and llm_small_m.txt's 20 shapes (M ≤ 512), bf16 — `tcraw bench`,
 # 10 launches, each under $1 seconds: logs suite_llm_KEY.txt, their geomean lines echoed
 llm_suites() {

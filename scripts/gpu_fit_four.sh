@@ -12,10 +12,8 @@ for part in "$@"; do
   case $part in
   four)
     for bn in 80 96; do
-      timeout 200 $PY scripts/tune_ladder.py --family wgmma --precision fp16 --shapes scripts/shapes/fit_four_tiles_$bn.txt \
-        --iters 100 --seed $((310 + bn)) --variants picked SWAP_AB=1,CONSUMERS=2,BN=$bn,CLUSTER=2,STAGES=7 \
-        SWAP_AB=1,CONSUMERS=2,BN=$bn,CLUSTER=2,STAGES=7,WAIT_DEPTH=1 > "$OUT/four_$bn.txt" 2>&1
-      echo "four BN $bn exit $?: $(grep -c PASS "$OUT/four_$bn.txt") passed, $(grep -c FAIL "$OUT/four_$bn.txt") failed"
+      t=SWAP_AB=1,CONSUMERS=2,BN=$bn,CLUSTER=2,STAGES=7
+      ladder fp16 four_$bn 200 $((310 + bn)) scripts/shapes/fit_four_tiles_$bn.txt picked $t $t,WAIT_DEPTH=1
     done ;;
   *) echo "unknown part $part: see the list at the top of $0"; exit 2 ;;
   esac

@@ -27,10 +27,7 @@ for part in "$@"; do
       fp16:300x1003x997:SWAP_AB=1,CONSUMERS=2,BN=80,CLUSTER=4 ;;
   fresh)
     for key in fp16 bf16; do
-      timeout 150 $PY scripts/tune_ladder.py --family wgmma --precision $key --shapes scripts/shapes/swapped_fours_fresh_16.txt \
-        --iters 100 --seed 331 --variants picked $four,WAIT_DEPTH=1,STAGES=8 \
-        > "$OUT/fours_fresh_$key.txt" 2>&1
-      echo "fresh $key exit $?: $(grep -c PASS "$OUT/fours_fresh_$key.txt") passed, $(grep -c FAIL "$OUT/fours_fresh_$key.txt") failed"
+      ladder $key fours_fresh_$key 150 331 scripts/shapes/swapped_fours_fresh_16.txt picked $four,WAIT_DEPTH=1,STAGES=8
     done ;;
   *) echo "unknown part $part: see the list at the top of $0"; exit 2 ;;
   esac
