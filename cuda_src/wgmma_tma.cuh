@@ -29,7 +29,7 @@
 //                  count of A's rows each): for small M, no rows of zeros; for M of a few
 //                  hundred, tiles that fit it (16-bit types; in clusters along N, multicasting
 //                  A's rows — with SHARE_A, pairs along M too, multicasting B's columns; three
-//                  consumers, 192 of N, with BN of at most 64)
+//                  consumers, 192 of N, with BN of at most 160)
 //   PINGPONG       64 or 128: the two consumers take the block's tiles in turn, each a whole tile
 //                  of that many rows (one or two wgmmas a k-step), so one stores its C while the
 //                  other multiplies (default 0: both share every tile, 64 rows each)
@@ -135,9 +135,11 @@ constexpr int THREADS = 128 * (CONSUMERS + 1);
 // SPLIT_LOADS). A producer of one warp instead, for 416 threads of 152 registers with no
 // setmaxnreg, cannot launch: a quarter would run four warps, 4 × 32 × 152 > 16384.
 static_assert(CONSUMERS >= 1 && CONSUMERS <= 3, "CONSUMERS is 1, 2 or 3");
-static_assert(CONSUMERS < 3 || (!PINGPONG && (!SWAP_AB || BN <= 64) && !PROMOTE && BN <= 192 &&
+// Swapped, three consumers hold BN / 2 accumulators too, but their C leaves through a box of BN
+// rows (store_c): past 160 of M ptxas spills (176: 720 bytes with split-K's sum, 160: 64–332).
+static_assert(CONSUMERS < 3 || (!PINGPONG && (!SWAP_AB || BN <= 160) && !PROMOTE && BN <= 192 &&
                                 (BN < 192 || SPLIT_LOADS <= 8) && SPLIT_ROUNDS == 1),
-              "three consumers: no PINGPONG or PROMOTE, BN of at most 192 (swapped, SWAP_AB, 64), SPLIT_LOADS at most "
+              "three consumers: no PINGPONG or PROMOTE, BN of at most 192 (swapped, SWAP_AB, 160), SPLIT_LOADS at most "
               "8 at 192, split-K in one round (SPLIT_ROUNDS 1: more spilled at 192 × 192)");
 // Realigning B (B_REALIGN), the producer's warps shift rows too: 56 registers, the consumers 224 —
 // with one consumer, 160 (160 + 232: a quarter has registers to spare).
@@ -158,8 +160,9 @@ static_assert(A_LOAD_ROWS % 8 == 0 && A_LOAD_ROWS <= BM, "A_ROWS: whole 8-row sw
 // pairs along N — 1 × 2 or 2 × 2 (swapped, along the tile's own rows and columns: N and M).
 // Rank r is block (r % CM, r / CM) of the cluster's tiles.
 static_assert(CLUSTER == 1 || CLUSTER == 2 || (CLUSTER == 4 && !PINGPONG), "CLUSTER is 1, 2 or 4 (not taking turns)");
-static_assert(!SHARE_A || ((CLUSTER == 2 || CLUSTER == 4) && !A_ROWS && !PINGPONG && (!SWAP_AB || CONSUMERS == 2)),
-              "SHARE_A: clusters of 2 or 4, no A_ROWS, no PINGPONG; swapped, two consumers (a box of B's columns each)");
+static_assert(!SHARE_A || ((CLUSTER == 2 || CLUSTER == 4) && !A_ROWS && !PINGPONG && (!SWAP_AB || CONSUMERS >= 2)),
+              "SHARE_A: clusters of 2 or 4, no A_ROWS, no PINGPONG; swapped, two or three consumers (their boxes of B's "
+              "columns dealt between a pair)");
 constexpr int CN = SHARE_A ? 2 : 1, CM = CLUSTER / CN;
 // Sharing A, each block of a pair copies its half of A's rows — one box — for both.
 constexpr int A_BOX_ROWS = A_LOAD_ROWS / CN;
@@ -188,10 +191,10 @@ static_assert(SMEM_BYTES <= 227 * 1024, "more shared memory than an sm_90 block 
 static_assert(SWAP_AB || BN % 64 == 0, "B arrives in 64-column boxes");
 constexpr int B_BOXES = BN / 64;
 static_assert(!SWAP_AB || (WG_ELEM_BYTES == 2 && !WG_B_KMAJOR && WG_OUT_BYTES == 4 && BN % (4 * CM) == 0 &&
-                           !A_ROWS && (CONSUMERS <= 2 || BN <= 64)),
+                           !A_ROWS && (CONSUMERS <= 2 || BN <= 160)),
               "SWAP_AB: 16-bit inputs with B MN-major (wgmma transposes A' only for those), fp32 C, BN a multiple of "
               "4 × CM (each block of a cluster along N copies BN / CM of A's rows, at least 4), no A_ROWS, one or two "
-              "consumers (three with BN of at most 64)");
+              "consumers (three with BN of at most 160)");
 // Split-K partial sums: each consumer thread's BN/2 accumulators as float4s, thread-interleaved
 // (float4 j of thread t at j·(consumer threads) + t): coalesced writes and reads, no layout change.
 // (Tiles taken in turn run whole and have none: split_pieces.)
@@ -829,8 +832,9 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
     // from up to three others). Swapped (SWAP_AB), the tile's rows are N's: the cluster's blocks
     // take neighbouring tiles along N, which need the same BN rows of A (the B slot), and each
     // copies BN / CM of them for those; with SHARE_A pairs along M too (1 × 2, 2 × 2), which need
-    // the same 128 columns of B (the A slot), each copying one consumer's 64 for both — cuBLAS's
-    // 2-D clusters where M is a few hundred (B, the big operand, then crosses the L2 once a pair).
+    // the same 128 columns of B (the A slot), each copying one consumer's 64 for both (three
+    // consumers' 192: one block two boxes, the other one) — cuBLAS's 2-D clusters where M is a few
+    // hundred, and its 192 × 144 pairs along M (B, the big operand, then crosses the L2 once a pair).
     const unsigned rank = cluster_rank();
     // (Swapped, the tile's rows are N's and its columns M's: its CM blocks along N share A's rows.)
     const int rows = SWAP_AB ? N : M, cols = SWAP_AB ? M : N;
@@ -911,9 +915,11 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
                     {
                         // (this block's place along N, along M: rank itself without SHARE_A, as built before)
                         const unsigned rm = CN == 1 ? (CLUSTER > 1 ? rank : 0) : rank % CM, rn = CN == 1 ? 0 : rank / CM;
-#if SHARE_A
-                        tma_load_2d_multicast(a_dst + rn * B_BOX_BYTES, map_b, tile_m * BM + rn * 64, kt * BK,
-                                              full + 8 * s, (1u | 1u << CM) << rm);
+#if SHARE_A   // (three consumers' boxes: 0 and 2 the first of the pair's, 1 the second's)
+#pragma unroll
+                        for (int j = rn; j < CONSUMERS; j += CN)
+                            tma_load_2d_multicast(a_dst + j * B_BOX_BYTES, map_b, tile_m * BM + j * 64, kt * BK,
+                                                  full + 8 * s, (1u | 1u << CM) << rm);
 #else
 #pragma unroll
                         for (int j = 0; j < CONSUMERS; ++j)

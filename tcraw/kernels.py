@@ -472,6 +472,9 @@ WGMMA_SWITCHES = ("STREAM_K", "SPLIT_K", "SWAP_AB", "SHARE_A", "B_REALIGN")
 SPLIT_ROUNDS_MOST = 8   # (each round more is a partial tile a block in the workspace)
 
 
+SWAPPED_THREE_MOST_BN = 160   # three consumers' swapped tiles: past 160 of M ptxas spills (the .cu's limit)
+
+
 def wgmma_checked(tile):
     """``tile`` if 06/07 can be built with it; else a UsageError saying which macro and what fits."""
     consumers, bn, cluster, stages = tile["CONSUMERS"], tile["BN"], tile["CLUSTER"], tile["STAGES"]
@@ -496,7 +499,8 @@ def wgmma_checked(tile):
             ("BN (M's tile) a multiple of 16 from 16 to 256", not swapped_width),
             ("CLUSTER 1, 2 or 4", cluster not in (1, 2, 4)),
             ("no A_ROWS", tile["A_ROWS"]),
-            ("CONSUMERS 1 or 2 (3 with BN of at most 64)", consumers not in (1, 2, 3) or consumers == 3 and bn > 64)) if bad]
+            ("CONSUMERS 1 or 2 (3 with BN of at most 160)", consumers not in (1, 2, 3) or
+             consumers == 3 and bn > SWAPPED_THREE_MOST_BN)) if bad]
         if wants:
             raise UsageError(f"SWAP_AB=1 takes {', '.join(wants)}; "
                              f"got BN={bn}, CLUSTER={cluster}, A_ROWS={tile['A_ROWS']}, CONSUMERS={consumers}")
@@ -510,10 +514,10 @@ def wgmma_checked(tile):
                          "their accumulators in 160 registers a thread — BN of at most 192, no PROMOTE, SPLIT_LOADS "
                          "of at most 8 at BN=192; or CONSUMERS=2 for the others")
     if tile["SHARE_A"] and (cluster not in (2, 4) or tile["A_ROWS"] or tile["PINGPONG"] or
-                            (tile["SWAP_AB"] and consumers != 2)):
-        raise UsageError(f"SHARE_A=1 shares A between pairs of a cluster's blocks (swapped: B's columns, a "
-                         f"consumer's 64 each): it needs CLUSTER=2 or 4, no A_ROWS or PINGPONG, and swapped "
-                         f"CONSUMERS=2; got CLUSTER={cluster}, A_ROWS={tile['A_ROWS']}, PINGPONG={tile['PINGPONG']}, "
+                            (tile["SWAP_AB"] and consumers == 1)):
+        raise UsageError(f"SHARE_A=1 shares A between pairs of a cluster's blocks (swapped: B's columns, the "
+                         f"consumers' 64 dealt between them): it needs CLUSTER=2 or 4, no A_ROWS or PINGPONG, and "
+                         f"swapped CONSUMERS=2 or 3; got CLUSTER={cluster}, A_ROWS={tile['A_ROWS']}, PINGPONG={tile['PINGPONG']}, "
                          f"SWAP_AB={tile['SWAP_AB']}, CONSUMERS={consumers}")
     if tile["B_REALIGN"] and not wgmma_realign_builds(tile):
         raise UsageError(f"B_REALIGN=1 realigns B's rows in the B slot of unswapped tiles, a class box row of BN + 8 "
@@ -654,7 +658,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
         configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY + SWAPPED_CONFIGS + SWAPPED_PAIRS_CONFIGS +
                  STREAM_B_WIDE_CONFIGS +
-                 (STREAM_B_SWAPPED_CONFIG,) + FIT_CONFIGS + REALIGN_CONFIGS +
+                 (STREAM_B_SWAPPED_CONFIG,) + FIT_CONFIGS + FIT_THREE_CONFIGS + REALIGN_CONFIGS +
                  ({IN_PLACE_09: 1}, {GEMV_10: 1}, {GEMV_10_IN_CLUSTER: GEMV_IN_CLUSTER})
                  if elem == 2
                  else tuple(c for c in WGMMA_CONFIGS if not wgmma_sixteen_bit_only(c))) if choose else (),
@@ -1134,6 +1138,27 @@ FIT_CONFIGS = tuple({"SWAP_AB": 1, "CONSUMERS": 2, "BN": bn, "CLUSTER": cluster,
                     for bn in range(least, FIT_MOST_BN + 1, wgmma_swap_step(cluster, share_a)))
 
 
+# Three consumers' swapped tiles: 192 of N by 144 of M — cuBLAS's `192x144_64x5_1x2` at
+# 272×12376×9496, in pairs along M sharing B's columns (Nsight Compute, H200,
+# docs/results/2026-12-04-h200-survey-4/, run 2). Where M is 257–288 the fit rule's two-consumer
+# forms need 1.5 times the tiles (two rounds once N passes ~8 500) and the pick is two 192-row
+# tiles (a quarter to a third of their rows past M) or 128×256 in clusters of 1; 2 tiles of 144
+# cover it. H200, fp16, beside the pick in one call
+# (run 3: 7 shapes, N 9 744–12 376, each form in one round or not): of 2 × 2 clusters, pairs
+# along M sharing B's columns and pairs along N sharing A's rows, the first in one round — 2 × 2
+# where 30 clusters hold the tiles, else pairs along M — took 0.74–0.93× the pick's time at all 7
+# (272×12376×9496 0.73 → 0.88× cuBLAS, 280×11144×9560 0.91 → 1.23×), within 1.5 % of the fastest
+# of the three at each; 2 × 2 in two rounds took up to 1.27× the pick's. 160 of M (M of 289–320:
+# 3 stages, a few spills in C's store) took more time than the pick at 5 or 6 of 7 in each form
+# (SWAPPED_THREE_MOST_BN is the kernel's limit, not this rule's). On shapes drawn after the rule
+# (runs 4–5): 0.833 / 0.830× the time (fp16 / bf16, 14 shapes off lines: 1.006 → 1.208× /
+# 0.997 → 1.201× cuBLAS, below 0.85× 8 → 0), 0.840× on 10 on lines (fp16, 0.797 → 0.948×).
+FIT_THREE_BN = 144
+FIT_THREE_CONFIGS = tuple({"SWAP_AB": 1, "CONSUMERS": 3, "BN": FIT_THREE_BN, "CLUSTER": cluster, "SHARE_A": 1,
+                           "STAGES": wgmma_max_stages(3, FIT_THREE_BN, swap=True)}
+                          for cluster in (4, 2))   # in the order tried: 2 × 2, pairs along M
+
+
 def wgmma_clusters(sms, cluster):
     """The clusters 06 runs on ``sms`` SMs: one block per SM — but clusters of 4 as the H200's
     GPCs hold them (CLUSTERS_OF_4_HELD of its 132 SMs), in proportion for other SM counts; at
@@ -1243,18 +1268,18 @@ def _with_stages(tile, picked, overrides):
     CONSUMERS=1, PROMOTE, CLUSTER=4) turn a pick's turns off rather than being refused; a pick's
     sharing of A (2 × 2, 192-row tiles in pairs, swapped pairs along M) goes with its cluster when
     the overrides reshape the cluster (CLUSTER of another size, SWAP_AB, A_ROWS, PINGPONG: taking
-    turns, clusters of 2; swapped, CONSUMERS other than 2 — an override that repeats the pick's
+    turns, clusters of 2; swapped, CONSUMERS=1 — an override that repeats the pick's
     own value reshapes nothing); a pick of 192 rows gives way to 128 where the overrides cannot be
     built with three consumers (wgmma_three_consumers_refuse, SWAP_AB — but a swapped pick's 192 of
-    N keeps them at BN of at most 64 — PINGPONG, more stages than fit) or change its columns (BN=128
+    N keeps them at BN of at most SWAPPED_THREE_MOST_BN — PINGPONG, more stages than fit) or change its columns (BN=128
     over it means the measured 128×128, not 192×128, which never won); swapped tiles
     (SWAP_AB) over an unswapped pick, or unswapped over a swapped one, run in clusters of 1 unless
     CLUSTER is given (with SHARE_A=1 asked: 2 × 2 swapped, 2 unswapped)."""
     macros = {**tile, **picked, **overrides}
     reshaped = [name for name in ("CLUSTER", "SWAP_AB", "A_ROWS", "PINGPONG")
                 if name in overrides and overrides[name] != picked.get(name, tile[name])]
-    if picked.get("SWAP_AB") and overrides.get("CONSUMERS", 2) != 2:
-        reshaped.append("CONSUMERS")   # (a swapped pair along M copies one consumer's columns of B each)
+    if picked.get("SWAP_AB") and overrides.get("CONSUMERS") == 1:
+        reshaped.append("CONSUMERS")   # (a swapped pair along M deals the consumers' columns of B between it)
     if (picked.get("CLUSTER") == 4 or picked.get("SHARE_A")) and "SHARE_A" not in overrides and reshaped:
         macros["SHARE_A"] = 0
         if overrides.get("PINGPONG") and "CLUSTER" not in overrides:
@@ -1265,7 +1290,7 @@ def _with_stages(tile, picked, overrides):
             macros["CLUSTER"] = (4 if macros["SWAP_AB"] else 2) if macros["SHARE_A"] else 1
     if picked.get("PINGPONG") and "PINGPONG" not in overrides and not wgmma_turns_build(macros):
         macros["PINGPONG"] = 0   # the overrides over the cooperative tiles instead
-    swapped_three = picked.get("SWAP_AB") and macros["SWAP_AB"] and macros["BN"] <= 64   # (swapped, 192 of N)
+    swapped_three = picked.get("SWAP_AB") and macros["SWAP_AB"] and macros["BN"] <= SWAPPED_THREE_MOST_BN   # (192 of N)
     if macros["CONSUMERS"] == 3 and "CONSUMERS" not in overrides and \
             (macros["SWAP_AB"] and not swapped_three or macros["PINGPONG"] or wgmma_three_consumers_refuse(macros) or
              not swapped_three and overrides.get("BN", 192) != 192 or
@@ -1369,7 +1394,8 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     or 64×256 where those fill the GPU in one round (wgmma_pairs_wide); few tiles
     narrower ones and split-K — in 2 × 2 clusters where K is long (wgmma_shares_both) — short K
     tiles taken in turn (wgmma_takes_turns), and M of a few hundred swapped tiles that fit it,
-    in clusters along N sharing A's rows, or 2 × 2 sharing B's columns too (wgmma_swaps_to_fit).
+    in clusters along N sharing A's rows, or 2 × 2 sharing B's columns too — at M of 257–288
+    three consumers' 192 of N by 144 of M, 2 × 2 or in pairs along M (wgmma_swaps_to_fit).
     16-bit M ≤ 32 runs swapped tiles of 128 rows of N (in clusters of 2 where B's rows lie off
     128-byte lines), and M of 33–48 one consumer's 64 of N by 48 of M where B streams
     (wgmma_streams_b_swapped) — else M ≤ 64 three consumers' 192 of N where B's rows lie off
@@ -1608,7 +1634,9 @@ def wgmma_shares_both(m, n, k, sms, picked, elem_bytes=2):
 def wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes=2):
     """The swapped tiles that fit M (FIT_CONFIGS: 128 of N by BN of M, in clusters along N
     sharing A's rows) that replace the model's ``picked`` for (m, n, k), or None: 16-bit inputs,
-    M of 257 to 480 and not a multiple of 128, a pick neither of 192-row tiles nor cut along K in
+    M of 257 to 480 and not a multiple of 128. At M ≤ 288 first, over any pick, three consumers'
+    192 of N by 144 of M in 2 × 2, then in pairs along M (FIT_THREE_CONFIGS), the first in one round
+    with at least 4 clusters in 5 busy. Else a pick neither of 192-row tiles nor cut along K in
     more than 2 pieces; 3 tiles of M (BN the least width that covers it: a multiple of 16, of 32
     in clusters of 4 along N) in clusters of 4, then 2, along N, then 2 tiles in clusters of 4
     along N, 2 × 2 (sharing B's columns too), 2 along N (FIT_FORMS), the first whose tiles take
@@ -1617,6 +1645,11 @@ def wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes=2):
     busy in pieces of FIT_SPLIT_SLICES or more (0: no fallback; see FIT_CONFIGS)."""
     if elem_bytes != 2 or not 256 < m <= 480 or m % 128 == 0 or picked.get("SWAP_AB"):
         return None   # (M a whole number of 128-row tiles: the pick's fit it as well)
+    if m <= 2 * FIT_THREE_BN:   # three consumers' 192 of N by 144 of M, over any pick (FIT_THREE_BN)
+        for config in FIT_THREE_CONFIGS:
+            tiles, _, clusters, _, _ = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **config}, elem_bytes)
+            if 4 * clusters <= 5 * tiles <= 5 * clusters:   # one round, at least 4 clusters in 5 busy
+                return dict(config)
     # Not over two 192-row tiles (M ≤ 384 — on the H200 every 192-row pick with M past 256 has it —
     # they fit it as well), nor a pick cut along K in 3 or more pieces (it keeps every SM busy
     # where these leave some idle): FIT_FORMS run whole

@@ -305,10 +305,11 @@ def test_every_06_configuration_compiles_without_spills_and_states_its_launch(ke
     configs = kernels.KERNELS[f"wgmma_tma_{key}"].configurations()
     # + turns, wide pairs (64×192), the two swapped for M ≤ 32 (in clusters of 1, and of 2 where B's
     # rows lie off lines) and the four of three consumers (16–64 of M), the swapped 64×48 streaming B
-    # for M of 33–48, the swapped that fit M (FIT_CONFIGS), B realigned (64 and 128 columns), 09, 10
-    # (K's pieces through the workspace, in a cluster)
+    # for M of 33–48, the swapped that fit M (FIT_CONFIGS; three consumers' two: FIT_THREE_CONFIGS), B
+    # realigned (64 and 128 columns), 09, 10 (K's pieces through the workspace, in a cluster)
     assert kernels.WIDE_PAIRS_ONLY == kernels.WIDE_PAIRS_CONFIGS[:1]   # (64×256 pairs: a candidate already)
-    assert len({c.file_stem for c in configs}) == len(configs) == len(kernels.WGMMA_CONFIGS) + 16 + len(kernels.FIT_CONFIGS)
+    assert len({c.file_stem for c in configs}) == len(configs) == \
+        len(kernels.WGMMA_CONFIGS) + 16 + len(kernels.FIT_CONFIGS) + len(kernels.FIT_THREE_CONFIGS)
     for config in configs:
         cubin = compiler.compile_cubin(config, "sm_90")
         assert cubin.spill_bytes == 0, config.file_stem
@@ -830,7 +831,7 @@ def test_swapped_tiles_that_fit_m_replace_picks_in_clusters_along_n():
     # a pick cut in 3 pieces (where 2 × 2 cut along K fits no round either: 18 tiles of 30 at 4360;
     # at 440 its 224 columns are past FIT_MOST_BN), too few tiles (2816, 3200: 18 and 21 of 30 busy,
     # and of 66 in clusters of 2; 2 × 2 cut in 2: 22 of 30 busy at 2816, pieces of 28 slices at
-    # 3200), two rounds (9000), 8-bit inputs
+    # 3200), two rounds (300 × 9000: at M ≤ 288 three consumers' tiles take it, below), 8-bit inputs
     assert kernels.wgmma_swaps_to_fit(257, 5000, 4096, 132, one) and not kernels.wgmma_swaps_to_fit(256, 5000, 4096, 132, one)
     assert kernels.wgmma_swaps_to_fit(480, 5000, 4096, 132, one) and not kernels.wgmma_swaps_to_fit(481, 5000, 4096, 132, one)
     assert kernels.wgmma_swaps_to_fit(383, 5000, 4096, 132, one) and not kernels.wgmma_swaps_to_fit(384, 5000, 4096, 132, one)
@@ -838,8 +839,8 @@ def test_swapped_tiles_that_fit_m_replace_picks_in_clusters_along_n():
     cut = {"CONSUMERS": 2, "BN": 256, "CLUSTER": 2}
     assert kernels.wgmma_schedule(440, 2696, 6920, 132, {**kernels.WGMMA_TILE, **cut})[3] == 3
     assert not kernels.wgmma_swaps_to_fit(440, 2696, 6920, 132, cut)
-    for n in (2816, 3200, 9000):
-        assert not kernels.wgmma_swaps_to_fit(279, n, 3584, 132, one), n
+    for m, n in ((279, 2816), (279, 3200), (300, 9000)):
+        assert not kernels.wgmma_swaps_to_fit(m, n, 3584, 132, one), (m, n)
     assert not kernels.wgmma_swaps_to_fit(279, 4360, 3584, 132, one, elem_bytes=1)
     # the fallback over a 192-row pick: 2 × 2 cut along K in 2 pieces of 48 slices (pieces of 13 at
     # K = 1696 would be too short: it keeps out); its 2 tiles of M at most 208 wide
@@ -853,6 +854,23 @@ def test_swapped_tiles_that_fit_m_replace_picks_in_clusters_along_n():
     assert {"SWAP_AB=1", "BN=96", "CLUSTER=4", "STAGES=7"} <= set(k06.configured(279, 4360, 3584, 132).defines)
     swapped = [dict(c) for c in k06.configs if c.get("SWAP_AB")]
     assert all(fit in swapped for fit in kernels.FIT_CONFIGS)
+
+
+def test_three_consumers_swapped_tiles_fit_m_of_257_to_288():
+    """At M of 257–288 wgmma_swaps_to_fit takes three consumers' swapped 192 × 144 tiles over any
+    pick (FIT_THREE_CONFIGS): 2 × 2 where the 30 clusters of 4 hold them in one round with 4 in 5
+    busy, else pairs along M sharing B's columns on the same terms — not past 288 of M, not where
+    neither form fills one round, not for 8-bit inputs; the shapes timed after the rule
+    (scripts/shapes/swapped_three_fresh.txt) pick them."""
+    rows_192 = {"CONSUMERS": 3, "BN": 192, "CLUSTER": 2, "SHARE_A": 0}
+    three = {"SWAP_AB": 1, "CONSUMERS": 3, "BN": 144, "SHARE_A": 1, "STAGES": 4}
+    assert kernels.wgmma_swaps_to_fit(279, 9000, 3584, 132, rows_192) == {**three, "CLUSTER": 4}   # 24 of 30
+    assert kernels.wgmma_swaps_to_fit(272, 12376, 9496, 132, rows_192) == {**three, "CLUSTER": 2}  # 33 > 30; 65 of 66
+    for m, n in ((289, 12376), (279, 8000), (272, 12800)):   # past 288; 21 of 30 and 42 of 66; 67 pairs of 66
+        assert (kernels.wgmma_swaps_to_fit(m, n, 3584, 132, rows_192) or {}).get("CONSUMERS") != 3, (m, n)
+    assert not kernels.wgmma_swaps_to_fit(272, 12376, 9496, 132, rows_192, elem_bytes=1)
+    for _, shape in parse_shapes(str(Path(__file__).parent.parent / "scripts/shapes/swapped_three_fresh.txt")):
+        assert kernels.wgmma_config(*shape, 132)["CONSUMERS"] == 3, shape
 
 
 @pytest.mark.parametrize("key", ["fp16", "fp8e4m3", "tf32"])
@@ -904,7 +922,7 @@ def test_06_swapped_operands_build_and_state_their_boxes(key):
             kernels.cdiv(1003, 128 * (cluster // 2)) * kernels.cdiv(427, bn * 2)   # cluster tiles along N, M
     with pytest.raises(UsageError, match=r"takes BN \(M's tile\) a multiple of 16 from 16 to 256; got BN=88, CLUSTER=4"):
         kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": 88, "CLUSTER": 4, "SHARE_A": 1}, choose=False)   # (16: 2 along N)
-    with pytest.raises(UsageError, match=r"SHARE_A=1 shares A .*swapped CONSUMERS=2; .*CONSUMERS=1"):
+    with pytest.raises(UsageError, match=r"SHARE_A=1 shares A .*swapped CONSUMERS=2 or 3; .*CONSUMERS=1"):
         kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": 64, "CLUSTER": 2, "SHARE_A": 1, "CONSUMERS": 1}, choose=False)
     assert [kernels.wgmma_max_stages(2, bn, swap=True) for bn in (64, 96, 128, 160, 208)] == [8, 7, 6, 5, 4]
     with pytest.raises(UsageError, match=r"STAGES=6 with CONSUMERS=2, BN=160, 128-row tiles, swapped needs .* at most STAGES=5"):
@@ -1174,8 +1192,8 @@ def test_192_row_tiles_build_without_spills_and_are_picked_where_measured_faster
     """CONSUMERS=3: 192-row tiles, three consumers under one producer warpgroup (512 threads: 128
     registers a thread at launch, 160 for the consumers after setmaxnreg, which their SASS uses):
     64 × 192 builds without spills with split-K's sum loading 8 partials at once — its default
-    there — and refuses 16 by name, in Python and in the .cu; wider tiles, PROMOTE, SWAP_AB and
-    PINGPONG are refused, and a 192-row pick gives way to 128 rows under overrides that need
+    there — and refuses 16 by name, in Python and in the .cu; wider tiles, PROMOTE, SWAP_AB past
+    160 of M and PINGPONG are refused, and a 192-row pick gives way to 128 rows under overrides that need
     them. Picked for 16-bit inputs only, as run 2's and run 3's fastest timed
     (docs/results/2026-12-01-h200-rows-192/), not where M pads a tile by much, and never cut
     along K in more than 4 pieces."""
@@ -1201,7 +1219,7 @@ def test_192_row_tiles_build_without_spills_and_are_picked_where_measured_faster
     for bad, words in (({"BN": 192, "STAGES": 3, "SPLIT_LOADS": 16}, "cannot be built with SPLIT_LOADS=16:"),
                        ({"BN": 256, "STAGES": 2}, "cannot be built with BN=256:"),
                        ({"BN": 128, "PROMOTE": 1}, "cannot be built with PROMOTE=1:"),
-                       ({"BN": 128, "SWAP_AB": 1, "CLUSTER": 1}, r"CONSUMERS 1 or 2 \(3 with BN of at most 64\); got .*CONSUMERS=3"),
+                       ({"BN": 176, "SWAP_AB": 1, "CLUSTER": 1}, r"CONSUMERS 1 or 2 \(3 with BN of at most 160\); got .*CONSUMERS=3"),
                        ({"BN": 128, "PINGPONG": 128}, "with CONSUMERS=2.*got CONSUMERS=3"), ({"BN": 192, "STAGES": 4}, "at most STAGES=3")):
         with pytest.raises(UsageError, match=words):
             kernels.wgmma_kernel("fp16", {"CONSUMERS": 3, **bad}, choose=False)

@@ -707,14 +707,19 @@ def test_06_swapped_operands_are_correct(device, host_problems, key, config):
                                     {"SWAP_AB": 1, "BN": 80, "CLUSTER": 4, "CONSUMERS": 2},   # (20 rows a block)
                                     {"SWAP_AB": 1, "BN": 32, "CLUSTER": 2, "CONSUMERS": 1},
                                     {"SWAP_AB": 1, "BN": 144, "CLUSTER": 4, "SHARE_A": 1, "CONSUMERS": 2},
-                                    {"SWAP_AB": 1, "BN": 96, "CLUSTER": 2, "SHARE_A": 1, "CONSUMERS": 2}],
+                                    {"SWAP_AB": 1, "BN": 96, "CLUSTER": 2, "SHARE_A": 1, "CONSUMERS": 2},
+                                    {"SWAP_AB": 1, "BN": 112, "CLUSTER": 1, "CONSUMERS": 3},
+                                    {"SWAP_AB": 1, "BN": 144, "CLUSTER": 2, "SHARE_A": 1, "CONSUMERS": 3},
+                                    {"SWAP_AB": 1, "BN": 160, "CLUSTER": 4, "SHARE_A": 1, "CONSUMERS": 3, "STAGES": 3}],
                          ids=lambda c: f"BN{c['BN']}-C{c['CONSUMERS']}-CL{c['CLUSTER']}{'-SA' * c.get('SHARE_A', 0)}")
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_06_swapped_wide_tiles_are_correct(device, host_problems, key, config):
-    """Swapped tiles of M wider than 64 (any multiple of 16: C's boxes BN rows tall), and in
+    """Swapped tiles of M wider than 64 (any multiple of 16: C's boxes BN rows tall), of two
+    consumers and three (192 of N), and in
     clusters along N sharing A's rows (each block copying its part for all; at M's edge some
     parts all past M, and blocks of a cluster all past N) — and in pairs along M sharing B's
-    columns (SHARE_A: 1 × 2, 2 × 2; a pair's second block wholly past M): M of a few hundred with a partial last
+    columns (SHARE_A: 1 × 2, 2 × 2, three consumers' boxes dealt two and one; a pair's second
+    block wholly past M): M of a few hundred with a partial last
     tile, N not a multiple of 8 (pitched), split-K, stream-K's cut of a last round; both input
     modes; the same bits on a rerun."""
     kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
@@ -732,16 +737,18 @@ def test_06_swapped_wide_tiles_are_correct(device, host_problems, key, config):
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_06_picks_swapped_tiles_that_fit_m(device, host_problems, key):
     """Where M is a few hundred, the registry's 06 picks swapped tiles whose M side fits it, in
-    clusters of 4 or 2 along N or 2 × 2 (kernels.wgmma_swaps_to_fit) — built as picked (N not a
-    multiple of 8: pitched), verified, the same bits on a rerun."""
+    clusters of 4 or 2 along N or 2 × 2 (kernels.wgmma_swaps_to_fit) — at M ≤ 288 three consumers'
+    (192 of N) in 2 × 2 or pairs along M — built as picked (N not a multiple of 8: pitched),
+    verified, the same bits on a rerun."""
     kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
     h200 = device.sm_count == 132   # (on other SM counts the rule may not fire: then the pick is run)
-    for shape, bn, cluster, share_a in [((279, 4288, 520), 96, 4, 0), ((461, 4000, 1000), 160, 4, 0),
-                                        ((285, 7880, 1003), 144, 2, 0), ((395, 6500, 997), 208, 4, 1),
-                                        ((291, 3001, 4160), 160, 4, 1)]:   # (the last cut along K in 2)
-        want = {"SWAP_AB": 1, "BN": bn, "CLUSTER": cluster, "SHARE_A": share_a}
+    for shape, bn, cluster, share_a, consumers in [
+            ((279, 4288, 520), 96, 4, 0, 2), ((461, 4000, 1000), 160, 4, 0, 2), ((285, 7880, 1003), 144, 2, 0, 2),
+            ((395, 6500, 997), 208, 4, 1, 2), ((291, 3001, 4160), 160, 4, 1, 2),   # (cut along K in 2)
+            ((272, 12376, 520), 144, 2, 1, 3), ((280, 9907, 1003), 144, 4, 1, 3)]:
+        want = {"SWAP_AB": 1, "BN": bn, "CLUSTER": cluster, "SHARE_A": share_a, "CONSUMERS": consumers}
         runs_right_and_repeatable(device, host_problems, kernel, key, [shape], None,
                                   lambda rec: not h200 or all(wgmma_macros(rec.config.split(","))[name] == v
                                                               for name, v in want.items()))
