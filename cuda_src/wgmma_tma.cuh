@@ -136,7 +136,7 @@ constexpr int THREADS = 128 * (CONSUMERS + 1);
 // setmaxnreg, cannot launch: a quarter would run four warps, 4 × 32 × 152 > 16384.
 static_assert(CONSUMERS >= 1 && CONSUMERS <= 3, "CONSUMERS is 1, 2 or 3");
 // Swapped, three consumers hold BN / 2 accumulators too, but their C leaves through a box of BN
-// rows (store_c): past 160 of M ptxas spills (176: 720 bytes with split-K's sum, 160: 64–332).
+// rows (store_c): from 160 of M ptxas spills (328–356 bytes with NVRTC 13.5), past it more.
 static_assert(CONSUMERS < 3 || (!PINGPONG && (!SWAP_AB || BN <= 160) && !PROMOTE && BN <= 192 &&
                                 (BN < 192 || SPLIT_LOADS <= 8) && SPLIT_ROUNDS == 1),
               "three consumers: no PINGPONG or PROMOTE, BN of at most 192 (swapped, SWAP_AB, 160), SPLIT_LOADS at most "

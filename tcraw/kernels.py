@@ -472,7 +472,9 @@ WGMMA_SWITCHES = ("STREAM_K", "SPLIT_K", "SWAP_AB", "SHARE_A", "B_REALIGN")
 SPLIT_ROUNDS_MOST = 8   # (each round more is a partial tile a block in the workspace)
 
 
-SWAPPED_THREE_MOST_BN = 160   # three consumers' swapped tiles: past 160 of M ptxas spills (the .cu's limit)
+# three consumers' swapped tiles, as far as the .cu builds them: from 160 of M ptxas spills (328–356
+# bytes with NVRTC 13.5: docs/results/2026-12-04-h200-survey-4/spills_nvrtc.txt), past it more
+SWAPPED_THREE_MOST_BN = 160
 
 
 def wgmma_checked(tile):
@@ -499,7 +501,7 @@ def wgmma_checked(tile):
             ("BN (M's tile) a multiple of 16 from 16 to 256", not swapped_width),
             ("CLUSTER 1, 2 or 4", cluster not in (1, 2, 4)),
             ("no A_ROWS", tile["A_ROWS"]),
-            ("CONSUMERS 1 or 2 (3 with BN of at most 160)", consumers not in (1, 2, 3) or
+            (f"CONSUMERS 1 or 2 (3 with BN of at most {SWAPPED_THREE_MOST_BN})", consumers not in (1, 2, 3) or
              consumers == 3 and bn > SWAPPED_THREE_MOST_BN)) if bad]
         if wants:
             raise UsageError(f"SWAP_AB=1 takes {', '.join(wants)}; "
@@ -1149,7 +1151,7 @@ FIT_CONFIGS = tuple({"SWAP_AB": 1, "CONSUMERS": 2, "BN": bn, "CLUSTER": cluster,
 # where 30 clusters hold the tiles, else pairs along M — took 0.74–0.93× the pick's time at all 7
 # (272×12376×9496 0.73 → 0.88× cuBLAS, 280×11144×9560 0.91 → 1.23×), within 1.5 % of the fastest
 # of the three at each; 2 × 2 in two rounds took up to 1.27× the pick's. 160 of M (M of 289–320:
-# 3 stages, a few spills in C's store) took more time than the pick at 5 or 6 of 7 in each form
+# 3 stages, 328 bytes of spills) took more time than the pick at 5 or 6 of 7 in each form
 # (SWAPPED_THREE_MOST_BN is the kernel's limit, not this rule's). On shapes drawn after the rule
 # (runs 4–5): 0.833 / 0.830× the time (fp16 / bf16, 14 shapes off lines: 1.006 → 1.208× /
 # 0.997 → 1.201× cuBLAS, below 0.85× 8 → 0), 0.840× on 10 on lines (fp16, 0.797 → 0.948×).
@@ -1268,11 +1270,11 @@ def _with_stages(tile, picked, overrides):
     CONSUMERS=1, PROMOTE, CLUSTER=4) turn a pick's turns off rather than being refused; a pick's
     sharing of A (2 × 2, 192-row tiles in pairs, swapped pairs along M) goes with its cluster when
     the overrides reshape the cluster (CLUSTER of another size, SWAP_AB, A_ROWS, PINGPONG: taking
-    turns, clusters of 2; swapped, CONSUMERS=1 — an override that repeats the pick's
-    own value reshapes nothing); a pick of 192 rows gives way to 128 where the overrides cannot be
-    built with three consumers (wgmma_three_consumers_refuse, SWAP_AB — but a swapped pick's 192 of
-    N keeps them at BN of at most SWAPPED_THREE_MOST_BN — PINGPONG, more stages than fit) or change its columns (BN=128
-    over it means the measured 128×128, not 192×128, which never won); swapped tiles
+    turns, clusters of 2; swapped, CONSUMERS=1 — an override that repeats the pick's own value
+    reshapes nothing); a pick of 192 rows gives way to 128 where the overrides cannot be built
+    with three consumers (wgmma_three_consumers_refuse, SWAP_AB — but a swapped pick's 192 of N
+    keeps them up to SWAPPED_THREE_MOST_BN — PINGPONG, more stages than fit) or change its columns
+    (BN=128 over it means the measured 128×128, not 192×128, which never won); swapped tiles
     (SWAP_AB) over an unswapped pick, or unswapped over a swapped one, run in clusters of 1 unless
     CLUSTER is given (with SHARE_A=1 asked: 2 × 2 swapped, 2 unswapped)."""
     macros = {**tile, **picked, **overrides}

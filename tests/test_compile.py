@@ -1193,8 +1193,8 @@ def test_192_row_tiles_build_without_spills_and_are_picked_where_measured_faster
     registers a thread at launch, 160 for the consumers after setmaxnreg, which their SASS uses):
     64 × 192 builds without spills with split-K's sum loading 8 partials at once — its default
     there — and refuses 16 by name, in Python and in the .cu; wider tiles, PROMOTE, SWAP_AB past
-    160 of M and PINGPONG are refused, and a 192-row pick gives way to 128 rows under overrides that need
-    them. Picked for 16-bit inputs only, as run 2's and run 3's fastest timed
+    160 of M and PINGPONG are refused, and a 192-row pick gives way to 128 rows under overrides
+    that need them. Picked for 16-bit inputs only, as run 2's and run 3's fastest timed
     (docs/results/2026-12-01-h200-rows-192/), not where M pads a tile by much, and never cut
     along K in more than 4 pieces."""
     from dataclasses import replace
