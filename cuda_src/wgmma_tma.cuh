@@ -191,10 +191,9 @@ static_assert(SMEM_BYTES <= 227 * 1024, "more shared memory than an sm_90 block 
 static_assert(SWAP_AB || BN % 64 == 0, "B arrives in 64-column boxes");
 constexpr int B_BOXES = BN / 64;
 static_assert(!SWAP_AB || (WG_ELEM_BYTES == 2 && !WG_B_KMAJOR && WG_OUT_BYTES == 4 && BN % (4 * CM) == 0 &&
-                           !A_ROWS && (CONSUMERS <= 2 || BN <= 160)),
+                           !A_ROWS),   // (three consumers' BN: the CONSUMERS assert above)
               "SWAP_AB: 16-bit inputs with B MN-major (wgmma transposes A' only for those), fp32 C, BN a multiple of "
-              "4 × CM (each block of a cluster along N copies BN / CM of A's rows, at least 4), no A_ROWS, one or two "
-              "consumers (three with BN of at most 160)");
+              "4 × CM (each block of a cluster along N copies BN / CM of A's rows, at least 4), no A_ROWS");
 // Split-K partial sums: each consumer thread's BN/2 accumulators as float4s, thread-interleaved
 // (float4 j of thread t at j·(consumer threads) + t): coalesced writes and reads, no layout change.
 // (Tiles taken in turn run whole and have none: split_pieces.)

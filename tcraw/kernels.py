@@ -519,8 +519,8 @@ def wgmma_checked(tile):
                             (tile["SWAP_AB"] and consumers == 1)):
         raise UsageError(f"SHARE_A=1 shares A between pairs of a cluster's blocks (swapped: B's columns, the "
                          f"consumers' 64 dealt between them): it needs CLUSTER=2 or 4, no A_ROWS or PINGPONG, and "
-                         f"swapped CONSUMERS=2 or 3; got CLUSTER={cluster}, A_ROWS={tile['A_ROWS']}, PINGPONG={tile['PINGPONG']}, "
-                         f"SWAP_AB={tile['SWAP_AB']}, CONSUMERS={consumers}")
+                         f"swapped CONSUMERS=2 or 3; got CLUSTER={cluster}, A_ROWS={tile['A_ROWS']}, "
+                         f"PINGPONG={tile['PINGPONG']}, SWAP_AB={tile['SWAP_AB']}, CONSUMERS={consumers}")
     if tile["B_REALIGN"] and not wgmma_realign_builds(tile):
         raise UsageError(f"B_REALIGN=1 realigns B's rows in the B slot of unswapped tiles, a class box row of BN + 8 "
                          f"halves (at most 256): it needs BN of at most 192, one or two consumers, no SWAP_AB, "
@@ -1647,10 +1647,14 @@ def wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes=2):
     busy in pieces of FIT_SPLIT_SLICES or more (0: no fallback; see FIT_CONFIGS)."""
     if elem_bytes != 2 or not 256 < m <= 480 or m % 128 == 0 or picked.get("SWAP_AB"):
         return None   # (M a whole number of 128-row tiles: the pick's fit it as well)
+
+    def one_round(units, clusters):   # one round of the clusters, at least 4 in 5 of them busy
+        return 4 * clusters <= 5 * units <= 5 * clusters
+
     if m <= 2 * FIT_THREE_BN:   # three consumers' 192 of N by 144 of M, over any pick (FIT_THREE_BN)
         for config in FIT_THREE_CONFIGS:
             tiles, _, clusters, _, _ = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **config}, elem_bytes)
-            if 4 * clusters <= 5 * tiles <= 5 * clusters:   # one round, at least 4 clusters in 5 busy
+            if one_round(tiles, clusters):
                 return dict(config)
     # Not over two 192-row tiles (M ≤ 384 — on the H200 every 192-row pick with M past 256 has it —
     # they fit it as well), nor a pick cut along K in 3 or more pieces (it keeps every SM busy
@@ -1665,12 +1669,12 @@ def wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes=2):
     for form in FIT_FORMS if whole else ():
         if (fit := fitted(*form)):
             config, (tiles, _, clusters, _, _) = fit
-            if 4 * clusters <= 5 * tiles <= 5 * clusters:   # one round, at least 4 clusters in 5 busy
+            if one_round(tiles, clusters):
                 return dict(config)
     # Else 2 tiles of M in 2 × 2, cut along K where they are few, in pieces of FIT_SPLIT_SLICES+
     if FIT_SPLIT_SLICES and (fit := fitted(2, 4, 1)):
         config, (tiles, kt, clusters, p, _) = fit
-        if 4 * clusters <= 5 * tiles * p <= 5 * clusters and kt >= FIT_SPLIT_SLICES * p:
+        if one_round(tiles * p, clusters) and kt >= FIT_SPLIT_SLICES * p:
             return dict(config)
     return None
 
