@@ -1161,6 +1161,32 @@ FIT_THREE_CONFIGS = tuple({"SWAP_AB": 1, "CONSUMERS": 3, "BN": FIT_THREE_BN, "CL
                           for cluster in (4, 2))   # in the order tried: 2 × 2, pairs along M
 
 
+# M of 257–416 and 513–832 against wide N, past the fit rule's one round, where the pick pads M
+# to a whole number of 256- or 192-row pairs (600 → 768, 792 → 1024) or runs 128×192 tiles in
+# clusters of 1 in rounds (M of 289–352: 0.55–0.58× cuBLAS): the fit rule's 2 × 2 swapped tiles
+# (FIT_CONFIGS: 2 tiles of M to 416, else 4, BN = 16 · cdiv(M, 16 · tiles), 144 to 208) over more
+# than one round. H200, fp16, beside the pick in one call (docs/results/2026-12-04-h200-fit-rounds/,
+# run 1, scripts/shapes/fit_rounds_*.txt: 17 shapes of M 481–768, N 8–16 K): their time over the
+# pick's followed their busiest cluster's MMAs (k-slices × rows × BN) over the pick's — 0.88–0.96×
+# the time where those were 0.83–0.94× (600×13784×4000 0.81 → 0.93× cuBLAS, 582×11272×2688 0.97 →
+# 1.11×), 0.94–1.27× where they were 1.0 or more, and with stream-K cutting their last round up to
+# 1.2× the time the MMAs say (481×13776×2720 1.09× at 0.90). In clusters of 2 along N instead:
+# faster at 2 of 17, up to 1.5× the time elsewhere; 128×256 in clusters of 1 with stream-K: faster
+# at none. So wgmma_swaps_over_rounds takes them whole (stream-K as 06 cuts it: after
+# STREAM_K_ROUNDS rounds) where their MMAs are at most OVER_ROUNDS_MMAS of the pick's. On 20 shapes
+# of M 513–768 drawn after (run 2; old and new tree each in its own process, in turn): 0.895 /
+# 0.890× the time (fp16 / bf16), faster at 20 / 20, 0.858 → 0.959× / 0.842 → 0.944× cuBLAS, below
+# 0.85× 10 → 2 / 10 → 2. Then 208 of M (run 3, 9 shapes where the MMAs were 0.81–0.91×): 2 of M at
+# M of 385–416 and 4 at 769–832 took 0.83–0.90× the pick's time at all 9 (400×13832×2928 0.85 →
+# 0.98×); on 12 drawn after (run 4) 0.865 / 0.863×, 0.842 → 0.973× / 0.838 → 0.973×, below 0.85×
+# 7 → 0. Then 2 of M at 289–352 (run 6, 8 shapes): 0.59–0.93× the pick's time at all 8
+# (319×13928×5040 0.56 → 0.95×); on 12 of M 257–384 drawn after (run 7) 0.776 / 0.770×, 0.722 →
+# 0.933× / 0.714 → 0.927×, below 0.85× 12 → 1. 6 tiles of M at M of 865–1056 (run 6: MMAs
+# 0.92–0.95× the pick's) took 0.96–1.02× its time, slower at 4 of 8: not taken.
+OVER_ROUNDS_M = (257, 832)   # (2 × 2's widths, 144–208, cover M of 257–416 in 2 tiles and 513–832 in 4)
+OVER_ROUNDS_MMAS = 0.95
+
+
 def wgmma_clusters(sms, cluster):
     """The clusters 06 runs on ``sms`` SMs: one block per SM — but clusters of 4 as the H200's
     GPCs hold them (CLUSTERS_OF_4_HELD of its 132 SMs), in proportion for other SM counts; at
@@ -1182,6 +1208,16 @@ def wgmma_schedule(m, n, k, sms, tile, elem_bytes=2):
     return tiles, kt, clusters, p, (stream_k_share(tiles, kt, clusters, tile) if p == 1 else 0)
 
 
+def busiest_slices(schedule, tile):
+    """The k-slices the busiest cluster's blocks each take, from 06's ``schedule`` (wgmma_schedule's
+    tuple) with ``tile``: a round of whole tiles each, stream-K's share of the last, or split-K's
+    pieces."""
+    tiles, kt, clusters, p, share = schedule
+    if p > 1:
+        return cdiv(tiles, split_round_tiles(tiles, p, clusters, tile)) * cdiv(kt, p)
+    return tiles // clusters * kt + share if share else cdiv(tiles, clusters) * kt
+
+
 def split_k_sum_us(p, bm, bn):
     """The model's split-K term: µs for p pieces' bm×bn fp32 partial tiles through one SM, plus
     split-K's fixed cost (see SPLIT_K_US)."""
@@ -1201,15 +1237,16 @@ def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2):
     bm = wgmma_rows(tile)
     # a slice is 128 bytes of K whatever the type: its MMA time is the same (FP8's rate is twice
     # fp16's, TF32's half), only the number of slices changes
-    tiles, kt, clusters, p, share = wgmma_schedule(m, n, k, sms, tile, elem_bytes)
+    schedule = wgmma_schedule(m, n, k, sms, tile, elem_bytes)
+    tiles, kt, clusters, p, share = schedule
     slice_us = 2 * bm * bn * 64 / (WGMMA_SM_TFLOPS[consumers, bn] * 1e6)   # rates in fp16 FLOP: 64 K a slice
+    slices = busiest_slices(schedule, tile)
     if p > 1:
         per = split_round_tiles(tiles, p, clusters, tile)
-        slices, active = cdiv(tiles, per) * cdiv(kt, p), per * p * cluster
+        active = per * p * cluster
         fixup_us = cdiv(tiles, per) * split_k_sum_us(p, bm, bn)   # (a sum each round)
     else:
         active = min(tiles, clusters) * cluster
-        slices = tiles // clusters * kt + share if share else cdiv(tiles, clusters) * kt
         fixup_us = STREAM_K_US if share else 0.0
     # HBM at full speed needs HBM_SMS of the SMs reading; fewer get their share of it
     memory_us = (elem_bytes * (m * k + k * n) + 4 * m * n) / (HBM_BYTES_PER_US * min(1.0, active / (HBM_SMS * sms)))
@@ -1397,7 +1434,9 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     narrower ones and split-K — in 2 × 2 clusters where K is long (wgmma_shares_both) — short K
     tiles taken in turn (wgmma_takes_turns), and M of a few hundred swapped tiles that fit it,
     in clusters along N sharing A's rows, or 2 × 2 sharing B's columns too — at M of 257–288
-    three consumers' 192 of N by 144 of M, 2 × 2 or in pairs along M (wgmma_swaps_to_fit).
+    three consumers' 192 of N by 144 of M, 2 × 2 or in pairs along M (wgmma_swaps_to_fit); at
+    M of 257–416 and 513–832 2 × 2 swapped tiles in several rounds where they cut the busiest
+    cluster's MMAs (wgmma_swaps_over_rounds).
     16-bit M ≤ 32 runs swapped tiles of 128 rows of N (in clusters of 2 where B's rows lie off
     128-byte lines), and M of 33–48 one consumer's 64 of N by 48 of M where B streams
     (wgmma_streams_b_swapped) — else M ≤ 64 three consumers' 192 of N where B's rows lie off
@@ -1425,7 +1464,8 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
         return dict(PAIRED_ROWS_CONFIG)
     if wgmma_shares_both(m, n, k, sms, picked, elem_bytes):
         return dict(SHARED_BOTH_CONFIG)
-    return wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes) or picked
+    return (wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes)
+            or wgmma_swaps_over_rounds(m, n, k, sms, picked, elem_bytes, stream_k) or picked)
 
 
 # M ≤ 32 against a B whose rows are not a multiple of 16 bytes (N not a multiple of 8): 06 would
@@ -1677,6 +1717,31 @@ def wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes=2):
         if one_round(tiles * p, clusters) and kt >= FIT_SPLIT_SLICES * p:
             return dict(config)
     return None
+
+
+def wgmma_swaps_over_rounds(m, n, k, sms, picked, elem_bytes=2, stream_k=True):
+    """The 2 × 2 swapped tiles that fit M (FIT_CONFIGS: 128 of N by BN of M, pairs along M sharing
+    B's columns; 2 tiles of M where BN = 16 · cdiv(M, 32) is at most FIT_MOST_BN, else 4, BN =
+    16 · cdiv(M, 64)) that replace the model's ``picked`` for (m, n, k), or None: 16-bit inputs, M
+    in OVER_ROUNDS_M and not a multiple of 128, a width 2 × 2 builds (144–208), a pick neither
+    swapped nor cut along K, and the busiest cluster's MMAs (busiest_slices × a tile's) at most
+    OVER_ROUNDS_MMAS of the pick's — in however many rounds (see OVER_ROUNDS_M)."""
+    low, high = OVER_ROUNDS_M
+    if elem_bytes != 2 or not low <= m <= high or m % 128 == 0 or picked.get("SWAP_AB"):
+        return None
+    two = 16 * cdiv(m, 32)   # (the width of 2 tiles of M)
+    bn = two if two <= FIT_MOST_BN else 16 * cdiv(m, 64)
+    config = next((c for c in FIT_CONFIGS if (c["CLUSTER"], c.get("SHARE_A", 0), c["BN"]) == (4, 1, bn)), None)
+    if not config:   # (M of 417–512: 4 tiles of M would be 112–128 wide)
+        return None
+    mmas = []   # the busiest cluster's blocks' MMAs each: k-slices × rows × columns of a tile
+    for tile in ({**WGMMA_TILE, "STREAM_K": int(stream_k), **c} for c in (config, picked)):
+        schedule = wgmma_schedule(m, n, k, sms, tile, elem_bytes)
+        if schedule[3] > 1:   # cut along K: not this rule's (its tiles run whole or stream-K)
+            return None
+        mmas.append(busiest_slices(schedule, tile) * wgmma_rows(tile) * tile["BN"])
+    mine, theirs = mmas
+    return dict(config) if mine <= OVER_ROUNDS_MMAS * theirs else None
 
 
 def wgmma_choose(ranked):

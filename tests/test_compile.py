@@ -873,6 +873,38 @@ def test_three_consumers_swapped_tiles_fit_m_of_257_to_288():
         assert kernels.wgmma_config(*shape, 132)["CONSUMERS"] == 3, shape
 
 
+def test_swapped_tiles_fit_m_over_rounds():
+    """At M of 257–416 and 513–832 (not a multiple of 128) wgmma_swaps_over_rounds takes the fit
+    rule's 2 × 2 swapped tiles — 2 of M (16 · cdiv(M, 32) wide) to 416, else 4 (16 · cdiv(M, 64))
+    — in however many rounds, where the busiest cluster's MMAs are at most 0.95 of the pick's: at
+    the shapes of the first calls where they were (runs 1, 3 and 6), not where they were more; not
+    at M of 417–512 (4 tiles of M 112–128 wide), past the range, for 8-bit inputs, over a swapped
+    pick or one cut along K; the shapes timed after the rule (scripts/shapes/fit_rounds_fresh.txt,
+    fit_rounds_208_fresh.txt, fit_rounds_two_fresh.txt) pick them."""
+    two_by_two = {"SWAP_AB": 1, "CONSUMERS": 2, "CLUSTER": 4, "SHARE_A": 1}
+    for shape, bn in (((600, 13784, 4000), 160), ((582, 11272, 2688), 160), ((628, 11208, 2064), 160),
+                      ((665, 14336, 3704), 176), ((648, 15272, 5728), 176), ((400, 13832, 2928), 208),
+                      ((386, 14488, 4568), 208), ((782, 10400, 4808), 208), ((319, 13928, 5040), 160),
+                      ((332, 14064, 1872), 176)):
+        picked = kernels.wgmma_config(*shape, 132)
+        assert {name: picked.get(name) for name in two_by_two} == two_by_two and picked["BN"] == bn, shape
+    for shape in ((481, 13776, 2720), (555, 8344, 5088), (614, 12384, 3376), (669, 10168, 2168), (713, 8864, 5728),
+                  (450, 13000, 4000), (833, 13000, 4000), (384, 13000, 4000), (256, 13000, 4000),
+                  (869, 7432, 1960), (1028, 11248, 4400)):
+        assert not kernels.wgmma_config(*shape, 132).get("SWAP_AB"), shape
+    pairs_256 = {"CONSUMERS": 2, "BN": 256, "CLUSTER": 4, "SHARE_A": 1, "STAGES": 4}   # 600 → 768 of M
+    assert kernels.wgmma_swaps_over_rounds(600, 13784, 4000, 132, pairs_256)["BN"] == 160
+    assert not kernels.wgmma_swaps_over_rounds(600, 13784, 4000, 132, pairs_256, elem_bytes=1)
+    assert not kernels.wgmma_swaps_over_rounds(640, 13784, 4000, 132, pairs_256)   # (a multiple of 128)
+    assert not kernels.wgmma_swaps_over_rounds(833, 13784, 4000, 132, pairs_256)
+    assert not kernels.wgmma_swaps_over_rounds(460, 13784, 4000, 132, pairs_256)   # (4 × 128: no 2 × 2 width)
+    assert not kernels.wgmma_swaps_over_rounds(600, 13784, 4000, 132, {**two_by_two, "BN": 208, "STAGES": 4})
+    assert not kernels.wgmma_swaps_over_rounds(600, 1000, 16384, 132, pairs_256)   # few tiles: cut along K
+    for name in ("fit_rounds_fresh.txt", "fit_rounds_208_fresh.txt", "fit_rounds_two_fresh.txt"):
+        for _, shape in parse_shapes(str(Path(__file__).parent.parent / "scripts/shapes" / name)):
+            assert kernels.wgmma_config(*shape, 132).get("SWAP_AB") == 1, shape
+
+
 @pytest.mark.parametrize("key", ["fp16", "fp8e4m3", "tf32"])
 def test_06_07_state_an_8_row_box_of_a_for_the_m_edge(key):
     """06/07 take a fourth tensor map, A in 8-row boxes of one 128-byte slice (a_copy: tiles at M's
@@ -1086,8 +1118,10 @@ def test_06_counts_the_l2_requests_of_rows_off_128_byte_lines(monkeypatch):
     run 6) — or, since clusters of 4 joined the candidates, to those (measured faster at 1800×7000×4520
     and 576×7000×2024: docs/results/2026-12-01-h200-clusters-of-4/); where rows are on lines it moves
     no pick — every one the same without it — and 8-bit and TF32 inputs (not measured) get none.
-    (Among the candidates of those stops: 192-row tiles, which came later, left out.)"""
+    (Among the candidates of those stops: 192-row tiles, which came later, left out; so is the rule
+    that swaps tiles over rounds, wgmma_swaps_over_rounds.)"""
     monkeypatch.setattr(kernels, "WGMMA_CONFIGS", tuple(c for c in kernels.WGMMA_CONFIGS if c["CONSUMERS"] < 3))
+    monkeypatch.setattr(kernels, "OVER_ROUNDS_MMAS", 0)
     assert [kernels.box_row_requests(b) for b in (6016, 6000, 4000, 1984, 1994)] == [1.0, 2.47, 2.0, 2.0, 1.0]
     assert [kernels.box_row_requests(b) for b in (16, 32, 64, 96)] == [1.0, 1.0, 1.0, 2.0]   # short rows: one line
     fresh = {(1800, 7000, 4520): (2, 256, 4), (3400, 5600, 1192): (2, 256, 2), (576, 7000, 2024): (2, 192, 4),

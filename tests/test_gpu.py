@@ -738,8 +738,9 @@ def test_06_swapped_wide_tiles_are_correct(device, host_problems, key, config):
 def test_06_picks_swapped_tiles_that_fit_m(device, host_problems, key):
     """Where M is a few hundred, the registry's 06 picks swapped tiles whose M side fits it, in
     clusters of 4 or 2 along N or 2 × 2 (kernels.wgmma_swaps_to_fit) — at M ≤ 288 three consumers'
-    (192 of N) in 2 × 2 or pairs along M — built as picked (N not a multiple of 8: pitched),
-    verified, the same bits on a rerun."""
+    (192 of N) in 2 × 2 or pairs along M, at M of 257–416 and 513–832 2 × 2 over rounds
+    (wgmma_swaps_over_rounds) — built as picked (N not a multiple of 8: pitched), verified, the
+    same bits on a rerun."""
     kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
@@ -747,7 +748,10 @@ def test_06_picks_swapped_tiles_that_fit_m(device, host_problems, key):
     for shape, bn, cluster, share_a, consumers in [
             ((279, 4288, 520), 96, 4, 0, 2), ((461, 4000, 1000), 160, 4, 0, 2), ((285, 7880, 1003), 144, 2, 0, 2),
             ((395, 6500, 997), 208, 4, 1, 2), ((291, 3001, 4160), 160, 4, 1, 2),   # (cut along K in 2)
-            ((272, 12376, 520), 144, 2, 1, 3), ((280, 9907, 1003), 144, 4, 1, 3)]:
+            ((272, 12376, 520), 144, 2, 1, 3), ((280, 9907, 1003), 144, 4, 1, 3),
+            ((600, 13784, 520), 160, 4, 1, 2), ((661, 15001, 777), 176, 4, 1, 2),   # (over rounds)
+            ((530, 11001, 1003), 144, 4, 1, 2), ((401, 14001, 777), 208, 4, 1, 2), ((813, 10000, 520), 208, 4, 1, 2),
+            ((300, 14001, 777), 160, 4, 1, 2)]:
         want = {"SWAP_AB": 1, "BN": bn, "CLUSTER": cluster, "SHARE_A": share_a, "CONSUMERS": consumers}
         runs_right_and_repeatable(device, host_problems, kernel, key, [shape], None,
                                   lambda rec: not h200 or all(wgmma_macros(rec.config.split(","))[name] == v
