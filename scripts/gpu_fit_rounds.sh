@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# (issue 14) M of 481–768 against N of 8–16 K, where 06's pick pads M to 768 (128-row tiles in
-# pairs along M or 2 × 2) or runs whole 192-row tiles in rounds: swapped tiles that fit M (two
-# consumers, 128 of N by BN of M, 4 tiles of M) over more than one round, with stream-K cutting the
-# last partial round (STREAM_K_ROUNDS=0), beside the pick and 128×256 in clusters of 1 cut the same
-# way, fp16. Device calls in parts, logs under $OUT:
-#   rounds   scripts/shapes/fit_rounds_BN.txt (BN 128–192: 3–4 shapes each), each group's BN in
-#            clusters of 2 along N and 2 × 2 (SHARE_A)
+# (issue 14) M of a few hundred (257–1056) against N of 7–16 K, past one round, where 06's pick pads
+# M to whole pairs of 128- or 192-row tiles (600 → 768) or runs 192-row tiles in rounds: two
+# consumers' swapped tiles that fit M (128 of N by BN of M) over more than one round, beside the
+# pick, fp16. Device calls in parts, logs under $OUT:
+#   rounds   M of 481–768 (scripts/shapes/fit_rounds_BN.txt, BN 128–192: 3–4 shapes each): 4 tiles of
+#            M in clusters of 2 along N and in 2 × 2 (SHARE_A), and 128×256 in clusters of 1, each with
+#            stream-K cutting any last partial round (STREAM_K_ROUNDS=0)
 #   wide     scripts/shapes/fit_rounds_208.txt (M of 385–416 and 769–832): 2 × 2 swapped tiles of 208 of M
 #            (2 and 4 of M) beside the pick, in as many rounds as they take
 #   more     scripts/shapes/fit_rounds_more_BN.txt (BN 160, 176): 2 × 2 swapped tiles of BN of M beside the

@@ -1163,17 +1163,19 @@ FIT_THREE_CONFIGS = tuple({"SWAP_AB": 1, "CONSUMERS": 3, "BN": FIT_THREE_BN, "CL
 
 # M of 257–416 and 513–832 against wide N, past the fit rule's one round, where the pick pads M
 # to a whole number of 256- or 192-row pairs (600 → 768, 792 → 1024) or runs 128×192 tiles in
-# clusters of 1 in rounds (M of 289–352: 0.55–0.58× cuBLAS): the fit rule's 2 × 2 swapped tiles
+# clusters of 1 in rounds (M of 289–352: 0.55–0.82× cuBLAS): the fit rule's 2 × 2 swapped tiles
 # (FIT_CONFIGS: 2 tiles of M to 416, else 4, BN = 16 · cdiv(M, 16 · tiles), 144 to 208) over more
 # than one round. H200, fp16, beside the pick in one call (docs/results/2026-12-04-h200-fit-rounds/,
 # run 1, scripts/shapes/fit_rounds_*.txt: 17 shapes of M 481–768, N 8–16 K): their time over the
 # pick's followed their busiest cluster's MMAs (k-slices × rows × BN) over the pick's — 0.88–0.96×
-# the time where those were 0.83–0.94× (600×13784×4000 0.81 → 0.93× cuBLAS, 582×11272×2688 0.97 →
-# 1.11×), 0.94–1.27× where they were 1.0 or more, and with stream-K cutting their last round up to
-# 1.2× the time the MMAs say (481×13776×2720 1.09× at 0.90). In clusters of 2 along N instead:
+# the time where those were 0.83–0.94× with whole tiles (582×11272×2688 0.97 → 1.11× cuBLAS), and
+# 0.88× at 0.75 with stream-K cutting the last round (600×13784×4000 0.81 → 0.93×), 0.94–1.27×
+# where they were 0.97 or more, but stream-K's cut took up to 1.2× the time the MMAs say elsewhere
+# (481×13776×2720 1.09× at 0.90, 713×8864×5728 1.04× at 0.94). In clusters of 2 along N instead:
 # faster at 2 of 17, up to 1.5× the time elsewhere; 128×256 in clusters of 1 with stream-K: faster
-# at none. So wgmma_swaps_over_rounds takes them whole (stream-K as 06 cuts it: after
-# STREAM_K_ROUNDS rounds) where their MMAs are at most OVER_ROUNDS_MMAS of the pick's. On 20 shapes
+# at 1 (614×12384×3376, 0.985×). So wgmma_swaps_over_rounds takes them whole (stream-K as 06 cuts
+# it: after STREAM_K_ROUNDS rounds — 4 whole rounds at 600×13784×4000, not timed there) where
+# their MMAs are at most OVER_ROUNDS_MMAS of the pick's. On 20 shapes
 # of M 513–768 drawn after (run 2; old and new tree each in its own process, in turn): 0.895 /
 # 0.890× the time (fp16 / bf16), faster at 20 / 20, 0.858 → 0.959× / 0.842 → 0.944× cuBLAS, below
 # 0.85× 10 → 2 / 10 → 2. Then 208 of M (run 3, 9 shapes where the MMAs were 0.81–0.91×): 2 of M at
