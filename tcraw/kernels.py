@@ -1140,6 +1140,13 @@ FIT_CONFIGS = tuple({"SWAP_AB": 1, "CONSUMERS": 2, "BN": bn, "CLUSTER": cluster,
                     for bn in range(least, FIT_MOST_BN + 1, wgmma_swap_step(cluster, share_a)))
 
 
+def fit_config(cluster, share_a, bn):
+    """FIT_CONFIGS' swapped tiles of ``bn`` of M in clusters of ``cluster`` (``share_a``: 2 × 2), or
+    None where they have no such width."""
+    return next((c for c in FIT_CONFIGS if (c["CLUSTER"], c.get("SHARE_A", 0), c["BN"]) == (cluster, share_a, bn)),
+                None)
+
+
 # Three consumers' swapped tiles: 192 of N by 144 of M — cuBLAS's `192x144_64x5_1x2` at
 # 272×12376×9496, in pairs along M sharing B's columns (Nsight Compute, H200,
 # docs/results/2026-12-04-h200-survey-4/, run 2). Where M is 257–288 the fit rule's two-consumer
@@ -1703,8 +1710,7 @@ def wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes=2):
     # where these leave some idle): FIT_FORMS run whole
     def fitted(t, cluster, share_a):   # (config, its schedule), or None past FIT_MOST_BN
         step = wgmma_swap_step(cluster, share_a)
-        config = next((c for c in FIT_CONFIGS if (c["CLUSTER"], c.get("SHARE_A", 0), c["BN"]) ==
-                       (cluster, share_a, step * cdiv(m, step * t))), None)
+        config = fit_config(cluster, share_a, step * cdiv(m, step * t))
         return config and (config, wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **config}, elem_bytes))
 
     whole = picked["CONSUMERS"] != 3 and wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **picked}, elem_bytes)[3] <= 2
@@ -1733,8 +1739,7 @@ def wgmma_swaps_over_rounds(m, n, k, sms, picked, elem_bytes=2, stream_k=True):
         return None
     two = 16 * cdiv(m, 32)   # (the width of 2 tiles of M)
     bn = two if two <= FIT_MOST_BN else 16 * cdiv(m, 64)
-    config = next((c for c in FIT_CONFIGS if (c["CLUSTER"], c.get("SHARE_A", 0), c["BN"]) == (4, 1, bn)), None)
-    if not config:   # (M of 417–512: 4 tiles of M would be 112–128 wide)
+    if not (config := fit_config(4, 1, bn)):   # (M of 417–512: 4 tiles of M would be 112–128 wide)
         return None
     mmas = []   # the busiest cluster's blocks' MMAs each: k-slices × rows × columns of a tile
     for tile in ({**WGMMA_TILE, "STREAM_K": int(stream_k), **c} for c in (config, picked)):
