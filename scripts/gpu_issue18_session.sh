@@ -215,7 +215,9 @@ pitch_copies_study() {
     --copies --rounds 2 --iters 10 --seed 43 > "$OUT/pitch_copies_fp16.txt" 2>&1
   echo "pitch copies exit $?"; tail -24 "$OUT/pitch_copies_fp16.txt"
 }
-# 06's picks against cuBLAS on SURVEY_SHAPES (scripts/shapes/survey_fresh.txt) in each precision named
+# 06's picks against cuBLAS on SURVEY_SHAPES (scripts/shapes/survey_fresh.txt) in each precision named,
+# each under SURVEY_S seconds (on a fresh machine the fifth survey's fp16 took about 215 s and its bf16
+# was cut at 250 s after 45 of 48 shapes: one precision a call where the 600 s limit is near)
 survey() {
   for p in "$@"; do
     timeout ${SURVEY_S:-200} $PY -m tcraw bench --shapes ${SURVEY_SHAPES:-scripts/shapes/survey_fresh.txt} --precision $p \
@@ -1042,7 +1044,7 @@ or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
   survey4)
     SURVEY_SHAPES=scripts/shapes/survey_fresh_4.txt survey fp16 bf16 ;;
   survey5)
-    SURVEY_SHAPES=scripts/shapes/survey_fresh_5.txt survey fp16 bf16 ;;
+    SURVEY_SHAPES=scripts/shapes/survey_fresh_5.txt survey ${SURVEY_PRECISIONS:-fp16 bf16} ;;
   smallm)
     c1=SWAP_AB=1,CONSUMERS=1,CLUSTER=1,STAGES=8,STREAM_K_ROUNDS=0
     timeout ${SMALLM_S:-240} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/small_m_big_b.txt \
