@@ -216,9 +216,7 @@ def check_kernels(device_index, chosen, *, shapes=None, seed=None, isolate=True,
     if timeout is not None and not isolate:
         raise UsageError("--timeout bounds each isolated shape's child process; --no-isolate runs in this "
                          "process, with none: drop one of them")
-    timeout = 120 if timeout is None else timeout
-    if timeout < 1:
-        raise UsageError(f"--timeout must be ≥ 1 second, got {timeout}")
+    timeout = validate.timeout_s(120 if timeout is None else timeout)
     if sanitize not in (None, "failing", "all"):
         raise UsageError(f"sanitize is None, 'failing' or 'all', got {sanitize!r}")
     if sanitize:

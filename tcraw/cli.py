@@ -5,6 +5,8 @@ Errors print one line on stderr (plus the NVRTC log where there is one), never a
 """
 
 import argparse
+import contextlib
+import errno
 import json
 import os
 import sys
@@ -110,8 +112,10 @@ def _user_kernels(args):
         if not validate.is_dir(d):
             raise UsageError(f"--include {d} is not a directory")
     precisions = validate.names(args.precision, "--precision", list(kernels.PRECISIONS)) or []
-    missing = [f"--{f}" for f in ("entry", "block") if not getattr(args, f)]
-    missing += [] if len(precisions) == 1 else ["--precision"]
+    if len(precisions) > 1:
+        raise UsageError(f"--source declares one kernel of one precision; got --precision {','.join(precisions)}: "
+                         "give one (declare more kernels in a --spec file)")
+    missing = [f"--{f}" for f in ("entry", "block") if not getattr(args, f)] + ([] if precisions else ["--precision"])
     if missing:
         raise UsageError(f"--source needs --entry, --block and one --precision (e.g. fp16); missing: "
                          f"{', '.join(missing)}")
@@ -186,7 +190,8 @@ def cmd_info(args):
 def cmd_list(args):
     """The registry's kernels, and a user's (--spec / --source) after them."""
     if args.precision is not None and args.source is None:
-        raise UsageError("--precision here is a --source kernel's precision")
+        raise UsageError("--precision here is a --source kernel's precision: give --source too, or drop "
+                         "--precision (the table has a precision column for every kernel)")
     extra = _user_kernels(args)
     rows = [{"name": k.name, "precision": k.precision.label,
              "min_arch": f"sm_{k.min_arch}" + ("a only" if k.arch_specific else ""),
@@ -483,8 +488,7 @@ def cmd_profile(args):
     from . import profile
     shape = _problem_shape(args)
     validate.device_index(args.device)
-    if args.timeout < 1:
-        raise UsageError(f"--timeout must be ≥ 1 second, got {args.timeout}")
+    validate.timeout_s(args.timeout)
     names, extra = _named_kernels(args)
     if not names and not extra:
         raise UsageError("name the kernel to profile: --kernel NAME, or your own with --spec / --source")
@@ -492,7 +496,9 @@ def cmd_profile(args):
     out = validate.output_dir(args.out, "--out")
     raw_dir = validate.output_dir(args.raw, "--raw")
     if args.roofline is not None:
-        validate.output_dir(Path(args.roofline).parent if str(args.roofline).strip() else "", "--roofline")
+        if not str(args.roofline).strip():
+            raise UsageError("--roofline needs a file to draw to, e.g. roofline.png; got an empty name")
+        validate.output_dir(Path(args.roofline).parent, "--roofline")
         if importlib.util.find_spec("matplotlib") is None:
             raise UsageError("--roofline needs matplotlib: pip install 'tcraw[plot]'")
         from matplotlib.figure import Figure
@@ -695,6 +701,11 @@ def build_parser():
     return p
 
 
+# An OSError of these is the machine's (a full disk, a failing device: `tcraw list > /dev/full`),
+# not a bug of tcraw's, wherever it was raised.
+ENVIRONMENT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG, errno.EROFS}
+
+
 def main(argv=None):
     try:
         args = build_parser().parse_args(argv)
@@ -702,6 +713,7 @@ def main(argv=None):
         driver.check_env()   # an unknown $TCRAW_BACKEND or a bad $TCRAW_TRACE is refused here, before any work
         validate.env_flag("TCRAW_DEBUG")
         validate.env_flag("TCRAW_NO_CACHE")   # (read only once a kernel is compiled: refused before any work too)
+        validate.env_dirs("TCRAW_CUDA_INCLUDE")   # (likewise)
         return args.fn(args)
     except TcrawError as exc:
         note(f"tcraw: {exc}")
@@ -715,6 +727,12 @@ def main(argv=None):
     except SystemExit as exc:  # --help
         return exc.code if isinstance(exc.code, int) else 0
     except Exception as exc:  # a bug of tcraw's: one line, and the traceback only on request
+        if isinstance(exc, OSError) and exc.errno in ENVIRONMENT_ERRNOS:
+            note(f"tcraw: {exc.strerror} " + (f"({exc.filename})" if exc.filename else "writing the output")
+                 + ": a fault of this machine's (its disk or a device), not of the input")
+            with contextlib.suppress(OSError):   # (nor may the interpreter's flush at exit report it again)
+                sys.stdout.close()
+            return UsageError.exit_code
         if os.environ.get("TCRAW_DEBUG", "").strip().lower() in validate.TRUE:   # checked at the start
             raise
         note(f"tcraw: internal error, a bug in tcraw: {type(exc).__name__}: {exc} "

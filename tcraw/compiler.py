@@ -407,6 +407,8 @@ def cubin_for(kernel, device, cubin_dir=None):
 def check_cubin_dir(cubin_dir):
     """``cubin_dir`` as a Path, refused unless it is a directory holding cubins (the CLI asks before
     it opens the GPU; load_prebuilt again)."""
+    if not str(cubin_dir).strip():   # (Path("") is the working directory: an empty name asks for none)
+        raise UsageError("--cubin-dir needs a directory of cubins; got an empty name")
     path = Path(cubin_dir)
     if not is_dir(path):
         raise UsageError(f"--cubin-dir {cubin_dir} is not a directory; make one with "

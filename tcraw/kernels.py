@@ -5,6 +5,7 @@ problem is padded to, and a function from the padded (M, N, K) to grid/block/sha
 Every kernel takes (A, B, C, M, N, K) with row-major A (M×K), B (K×N), C (M×N).
 """
 
+import os
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -121,6 +122,17 @@ class Kernel:
                 raise UsageError(f"kernel {self.name}: unknown precision {self.precision!r}; "
                                  f"choose from: {', '.join(PRECISIONS)}")
             object.__setattr__(self, "precision", PRECISIONS[self.precision])
+        if not isinstance(self.precision, Precision):
+            raise UsageError(f"kernel {self.name}: precision is a key such as \"fp16\" (one of "
+                             f"{', '.join(PRECISIONS)}) or a tcraw Precision, got {self.precision!r}")
+        # (text where a tuple belongs would be read a character at a time: "/usr/include" as "/", "u", …)
+        for field, what in (("defines", "NAME or NAME=VALUE texts, e.g. (\"BN=128\",)"),
+                            ("include_dirs", "directory paths, e.g. (\"include\",)")):
+            value = getattr(self, field)
+            if not isinstance(value, (tuple, list)) or not all(
+                    isinstance(v, str) or (field == "include_dirs" and isinstance(v, os.PathLike)) for v in value):
+                raise UsageError(f"kernel {self.name}: {field} is a tuple of {what}, got {value!r}")
+            object.__setattr__(self, field, tuple(value))
 
     def configured(self, m, n, k, sm_count, overrides=None):
         """This kernel as it runs on (m, n, k) with ``sm_count`` SMs: its own configuration, or
@@ -2179,13 +2191,15 @@ def tile_geometry(block, block_tile, smem_bytes=0):
     can launch is refused here, on any machine (the device's own limits at the launch)."""
     def whole(values, count):
         values = tuple(values) if isinstance(values, (tuple, list)) else None
-        return values if values is not None and len(values) == count and all(is_whole(v, 1) for v in values) else None
+        return values if values is not None and len(values) == count and \
+            all(is_whole(v, 1, 2**31 - 1) for v in values) else None
     threads, tile = whole(block, 3), whole(block_tile, 2)
     if threads is None or threads[0] * threads[1] * threads[2] > 1024 or threads[2] > 64:
         raise UsageError(f"a block is (x, y, z) whole numbers ≥ 1, at most 1024 threads and z ≤ 64 on any "
                          f"CUDA GPU; got block={block!r}")
     if tile is None:
-        raise UsageError(f"block_tile is the (rows, cols) of C each block computes, whole numbers ≥ 1; got {block_tile!r}")
+        raise UsageError(f"block_tile is the (rows, cols) of C each block computes, whole numbers from 1 to 2^31 − 1; "
+                         f"got {block_tile!r}")
     if not is_whole(smem_bytes, 0, SM90_SMEM_BYTES):
         raise UsageError(f"dynamic shared memory is a whole number of bytes from 0 to {SM90_SMEM_BYTES} (the most a "
                          f"block has on any GPU tcraw runs on); got {smem_bytes!r}")

@@ -334,6 +334,7 @@ def run_profile(kernel, shape, *, ncu=None, clock_control="base", raw_path=None,
     stdout, stderr)``, when given, sees every ncu run. Raises classify_ncu_failure's error when no
     launch was profiled."""
     kernel = get_kernel(kernel) if isinstance(kernel, str) else kernel
+    timeout = validate.timeout_s(timeout, "timeout")
     ncu = ncu or find_ncu()
     unknown = set(unknown)
     rep = raw_path and Path(str(raw_path) + ("" if str(raw_path).endswith(".ncu-rep") else ".ncu-rep"))

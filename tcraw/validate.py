@@ -46,6 +46,18 @@ def timing(iters, warmup):
             raise UsageError(f"{name} must be an integer in [{low}, {MAX_ITERS}], got {v!r}")
 
 
+# The longest a child process (an isolated shape, ncu) may be given: a week. Python's own limit on
+# a wait lies near 2^31 ms (about 25 days); past it subprocess raises instead of waiting.
+MAX_TIMEOUT_S = 7 * 24 * 3600
+
+
+def timeout_s(value, name="--timeout"):
+    """Seconds a child process may run: a whole number in [1, MAX_TIMEOUT_S]."""
+    if not is_whole(value, 1, MAX_TIMEOUT_S):
+        raise UsageError(f"{name} must be a whole number of seconds in [1, {MAX_TIMEOUT_S}] (a week), got {value!r}")
+    return int(value)
+
+
 def hold_ms(value, name="the hold"):
     """A hold of the stream in ms (runtime.Device.hold, HOLD_MS_PER_LAUNCH): a finite real number
     in [0, 60 000], not a bool — a longer one would stall the GPU for minutes, uninterruptibly."""
@@ -61,11 +73,12 @@ def seed(value):
 
 def defines(values):
     """Preprocessor definitions as NVRTC's -D takes them: NAME, NAME=VALUE or a function-like
-    NAME(ARGS)=VALUE, NAME a C identifier (one NVRTC refuses would fail every arch's compile)."""
+    NAME(ARGS)=VALUE, NAME a C identifier, on one line (one NVRTC refuses would fail every arch's
+    compile: a macro ends at its line's end)."""
     for d in values:
-        if not isinstance(d, str) or not re.fullmatch(r"[A-Za-z_]\w*(\([\w\s,.]*\))?(=.*)?", d,
-                                                     flags=re.ASCII | re.DOTALL):
-            raise UsageError(f"define {d!r}: write NAME, NAME=VALUE or NAME(ARGS)=VALUE, NAME a C identifier")
+        if not isinstance(d, str) or not re.fullmatch(r"[A-Za-z_]\w*(\([\w \t,.]*\))?(=[^\n\r]*)?", d, flags=re.ASCII):
+            raise UsageError(f"define {d!r}: write NAME, NAME=VALUE or NAME(ARGS)=VALUE on one line, NAME a C "
+                             "identifier")
 
 
 def device_index(spec, allow_all=False):
@@ -126,6 +139,19 @@ def env_flag(name):
     if value in TRUE or value in FALSE:
         return value in TRUE
     raise UsageError(f"{name}={os.environ[name]!r} is neither on nor off; set it to 1 or 0 (or unset it)")
+
+
+def env_dirs(name):
+    """An environment variable of directories (os.pathsep-separated, TCRAW_CUDA_INCLUDE): unset, or
+    every one it names a directory — one named is used or refused, never skipped."""
+    value = os.environ.get(name)
+    if not value:
+        return
+    dirs = [d for d in value.split(os.pathsep) if d]
+    missing = [d for d in dirs if not is_dir(d)]
+    if not dirs or missing:
+        raise UsageError(f"{name}={value!r}: " + (f"{missing[0]} is not a directory" if missing else "names no directory")
+                         + f"; set it to directories separated by {os.pathsep!r} (or unset it)")
 
 
 def is_dir(path):

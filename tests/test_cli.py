@@ -1,6 +1,7 @@
 """The command line on any machine: exit codes, messages, JSON records."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -115,6 +116,15 @@ def compiler_arch(text):
     (["compile", "--kernel", "wmma_bf16", "--arch", "sm_75"], "needs sm_80"),
     (["check", "--kernel", "naive_fp32", "--no-isolate", "--timeout", "5"], "drop one of them"),
     (["compile", "--spec", "/"], "is a directory"),
+    (["check", "--kernel", "naive_fp32", "--timeout", str(2**31)], "--timeout must be a whole number of seconds"),
+    (["profile", "--kernel", "naive_fp32", "--timeout", "99999999999"], "in [1, 604800]"),
+    (["profile", "--kernel", "naive_fp32", "--roofline", ""], "a file to draw to"),
+    (["run", "--cubin-dir", ""], "got an empty name"),
+    (["list", "--precision", "fp16"], "give --source too, or drop --precision"),
+    (["compile", "--source", "cuda_src/01_naive_fp32.cu", "--entry", "naive_fp32", "--name", "mine", "--block", "16",
+      "--precision", "fp16,fp32"], "one kernel of one precision"),
+    (["compile", "--source", "cuda_src/01_naive_fp32.cu", "--entry", "naive_fp32", "--name", "mine", "--block", "16",
+      "--block-tile", f"{2**40},1", "--precision", "fp32"], "from 1 to 2^31"),
 ])
 def test_bad_usage_is_exit_2_with_a_message(args, needle):
     rc, out, err = run_cli(*args)
@@ -299,12 +309,26 @@ def test_sweep_over_every_gpu_runs_one_worker_per_gpu_at_once(monkeypatch, capsy
     ({"TCRAW_DEBUG": "maybe"}, ["list"], "TCRAW_DEBUG"),
     ({"TCRAW_NO_CACHE": "maybe"}, ["run"], "TCRAW_NO_CACHE"),   # (before the GPU is looked for)
     ({"TCRAW_CACHE_DIR": "/etc/passwd"}, ["cache", "info"], "not a directory"),
+    ({"TCRAW_CUDA_INCLUDE": "/nonexistent/include"}, ["compile", "--kernel", "naive_fp32", "--arch", "sm_80"],
+     "/nonexistent/include is not a directory"),
+    ({"TCRAW_CUDA_INCLUDE": os.pathsep}, ["list"], "names no directory"),
 ])
 def test_environment_values_that_cannot_work_are_refused(monkeypatch, capsys, env, argv, needle):
     for k, v in env.items():
         monkeypatch.setenv(k, v)
     assert main(argv) == 2
     assert needle in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here to make standard output fail")
+def test_standard_output_that_fails_is_a_one_line_error_not_a_bug():
+    """A full disk behind standard output is the machine's failure: exit 2 and a line, not 70."""
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([sys.executable, "-m", "tcraw", "list"], stdout=full, stderr=subprocess.PIPE, text=True,
+                           timeout=120)
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.strip().splitlines() == ["tcraw: No space left on device writing the output: a fault of this "
+                                             "machine's (its disk or a device), not of the input"]
 
 
 def test_a_cubin_dir_with_no_cubins_is_refused_before_the_gpu(tmp_path, capsys):
@@ -322,6 +346,15 @@ def test_a_spec_kernel_that_cannot_work_is_refused_at_load(tmp_path, capsys):
     spec.write_text(spec.read_text().replace("(0, 16, 16)", "(16, 16, 16)").replace("name='k'", "name='a,b'"))
     assert main(["compile", "--spec", str(spec)]) == 2
     assert "kernel name 'a,b'" in capsys.readouterr().err
+    good = spec.read_text().replace("name='a,b'", "name='k'")
+    for old, wrong, needle in (("precision='fp16'", "precision=16", "precision is a key such as \"fp16\""),
+                               ("min_arch=70,", "min_arch=70, include_dirs='/usr/include',", "include_dirs is a tuple"),
+                               ("min_arch=70,", "min_arch=70, include_dirs=(5,),", "include_dirs is a tuple"),
+                               ("min_arch=70,", "min_arch=70, defines='BN=128',", "defines is a tuple")):
+        spec.write_text(good.replace(old, wrong))
+        for command in ("list", "compile"):   # (list read the precision's label: exit 70 before)
+            assert main([command, "--spec", str(spec)]) == 2, wrong
+            assert needle in capsys.readouterr().err
 
 
 def test_a_kernel_built_in_python_is_not_sent_to_a_child(capsys):

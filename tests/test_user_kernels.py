@@ -62,6 +62,8 @@ def test_flags_declare_the_same_kernel_as_a_spec():
     (["compile", "--source", str(ROOT / "examples" / "edge_bug.cu"), "--entry", "edge_bug", "--precision", "fp16",
       "--block", "16", "--define", "A B=3"], "NAME a C identifier"),
     (["compile", "--source", str(ROOT / "examples" / "edge_bug.cu"), "--entry", "edge_bug", "--precision", "fp16",
+      "--block", "16", "--define", "A=1\nB"], "on one line"),   # (NVRTC refuses it: every arch's compile failed)
+    (["compile", "--source", str(ROOT / "examples" / "edge_bug.cu"), "--entry", "edge_bug", "--precision", "fp16",
       "--block", "16", "--smem", "-1"], "--smem is the dynamic shared memory in bytes, 0 or more (got -1)"),
     (["compile", "--source", str(ROOT / "examples" / "edge_bug.cu"), "--entry", "edge_bug", "--precision", "fp16",
       "--block", "16", "--min-arch", "7"], "--min-arch is a compute capability written as a number, such as 80"),
