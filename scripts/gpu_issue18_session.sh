@@ -148,7 +148,8 @@
 #   survey3 (issue 14) 06's picks against cuBLAS on a third random draw of 48 shapes
 #          (scripts/shapes/survey_fresh_3.txt, drawn at session 42), fp16 and bf16
 #   survey4 (issue 14) the same on a fourth draw (scripts/shapes/survey_fresh_4.txt, drawn at session 52)
-#   survey5 (issue 14) the same on a fifth draw (scripts/shapes/survey_fresh_5.txt, drawn at session 54)
+#   survey5 (issue 14) the same on a fifth draw (scripts/shapes/survey_fresh_5.txt, drawn at session 54),
+#          SURVEY_PRECISIONS (fp16 bf16)
 #   smallm (issue 14) M ≤ 32 against a large B (scripts/shapes/small_m_big_b.txt): the pick beside stream-K
 #          over the whole problem (STREAM_K_ROUNDS=0; and for stretches that save few slices) and one consumer's
 #          64-column swapped tiles (BN 16, 32) cut after their whole round; then unswapped picks that fill less

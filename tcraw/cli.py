@@ -701,8 +701,8 @@ def build_parser():
     return p
 
 
-# An OSError of these is the machine's (a full disk, a failing device: `tcraw list > /dev/full`),
-# not a bug of tcraw's, wherever it was raised.
+# An OSError of these is the machine's refusing a write (a full disk or quota, a read-only file
+# system, a failing device: `tcraw list > /dev/full`), not a bug of tcraw's, wherever it was raised.
 ENVIRONMENT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG, errno.EROFS}
 
 
@@ -714,7 +714,9 @@ def main(argv=None):
         validate.env_flag("TCRAW_DEBUG")
         validate.env_flag("TCRAW_NO_CACHE")   # (read only once a kernel is compiled: refused before any work too)
         validate.env_dirs("TCRAW_CUDA_INCLUDE")   # (likewise)
-        return args.fn(args)
+        code = args.fn(args)
+        sys.stdout.flush()   # (a full disk behind it fails here, not in the interpreter's flush at exit)
+        return code
     except TcrawError as exc:
         note(f"tcraw: {exc}")
         return exc.exit_code
@@ -728,10 +730,12 @@ def main(argv=None):
         return exc.code if isinstance(exc.code, int) else 0
     except Exception as exc:  # a bug of tcraw's: one line, and the traceback only on request
         if isinstance(exc, OSError) and exc.errno in ENVIRONMENT_ERRNOS:
-            note(f"tcraw: {exc.strerror} " + (f"({exc.filename})" if exc.filename else "writing the output")
-                 + ": a fault of this machine's (its disk or a device), not of the input")
-            with contextlib.suppress(OSError):   # (nor may the interpreter's flush at exit report it again)
-                sys.stdout.close()
+            note(f"tcraw: could not write {exc.filename or 'the output'}: {exc.strerror}")
+            if exc.filename is None:   # standard output's: what it still holds goes nowhere, so that the
+                with contextlib.suppress(Exception):   # interpreter's flush at exit does not fail again
+                    devnull = os.open(os.devnull, os.O_WRONLY)
+                    os.dup2(devnull, sys.stdout.fileno())
+                    os.close(devnull)
             return UsageError.exit_code
         if os.environ.get("TCRAW_DEBUG", "").strip().lower() in validate.TRUE:   # checked at the start
             raise

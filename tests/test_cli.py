@@ -322,13 +322,15 @@ def test_environment_values_that_cannot_work_are_refused(monkeypatch, capsys, en
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here to make standard output fail")
 def test_standard_output_that_fails_is_a_one_line_error_not_a_bug():
-    """A full disk behind standard output is the machine's failure: exit 2 and a line, not 70."""
-    with open("/dev/full", "w") as full:
-        p = subprocess.run([sys.executable, "-m", "tcraw", "list"], stdout=full, stderr=subprocess.PIPE, text=True,
-                           timeout=120)
-    assert p.returncode == 2, p.stderr
-    assert p.stderr.strip().splitlines() == ["tcraw: No space left on device writing the output: a fault of this "
-                                             "machine's (its disk or a device), not of the input"]
+    """A full disk behind standard output is the machine's failure: exit 2 and a line, not 70 — with
+    standard output buffered (where the write fails at the last flush) or not."""
+    for unbuffered in ("", "1"):
+        env = {**os.environ, "PYTHONUNBUFFERED": unbuffered}
+        with open("/dev/full", "w") as full:
+            p = subprocess.run([sys.executable, "-m", "tcraw", "list"], stdout=full, stderr=subprocess.PIPE,
+                               text=True, timeout=120, env=env)
+        assert p.returncode == 2, p.stderr
+        assert p.stderr.strip().splitlines() == ["tcraw: could not write the output: No space left on device"]
 
 
 def test_a_cubin_dir_with_no_cubins_is_refused_before_the_gpu(tmp_path, capsys):
@@ -355,6 +357,13 @@ def test_a_spec_kernel_that_cannot_work_is_refused_at_load(tmp_path, capsys):
         for command in ("list", "compile"):   # (list read the precision's label: exit 70 before)
             assert main([command, "--spec", str(spec)]) == 2, wrong
             assert needle in capsys.readouterr().err
+    # lists and paths are taken where tuples of text are written
+    spec.write_text(good.replace("min_arch=70,", "min_arch=70, include_dirs=[pathlib.Path('inc')], defines=['X=1'],")
+                    .replace("from tcraw", "import pathlib\nfrom tcraw"))
+    (tmp_path / "inc").mkdir()
+    assert main(["list", "--spec", str(spec)]) == 0, capsys.readouterr().err
+    (k,) = kernels.load_spec(spec)
+    assert k.include_dirs == (str(tmp_path / "inc"),) and k.defines == ("X=1",)
 
 
 def test_a_kernel_built_in_python_is_not_sent_to_a_child(capsys):
