@@ -16,7 +16,7 @@ from .cache import CubinCache, cache_dir, cache_key
 from .cubin import kernel_resources
 from .driver import get_backend
 from .errors import ArchError, CompileError, MissingHeaderError, UsageError
-from .validate import defines as check_defines, is_dir, is_whole
+from .validate import defines as check_defines, env_dirs, is_dir, is_whole
 
 # Installed: the kernels ship inside the package (pyproject maps cuda_src/ to tcraw/cuda_src).
 # From a checkout or an editable install: the repository's cuda_src/ beside the package.
@@ -106,8 +106,8 @@ def _header_candidates():
     """Lists of directories, best first, each tried as one -I set. TCRAW_CUDA_INCLUDE (one or
     more directories, os.pathsep-separated) is used or refused, never skipped."""
     from .toolchain import choose
-    if os.environ.get("TCRAW_CUDA_INCLUDE"):
-        yield [Path(d) for d in os.environ["TCRAW_CUDA_INCLUDE"].split(os.pathsep) if d]
+    if (named := env_dirs("TCRAW_CUDA_INCLUDE")):
+        yield named
         return
     tc = choose()
     if tc.stack:

@@ -12,7 +12,7 @@ from typing import Callable
 from .driver.constants import TMA_BF16, TMA_FP16, TMA_FP32, TMA_UINT8
 from .errors import UsageError
 from .precision import FAMILIES, PRECISIONS, Precision
-from .validate import defines as checked_defines, is_whole
+from .validate import INT32_MAX, defines as checked_defines, is_whole
 
 
 def cdiv(a, b):
@@ -2192,7 +2192,7 @@ def tile_geometry(block, block_tile, smem_bytes=0):
     def whole(values, count):
         values = tuple(values) if isinstance(values, (tuple, list)) else None
         return values if values is not None and len(values) == count and \
-            all(is_whole(v, 1, 2**31 - 1) for v in values) else None
+            all(is_whole(v, 1, INT32_MAX) for v in values) else None
     threads, tile = whole(block, 3), whole(block_tile, 2)
     if threads is None or threads[0] * threads[1] * threads[2] > 1024 or threads[2] > 64:
         raise UsageError(f"a block is (x, y, z) whole numbers ≥ 1, at most 1024 threads and z ≤ 64 on any "

@@ -142,16 +142,18 @@ def env_flag(name):
 
 
 def env_dirs(name):
-    """An environment variable of directories (os.pathsep-separated, TCRAW_CUDA_INCLUDE): unset, or
-    every one it names a directory — one named is used or refused, never skipped."""
+    """The directories an environment variable names (os.pathsep-separated, TCRAW_CUDA_INCLUDE) as
+    Paths, None where it is unset or empty; one that names anything but directories is refused,
+    never skipped."""
     value = os.environ.get(name)
     if not value:
-        return
+        return None
     dirs = [d for d in value.split(os.pathsep) if d]
     missing = [d for d in dirs if not is_dir(d)]
     if not dirs or missing:
         raise UsageError(f"{name}={value!r}: " + (f"{missing[0]} is not a directory" if missing else "names no directory")
                          + f"; set it to directories separated by {os.pathsep!r} (or unset it)")
+    return [Path(d) for d in dirs]
 
 
 def is_dir(path):

@@ -320,6 +320,14 @@ def test_environment_values_that_cannot_work_are_refused(monkeypatch, capsys, en
     assert needle in capsys.readouterr().err
 
 
+def test_a_cuda_include_of_no_directory_is_refused_by_the_library_too(monkeypatch):
+    """The API refuses TCRAW_CUDA_INCLUDE where the CLI does (validate.env_dirs, one parse of it)."""
+    from tcraw import UsageError, compiler
+    monkeypatch.setenv("TCRAW_CUDA_INCLUDE", "/nonexistent/include")
+    with pytest.raises(UsageError, match="/nonexistent/include is not a directory"):
+        compiler.find_include_dirs()
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here to make standard output fail")
 def test_standard_output_that_fails_is_a_one_line_error_not_a_bug():
     """A full disk behind standard output is the machine's failure: exit 2 and a line, not 70 — with
