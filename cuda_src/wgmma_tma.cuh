@@ -29,7 +29,7 @@
 //                  count of A's rows each): for small M, no rows of zeros; for M of a few
 //                  hundred, tiles that fit it (16-bit types; in clusters along N, multicasting
 //                  A's rows — with SHARE_A, pairs along M too, multicasting B's columns; three
-//                  consumers, 192 of N, with BN of at most 160)
+//                  consumers, 192 of N, with BN of at most 192)
 //   PINGPONG       64 or 128: the two consumers take the block's tiles in turn, each a whole tile
 //                  of that many rows (one or two wgmmas a k-step), so one stores its C while the
 //                  other multiplies (default 0: both share every tile, 64 rows each)
@@ -86,8 +86,8 @@
 #define SPLIT_ROUNDS 1   // ... and (more than 1) where tiles are more than half the clusters, pieces of
 #endif                   // several tiles in up to this many rounds when that takes a tenth less (split_pieces)
 #ifndef SPLIT_LOADS
-#define SPLIT_LOADS (CONSUMERS == 3 && BN == 192 ? 8 : 16)   // ... whose sum over 3+ pieces loads about this
-#endif                // many 16-byte partials at once (split_epilogue; 8 for 192 × 192: registers, at THREADS)
+#define SPLIT_LOADS (CONSUMERS == 3 && BN > 160 ? 8 : 16)   // ... whose sum over 3+ pieces loads about this
+#endif                // many 16-byte partials at once (split_epilogue; 8 for 192 × 176 and 192 × 192: registers)
 
 #ifndef PROMOTE
 #define PROMOTE 0     // N > 0: the MMAs accumulate N slices, then fp32 adds (see the top)
@@ -132,15 +132,15 @@ constexpr int THREADS = 128 * (CONSUMERS + 1);
 // cubin says 128 either way). ptxas allocates the consumers' code up to the count setmaxnreg
 // grants them: three consumers — 192-row tiles — hold 64 × 192's 96 accumulators in 160 (their
 // SASS uses up to R143 with split-K's sum loading 8 partials at once; 16 at once spill 5 kB:
-// SPLIT_LOADS). A producer of one warp instead, for 416 threads of 152 registers with no
-// setmaxnreg, cannot launch: a quarter would run four warps, 4 × 32 × 152 > 16384.
+// SPLIT_LOADS; swapped, 8 from 176 of M, where 16 spill 8 bytes). A producer of one warp
+// instead, for 416 threads of 152 registers with no setmaxnreg, cannot launch: a quarter would
+// run four warps, 4 × 32 × 152 > 16384.
 static_assert(CONSUMERS >= 1 && CONSUMERS <= 3, "CONSUMERS is 1, 2 or 3");
-// Swapped, three consumers hold BN / 2 accumulators too, but their C leaves through a box of BN
-// rows (store_c): from 160 of M ptxas spills (328–356 bytes with NVRTC 13.5), past it more.
-static_assert(CONSUMERS < 3 || (!PINGPONG && (!SWAP_AB || BN <= 160) && !PROMOTE && BN <= 192 &&
-                                (BN < 192 || SPLIT_LOADS <= 8) && SPLIT_ROUNDS == 1),
-              "three consumers: no PINGPONG or PROMOTE, BN of at most 192 (swapped, SWAP_AB, 160), SPLIT_LOADS at most "
-              "8 at 192, split-K in one round (SPLIT_ROUNDS 1: more spilled at 192 × 192)");
+// Swapped, three consumers hold BN / 2 accumulators too: up to 192 of M, none spilled (NVRTC 13.5).
+static_assert(CONSUMERS < 3 || (!PINGPONG && !PROMOTE && BN <= 192 && (BN <= 160 || SPLIT_LOADS <= 8) &&
+                                SPLIT_ROUNDS == 1),
+              "three consumers: no PINGPONG or PROMOTE, BN of at most 192, SPLIT_LOADS at most 8 past 160, split-K in "
+              "one round (SPLIT_ROUNDS 1: more spilled at 192 × 192)");
 // Realigning B (B_REALIGN), the producer's warps shift rows too: 56 registers, the consumers 224 —
 // with one consumer, 160 (160 + 232: a quarter has registers to spare).
 constexpr int PRODUCER_REGS = CONSUMERS == 3 ? 24 : B_REALIGN ? (CONSUMERS == 1 ? 160 : 56) : 40,
@@ -561,16 +561,25 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
     // then a TMA store each. Up to 64 rows the two halves fill two boxes at once; wider, the
     // buffer holds one box (C_BUFFER_BYTES: more stages fit) and the halves take it in turn —
     // thread 0 holding the second until the copy engine has read the first.
-    const int w = t % 128 / 32, lane = t % 32;
+    // Row m = 8j + m0 lies 1024 bytes past row m0 and has its swizzle (m % 8 = m0), so a thread's
+    // BN / 2 addresses are four bases (one per e) plus 1024·j, an immediate. Computed from a
+    // signed t, the compiler could not see that m % 8 is m0 and kept an address per store live
+    // across the tile: ptxas spilled them, 864–928 bytes of spill stores at BN 256 with one or two
+    // consumers, 328–356 with three at 160 (NVRTC 13.5; scripts/swapped_spills.py).
+    const unsigned w = unsigned(t) % 128 / 32, lane = unsigned(t) % 32;
     auto fill = [&](unsigned box, unsigned half_bytes) {   // this thread's accumulators, half h at box + h·half_bytes
+        unsigned base[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            const unsigned n = w * 16 + lane / 4 + 8 * (e / 2), m0 = 2 * (lane % 4) + e % 2, nn = n % 32;
+            base[e] = box + (n / 32) * half_bytes + m0 * 128 + ((nn / 4) ^ m0) * 16 + (nn % 4) * 4;
+        }
 #pragma unroll
         for (int j = 0; j < BN / 8; ++j)
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                const int n = w * 16 + lane / 4 + 8 * (e / 2), m = 8 * j + 2 * (lane % 4) + e % 2, nn = n % 32;
-                const unsigned at = box + (n / 32) * half_bytes + m * 128 + (((nn / 4) ^ (m % 8)) * 16) + (nn % 4) * 4;
-                asm volatile("st.shared.f32 [%0], %1;" ::"r"(at), "f"(WG_SCALED ? d[4 * j + e] * scale : d[4 * j + e]));
-            }
+            for (int e = 0; e < 4; ++e)
+                asm volatile("st.shared.f32 [%0], %1;" ::"r"(base[e] + 1024 * j),
+                             "f"(WG_SCALED ? d[4 * j + e] * scale : d[4 * j + e]));
     };
     auto put = [&](int q, unsigned box) {   // box q of the two (column col + 32q): stored or added
         if (add) tma_add_2d(map_c, box, col + q * 32, row);

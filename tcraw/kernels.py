@@ -418,21 +418,22 @@ def wgmma_turns_build(tile):
 
 
 def wgmma_split_loads(tile):
-    """The SPLIT_LOADS ``tile`` builds with: its own if set, else 16 — 8 for three consumers of 192
-    columns, whose 96 accumulators a thread leave room in the 160 registers setmaxnreg gives them
-    for 8 loads' partials, not 16 (5 kB of spills; the .cu refuses more than 8 there)."""
+    """The SPLIT_LOADS ``tile`` builds with: its own if set, else 16 — 8 for three consumers of
+    more than 160 columns, whose 88 or 96 accumulators a thread leave room in the 160 registers
+    setmaxnreg gives them for 8 loads' partials, not 16 (5 kB of spills at 192, 8 bytes at a
+    swapped 176; the .cu refuses more than 8 there)."""
     if tile["SPLIT_LOADS"] is not None:
         return tile["SPLIT_LOADS"]
-    return 8 if tile["CONSUMERS"] == 3 and tile["BN"] == 192 else 16
+    return 8 if tile["CONSUMERS"] == 3 and tile["BN"] > 160 else 16
 
 
 def wgmma_three_consumers_refuse(tile):
     """The macros of ``tile`` that three consumers (192-row tiles) cannot be built with, as
     MACRO=value (empty if none): more than 192 columns, PROMOTE, more than 8 split-K loads at once
-    at 192 columns (wgmma_split_loads), split-K in several rounds (SPLIT_ROUNDS: 16 bytes of
+    past 160 columns (wgmma_split_loads), split-K in several rounds (SPLIT_ROUNDS: 16 bytes of
     spills at 192 × 192)."""
     bad = (("BN", tile["BN"] > 192), ("PROMOTE", tile["PROMOTE"]),
-           ("SPLIT_LOADS", tile["BN"] == 192 and (tile["SPLIT_LOADS"] or 8) > 8),
+           ("SPLIT_LOADS", tile["BN"] > 160 and (tile["SPLIT_LOADS"] or 8) > 8),
            ("SPLIT_ROUNDS", tile["SPLIT_ROUNDS"] > 1))
     return [f"{name}={tile[name]}" for name, wrong in bad if wrong]
 
@@ -484,11 +485,6 @@ WGMMA_SWITCHES = ("STREAM_K", "SPLIT_K", "SWAP_AB", "SHARE_A", "B_REALIGN")
 SPLIT_ROUNDS_MOST = 8   # (each round more is a partial tile a block in the workspace)
 
 
-# three consumers' swapped tiles, as far as the .cu builds them: from 160 of M ptxas spills (328–356
-# bytes with NVRTC 13.5: docs/results/2026-12-04-h200-survey-4/spills_nvrtc.txt), past it more
-SWAPPED_THREE_MOST_BN = 160
-
-
 def wgmma_checked(tile):
     """``tile`` if 06/07 can be built with it; else a UsageError saying which macro and what fits."""
     consumers, bn, cluster, stages = tile["CONSUMERS"], tile["BN"], tile["CLUSTER"], tile["STAGES"]
@@ -513,8 +509,7 @@ def wgmma_checked(tile):
             ("BN (M's tile) a multiple of 16 from 16 to 256", not swapped_width),
             ("CLUSTER 1, 2 or 4", cluster not in (1, 2, 4)),
             ("no A_ROWS", tile["A_ROWS"]),
-            (f"CONSUMERS 1 or 2 (3 with BN of at most {SWAPPED_THREE_MOST_BN})", consumers not in (1, 2, 3) or
-             consumers == 3 and bn > SWAPPED_THREE_MOST_BN)) if bad]
+            ("CONSUMERS 1, 2 or 3", consumers not in (1, 2, 3))) if bad]
         if wants:
             raise UsageError(f"SWAP_AB=1 takes {', '.join(wants)}; "
                              f"got BN={bn}, CLUSTER={cluster}, A_ROWS={tile['A_ROWS']}, CONSUMERS={consumers}")
@@ -1170,8 +1165,8 @@ def fit_config(cluster, share_a, bn):
 # where 30 clusters hold the tiles, else pairs along M — took 0.74–0.93× the pick's time at all 7
 # (272×12376×9496 0.73 → 0.88× cuBLAS, 280×11144×9560 0.91 → 1.23×), within 1.5 % of the fastest
 # of the three at each; 2 × 2 in two rounds took up to 1.27× the pick's. 160 of M (M of 289–320:
-# 3 stages, 328 bytes of spills) took more time than the pick at 5 or 6 of 7 in each form
-# (SWAPPED_THREE_MOST_BN is the kernel's limit, not this rule's). On shapes drawn after the rule
+# 3 stages, 328 bytes of spills then) took more time than the pick at 5 or 6 of 7 in each form
+# (the kernel builds up to 192 — since without spills — this rule takes 144). On shapes drawn after the rule
 # (runs 4–5): 0.833 / 0.830× the time (fp16 / bf16, 14 shapes off lines: 1.006 → 1.208× /
 # 0.997 → 1.201× cuBLAS, below 0.85× 8 → 0), 0.840× on 10 on lines (fp16, 0.797 → 0.948×).
 FIT_THREE_BN = 144
@@ -1331,7 +1326,7 @@ def _with_stages(tile, picked, overrides):
     turns, clusters of 2; swapped, CONSUMERS=1 — an override that repeats the pick's own value
     reshapes nothing); a pick of 192 rows gives way to 128 where the overrides cannot be built
     with three consumers (wgmma_three_consumers_refuse, SWAP_AB — but a swapped pick's 192 of N
-    keeps them up to SWAPPED_THREE_MOST_BN — PINGPONG, more stages than fit) or change its columns
+    keeps them — PINGPONG, more stages than fit) or change its columns
     (BN=128 over it means the measured 128×128, not 192×128, which never won); swapped tiles
     (SWAP_AB) over an unswapped pick, or unswapped over a swapped one, run in clusters of 1 unless
     CLUSTER is given (with SHARE_A=1 asked: 2 × 2 swapped, 2 unswapped)."""
@@ -1350,7 +1345,7 @@ def _with_stages(tile, picked, overrides):
             macros["CLUSTER"] = (4 if macros["SWAP_AB"] else 2) if macros["SHARE_A"] else 1
     if picked.get("PINGPONG") and "PINGPONG" not in overrides and not wgmma_turns_build(macros):
         macros["PINGPONG"] = 0   # the overrides over the cooperative tiles instead
-    swapped_three = picked.get("SWAP_AB") and macros["SWAP_AB"] and macros["BN"] <= SWAPPED_THREE_MOST_BN   # (192 of N)
+    swapped_three = picked.get("SWAP_AB") and macros["SWAP_AB"]   # (192 of N; past 192 of M refused below)
     if macros["CONSUMERS"] == 3 and "CONSUMERS" not in overrides and \
             (macros["SWAP_AB"] and not swapped_three or macros["PINGPONG"] or wgmma_three_consumers_refuse(macros) or
              not swapped_three and overrides.get("BN", 192) != 192 or

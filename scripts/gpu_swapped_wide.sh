@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# (issue 14) Swapped tiles' C written from four addresses a thread (store_c, session 55): no spills
+# left in any swapped tile (scripts/swapped_spills.py), which opens one consumer's 64 × 256 (cuBLAS's
+# bf16 form at 1008×2072×7104) and three consumers' 176 and 192 of M. Device calls in parts, logs
+# under $OUT:
+#   tests     the GPU tests of every swapped form and pick (the store changed for all of them)
+#   sanitize  memcheck and racecheck over the widest swapped tiles (one consumer's 256, three's 192
+#             in 2 × 2, three's 160 cut along K)
+#   ab        the picks on scripts/shapes/swapped_picks.txt (a shape for each swapped form picked), in
+#             the tree before the change ($OLD_TREE: `git archive` of it, tcraw cuda_src scripts) and in
+#             this one, each in its own process, under AB_S seconds (150)
+#   wide      three consumers' swapped tiles of 192 of N by 2 tiles of 160, 176 or 192 of M (2 × 2
+#             and pairs along M, 3 stages) beside the pick on scripts/shapes/swapped_three_160.txt
+#             (the 7 shapes where 160 lost with spills) and three_wide_m_{176,192}.txt
+#   one256    one consumer's swapped 64 × 256 in clusters of 1 and 2 beside the pick on
+#             scripts/shapes/one_swapped_256.txt
+# Each ladder under LADDER_S seconds (75); PRECISIONS (bf16 fp16) for wide and one256 — one a call
+# where the part would pass the device's 600 s:
+#   OUT=out OLD_TREE=$PWD/old_tree PRECISIONS=fp16 bash scripts/gpu_swapped_wide.sh tests sanitize ab
+source "$(dirname "$0")/gpu_env.sh"
+write_env
+S=${LADDER_S:-75}
+for part in "$@"; do
+  case $part in
+  tests)
+    PYTEST_S=${PYTEST_S:-300} gpu_tests "swapped" swapped ;;
+  sanitize)
+    sanitize_configs wide fp16:763x1003x997:SWAP_AB=1,CONSUMERS=1,BN=256,CLUSTER=1 \
+      bf16:571x1003x997:SWAP_AB=1,CONSUMERS=3,BN=192,CLUSTER=4,SHARE_A=1 \
+      fp16:300x640x8192:SWAP_AB=1,CONSUMERS=3,BN=160,CLUSTER=2,SHARE_A=1 ;;
+  ab)
+    for tree in old new; do
+      dir=.; [ $tree = old ] && dir=${OLD_TREE:?OLD_TREE: a copy of the tree before the change}
+      in_tree ${AB_S:-150} "$dir" $tree --family wgmma --precision fp16 --shapes scripts/shapes/swapped_picks.txt \
+        --iters 100 --seed 420 --variants picked > "$OUT/ab_$tree.txt" 2>&1
+      echo "ab $tree exit $?: $(grep -c PASS "$OUT/ab_$tree.txt") passed"
+    done ;;
+  wide)
+    s3=SWAP_AB=1,CONSUMERS=3
+    for p in ${PRECISIONS:-bf16 fp16}; do
+      for run in "160 swapped_three_160" "176 three_wide_m_176" "192 three_wide_m_192"; do
+        read -r bn shapes <<< "$run"
+        ladder $p wide_${bn}_$p $S 420 scripts/shapes/$shapes.txt picked \
+          $s3,BN=$bn,CLUSTER=4,SHARE_A=1,STAGES=3 $s3,BN=$bn,CLUSTER=2,SHARE_A=1,STAGES=3
+      done
+    done ;;
+  one256)
+    for p in ${PRECISIONS:-bf16 fp16}; do
+      ladder $p one256_$p $S 420 scripts/shapes/one_swapped_256.txt picked \
+        SWAP_AB=1,CONSUMERS=1,BN=256,CLUSTER=1,STAGES=4 SWAP_AB=1,CONSUMERS=1,BN=256,CLUSTER=2,STAGES=4
+    done ;;
+  esac
+done
