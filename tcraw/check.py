@@ -16,7 +16,7 @@ import sys
 
 import numpy as np
 
-from .errors import TcrawError, UsageError
+from .errors import MissingToolError, TcrawError, UsageError
 from .kernels import Kernel, child_args
 from .matmul import GUARD_BYTES, check_host_fits, failed_record, make_problem, run_matmul
 from .precision import base_matrices
@@ -167,10 +167,11 @@ def find_sanitizer():
 
 
 def require_sanitizer():
-    """compute-sanitizer's path, or the UsageError that says how to get one."""
+    """compute-sanitizer's path, or the MissingToolError that says how to get one."""
     tool_path = find_sanitizer()
     if not tool_path:
-        raise UsageError("--sanitize needs compute-sanitizer (CUDA toolkit): put it on PATH or set CUDA_HOME")
+        raise MissingToolError("--sanitize needs compute-sanitizer (CUDA toolkit), which is not on this machine: put "
+                               "it on PATH or set CUDA_HOME")
     return tool_path
 
 

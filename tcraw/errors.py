@@ -45,6 +45,14 @@ class NoNvrtcError(TcrawError):
     exit_code = 3
 
 
+class MissingToolError(TcrawError):
+    """A CUDA tool a command runs (compute-sanitizer for `check --sanitize`) is not on this machine:
+    the request was fine, the machine lacks the tool — exit 3, like a missing driver, NVRTC or ncu
+    (profile.NcuNotFound)."""
+
+    exit_code = 3
+
+
 def no_driver(why):
     """The NoDeviceError both backends raise when libcuda.so.1 cannot be loaded."""
     return NoDeviceError(
