@@ -352,7 +352,7 @@ __device__ __forceinline__ void run_gemv(const T* A, const T* B, float* C, int M
 }
 
 // The launch this file needs — threads per block, dynamic shared memory bytes — stated once,
-// here; tcraw reads it from the cubin and refuses a declaration in kernels.py that differs.
+// here; tcraw reads it from the cubin and refuses a declaration in small_m.py that differs.
 extern "C" __constant__ int tcraw_launch[2] = {THREADS, 0};
 
 #if defined(TCRAW_MMA_BF16)

@@ -1,12 +1,12 @@
-"""Fit the constants of 06's configuration model (tcraw.kernels.wgmma_model_us) to measured times.
+"""Fit the constants of 06's configuration model (tcraw.wgmma.wgmma_model_us) to measured times.
 
 Input: tables from `scripts/tune_ladder.py --family wgmma --shapes FILE --variants <every config>`
 (each row a fixed configuration's median time on one shape). The fit minimises the squared log
 error of the modelled times plus, three times over, how much slower than the measured best the
-model's pick is on each shape; it prints the constants to write into tcraw/kernels.py and, per
+model's pick is on each shape; it prints the constants to write into tcraw/wgmma.py and, per
 shape, the model's pick (among the configurations kernels.wgmma_ranked lets it weigh there)
 against the best measured configuration. No GPU needed. `--free` names the constants the fit may
-move (the others stay as tcraw/kernels.py has them): rates as CONSUMERSxBN (1x128), the rest by
+move (the others stay as tcraw/wgmma.py has them): rates as CONSUMERSxBN (1x128), the rest by
 name (SPLIT_K_US). Rows whose WAIT_DEPTH is not the one their configuration now builds with are
 left out (one consumer keeps a slice in flight since 2026-12-01; a row that names no WAIT_DEPTH
 ran without): the older tables below keep their two-consumer rows only. `--old-stream-k`: the
@@ -34,13 +34,21 @@ SCALARS = ["HBM_BYTES_PER_US", "HBM_SMS", "SM_BYTES_PER_US", "SPLIT_K_US", "STRE
 
 
 def picker_at(rev):
-    """tcraw/kernels.py as it was at git revision ``rev``, loaded beside today's (the results'
-    tables compare a stop's picks with an earlier one's)."""
-    source = subprocess.run(["git", "show", f"{rev}:tcraw/kernels.py"], capture_output=True, text=True,
-                            check=True, cwd=Path(__file__).resolve().parent).stdout
-    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(f"tcraw.kernels_{rev}", loader=None))
+    """06's picker as it was at git revision ``rev``, loaded beside today's (the results' tables
+    compare a stop's picks with an earlier one's): tcraw/wgmma.py there — its imports of
+    tcraw.kernel and tcraw.small_m today's — or, before 06 had a module of its own (2026-12-04),
+    tcraw/kernels.py."""
+    here = Path(__file__).resolve().parent
+    for path in ("tcraw/wgmma.py", "tcraw/kernels.py"):
+        found = subprocess.run(["git", "show", f"{rev}:{path}"], capture_output=True, text=True, cwd=here)
+        if found.returncode == 0:
+            break
+    else:
+        raise SystemExit(f"git revision {rev} has neither tcraw/wgmma.py nor tcraw/kernels.py")
+    name = Path(path).stem
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(f"tcraw.{name}_{rev}", loader=None))
     module.__package__ = "tcraw"
-    exec(compile(source, f"kernels.py@{rev}", "exec"), module.__dict__)
+    exec(compile(found.stdout, f"{name}.py@{rev}", "exec"), module.__dict__)
     return module
 
 

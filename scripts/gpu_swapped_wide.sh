@@ -14,9 +14,11 @@
 #             (the 7 shapes where 160 lost with spills) and three_wide_m_{176,192}.txt
 #   one256    one consumer's swapped 64 × 256 in clusters of 1 and 2 beside the pick on
 #             scripts/shapes/one_swapped_256.txt
-# Each ladder under LADDER_S seconds (75); PRECISIONS (bf16 fp16) for wide and one256 — one a call
-# where the part would pass the device's 600 s:
-#   OUT=out OLD_TREE=$PWD/old_tree PRECISIONS=fp16 bash scripts/gpu_swapped_wide.sh tests sanitize ab
+# Each ladder under LADDER_S seconds (75); PRECISIONS (bf16 fp16) for wide and one256. Three calls fit
+# the device's 600 s each (tests ≤ 300 s; sanitize ≤ 6 × SAN_S; ab ≤ 2 × AB_S; wide 225 s a precision):
+#   OUT=out bash scripts/gpu_swapped_wide.sh tests
+#   OUT=out SAN_S=60 PRECISIONS=bf16 bash scripts/gpu_swapped_wide.sh sanitize one256
+#   OUT=out OLD_TREE=$PWD/old_tree PRECISIONS=fp16 bash scripts/gpu_swapped_wide.sh ab wide
 source "$(dirname "$0")/gpu_env.sh"
 write_env
 S=${LADDER_S:-75}

@@ -71,12 +71,12 @@ def label_for(t, config):
 
 
 def pick_with_rule_held(m, n, k, rule, top_m):
-    """06's pick for (m, n, k) on 132 SMs with the picker's rule ``rule`` (a kernels function's
+    """06's pick for (m, n, k) on 132 SMs with the picker's rule ``rule`` (a tcraw.wgmma function's
     name) firing only at M ≤ ``top_m`` — the pick before the rule reached past it."""
-    from tcraw import kernels
-    held = getattr(kernels, rule)
-    setattr(kernels, rule, lambda m, *rest, **kw: m <= top_m and held(m, *rest, **kw))
+    from tcraw import wgmma
+    held = getattr(wgmma, rule)
+    setattr(wgmma, rule, lambda m, *rest, **kw: m <= top_m and held(m, *rest, **kw))
     try:
-        return kernels.wgmma_config(m, n, k, 132)
+        return wgmma.wgmma_config(m, n, k, 132)
     finally:
-        setattr(kernels, rule, held)
+        setattr(wgmma, rule, held)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tcraw import kernels, report  # noqa: E402
+from tcraw import kernels, report, wgmma  # noqa: E402
 from tcraw.bench import bench_vs_cublas, parse_shapes, suite_summary  # noqa: E402
 from tcraw.errors import UsageError, run_main  # noqa: E402
 
@@ -31,16 +31,16 @@ def picker_without_fit(elem_bytes, forms=None):
     """wgmma_config as it was before wgmma_swaps_to_fit: the rule held off for the call — or, given
     ``forms`` ((tiles, cluster, share_a) of kernels.FIT_FORMS, or "split"), the rule without those."""
     def pick(m, n, k, sms):
-        rule, kept, slices = kernels.wgmma_swaps_to_fit, kernels.FIT_FORMS, kernels.FIT_SPLIT_SLICES
+        rule, kept, slices = wgmma.wgmma_swaps_to_fit, wgmma.FIT_FORMS, wgmma.FIT_SPLIT_SLICES
         if forms is None:
-            kernels.wgmma_swaps_to_fit = lambda *args: None
+            wgmma.wgmma_swaps_to_fit = lambda *args: None
         else:
-            kernels.FIT_FORMS = tuple(f for f in kept if f not in forms)
-            kernels.FIT_SPLIT_SLICES = 0 if "split" in forms else slices
+            wgmma.FIT_FORMS = tuple(f for f in kept if f not in forms)
+            wgmma.FIT_SPLIT_SLICES = 0 if "split" in forms else slices
         try:
-            return kernels.wgmma_config(m, n, k, sms, elem_bytes)
+            return wgmma.wgmma_config(m, n, k, sms, elem_bytes)
         finally:
-            kernels.wgmma_swaps_to_fit, kernels.FIT_FORMS, kernels.FIT_SPLIT_SLICES = rule, kept, slices
+            wgmma.wgmma_swaps_to_fit, wgmma.FIT_FORMS, wgmma.FIT_SPLIT_SLICES = rule, kept, slices
     return pick
 
 

@@ -3,7 +3,7 @@
 Each variant is a registry kernel (03 tiled SIMT, 04 pipelined WMMA, 05 mma.sync or 06 wgmma) with
 some of its macros overridden — tile sizes, stages, clusters, tile order. Every variant is
 verified at every size it is timed at, exactly like `tcraw bench`; the defaults in
-tcraw/kernels.py are the winners of such runs (docs/results/).
+tcraw/kernels.py and tcraw/wgmma.py are the winners of such runs (docs/results/).
 
     python scripts/tune_ladder.py --family wgmma --sizes 4096,8192 --variants "" STAGES=3 CLUSTER=1
     python scripts/tune_ladder.py --family wgmma --shapes llm --variants BN=128,CLUSTER=1 CONSUMERS=1

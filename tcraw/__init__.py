@@ -1,9 +1,10 @@
 """tcraw: tensor-core matmul kernels compiled with NVRTC and run through the raw CUDA driver API.
 
 The flow, one module per step: compiler (NVRTC → cubin) · runtime (device, buffers, modules,
-launch, events) · kernels (the registry, and your own kernels) · precision (quantization,
-reference, error model) · matmul (one run) · sweep, bench, check (many) · report · cli. Every
-cu*/nvrtc* call lives in tcraw.driver.
+launch, events) · kernel (what a kernel is) · kernels (the registry, and your own kernels; 06/07's
+configurations and picks in wgmma, 09/10's in small_m) · precision (quantization, reference, error
+model) · matmul (one run) · sweep, bench, check (many) · report · cli. Every cu*/nvrtc* call lives
+in tcraw.driver.
 
 Two levels, both public (README, "Python API"):
 - any kernel: ``compile_source`` → ``Cubin``; ``Device``; ``Module`` → ``Function``;
@@ -21,8 +22,9 @@ from .check import battery, check_in_process, check_isolated, check_kernels
 from .compiler import Arch, Cubin, compile_cubin, compile_source, compile_table
 from .driver import get_backend
 from .errors import (ArchError, CompileError, CubinError, CudaError, KernelFault, NoDeviceError,
-                     NoNvrtcError, OutOfMemory, TcrawError, UsageError)
-from .kernels import KERNELS, Geometry, Kernel, get_kernel, load_spec, select, tile_geometry, user_kernel
+                     MissingToolError, NoNvrtcError, OutOfMemory, TcrawError, UsageError)
+from .kernel import Geometry, Kernel
+from .kernels import KERNELS, get_kernel, load_spec, select, tile_geometry, user_kernel
 from .matmul import Record, make_problem, run_matmul
 from .precision import PRECISIONS, base_matrices
 from .runtime import (Device, DeviceBuffer, Function, KernelArgs, Module, TensorMap, launch, launcher,
@@ -45,5 +47,5 @@ __all__ = [
     "check_isolated", "Record", "run_profile", "roofline_png",
     # errors
     "TcrawError", "UsageError", "ArchError", "CompileError", "CubinError", "CudaError", "KernelFault",
-    "NoDeviceError", "NoNvrtcError", "OutOfMemory",
+    "NoDeviceError", "NoNvrtcError", "MissingToolError", "OutOfMemory",
 ]

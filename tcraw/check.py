@@ -17,7 +17,8 @@ import sys
 import numpy as np
 
 from .errors import MissingToolError, TcrawError, UsageError
-from .kernels import Kernel, child_args
+from .kernel import Kernel
+from .kernels import child_args
 from .matmul import GUARD_BYTES, check_host_fits, failed_record, make_problem, run_matmul
 from .precision import base_matrices
 from .sweep import child_rows

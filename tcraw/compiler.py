@@ -371,7 +371,7 @@ def check_declared_launch(kernel, image):
         diff = ", ".join(f"{n} {s} vs {d}" for n, s, d in zip(names, said, declared) if s != d) or \
             f"{len(said)} values vs {len(declared)}"
         raise UsageError(f"kernel {kernel.name}: its source states tcraw_launch = {said}, its declaration "
-                         f"gives {declared} ({diff}): make the geometry (kernels.py or the spec) "
+                         f"gives {declared} ({diff}): make the geometry (tcraw's registry or the spec) "
                          "agree with the source")
 
 

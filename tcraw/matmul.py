@@ -356,7 +356,7 @@ def pitch_copies(device, kernel, ops, pitched):
     A's and B's rows in one launch, C's in another — where it can be built and counts fit its 32-bit
     indices, every operand starting on 16 bytes; else cuMemcpy2DAsync, one copy an operand (see
     pitch_rows.cu for why the kernel)."""
-    from .kernels import Geometry, cdiv
+    from .kernel import Geometry, cdiv
     copies = pitched.copies
     rows = {name: PitchRows(ops[name].ptr, buf.ptr, row, pitch, count, cdiv(row, 16))
             for name, (buf, pitch, row, count) in copies.items()}

@@ -104,7 +104,7 @@ class Device:
         self._check()
         hold = self._helper("hold_gpu.cu", "hold_gpu")
         if hold:
-            from .kernels import Geometry
+            from .kernel import Geometry
             launcher(hold[0], Geometry((1, 1, 1), (1, 1, 1)), KernelArgs([np.uint64(ms * 1e6)]))()
         return bool(hold)
 
@@ -480,7 +480,7 @@ def launch(fn, grid, block, args, smem_bytes=0):
     """Launch ``fn`` once: ``args`` a list of DeviceBuffers, numpy scalars (np.int32(n)), ctypes
     values or TensorMaps, checked against the kernel's signature and the device's limits first.
     Asynchronous, like cuLaunchKernel: copy a result back (or Device.synchronize) to wait."""
-    from .kernels import Geometry
+    from .kernel import Geometry
     packed = KernelArgs(args)
     launcher(fn, Geometry(tuple(grid), tuple(block), smem_bytes), packed)()
     return packed   # the caller may keep it; the driver has read the values already

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tcraw import compiler, kernels, sass
+from tcraw import compiler, kernels, sass, wgmma
 from tcraw.bench import parse_shapes
 from tcraw.cubin import EM_CUDA, elf_arch, kernel_param_sizes, kernel_resources
 from tcraw.driver import get_backend
@@ -639,7 +639,7 @@ def test_a_persistent_grid_is_cut_to_what_the_device_holds_at_once():
                 resident_geometry(k06, fn, *shape)
         else:
             assert resident_geometry(k06, fn, *shape).grid == (blocks, 1, 1), (tile, held)
-    assert kernels.wgmma_clusters(132, 4) == 30 and kernels.wgmma_clusters(132, 2) == 66
+    assert kernels.clusters_held(132, 4) == 30 and kernels.clusters_held(132, 2) == 66
 
 
 def test_the_occupancy_question_is_asked_once_per_geometry():
@@ -1120,8 +1120,8 @@ def test_06_counts_the_l2_requests_of_rows_off_128_byte_lines(monkeypatch):
     no pick — every one the same without it — and 8-bit and TF32 inputs (not measured) get none.
     (Among the candidates of those stops: 192-row tiles, which came later, left out; so is the rule
     that swaps tiles over rounds, wgmma_swaps_over_rounds.)"""
-    monkeypatch.setattr(kernels, "WGMMA_CONFIGS", tuple(c for c in kernels.WGMMA_CONFIGS if c["CONSUMERS"] < 3))
-    monkeypatch.setattr(kernels, "OVER_ROUNDS_MMAS", 0)
+    monkeypatch.setattr(wgmma, "WGMMA_CONFIGS", tuple(c for c in wgmma.WGMMA_CONFIGS if c["CONSUMERS"] < 3))
+    monkeypatch.setattr(wgmma, "OVER_ROUNDS_MMAS", 0)
     assert [kernels.box_row_requests(b) for b in (6016, 6000, 4000, 1984, 1994)] == [1.0, 2.47, 2.0, 2.0, 1.0]
     assert [kernels.box_row_requests(b) for b in (16, 32, 64, 96)] == [1.0, 1.0, 1.0, 2.0]   # short rows: one line
     fresh = {(1800, 7000, 4520): (2, 256, 4), (3400, 5600, 1192): (2, 256, 2), (576, 7000, 2024): (2, 192, 4),
@@ -1133,7 +1133,7 @@ def test_06_counts_the_l2_requests_of_rows_off_128_byte_lines(monkeypatch):
     on_lines = [(m, n, k) for m in sizes for n in sizes for k in (256, 1024, 4096, 16384)]
     off_lines = list(fresh) + [(m, n, k) for m in (500, 1500, 3000) for n in (1000, 3000, 6000) for k in (1000, 3000)]
     with_bound = {(s, e): kernels.wgmma_config(*s, 132, e) for s in on_lines + off_lines for e in (1, 2, 4)}
-    monkeypatch.setattr(kernels, "L2_REQUESTS_PER_US", float("inf"))   # requests cost nothing
+    monkeypatch.setattr(wgmma, "L2_REQUESTS_PER_US", float("inf"))   # requests cost nothing
     assert all(kernels.wgmma_config(*s, 132, e) == with_bound[s, e] for s in on_lines for e in (1, 2, 4))
     assert all(kernels.wgmma_config(*s, 132, e) == with_bound[s, e] for s in off_lines for e in (1, 4))
     moved = [s for s in off_lines if kernels.wgmma_config(*s, 132) != with_bound[s, 2]]
@@ -1582,7 +1582,7 @@ def test_10_splits_k_to_fill_the_sms_and_refuses_what_it_cannot_build():
     assert clustered.launch_geometry(3, 1000, 1000, 132).grid == (4, 4, 1)
     assert k10.configured(3, 1000, 1000, 132, {"SPLIT": 4, "CLUSTER_K": 4}).defines == clustered.defines
     assert kernels.gemv_pick(4, 1872, 968, 132) == {"SPLIT": 0, "CLUSTER_K": kernels.GEMV_IN_CLUSTER}
-    most_k, held = kernels.GEMV_IN_CLUSTER_MOST_K, kernels.wgmma_clusters(132, 4)
+    most_k, held = kernels.GEMV_IN_CLUSTER_MOST_K, kernels.clusters_held(132, 4)
     assert kernels.gemv_sums_in_cluster(1, 256 * held, most_k, 132)
     assert not kernels.gemv_sums_in_cluster(1, 256 * held + 8, most_k, 132)      # one cluster too many
     assert not kernels.gemv_sums_in_cluster(1, 4096, most_k + 1, 132)           # K too long

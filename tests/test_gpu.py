@@ -300,7 +300,7 @@ def test_06_on_shapes_no_tile_divides(device, host_problems, shape, mode):
     assert c1.tobytes() == c2.tobytes()
 
 
-# clusters of 2 sharing A (not picked: kernels.py's note after TURNS_CONFIG), as the picker once
+# clusters of 2 sharing A (not picked: wgmma.py's note after TURNS_CONFIG), as the picker once
 # listed them, and the one cluster of 4 the picker does not list (128 columns along M)
 SHARING_A = tuple({"CONSUMERS": 2, "BN": bn, "CLUSTER": 2, "SHARE_A": 1, "STAGES": kernels.wgmma_max_stages(2, bn)}
                   for bn in (256, 192, 128)) + ({"CONSUMERS": 2, "BN": 128, "CLUSTER": 4, "SHARE_A": 0, "STAGES": 6},)

@@ -1,0 +1,291 @@
+"""What a kernel is to tcraw: ``Kernel`` — source, entry, precision, the tile a problem is padded
+to, launch geometry, and for kernels with several configurations how one is picked (the
+registry's and a user's alike) — ``Geometry``, and what every family's factory shares: its macros
+checked and spelt as -D, the problem checked, the clusters a GPU holds at once."""
+
+import os
+from dataclasses import dataclass, replace
+from typing import Callable
+
+from .errors import UsageError
+from .precision import PRECISIONS, Precision
+from .validate import is_whole
+
+
+def cdiv(a, b):
+    return -(-a // b)
+
+
+def spelt_macros(macros, unlike=None):
+    """Macros as records and messages spell them, "BN=128+CLUSTER=1" — those that differ from
+    ``unlike`` (a dict of defaults) where it is given."""
+    return "+".join(f"{name}={value}" for name, value in macros.items() if unlike is None or value != unlike[name])
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """A launch's shape: grid and block as (x, y, z), and dynamic shared memory in bytes."""
+
+    grid: tuple
+    block: tuple
+    smem_bytes: int = 0
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """A matmul kernel declared once — the registry's and a user's alike. It takes (A, B, C, M,
+    N, K) with row-major A (M×K), B (K×N), C (M×N) (then a workspace and tensor maps where the
+    fields below say so). ``source`` is a path (relative: to cuda_src/, or in a spec to the spec
+    file where it is there: spec_source); ``precision`` a Precision or its key ("fp16"); ``tile``
+    what M, N, K are zero-padded to ((1, 1, 1): any shape); ``geometry`` maps the padded (M, N, K)
+    to a Geometry."""
+
+    name: str
+    source: str
+    entry: str
+    precision: Precision
+    min_arch: int
+    tile: tuple               # (m, n, k) the problem is zero-padded up to a multiple of
+    geometry: Callable        # (m, n, k) padded -> Geometry
+    defines: tuple = ()
+    summary: str = ""
+    align: int = 4            # bytes every operand pointer must be aligned to (WMMA loads: 32)
+    # Built for sm_XXa (wgmma, setmaxnreg): such code runs on min_arch exactly, not on later GPUs.
+    arch_specific: bool = False
+    # TMA kernels: (box rows, box cols) of A and of B (and of C, when the kernel also stores
+    # through TMA; then, 06/07, of A again: the 8-row boxes of tiles at M's edge); the launch
+    # appends one tensor map per entry after (A, B, C, M, N, K), A's and B's with the element
+    # type from tma_element, C's fp32.
+    tma_boxes: tuple = ()
+    tma_element: tuple = ()
+    # Persistent kernels loop over tiles: launch_geometry caps the grid at one block per SM
+    # (a whole number of clusters, when the kernel is built with __cluster_dims__) and at the
+    # blocks the device holds at once in such clusters (matmul.resident_geometry).
+    persistent: bool = False
+    cluster: int = 1
+    # Kernels that need device scratch beside their operands (06's stream-K flags): blocks in
+    # the launch grid -> bytes. The launch passes it after (A, B, C, M, N, K),
+    # zeroed once; such kernels leave it as they found it.
+    workspace: Callable | None = None
+    include_dirs: tuple = ()  # searched after the source's own directory (user kernels' headers)
+    # The command-line arguments that declare this kernel again in a child process (--isolate,
+    # check): () for the registry's, --spec FILE or the --source flags for a user's.
+    origin: tuple = ()
+    # Bytes each operand's row pitch must be a multiple of (TMA kernels: 16, a tensor map's
+    # stride); an operand whose rows are not is copied to a pitched buffer on the device inside
+    # the timed launch (matmul.Pitched). 0: the tile padding already gives what the kernel needs.
+    pitch: int = 0
+    # How B may lie in memory: "row" (K×N, N contiguous — tcraw's default) and/or "col" (K-major:
+    # stored N×K, what wgmma's FP8/INT8/TF32 forms and cuBLASLt's FP8 "TN" take).
+    b_layouts: tuple = ("row",)
+    max_m: int = 0            # the largest M the kernel is right for (0: any); 06 with A_ROWS loads only so many
+    # 06 with B_REALIGN: B is read in place at any row pitch — never copied to one — through a tensor
+    # map of its rows 8 at a time (K/8 rows of 8N elements, 16N bytes apart), boxes unswizzled
+    # (matmul.operand_tensor_maps; the .cu's b_realign).
+    realign_b: bool = False
+    # A kernel with several configurations (06): the macros a caller may override (tunables),
+    # configure(picked, overrides) -> that configuration as a Kernel, pick(m, n, k, sm_count) ->
+    # the macros for a problem, and configs, every macro set pick can return (`compile --out`).
+    # A configured Kernel's ``variant`` names its macros apart from the registry's (file names).
+    tunables: tuple = ()
+    configure: Callable | None = None
+    pick: Callable | None = None
+    configs: tuple = ()
+    variant: str = ""
+
+    def __post_init__(self):
+        """Refuse a declaration that could only fail later (a spec's, or flags')."""
+        import re
+        if not isinstance(self.name, str) or not re.fullmatch(r"[A-Za-z0-9_.+=\[\]-]+", self.name):
+            raise UsageError(f"kernel name {self.name!r}: use letters, digits and _ - . + = [ ] (it names "
+                             "files and command-line arguments)")
+        if not isinstance(self.entry, str) or not self.entry or not isinstance(self.source, str):
+            raise UsageError(f"kernel {self.name}: source (a path) and entry (the symbol) must be text")
+        tile = tuple(self.tile) if isinstance(self.tile, (tuple, list)) else ()
+        if len(tile) != 3 or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in tile):
+            raise UsageError(f"kernel {self.name}: tile must be three whole numbers ≥ 1 (M, N, K), got "
+                             f"{self.tile!r}; (1, 1, 1) says the kernel takes any shape")
+        object.__setattr__(self, "tile", tile)
+        if len(self.tma_boxes) > 4:   # (matmul.operand_tensor_maps: one map per box, in this order)
+            raise UsageError(f"kernel {self.name} declares {len(self.tma_boxes)} TMA boxes; tcraw encodes maps of A, "
+                             "B, C and A again (06/07's 8-row boxes at M's edge), in that order: at most 4")
+        if not callable(self.geometry):
+            raise UsageError(f"kernel {self.name}: geometry must be a function of (m, n, k) returning a "
+                             "Geometry (tcraw.tile_geometry makes one)")
+        if isinstance(self.min_arch, bool) or not isinstance(self.min_arch, int) or not 50 <= self.min_arch <= 200:
+            raise UsageError(f"kernel {self.name}: min_arch is a compute capability such as 80, got {self.min_arch!r}")
+        if isinstance(self.precision, str):   # specs may name it: "fp16"
+            if self.precision not in PRECISIONS:
+                raise UsageError(f"kernel {self.name}: unknown precision {self.precision!r}; "
+                                 f"choose from: {', '.join(PRECISIONS)}")
+            object.__setattr__(self, "precision", PRECISIONS[self.precision])
+        if not isinstance(self.precision, Precision):
+            raise UsageError(f"kernel {self.name}: precision is a key such as \"fp16\" (one of "
+                             f"{', '.join(PRECISIONS)}) or a tcraw Precision, got {self.precision!r}")
+        # (text where a tuple belongs would be read a character at a time: "/usr/include" as "/", "u", …)
+        for field, what in (("defines", "NAME or NAME=VALUE texts, e.g. (\"BN=128\",)"),
+                            ("include_dirs", "directory paths, e.g. (\"include\",)")):
+            value = getattr(self, field)
+            if not isinstance(value, (tuple, list)) or not all(
+                    isinstance(v, str) or (field == "include_dirs" and isinstance(v, os.PathLike)) for v in value):
+                raise UsageError(f"kernel {self.name}: {field} is a tuple of {what}, got {value!r}")
+            object.__setattr__(self, field, tuple(value))
+
+    def configured(self, m, n, k, sm_count, overrides=None):
+        """This kernel as it runs on (m, n, k) with ``sm_count`` SMs: its own configuration, or
+        the one its ``pick`` chooses, with ``overrides`` (macro -> value, e.g. {"BN": 128}) over
+        it. The record's ``config`` says which was run."""
+        m, n, k, sm_count = checked_problem(m, n, k, sm_count)
+        if overrides is not None and not isinstance(overrides, dict):
+            raise UsageError(f"overrides are a dict of MACRO -> whole number, e.g. {{'BN': 128}}, not {overrides!r}")
+        overrides = dict(overrides or {})
+        for name, value in overrides.items():   # None: the configuration's own, where a kernel has one
+            if value is not None and not is_whole(value):
+                raise UsageError(f"kernel {self.name} cannot take {name}={value!r}: it is a whole number ≥ 0")
+            overrides[name] = value if value is None else int(value)   # (numpy's widths wrap)
+        unknown = [name for name in overrides if name not in self.tunables]
+        if unknown or (overrides and not self.configure):
+            raise UsageError(f"kernel {self.name} has no configuration macro {(unknown or list(overrides))[0]} "
+                             "to override" + (f"; its macros: {', '.join(self.tunables)}" if self.configure else
+                                              " (it has one configuration, fixed when it was declared)"))
+        if not self.configure:
+            return self
+        picked = self.pick(m, n, k, sm_count)
+        try:
+            return self._as_this(self.configure(picked, overrides))
+        except UsageError as exc:
+            if not picked:
+                raise
+            # the macros the message names may be the pick's, not the caller's: say which were which
+            asked, pick = spelt_macros(overrides), spelt_macros(picked)
+            raise UsageError(f"{exc} — {f'{asked} was asked' if overrides else f'{self.name} was built'} over the "
+                             f"configuration picked for {m}×{n}×{k}: {pick}") from None
+
+    def configurations(self):
+        """Every configuration ``pick`` can choose (itself, for a kernel with one)."""
+        if not self.configure:
+            return [self]
+        built = []
+        for config in self.configs:
+            try:
+                built.append(self._as_this(self.configure(config, {})))
+            except UsageError as exc:   # (a kernel declared with macros of its own that one of them cannot take)
+                raise UsageError(f"{exc} — in {self.name}'s configuration {spelt_macros(config)}, one of those "
+                                 "it picks from") from None
+        return built
+
+    def _as_this(self, configured):
+        """A configuration of this kernel under this kernel's name and origin: ``configure`` builds
+        it as it was declared, but a copy made with another name (dataclasses.replace(KERNELS[
+        "wgmma_tma_fp16"], name="mine")) runs and records as that copy. (Its source is configure's
+        own: a spec's are resolved as the spec's kernels are, load_spec.)"""
+        return replace(configured, name=self.name, origin=self.origin)
+
+    @property
+    def file_stem(self):
+        """The name its prebuilt cubins carry: the kernel's, and its variant in brackets."""
+        return f"{self.name}[{self.variant}]" if self.variant else self.name
+
+    def arch_refusal(self, cc, what):
+        """The ArchError for running/compiling this kernel on ``what`` (compute capability cc),
+        or None when it can."""
+        from .errors import ArchError
+        if self.arch_specific and cc != self.min_arch:
+            return ArchError(f"kernel {self.name} is built for sm_{self.min_arch}a (arch-specific "
+                             f"instructions) and runs only there; {what} is not sm_{self.min_arch}")
+        if cc >= self.min_arch:
+            return None
+        return ArchError(f"kernel {self.name} needs sm_{self.min_arch} or newer; {what} is below it")
+
+    def launch_geometry(self, m, n, k, sm_count, held=None):
+        """The grid, block and shared memory of a launch on (m, n, k) with ``sm_count`` SMs — for
+        a persistent kernel, at most ``held`` blocks when given: what the device holds at once
+        in its clusters (matmul.resident_geometry asks), which can be fewer than its SMs."""
+        g = self.geometry(m, n, k)
+        if self.persistent:
+            # One block per SM, or per tile if fewer — except that a kernel splitting tiles along K
+            # (a workspace for the pieces) uses every SM even when tiles are fewer than SMs.
+            blocks = sm_count - sm_count % self.cluster
+            if held is not None:
+                blocks = min(blocks, held)
+            g = Geometry(grid=(blocks if self.workspace else min(g.grid[0], blocks), 1, 1), block=g.block,
+                         smem_bytes=g.smem_bytes)
+        return g
+
+    def runs_on(self, cc):
+        return self.arch_refusal(cc, "") is None
+
+    def device_refusal(self, device):
+        """Why this kernel cannot run on ``device`` — its arch, or more shared memory per block
+        than the device offers (the pipelined kernels' deep stages) — or None when it can."""
+        what = f"{device.name} ({device.arch})"
+        if (refusal := self.arch_refusal(device.cc, what)):
+            return refusal
+        smem = self.geometry(*self.tile).smem_bytes
+        if smem > device.max_smem_optin:
+            return UsageError(f"kernel {self.name} needs {smem} bytes of shared memory per block; "
+                              f"{what} offers {device.max_smem_optin}")
+        return None
+
+    def padded(self, m, n, k):
+        tm, tn, tk = self.tile
+        return cdiv(m, tm) * tm, cdiv(n, tn) * tn, cdiv(k, tk) * tk
+
+
+def checked_problem(m, n, k, sms):
+    """(m, n, k, sms) as Python ints (numpy's fixed widths would wrap in the model's arithmetic),
+    or a UsageError unless M, N, K are whole numbers in [1, 2³¹) and ``sms`` one in [1, 2³¹)."""
+    from .validate import problem
+    m, n, k = problem(m, n, k)
+    if not is_whole(sms, 1, MACRO_MOST):
+        raise UsageError(f"the SM count is a whole number from 1 to {MACRO_MOST}, not {sms!r}")
+    return m, n, k, int(sms)
+
+
+def checked_macros(tile, known, what, positive=()):
+    """``tile`` (macro -> value) if every macro is one of ``known``'s and a whole number — at
+    least 1 for those in ``positive``, 0 otherwise, and at most MACRO_MOST (the .cu's int);
+    None only where ``known``'s default is None (each configuration's own) — else a UsageError
+    naming the first that is not."""
+    if not isinstance(tile, dict):
+        raise UsageError(f"{what}'s macros are a dict of MACRO -> whole number, not {tile!r}")
+    for name, value in tile.items():
+        if name not in known:
+            raise UsageError(f"{what} has no macro {name!r}; its macros: {', '.join(known)}")
+        if value is None and known[name] is None:
+            continue
+        least = 1 if name in positive else 0
+        if not is_whole(value, least, MACRO_MOST):
+            raise UsageError(f"{what} cannot take {name}={value!r}: it is a whole number from {least} to {MACRO_MOST}")
+    return {name: value if value is None else int(value) for name, value in tile.items()}   # (numpy's widths wrap)
+
+
+MACRO_MOST = 2 ** 31 - 1   # a macro's value is an int in the .cu (past it NVRTC fails on overloads of max)
+
+
+def checked_choose(choose, what):
+    """``choose`` if it is True or False; else a UsageError saying what each means."""
+    if not isinstance(choose, bool):
+        raise UsageError(f"{what}'s choose is True (each problem gets the configuration picked for it, the macros "
+                         f"given over the registry's) or False (one build with the macros given), not {choose!r}")
+    return choose
+
+
+def macro_defines(tile):
+    """A kernel's macros (name -> value) as NVRTC's -D texts, "BN=128"."""
+    return tuple(f"{k}={v}" for k, v in tile.items())
+
+
+# A cluster's blocks must share a GPC, and the H200's (132 SMs) hold only 30 clusters of 4 at once
+# — 120 SMs — where they hold 66 of 2 (cuOccupancyMaxActiveClusters, 06 at 198–230 kB of shared
+# memory a block: docs/results/2026-12-01-h200-clusters-of-4/run2_held_clusters.txt). 06's grid
+# is what the device holds (matmul.resident_geometry); the model assumes the same share of a
+# GPU's SMs elsewhere: CLUSTERS_OF_4_HELD of every 132.
+CLUSTERS_OF_4_HELD = 30
+
+
+def clusters_held(sms, cluster):
+    """The clusters a cluster kernel (06/07, 10) runs on ``sms`` SMs: one block per SM — but clusters of 4 as the H200's
+    GPCs hold them (CLUSTERS_OF_4_HELD of its 132 SMs), in proportion for other SM counts; at
+    least one (on a GPU too small for one cluster the launch itself fails, and says so)."""
+    return max(1, sms // cluster if cluster < 4 else sms * CLUSTERS_OF_4_HELD // 132)
