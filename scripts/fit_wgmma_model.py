@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tcraw import kernels as K   # noqa: E402
+from tcraw import wgmma as K   # noqa: E402  (the model: set_params sets its constants there)
 
 RATES = list(K.WGMMA_SM_TFLOPS)
 SCALARS = ["HBM_BYTES_PER_US", "HBM_SMS", "SM_BYTES_PER_US", "SPLIT_K_US", "STREAM_K_US", "LAUNCH_US"]

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, ".")
-from tcraw import kernels  # noqa: E402
+from tcraw import kernels, wgmma  # noqa: E402
 
 HERE = Path(__file__).parent
 SPELT = {"BN=256+CLUSTER=1+STAGES=4": {"CONSUMERS": 2, "BN": 256, "CLUSTER": 1},
@@ -31,11 +31,11 @@ def rows(path):
 
 
 def old_pick(m, n, k):
-    busy, kernels.WIDE_PAIRS_BUSY = kernels.WIDE_PAIRS_BUSY, 2.0   # (no width fills twice the clusters)
+    busy, wgmma.WIDE_PAIRS_BUSY = wgmma.WIDE_PAIRS_BUSY, 2.0   # (no width fills twice the clusters; tcraw.wgmma since 2026-12-04)
     try:
         return kernels.wgmma_pick(m, n, k, 132)
     finally:
-        kernels.WIDE_PAIRS_BUSY = busy
+        wgmma.WIDE_PAIRS_BUSY = busy
 
 
 def label_of(config):

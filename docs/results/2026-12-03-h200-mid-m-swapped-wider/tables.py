@@ -9,7 +9,7 @@ survey (run 3): the geomean, and every shape below 0.92× in either precision. F
 three consumers' pick (kernels.wgmma_streams_b_wide) against the pick before it — two consumers'
 tiles of BN 16 at M ≤ 16, 32 above — at the shapes where the rule fires.
 """
-from tcraw import kernels
+from tcraw import kernels, wgmma
 import sys
 from pathlib import Path
 
@@ -37,7 +37,7 @@ def wide_rule_then(m, n, k):
     """kernels.wgmma_streams_b_wide as this stop left it (fp16/bf16 on 132 SMs): M ≤ 32, rows off
     lines, K of 64 slices or more, 40–100 % of the SMs (a later stop capped it at 75 %)."""
     return m <= 32 and kernels.box_row_requests(2 * n) > 1 and \
-        kernels._streams_b_in_one_round(n, k, 132, 2, 128, 64, 0.4, 1.0)
+        wgmma._streams_b_in_one_round(n, k, 132, 2, 128, 64, 0.4, 1.0)
 
 
 def wide_rule():

@@ -13,7 +13,7 @@ tree against 879346b's .cu; run 6: its code out of line, bba7b3a against d04b361
 import sys
 from pathlib import Path
 
-from tcraw import kernels
+from tcraw import kernels, wgmma
 
 HERE = Path(__file__).resolve().parent
 EARLIER = HERE.parent / "2026-12-03-h200-mid-m-three"
@@ -32,7 +32,7 @@ def rule_as_run(m, n, k):
     """wgmma_streams_b_wide as run 1 ran it (16-bit, 132 SMs): M ≤ 64, rows off lines, K of 64 slices
     or more, 40 % (M ≤ 32) or 25 % of the SMs up to 75 %, not where the 64×48 swapped tiles are taken."""
     return m <= 64 and kernels.box_row_requests(2 * n) > 1 and not kernels.wgmma_streams_b_swapped(m, n, k, 132) \
-        and kernels._streams_b_in_one_round(n, k, 132, 2, 128, 64, 0.4 if m <= 32 else 0.25, 0.75)
+        and wgmma._streams_b_in_one_round(n, k, 132, 2, 128, 64, 0.4 if m <= 32 else 0.25, 0.75)
 
 
 def refined(m, n, k):

@@ -11,7 +11,7 @@ at the shapes where the rule as this stop left it fires (after run 3 it leaves M
 swapped tiles where those are taken). For run 3: three consumers' tiles, the pick as it ran,
 against the pick before, by M's range.
 """
-from tcraw import kernels
+from tcraw import kernels, wgmma
 import sys
 from pathlib import Path
 
@@ -31,7 +31,7 @@ def rule_then(m, n, k):
     not where the 64×48 swapped tiles are taken (a later stop asked M of 49–64 for 96 slices and
     30 %: docs/results/2026-12-03-h200-mid-m-three-check/)."""
     return m <= 64 and kernels.box_row_requests(2 * n) > 1 and not kernels.wgmma_streams_b_swapped(m, n, k, 132) \
-        and kernels._streams_b_in_one_round(n, k, 132, 2, 128, 64, 0.4 if m <= 32 else 0.25, 0.75)
+        and wgmma._streams_b_in_one_round(n, k, 132, 2, 128, 64, 0.4 if m <= 32 else 0.25, 0.75)
 
 
 def before_label(t, m, n, k):
