@@ -15,7 +15,8 @@ from .precision import FAMILIES, PRECISIONS
 from .validate import INT32_MAX, defines as checked_defines, is_whole
 from .wgmma import SM90_SMEM_BYTES, wgmma_kernel
 # (what tcraw.kernels has always offered, and scripts and tests read here: Kernel's helpers, 06/07's
-# macros, model and picks, 09's and 10's)
+# macros, model and picks, 09's and 10's — names bound to the same objects: to change one of the
+# picker's constants or rules, set it on tcraw.wgmma, whose functions read it there)
 from .kernel import *    # noqa: E402,F401,F403
 from .wgmma import *     # noqa: E402,F401,F403
 from .small_m import *   # noqa: E402,F401,F403
