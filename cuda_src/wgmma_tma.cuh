@@ -30,6 +30,8 @@
 //                  hundred, tiles that fit it (16-bit types; in clusters along N, multicasting
 //                  A's rows — with SHARE_A, pairs along M too, multicasting B's columns; three
 //                  consumers, 192 of N, with BN of at most 192)
+//   C_PARTS        swapped past 64 of M: C leaves through a box of BN / C_PARTS rows, the parts in
+//                  turn (default 1: one box of BN rows) — a smaller buffer, room for a stage more
 //   PINGPONG       64 or 128: the two consumers take the block's tiles in turn, each a whole tile
 //                  of that many rows (one or two wgmmas a k-step), so one stores its C while the
 //                  other multiplies (default 0: both share every tile, 64 rows each)
@@ -105,6 +107,9 @@ static_assert(!WAIT_DEPTH || STAGES >= 2, "WAIT_DEPTH 1 frees a stage one slice 
 #ifndef PINGPONG
 #define PINGPONG 0    // 64, 128: each consumer a whole tile of these rows, the two in turn (see the top)
 #endif
+#ifndef C_PARTS
+#define C_PARTS 1     // swapped past 64 of M: C's box holds BN / C_PARTS rows, 2·C_PARTS in turn (store_c)
+#endif
 // 64-row wgmma blocks in one consumer's share of a tile: its accumulators are ATOMS × BN/2 a thread.
 constexpr int ATOMS = PINGPONG ? PINGPONG / 64 : 1;
 static_assert(PINGPONG == 0 || PINGPONG == 64 || PINGPONG == 128,
@@ -176,12 +181,18 @@ constexpr int STAGE_BYTES = A_BYTES + B_BYTES + B_STAGING_BYTES;
 // each), two buffers per consumer so one can fill while the copy engine reads the other.
 // Swapped, a consumer's two boxes are the two halves of its 64 columns, BN rows (M) each. Past
 // 64 rows a second box of BN × 128 bytes would cost the ring a stage or two (C_BUFFER_BYTES,
-// kernels.wgmma_smem_bytes), so there is one, the halves taking it in turn (store_c) at the price
+// wgmma.wgmma_smem_bytes), so there is one, the halves taking it in turn (store_c) at the price
 // of one wait a tile for the copy engine to read the first; up to 64 the 8 stages fit with two.
+// With C_PARTS, the box is BN / C_PARTS rows and each half goes out in C_PARTS of them, in turn:
+// a wait each, for a stage more — in each of the tiles cuBLAS was seen to run on the H200, it
+// holds one stage more than 06's swapped form of it with a whole box
+// (docs/results/2026-12-04-cpu-swapped-store/).
 #ifndef WG_OUT_BYTES
 #define WG_OUT_BYTES 4
 #endif
-constexpr int C_BOX_COLS = 128 / WG_OUT_BYTES, C_BOX_ROWS = SWAP_AB && BN > 64 ? BN : 64;
+static_assert(C_PARTS >= 1 && (C_PARTS == 1 || (SWAP_AB && BN > 64 && BN % (8 * C_PARTS) == 0)),
+              "C_PARTS > 1: swapped tiles of more than 64 of M, BN / C_PARTS a multiple of 8 rows");
+constexpr int C_BOX_COLS = 128 / WG_OUT_BYTES, C_BOX_ROWS = SWAP_AB && BN > 64 ? BN / C_PARTS : 64;
 constexpr int C_BOX_BYTES = C_BOX_ROWS * 128, C_BUFFER_BYTES = (SWAP_AB && BN > 64 ? 1 : 2) * C_BOX_BYTES;
 // Dynamic shared memory (the registry's geometry must agree): 1 KiB of slack to align the
 // stages to the 1024-byte swizzle atom, the stages, the C buffers, then the 2×STAGES mbarriers
@@ -560,53 +571,62 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
     // (n), one per half of this consumer's 64 columns (warps 0–1 hold the first, 2–3 the second),
     // then a TMA store each. Up to 64 rows the two halves fill two boxes at once; wider, the
     // buffer holds one box (C_BUFFER_BYTES: more stages fit) and the halves take it in turn —
-    // thread 0 holding the second until the copy engine has read the first.
+    // thread 0 holding the second until the copy engine has read the first (with C_PARTS, each
+    // half in C_PARTS boxes of BN / C_PARTS rows, all in turn).
     // Row m = 8j + m0 lies 1024 bytes past row m0 and has its swizzle (m % 8 = m0), so a thread's
     // BN / 2 addresses are four bases (one per e) plus 1024·j, an immediate. Computed from a
     // signed t, the compiler could not see that m % 8 is m0 and kept an address per store live
     // across the tile: ptxas spilled them, 864–928 bytes of spill stores at BN 256 with one or two
     // consumers, 328–356 with three at 160 (NVRTC 13.5; scripts/swapped_spills.py).
     const unsigned w = unsigned(t) % 128 / 32, lane = unsigned(t) % 32;
-    auto fill = [&](unsigned box, unsigned half_bytes) {   // this thread's accumulators, half h at box + h·half_bytes
-        unsigned base[4];
+    // Part p of C_PARTS holds rows 8j of j = p·J ... (p + 1)·J − 1: J = BN / 8 / C_PARTS.
+    constexpr int J = BN / 8 / C_PARTS;
+    auto fill = [&](unsigned box, unsigned half_bytes, int p) {   // this thread's accumulators of part p, half h
+        unsigned base[4];                                         // at box + h·half_bytes
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
             const unsigned n = w * 16 + lane / 4 + 8 * (e / 2), m0 = 2 * (lane % 4) + e % 2, nn = n % 32;
             base[e] = box + (n / 32) * half_bytes + m0 * 128 + ((nn / 4) ^ m0) * 16 + (nn % 4) * 4;
         }
 #pragma unroll
-        for (int j = 0; j < BN / 8; ++j)
+        for (int jj = 0; jj < J; ++jj)
 #pragma unroll
-            for (int e = 0; e < 4; ++e)
-                asm volatile("st.shared.f32 [%0], %1;" ::"r"(base[e] + 1024 * j),
+            for (int e = 0; e < 4; ++e) {
+                const int j = p * J + jj;   // (p is the unrolled loop's: the accumulators stay registers)
+                asm volatile("st.shared.f32 [%0], %1;" ::"r"(base[e] + 1024 * jj),
                              "f"(WG_SCALED ? d[4 * j + e] * scale : d[4 * j + e]));
+            }
     };
-    auto put = [&](int q, unsigned box) {   // box q of the two (column col + 32q): stored or added
-        if (add) tma_add_2d(map_c, box, col + q * 32, row);
-        else tma_store_2d(map_c, box, col + q * 32, row);
+    auto put = [&](int q, unsigned box, int p) {   // part p of box q (column col + 32q): stored or added
+        if (add) tma_add_2d(map_c, box, col + q * 32, row + p * C_BOX_ROWS);
+        else tma_store_2d(map_c, box, col + q * 32, row + p * C_BOX_ROWS);
     };
 #if BN <= 64
     if (t % 128 == 0) bulk_wait_read<0>();   // both buffers free: the last tile's stores have read them
     warpgroup_sync(c);
-    if (boxes >> c_box(0, t) & 1) fill(staging, C_BOX_BYTES);   // (a split tile's share: see split_epilogue)
+    if (boxes >> c_box(0, t) & 1) fill(staging, C_BOX_BYTES, 0);   // (a split tile's share: see split_epilogue)
     fence_proxy_async();
     warpgroup_sync(c);
     if (t % 128 == 0) {
         for (int q = 0; q < 2; ++q)
-            if (boxes >> q & 1) put(q, staging + q * C_BOX_BYTES);
+            if (boxes >> q & 1) put(q, staging + q * C_BOX_BYTES, 0);
         bulk_commit();
     }
 #else
+#pragma unroll
     for (int q = 0; q < 2; ++q) {
         if (!(boxes >> q & 1)) continue;   // (the same for every thread of the consumer)
-        if (t % 128 == 0) bulk_wait_read<0>();   // the box is free: the stores before have read it
-        warpgroup_sync(c);
-        if (c_box(0, t) == q) fill(staging, 0);
-        fence_proxy_async();
-        warpgroup_sync(c);
-        if (t % 128 == 0) {
-            put(q, staging);
-            bulk_commit();
+#pragma unroll
+        for (int p = 0; p < C_PARTS; ++p) {
+            if (t % 128 == 0) bulk_wait_read<0>();   // the box is free: the stores before have read it
+            warpgroup_sync(c);
+            if (c_box(0, t) == q) fill(staging, 0, p);
+            fence_proxy_async();
+            warpgroup_sync(c);
+            if (t % 128 == 0) {
+                put(q, staging, p);
+                bulk_commit();
+            }
         }
     }
 #endif

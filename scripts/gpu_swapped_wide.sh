@@ -12,13 +12,20 @@
 #   wide      three consumers' swapped tiles of 192 of N by 2 tiles of 160, 176 or 192 of M (2 × 2
 #             and pairs along M, 3 stages) beside the pick on scripts/shapes/swapped_three_160.txt
 #             (the 7 shapes where 160 lost with spills) and three_wide_m_{176,192}.txt
-#   one256    one consumer's swapped 64 × 256 in clusters of 1 and 2 beside the pick on
-#             scripts/shapes/one_swapped_256.txt
+#   one256    one consumer's swapped 64 × 256 in clusters of 1 and 2 (4 stages), and in clusters of
+#             1 with C in 2 parts (C_PARTS=2: 5 stages, as cuBLAS's tss_64x256_64x5), beside the pick
+#             on scripts/shapes/one_swapped_256.txt
+#   parts     a stage more by C in parts, in cuBLAS's own tiles: three consumers' 144 (C_PARTS=6: 5
+#             stages, as its 192x144_64x5) in 2 × 2 and pairs along M beside the pick (4 stages) on
+#             swapped_three_144.txt; three consumers' 80 in 2 × 2, 5 stages and C_PARTS=2's 6 (its
+#             192x80_64x6), beside the pick on three_two_m_80.txt; two consumers' 176 in 2 × 2,
+#             C_PARTS=2's 5 stages beside the pick (4) on fit_rounds_176.txt
 # Each ladder under LADDER_S seconds (75); PRECISIONS (bf16 fp16) for wide and one256. Three calls fit
 # the device's 600 s each (tests ≤ 300 s; sanitize ≤ 6 × SAN_S; ab ≤ 2 × AB_S; wide 225 s a precision):
 #   OUT=out bash scripts/gpu_swapped_wide.sh tests
 #   OUT=out SAN_S=60 PRECISIONS=bf16 bash scripts/gpu_swapped_wide.sh sanitize one256
 #   OUT=out OLD_TREE=$PWD/old_tree PRECISIONS=fp16 bash scripts/gpu_swapped_wide.sh ab wide
+#   OUT=out PRECISIONS=fp16 bash scripts/gpu_swapped_wide.sh parts   (then bf16: 225 s a precision)
 source "$(dirname "$0")/gpu_env.sh"
 write_env
 S=${LADDER_S:-75}
@@ -29,7 +36,8 @@ for part in "$@"; do
   sanitize)
     sanitize_configs wide fp16:763x1003x997:SWAP_AB=1,CONSUMERS=1,BN=256,CLUSTER=1 \
       bf16:571x1003x997:SWAP_AB=1,CONSUMERS=3,BN=192,CLUSTER=4,SHARE_A=1 \
-      fp16:300x640x8192:SWAP_AB=1,CONSUMERS=3,BN=160,CLUSTER=2,SHARE_A=1 ;;
+      fp16:300x640x8192:SWAP_AB=1,CONSUMERS=3,BN=160,CLUSTER=2,SHARE_A=1 \
+      fp16:427x3001x2056:SWAP_AB=1,CONSUMERS=3,BN=144,CLUSTER=4,SHARE_A=1,C_PARTS=6 ;;
   ab)
     for tree in old new; do
       dir=.; [ $tree = old ] && dir=${OLD_TREE:?OLD_TREE: a copy of the tree before the change}
@@ -49,7 +57,18 @@ for part in "$@"; do
   one256)
     for p in ${PRECISIONS:-bf16 fp16}; do
       ladder $p one256_$p $S 420 scripts/shapes/one_swapped_256.txt picked \
-        SWAP_AB=1,CONSUMERS=1,BN=256,CLUSTER=1,STAGES=4 SWAP_AB=1,CONSUMERS=1,BN=256,CLUSTER=2,STAGES=4
+        SWAP_AB=1,CONSUMERS=1,BN=256,CLUSTER=1,STAGES=4 SWAP_AB=1,CONSUMERS=1,BN=256,CLUSTER=2,STAGES=4 \
+        SWAP_AB=1,CONSUMERS=1,BN=256,CLUSTER=1,C_PARTS=2,STAGES=5
+    done ;;
+  parts)
+    s3=SWAP_AB=1,CONSUMERS=3
+    for p in ${PRECISIONS:-bf16 fp16}; do
+      ladder $p parts_144_$p $S 420 scripts/shapes/swapped_three_144.txt picked \
+        $s3,BN=144,CLUSTER=4,SHARE_A=1,C_PARTS=6,STAGES=5 $s3,BN=144,CLUSTER=2,SHARE_A=1,C_PARTS=6,STAGES=5
+      ladder $p parts_80_$p $S 420 scripts/shapes/three_two_m_80.txt picked \
+        $s3,BN=80,CLUSTER=4,SHARE_A=1,STAGES=5 $s3,BN=80,CLUSTER=4,SHARE_A=1,C_PARTS=2,STAGES=6
+      ladder $p parts_176_$p $S 420 scripts/shapes/fit_rounds_176.txt picked \
+        SWAP_AB=1,CONSUMERS=2,BN=176,CLUSTER=4,SHARE_A=1,C_PARTS=2,STAGES=5
     done ;;
   esac
 done

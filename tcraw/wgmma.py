@@ -35,6 +35,8 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
                                  # columns: FIT_CONFIGS)
               "B_REALIGN": 0,    # 1: B read in place at any row pitch, its rows realigned in shared memory
                                  # (fp16, bf16; clusters along M, not swapped, BN ≤ 192: the .cu's b_realign)
+              "C_PARTS": 1,      # swapped past 64 of M: C's box BN / C_PARTS rows, the parts stored in turn —
+                                 # a smaller C staging buffer, a stage more (the .cu's store_c)
               "STREAM_K_DIV": 2,  # stream-K's pieces are at least 1/STREAM_K_DIV of a tile ...
               "STREAM_K_ROUNDS": 4}  # ... and cut a last partial round only after this many whole ones
                                      # (0: fewer tiles than clusters are all cut, stream-K over the whole problem)
@@ -49,23 +51,23 @@ def wgmma_rows(tile):
     return tile.get("PINGPONG") or 64 * tile["CONSUMERS"]
 
 
-def wgmma_smem_bytes(consumers, bn, stages, rows=None, swap=False, realign=False):
+def wgmma_smem_bytes(consumers, bn, stages, rows=None, swap=False, realign=False, c_parts=1):
     """06's dynamic shared memory: alignment slack, the stages (A's ``rows`` — 64 per consumer
     unless given — and B's slices; ``realign``, B_REALIGN: B's staging boxes too, 8 classes of 8
     rows of BN + 8 halves), two C boxes of 64 rows per consumer (``swap`` with BN over 64: one of
-    BN rows, M's, its halves in turn), two mbarriers per stage, three realigning (the .cu's
-    SMEM_BYTES)."""
+    BN rows, M's — of BN / ``c_parts`` — its parts in turn), two mbarriers per stage, three
+    realigning (the .cu's SMEM_BYTES)."""
     stage_bytes = ((rows or 64 * consumers) + bn) * WGMMA_ROW_BYTES + (64 * (bn + 8) * 2 if realign else 0)
-    c_box_rows, c_boxes = (bn, 1) if swap and bn > 64 else (64, 2)
+    c_box_rows, c_boxes = (bn // c_parts, 1) if swap and bn > 64 else (64, 2)
     return 1024 + stages * stage_bytes + consumers * c_boxes * c_box_rows * WGMMA_C_BOX_COLS * 4 + \
         (3 if realign else 2) * stages * 8
 
 
-def wgmma_max_stages(consumers, bn, most=8, rows=None, swap=False, realign=False):
+def wgmma_max_stages(consumers, bn, most=8, rows=None, swap=False, realign=False, c_parts=1):
     """The most stages (up to ``most``) whose shared memory fits an sm_90 block (16 bytes spare
     for the kernel's static shared memory)."""
     stages = most
-    while stages > 1 and wgmma_smem_bytes(consumers, bn, stages, rows, swap, realign) + 16 > SM90_SMEM_BYTES:
+    while stages > 1 and wgmma_smem_bytes(consumers, bn, stages, rows, swap, realign, c_parts) + 16 > SM90_SMEM_BYTES:
         stages -= 1
     return stages
 
@@ -109,7 +111,7 @@ def wgmma_cluster_shape(tile):
 
 # 06/07's macros that count something (0 would leave nothing, or divide by it)
 WGMMA_POSITIVE = ("CONSUMERS", "BN", "STAGES", "CLUSTER", "GROUP_M", "SPLIT_MIN_SLICES", "SPLIT_LOADS",
-                  "STREAM_K_DIV", "SPLIT_MAX", "SPLIT_ROUNDS")
+                  "STREAM_K_DIV", "SPLIT_MAX", "SPLIT_ROUNDS", "C_PARTS")
 # ... and those that switch something on or off: 0 or 1 (the .cu reads any other value as 1)
 WGMMA_SWITCHES = ("STREAM_K", "SPLIT_K", "SWAP_AB", "SHARE_A", "B_REALIGN")
 SPLIT_ROUNDS_MOST = 8   # (each round more is a partial tile a block in the workspace)
@@ -184,13 +186,17 @@ def wgmma_checked(tile):
         raise UsageError(f"WAIT_DEPTH is 0 or 1, and 0 with PROMOTE (it reads the MMAs' sums after every "
                          f"batch) or one stage (it frees a stage a slice late); got WAIT_DEPTH={tile['WAIT_DEPTH']}, "
                          f"PROMOTE={tile['PROMOTE']}, STAGES={stages}")
-    swap, realign = tile["SWAP_AB"], tile["B_REALIGN"]
-    if not 1 <= stages <= wgmma_max_stages(consumers, bn, max(stages, 1), rows, swap, realign):
+    swap, realign, parts = tile["SWAP_AB"], tile["B_REALIGN"], tile["C_PARTS"]
+    if parts > 1 and not (swap and bn > 64 and bn % (8 * parts) == 0):
+        raise UsageError(f"C_PARTS={parts} stores a swapped tile's C in boxes of BN / C_PARTS rows: it needs SWAP_AB=1, "
+                         f"BN over 64 and BN / C_PARTS a multiple of 8; got SWAP_AB={swap}, BN={bn}")
+    if not 1 <= stages <= wgmma_max_stages(consumers, bn, max(stages, 1), rows, swap, realign, parts):
         raise UsageError(f"STAGES={stages} with CONSUMERS={consumers}, BN={bn}, {rows}-row tiles"
-                         f"{', swapped' if swap else ''}{', B realigned' if realign else ''} needs "
-                         f"{wgmma_smem_bytes(consumers, bn, max(stages, 1), rows, swap, realign)} "
+                         f"{', swapped' if swap else ''}{f', C in {parts} parts' if parts > 1 else ''}"
+                         f"{', B realigned' if realign else ''} needs "
+                         f"{wgmma_smem_bytes(consumers, bn, max(stages, 1), rows, swap, realign, parts)} "
                          f"bytes of shared memory; an sm_90 block has {SM90_SMEM_BYTES}: at most "
-                         f"STAGES={wgmma_max_stages(consumers, bn, 8, rows, swap, realign)}")
+                         f"STAGES={wgmma_max_stages(consumers, bn, 8, rows, swap, realign, parts)}")
     return tile
 
 
@@ -211,7 +217,7 @@ def wgmma_swap_step(cluster, share_a=0):
 
 def wgmma_geometry(tile):
     consumers, bn, rows = tile["CONSUMERS"], tile["BN"], wgmma_rows(tile)
-    smem = wgmma_smem_bytes(consumers, bn, tile["STAGES"], rows, tile["SWAP_AB"], tile["B_REALIGN"])
+    smem = wgmma_smem_bytes(consumers, bn, tile["STAGES"], rows, tile["SWAP_AB"], tile["B_REALIGN"], tile["C_PARTS"])
 
     def geometry(m, n, k):
         # A 1-D grid of one block per C tile, which `persistent` caps at one block per SM (each
@@ -278,7 +284,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
     rows_share, cols_share = ("A", "B") if tile["SWAP_AB"] else ("B", "A")
     shared = " and ".join(sorted(op for op, along in ((rows_share, along_m), (cols_share, along_n)) if along > 1)) \
         or rows_share
-    c_box = (bn if tile["SWAP_AB"] else 64, 128 // PRECISIONS[key].out_dtype.itemsize)
+    c_box = (bn // tile["C_PARTS"] if tile["SWAP_AB"] else 64, 128 // PRECISIONS[key].out_dtype.itemsize)
     return Kernel(
         name=name or entry, source=source, entry=entry,
         precision=PRECISIONS[key], min_arch=90, arch_specific=True, cluster=cluster, tile=(1, 1, 1), pitch=16,
@@ -958,13 +964,15 @@ def _with_stages(tile, picked, overrides):
     if macros["CONSUMERS"] == 3 and "CONSUMERS" not in overrides and \
             (macros["SWAP_AB"] and not swapped_three or macros["PINGPONG"] or wgmma_three_consumers_refuse(macros) or
              not swapped_three and overrides.get("BN", 192) != 192 or
-             overrides.get("STAGES", 0) > wgmma_max_stages(3, macros["BN"], swap=macros["SWAP_AB"])):
+             overrides.get("STAGES", 0) > wgmma_max_stages(3, macros["BN"], swap=macros["SWAP_AB"],
+                                                           c_parts=macros["C_PARTS"])):
         macros["CONSUMERS"] = 2   # a 192-row pick gives way to 128 rows where the overrides need them
     if macros["B_REALIGN"] and "B_REALIGN" not in overrides and not wgmma_realign_builds(macros):
         macros["B_REALIGN"] = 0   # declared (not asked of this problem): where the configuration can take it
     if "STAGES" not in overrides:
         macros["STAGES"] = wgmma_max_stages(macros["CONSUMERS"], macros["BN"], rows=wgmma_rows(macros),
-                                            swap=macros["SWAP_AB"], realign=macros["B_REALIGN"])
+                                            swap=macros["SWAP_AB"], realign=macros["B_REALIGN"],
+                                            c_parts=macros["C_PARTS"])
     return macros
 
 

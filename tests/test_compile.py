@@ -1301,6 +1301,29 @@ def test_the_widest_swapped_tiles_build_without_spills(consumers, bn):
     assert compiler.compile_cubin(kernel, "sm_90").spill_bytes == 0
 
 
+@pytest.mark.parametrize("consumers, bn, parts, stages", [(1, 256, 2, 5), (3, 144, 6, 5), (3, 192, 3, 4), (2, 176, 2, 5)])
+def test_swapped_c_in_parts_frees_a_stage(consumers, bn, parts, stages):
+    """C_PARTS: a swapped tile's C leaves through a box of BN / C_PARTS rows, the parts in turn —
+    the stage more cuBLAS holds in each of these tiles (docs/results/2026-12-04-cpu-swapped-store/).
+    The .cu states the smaller box and shared memory (compile_cubin checks them against the
+    declaration), nothing spills or goes to the stack (the parts' accumulators are registers: the
+    loops unroll), and C_PARTS where a box cannot be cut so is refused by name."""
+    assert kernels.wgmma_max_stages(consumers, bn, swap=True, c_parts=parts) == stages
+    assert kernels.wgmma_max_stages(consumers, bn, swap=True) == stages - 1
+    tile = {"SWAP_AB": 1, "CONSUMERS": consumers, "BN": bn, "CLUSTER": 2, "C_PARTS": parts, "STAGES": stages}
+    kernel = kernels.wgmma_kernel("fp16", tile, choose=False)
+    assert kernel.tma_boxes[2] == (bn // parts, 32) and f"C_PARTS={parts}" in kernel.variant
+    cubin = compiler.compile_cubin(kernel, "sm_90")
+    assert cubin.spill_bytes == 0 and cubin.stack_bytes == 0
+    over = {name: value for name, value in tile.items() if name != "STAGES"}   # (the most that fit)
+    picked = kernels.KERNELS["wgmma_tma_bf16"].configured(300, 9000, 4000, 132, over)
+    assert f"STAGES={stages}" in picked.defines and f"C_PARTS={parts}" in picked.defines
+    for bad in ({"SWAP_AB": 0, "BN": 256, "C_PARTS": 2}, {"SWAP_AB": 1, "BN": 64, "C_PARTS": 2},
+                {"SWAP_AB": 1, "BN": 144, "C_PARTS": 4}):   # (36 rows: not whole 8-row groups)
+        with pytest.raises(UsageError, match=f"C_PARTS={bad['C_PARTS']} stores a swapped tile's C"):
+            kernels.wgmma_kernel("fp16", {"CONSUMERS": 2, "CLUSTER": 1, "STAGES": 2, **bad}, choose=False)
+
+
 def test_ptxas_warnings_are_read_from_the_log_and_shown():
     from tcraw.compiler import ptxas_warnings
     log = ("ptxas info    : Compiling entry function 'k' for 'sm_90a'\n"

@@ -715,12 +715,17 @@ def test_06_swapped_operands_are_correct(device, host_problems, key, config):
                                     {"SWAP_AB": 1, "BN": 192, "CLUSTER": 4, "SHARE_A": 1, "CONSUMERS": 3},
                                     {"SWAP_AB": 1, "BN": 256, "CLUSTER": 1, "CONSUMERS": 1},
                                     {"SWAP_AB": 1, "BN": 256, "CLUSTER": 2, "CONSUMERS": 1},
-                                    {"SWAP_AB": 1, "BN": 256, "CLUSTER": 4, "SHARE_A": 1, "CONSUMERS": 2}],
-                         ids=lambda c: f"BN{c['BN']}-C{c['CONSUMERS']}-CL{c['CLUSTER']}{'-SA' * c.get('SHARE_A', 0)}")
+                                    {"SWAP_AB": 1, "BN": 256, "CLUSTER": 4, "SHARE_A": 1, "CONSUMERS": 2},
+                                    {"SWAP_AB": 1, "BN": 256, "CLUSTER": 1, "CONSUMERS": 1, "C_PARTS": 2},
+                                    {"SWAP_AB": 1, "BN": 144, "CLUSTER": 4, "SHARE_A": 1, "CONSUMERS": 3, "C_PARTS": 6},
+                                    {"SWAP_AB": 1, "BN": 176, "CLUSTER": 2, "CONSUMERS": 2, "C_PARTS": 2}],
+                         ids=lambda c: f"BN{c['BN']}-C{c['CONSUMERS']}-CL{c['CLUSTER']}{'-SA' * c.get('SHARE_A', 0)}"
+                                       + (f"-P{c['C_PARTS']}" if "C_PARTS" in c else ""))
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_06_swapped_wide_tiles_are_correct(device, host_problems, key, config):
-    """Swapped tiles of M wider than 64 (any multiple of 16: C's boxes BN rows tall; up to 256 with
-    one or two consumers, 192 with three — 192 of N), and in
+    """Swapped tiles of M wider than 64 (any multiple of 16: C's boxes BN rows tall — or BN /
+    C_PARTS, the parts stored in turn; up to 256 with one or two consumers, 192 with three — 192
+    of N), and in
     clusters along N sharing A's rows (each block copying its part for all; at M's edge some
     parts all past M, and blocks of a cluster all past N) — and in pairs along M sharing B's
     columns (SHARE_A: 1 × 2, 2 × 2, three consumers' boxes dealt two and one; a pair's second
