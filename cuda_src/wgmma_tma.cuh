@@ -613,11 +613,10 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
         bulk_commit();
     }
 #else
-#pragma unroll
     for (int q = 0; q < 2; ++q) {
         if (!(boxes >> q & 1)) continue;   // (the same for every thread of the consumer)
 #pragma unroll
-        for (int p = 0; p < C_PARTS; ++p) {
+        for (int p = 0; p < C_PARTS; ++p) {   // (unrolled: fill's accumulators by constant index)
             if (t % 128 == 0) bulk_wait_read<0>();   // the box is free: the stores before have read it
             warpgroup_sync(c);
             if (c_box(0, t) == q) fill(staging, 0, p);
