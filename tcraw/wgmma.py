@@ -20,7 +20,7 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
               "SPLIT_ROUNDS": 1,   # >1: tiles more than half the clusters cut too, in up to this many rounds of
                                    # pieces (split_pieces; the workspace holds this many partial tiles a block)
               "SPLIT_LOADS": None,   # split-K's sum over 3+ pieces: about this many 16-byte loads of partials at
-                                     # once (None: as wgmma_split_loads says, 16 — 8 for three consumers of 192)
+                                     # once (None: as wgmma_split_loads says, 16 — 8 for three consumers past 160)
               "PROMOTE": 0,   # PROMOTE=N: MMAs accumulate N slices, then fp32 adds (FP8's accumulator study)
               "WAIT_DEPTH": None,   # 1: one slice's MMAs stay in flight while the next is issued;
                                     # None: as wgmma_wait_depth says (1 for one consumer)
@@ -788,9 +788,10 @@ def fit_config(cluster, share_a, bn):
 # (272×12376×9496 0.73 → 0.88× cuBLAS, 280×11144×9560 0.91 → 1.23×), within 1.5 % of the fastest
 # of the three at each; 2 × 2 in two rounds took up to 1.27× the pick's. 160 of M (M of 289–320:
 # 3 stages, 328 bytes of spills then) took more time than the pick at 5 or 6 of 7 in each form
-# (the kernel builds up to 192 — since without spills — this rule takes 144). On shapes drawn after the rule
-# (runs 4–5): 0.833 / 0.830× the time (fp16 / bf16, 14 shapes off lines: 1.006 → 1.208× /
-# 0.997 → 1.201× cuBLAS, below 0.85× 8 → 0), 0.840× on 10 on lines (fp16, 0.797 → 0.948×).
+# (the kernel builds up to 192 of M, without spills since 2026-12-04; this rule takes 144). On
+# shapes drawn after the rule (runs 4–5): 0.833 / 0.830× the time (fp16 / bf16, 14 shapes off
+# lines: 1.006 → 1.208× / 0.997 → 1.201× cuBLAS, below 0.85× 8 → 0), 0.840× on 10 on lines (fp16,
+# 0.797 → 0.948×).
 FIT_THREE_BN = 144
 FIT_THREE_CONFIGS = tuple({"SWAP_AB": 1, "CONSUMERS": 3, "BN": FIT_THREE_BN, "CLUSTER": cluster, "SHARE_A": 1,
                            "STAGES": wgmma_max_stages(3, FIT_THREE_BN, swap=True)}
