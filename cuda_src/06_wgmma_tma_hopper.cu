@@ -42,7 +42,7 @@
 // copied (its tensor map is then of rows 8 at a time: b_realign). Pointers A, B and C are unused
 // beside the maps (C is written by TMA stores too). The workspace (zeroed once by the host; every
 // launch leaves its flags and counters zeroed): a stream-K flag per block, a split-K counter per
-// block, then the split-K partial sums, BM × BN floats per block (tcraw.kernels.wgmma_workspace
+// block, then the split-K partial sums, BM × BN floats per block (tcraw.wgmma.wgmma_workspace
 // sizes it).
 
 // The machinery (cuda_src/wgmma_tma.cuh), for 16-bit inputs and a row-major (MN-major) B.

@@ -30,7 +30,7 @@
 // only C's columns past N, which are never written. No byte past either operand's end is read.
 //
 // Workspace (zeroed once; every launch leaves it so): a counter per column tile, then (16-byte
-// aligned) 64 × 128 fp32 partial sums per block. tcraw.kernels.small_m_workspace sizes it.
+// aligned) 64 × 128 fp32 partial sums per block. tcraw.small_m.small_m_workspace sizes it.
 
 #include "cp_async.cuh"
 #include "split_k_last.cuh"

@@ -38,15 +38,15 @@
 // out. With two groups in flight (8 rows each at M ≤ 2, 4 at M of 3–4, what 128 registers hold;
 // docs/results/2026-12-03-h200-gemv-pipelined/): 0.954 of that time on 48 shapes of M 1–4 (0.83 at
 // 4×4378×4771, 1×3586×1572 11.1 → 10.5 µs), and at M of 3–4 0.875× 06's pick's time fp16 (faster at
-// 35 of 37; bf16 0.891×, 34), so 06's pick hands it M of 1–4 (kernels.wgmma_runs_gemv). Summed in
+// 35 of 37; bf16 0.891×, 34), so 06's pick hands it M of 1–4 (wgmma.wgmma_runs_gemv). Summed in
 // a cluster (docs/results/2026-12-03-h200-gemv-cluster/): 8 pieces took less time than 8 through
 // the workspace at 53 of 65 shapes (0.988; 4×1872×968 9.50 → 8.64 µs), and the pick takes them where
-// K is short and the clusters run at once (kernels.gemv_sums_in_cluster): 0.972× the time on 16
+// K is short and the clusters run at once (small_m.gemv_sums_in_cluster): 0.972× the time on 16
 // fresh shapes (fp16; bf16 0.981×).
 //
 // Workspace (zeroed once; every launch leaves it so): a counter per column tile, then (16-byte
 // aligned) MAX_M × 256 fp32 partial sums per block (summed in a cluster, untouched).
-// tcraw.kernels.gemv_workspace sizes it.
+// tcraw.small_m.gemv_workspace sizes it.
 
 #include "mma_sync.cuh"   // T by TCRAW_MMA_<KEY> (FP16, BF16): 10 issues no MMA
 #include "split_k_last.cuh"

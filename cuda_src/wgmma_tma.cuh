@@ -20,7 +20,7 @@
 //                  registers (an accumulator study of FP8; default 0, none)
 //   WAIT_DEPTH     1: the consumers wait for the previous slice's MMAs, not this one's (default 0;
 //                  tcraw's picks set 1 for one consumer, and for swapped tiles of three consumers or
-//                  of two with BN ≤ 32: kernels.wgmma_wait_depth)
+//                  of two with BN ≤ 32: wgmma.wgmma_wait_depth)
 //   A_ROWS         rows of A loaded a slice when M is tiny (default 0: all of the block's)
 //   A_EDGE         a box of A past M's last row copied as up to this many 8-row boxes of real rows
 //                  (default 4; 0: whole, zeros past M) — a_copy
@@ -137,7 +137,7 @@ constexpr int THREADS = 128 * (CONSUMERS + 1);
 // cubin says 128 either way). ptxas allocates the consumers' code up to the count setmaxnreg
 // grants them: three consumers — 192-row tiles — hold 64 × 192's 96 accumulators in 160 (their
 // SASS uses up to R143 with split-K's sum loading 8 partials at once; 16 at once spill 5 kB:
-// SPLIT_LOADS; swapped, 8 from 176 of M, where 16 spill 8 bytes). A producer of one warp
+// SPLIT_LOADS; swapped, 8 from 176 of M, where 16 spill 8–12 bytes). A producer of one warp
 // instead, for 416 threads of 152 registers with no setmaxnreg, cannot launch: a quarter would
 // run four warps, 4 × 32 × 152 > 16384.
 static_assert(CONSUMERS >= 1 && CONSUMERS <= 3, "CONSUMERS is 1, 2 or 3");
@@ -851,7 +851,7 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
     // one box is rank 1's to copy, rank 0 copies none of B (at 4, 128 columns' two boxes are ranks
     // 1's and 3's). Sharing A (SHARE_A), a cluster of 2 takes neighbouring tiles of one tile row
     // instead, and each copies half of A's rows for both — where A's rows start off 128-byte
-    // lines, each box row costs the L2 two or more requests (kernels.L2_REQUESTS_PER_US), and
+    // lines, each box row costs the L2 two or more requests (wgmma.L2_REQUESTS_PER_US), and
     // sharing halves A's; a cluster of 4 takes 2 × 2 tiles, A's halves shared along each row and
     // B's runs along each column: fewer box rows per MMA than either cluster of 2 (128×256 tiles:
     // 192 a tile a slice, against 256 sharing B and 320 sharing A; 4 along M sharing B: 192). Every

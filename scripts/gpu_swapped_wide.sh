@@ -3,7 +3,8 @@
 # left in any swapped tile (scripts/swapped_spills.py), which opens one consumer's 64 × 256 (cuBLAS's
 # bf16 form at 1008×2072×7104) and three consumers' 176 and 192 of M. Device calls in parts, logs
 # under $OUT:
-#   tests     the GPU tests of every swapped form and pick (the store changed for all of them)
+#   tests     the GPU tests of every swapped form and pick (the store changed for all of them): by
+#             name, and the registry's SWAP_AB configurations at the edges, split-K's swapped shares
 #   sanitize  memcheck and racecheck over the widest swapped tiles (one consumer's 256, three's 192
 #             in 2 × 2, three's 160 cut along K)
 #   ab        the picks on scripts/shapes/swapped_picks.txt (a shape for each swapped form picked), in
@@ -20,10 +21,11 @@
 #             swapped_three_144.txt; three consumers' 80 in 2 × 2, 5 stages and C_PARTS=2's 6 (its
 #             192x80_64x6), beside the pick on three_two_m_80.txt; two consumers' 176 in 2 × 2,
 #             C_PARTS=2's 5 stages beside the pick (4) on fit_rounds_176.txt
-# Each ladder under LADDER_S seconds (75); PRECISIONS (bf16 fp16) for wide and one256. Three calls fit
-# the device's 600 s each (tests ≤ 300 s; sanitize ≤ 6 × SAN_S; ab ≤ 2 × AB_S; wide 225 s a precision):
+# Each ladder under LADDER_S seconds (75); PRECISIONS (bf16 fp16) for wide, one256 and parts. Calls that
+# fit the device's 600 s each (tests ≤ 300 s; sanitize ≤ 2 × SAN_S — memcheck, racecheck; ab ≤ 2 × AB_S;
+# wide and parts 225 s a precision, one256 75):
 #   OUT=out bash scripts/gpu_swapped_wide.sh tests
-#   OUT=out SAN_S=60 PRECISIONS=bf16 bash scripts/gpu_swapped_wide.sh sanitize one256
+#   OUT=out SAN_S=150 PRECISIONS=bf16 bash scripts/gpu_swapped_wide.sh sanitize one256
 #   OUT=out OLD_TREE=$PWD/old_tree PRECISIONS=fp16 bash scripts/gpu_swapped_wide.sh ab wide
 #   OUT=out PRECISIONS=fp16 bash scripts/gpu_swapped_wide.sh parts   (then bf16: 225 s a precision)
 source "$(dirname "$0")/gpu_env.sh"
@@ -32,7 +34,7 @@ S=${LADDER_S:-75}
 for part in "$@"; do
   case $part in
   tests)
-    PYTEST_S=${PYTEST_S:-300} gpu_tests "swapped" swapped ;;
+    PYTEST_S=${PYTEST_S:-300} gpu_tests "swapped or SWAP_AB or split_k_pieces" swapped ;;
   sanitize)
     sanitize_configs wide fp16:763x1003x997:SWAP_AB=1,CONSUMERS=1,BN=256,CLUSTER=1 \
       bf16:571x1003x997:SWAP_AB=1,CONSUMERS=3,BN=192,CLUSTER=4,SHARE_A=1 \
@@ -41,7 +43,7 @@ for part in "$@"; do
   ab)
     for tree in old new; do
       dir=.; [ $tree = old ] && dir=${OLD_TREE:?OLD_TREE: a copy of the tree before the change}
-      in_tree ${AB_S:-150} "$dir" $tree --family wgmma --precision fp16 --shapes scripts/shapes/swapped_picks.txt \
+      in_tree ${AB_S:-150} "$dir" $tree --family wgmma --precision fp16 --shapes "$PWD/scripts/shapes/swapped_picks.txt" \
         --iters 100 --seed 420 --variants picked > "$OUT/ab_$tree.txt" 2>&1
       echo "ab $tree exit $?: $(grep -c PASS "$OUT/ab_$tree.txt") passed"
     done ;;
@@ -70,5 +72,7 @@ for part in "$@"; do
       ladder $p parts_176_$p $S 420 scripts/shapes/fit_rounds_176.txt picked \
         SWAP_AB=1,CONSUMERS=2,BN=176,CLUSTER=4,SHARE_A=1,C_PARTS=2,STAGES=5
     done ;;
+  *)
+    echo "unknown part $part: tests sanitize ab wide one256 parts" >&2; exit 2 ;;
   esac
 done

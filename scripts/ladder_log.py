@@ -7,7 +7,7 @@ docs/results/ (each run from the repository root):
                   cuBLAS and, where the first variant is the pick, each one's time over the pick's
     before_after(key, before, after)  a line summing up a rule's pick against the one before it
     label_for(t, config)  the variant of a shape's row ``t`` that ran ``config`` (a pick, as a dict)
-    pick_with_rule_held(m, n, k, rule, top_m)  06's pick (132 SMs) with kernels.<rule> held to M ≤ top_m
+    pick_with_rule_held(m, n, k, rule, top_m)  06's pick (132 SMs) with wgmma.<rule> held to M ≤ top_m
 """
 import math
 import re

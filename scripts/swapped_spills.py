@@ -7,8 +7,8 @@ built with NVRTC for sm_90 on this machine (no GPU needed).
 --tree builds another checkout's tcraw and cuda_src (e.g. `git archive` of an older commit), to
 set its numbers beside these; --widest only the two widest of each form. Prints one line a
 configuration (registers, spilled bytes — stores and loads — and, with cuobjdump, the count of
-SASS instructions and of integer arithmetic among them) — or what refused it (an older tree's limits) — and exits 1 if any that built
-spilled.
+SASS instructions and of integer arithmetic among them) — or what refused it (an older tree's
+limits) — and exits 1 if any that built spilled.
 """
 import argparse
 import re

@@ -221,12 +221,12 @@ def check_kernels(device_index, chosen, *, shapes=None, seed=None, isolate=True,
     timeout = validate.timeout_s(120 if timeout is None else timeout)
     if sanitize not in (None, "failing", "all"):
         raise UsageError(f"sanitize is None, 'failing' or 'all', got {sanitize!r}")
-    if sanitize:
-        require_sanitizer()   # before the battery, not after it
     if isolate:
         for k in chosen:
             child_args(k)   # a kernel a child process cannot declare is refused now
     device_index = validate.device_index(device_index)
+    if sanitize:
+        require_sanitizer()   # (every argument checked first: a bad one is 2 on any machine) before the battery
     seed = fresh_seed() if seed is None else seed
     rows = []
     with (open_device or Device)(device_index) as dev:

@@ -269,7 +269,7 @@ def operand_tensor_maps(kernel, d_a, d_b, d_c, m, n, k, pitches=None, b_layout="
 
 
 def realigned_b_map(d_b, element, n, k, box):
-    """06's B with B_REALIGN (kernels.Kernel.realign_b): K×N in place, whatever N, read as K/8 rows
+    """06's B with B_REALIGN (kernel.Kernel.realign_b): K×N in place, whatever N, read as K/8 rows
     of 8N elements — B's rows 8q .. 8q + 7 end to end, 16N bytes apart, a stride a tensor map takes
     — in unswizzled ``box``es of 8 such rows; B's last K mod 8 rows are not in it (the kernel reads
     them itself: the .cu's b_realign). Below 8 rows of B, the map is one row of all K·N elements,
@@ -282,7 +282,7 @@ def realigned_b_map(d_b, element, n, k, box):
 
 # A copy's rows are padded to a multiple of 128 bytes — one swizzled TMA box row — not just to
 # the 16 a tensor map needs: a box row then is one L2 request, not two or three (rows off
-# 128-byte lines: see kernels.L2_REQUESTS_PER_US). On the H200 (fp16, ten shapes whose operands
+# 128-byte lines: see wgmma.L2_REQUESTS_PER_US). On the H200 (fp16, ten shapes whose operands
 # are all copied, same run: docs/results/2026-12-01-h200-pitch/, scripts/pitch_study.py) each
 # took 0.4–16 % less time with rows padded to 128 bytes than to 16 (3333³ 312 → 262 µs); 07's
 # FP8, INT8 and TF32 copies are padded the same, not timed.

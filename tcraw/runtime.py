@@ -371,7 +371,7 @@ class TensorMap:
     """A TMA descriptor for a row-major rows × cols matrix in ``buf``, copied box_rows × box_cols
     at a time with the 128-byte swizzle (box_cols × element size ≤ 128) — or with ``swizzle``
     TENSOR_MAP_SWIZZLE_NONE, as they lie (box rows a multiple of 16 bytes, up to 256 elements:
-    06's B realigned, kernels.Kernel.realign_b). Passed to a kernel by
+    06's B realigned, kernel.Kernel.realign_b). Passed to a kernel by
     value (its __grid_constant__ 128-byte parameter); it holds the buffer's address, so it is
     valid only while the buffer is. Rows are ``pitch`` bytes apart (default: packed), a
     multiple of 16 as the copy engine requires; boxes reaching past the matrix's edge read

@@ -83,8 +83,8 @@ def wgmma_turns_build(tile):
 def wgmma_split_loads(tile):
     """The SPLIT_LOADS ``tile`` builds with: its own if set, else 16 — 8 for three consumers of
     more than 160 columns, whose 88 or 96 accumulators a thread leave room in the 160 registers
-    setmaxnreg gives them for 8 loads' partials, not 16 (5 kB of spills at 192, 8 bytes at a
-    swapped 176; the .cu refuses more than 8 there)."""
+    setmaxnreg gives them for 8 loads' partials, not 16 (5 kB of spills at 192, 8–12 bytes of
+    spill stores at a swapped 176; the .cu refuses more than 8 there)."""
     if tile["SPLIT_LOADS"] is not None:
         return tile["SPLIT_LOADS"]
     return 8 if tile["CONSUMERS"] == 3 and tile["BN"] > 160 else 16
@@ -153,7 +153,7 @@ def wgmma_checked(tile):
     if consumers == 3 and (wrong := wgmma_three_consumers_refuse(tile)):
         raise UsageError(f"CONSUMERS=3 (192-row tiles) cannot be built with {', '.join(wrong)}: its consumers hold "
                          "their accumulators in 160 registers a thread — BN of at most 192, no PROMOTE, SPLIT_LOADS "
-                         "of at most 8 at BN=192; or CONSUMERS=2 for the others")
+                         "of at most 8 past BN=160; or CONSUMERS=2 for the others")
     if tile["SHARE_A"] and (cluster not in (2, 4) or tile["A_ROWS"] or tile["PINGPONG"] or
                             (tile["SWAP_AB"] and consumers == 1)):
         raise UsageError(f"SHARE_A=1 shares A between pairs of a cluster's blocks (swapped: B's columns, the "
@@ -961,7 +961,7 @@ def _with_stages(tile, picked, overrides):
             macros["CLUSTER"] = (4 if macros["SWAP_AB"] else 2) if macros["SHARE_A"] else 1
     if picked.get("PINGPONG") and "PINGPONG" not in overrides and not wgmma_turns_build(macros):
         macros["PINGPONG"] = 0   # the overrides over the cooperative tiles instead
-    swapped_three = picked.get("SWAP_AB") and macros["SWAP_AB"]   # (192 of N; past 192 of M refused below)
+    swapped_three = picked.get("SWAP_AB") and macros["SWAP_AB"]   # (192 of N; past 192 of M: two consumers, below)
     if macros["CONSUMERS"] == 3 and "CONSUMERS" not in overrides and \
             (macros["SWAP_AB"] and not swapped_three or macros["PINGPONG"] or wgmma_three_consumers_refuse(macros) or
              not swapped_three and overrides.get("BN", 192) != 192 or

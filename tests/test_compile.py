@@ -1292,7 +1292,7 @@ def test_192_row_tiles_build_without_spills_and_are_picked_where_measured_faster
 def test_the_widest_swapped_tiles_build_without_spills(consumers, bn):
     """Swapped tiles (SWAP_AB) as wide as each number of consumers takes: their C leaves through
     scalar stores whose addresses are four a thread plus immediates (store_c) — written out per
-    store, ptxas spilled 0.7–2 kB of them here (scripts/swapped_spills.py). 176 and 192 of M with
+    store, ptxas spilled 1.9 kB of them at 256 here (scripts/swapped_spills.py). 176 and 192 of M with
     three consumers build with SPLIT_LOADS 8, their default."""
     tile = {"SWAP_AB": 1, "CONSUMERS": consumers, "BN": bn, "CLUSTER": 2,
             "STAGES": kernels.wgmma_max_stages(consumers, bn, swap=True)}
