@@ -184,7 +184,7 @@ constexpr int STAGE_BYTES = A_BYTES + B_BYTES + B_STAGING_BYTES;
 // wgmma.wgmma_smem_bytes), so there is one, the halves taking it in turn (store_c) at the price
 // of one wait a tile for the copy engine to read the first; up to 64 the 8 stages fit with two.
 // With C_PARTS, the box is BN / C_PARTS rows and each half goes out in C_PARTS of them, in turn:
-// a wait each, for a stage more — in each of the tiles cuBLAS was seen to run on the H200, it
+// 2·C_PARTS − 1 waits a tile, for a stage more — in each of the tiles cuBLAS was seen to run on the H200, it
 // holds one stage more than 06's swapped form of it with a whole box
 // (docs/results/2026-12-04-cpu-swapped-store/).
 #ifndef WG_OUT_BYTES
@@ -212,7 +212,8 @@ constexpr int CONSUMER_THREADS = 128 * CONSUMERS, PARTIAL_FLOATS = BM * BN;
 // A consumer's C boxes (what store_c stores one TMA copy at a time), and the box that thread t's
 // accumulator group j (d[4j..4j+3], the layout above store_c) falls in: a box is C_BOX_COLS
 // columns of the consumer's 64 rows; swapped, BN rows (M) × 32 columns (N) — warps 0–1 hold the
-// first 32 of the consumer's 64 N, warps 2–3 the second.
+// first 32 of the consumer's 64 N, warps 2–3 the second (each half stored as C_PARTS boxes of
+// BN / C_PARTS rows; a split tile's share is whole halves).
 #if SWAP_AB
 constexpr int C_BOXES = 2;
 __device__ __forceinline__ int c_box(int, int t) { return t % 128 / 64; }

@@ -6,7 +6,7 @@
 #   tests     the GPU tests of every swapped form and pick (the store changed for all of them): by
 #             name, and the registry's SWAP_AB configurations at the edges, split-K's swapped shares
 #   sanitize  memcheck and racecheck over the widest swapped tiles (one consumer's 256, three's 192
-#             in 2 × 2, three's 160 cut along K)
+#             in 2 × 2, three's 160 cut along K) and C in parts (three's 144 in 6, cut along K in 7)
 #   ab        the picks on scripts/shapes/swapped_picks.txt (a shape for each swapped form picked), in
 #             the tree before the change ($OLD_TREE: `git archive` of it, tcraw cuda_src scripts) and in
 #             this one, each in its own process, under AB_S seconds (150)
@@ -19,8 +19,8 @@
 #   parts     a stage more by C in parts, in cuBLAS's own tiles: three consumers' 144 (C_PARTS=6: 5
 #             stages, as its 192x144_64x5) in 2 × 2 and pairs along M beside the pick (4 stages) on
 #             swapped_three_144.txt; three consumers' 80 in 2 × 2, 5 stages and C_PARTS=2's 6 (its
-#             192x80_64x6), beside the pick on three_two_m_80.txt; two consumers' 176 in 2 × 2,
-#             C_PARTS=2's 5 stages beside the pick (4) on fit_rounds_176.txt
+#             192x80_64x6), beside the pick on three_two_m_80.txt; two consumers' 176 in 2 × 2 at 4
+#             stages and C_PARTS=2's 5 beside the pick (that form at 2 of the 4) on fit_rounds_176.txt
 # Each ladder under LADDER_S seconds (75); PRECISIONS (bf16 fp16) for wide, one256 and parts. Calls that
 # fit the device's 600 s each (tests ≤ 300 s; sanitize ≤ 2 × SAN_S — memcheck, racecheck; ab ≤ 2 × AB_S;
 # wide and parts 225 s a precision, one256 75):
@@ -39,7 +39,7 @@ for part in "$@"; do
     sanitize_configs wide fp16:763x1003x997:SWAP_AB=1,CONSUMERS=1,BN=256,CLUSTER=1 \
       bf16:571x1003x997:SWAP_AB=1,CONSUMERS=3,BN=192,CLUSTER=4,SHARE_A=1 \
       fp16:300x640x8192:SWAP_AB=1,CONSUMERS=3,BN=160,CLUSTER=2,SHARE_A=1 \
-      fp16:427x3001x2056:SWAP_AB=1,CONSUMERS=3,BN=144,CLUSTER=4,SHARE_A=1,C_PARTS=6 ;;
+      fp16:289x640x8192:SWAP_AB=1,CONSUMERS=3,BN=144,CLUSTER=4,SHARE_A=1,C_PARTS=6 ;;
   ab)
     for tree in old new; do
       dir=.; [ $tree = old ] && dir=${OLD_TREE:?OLD_TREE: a copy of the tree before the change}
@@ -70,7 +70,7 @@ for part in "$@"; do
       ladder $p parts_80_$p $S 420 scripts/shapes/three_two_m_80.txt picked \
         $s3,BN=80,CLUSTER=4,SHARE_A=1,STAGES=5 $s3,BN=80,CLUSTER=4,SHARE_A=1,C_PARTS=2,STAGES=6
       ladder $p parts_176_$p $S 420 scripts/shapes/fit_rounds_176.txt picked \
-        SWAP_AB=1,CONSUMERS=2,BN=176,CLUSTER=4,SHARE_A=1,C_PARTS=2,STAGES=5
+        SWAP_AB=1,CONSUMERS=2,BN=176,CLUSTER=4,SHARE_A=1,STAGES=4 SWAP_AB=1,CONSUMERS=2,BN=176,CLUSTER=4,SHARE_A=1,C_PARTS=2,STAGES=5
     done ;;
   *)
     echo "unknown part $part: tests sanitize ab wide one256 parts" >&2; exit 2 ;;

@@ -189,7 +189,8 @@ def wgmma_checked(tile):
     swap, realign, parts = tile["SWAP_AB"], tile["B_REALIGN"], tile["C_PARTS"]
     if parts > 1 and not (swap and bn > 64 and bn % (8 * parts) == 0):
         raise UsageError(f"C_PARTS={parts} stores a swapped tile's C in boxes of BN / C_PARTS rows: it needs SWAP_AB=1, "
-                         f"BN over 64 and BN / C_PARTS a multiple of 8; got SWAP_AB={swap}, BN={bn}")
+                         f"BN over 64 and BN / C_PARTS a multiple of 8; got SWAP_AB={swap}, BN={bn} "
+                         f"({bn / parts:g} rows)")
     if not 1 <= stages <= wgmma_max_stages(consumers, bn, max(stages, 1), rows, swap, realign, parts):
         raise UsageError(f"STAGES={stages} with CONSUMERS={consumers}, BN={bn}, {rows}-row tiles"
                          f"{', swapped' if swap else ''}{f', C in {parts} parts' if parts > 1 else ''}"
