@@ -8,8 +8,8 @@
 #   sanitize  memcheck and racecheck over the widest swapped tiles (one consumer's 256, three's 192
 #             in 2 × 2, three's 160 cut along K) and C in parts (three's 144 in 6, cut along K in 7)
 #   ab        the picks on scripts/shapes/swapped_picks.txt (a shape for each swapped form picked), in
-#             the tree before the change ($OLD_TREE: `git archive` of it, tcraw cuda_src scripts) and in
-#             this one, each in its own process, under AB_S seconds (150)
+#             the tree before the change ($OLD_TREE: `git archive 8923be1 tcraw cuda_src scripts`
+#             unpacked there) and in this one, each in its own process, under AB_S seconds (150)
 #   wide      three consumers' swapped tiles of 192 of N by 2 tiles of 160, 176 or 192 of M (2 × 2
 #             and pairs along M, 3 stages) beside the pick on scripts/shapes/swapped_three_160.txt
 #             (the 7 shapes where 160 lost with spills) and three_wide_m_{176,192}.txt
