@@ -184,8 +184,8 @@ constexpr int STAGE_BYTES = A_BYTES + B_BYTES + B_STAGING_BYTES;
 // wgmma.wgmma_smem_bytes), so there is one, the halves taking it in turn (store_c) at the price
 // of one wait a tile for the copy engine to read the first; up to 64 the 8 stages fit with two.
 // With C_PARTS, the box is BN / C_PARTS rows and each half goes out in C_PARTS of them, in turn:
-// 2·C_PARTS − 1 waits a tile, for a stage more — in each of the tiles cuBLAS was seen to run on the H200, it
-// holds one stage more than 06's swapped form of it with a whole box
+// 2·C_PARTS − 1 waits a tile, for a stage more — in each of the tiles cuBLAS was seen to run on
+// the H200 it holds one stage more than 06's swapped form of it with a whole box
 // (docs/results/2026-12-04-cpu-swapped-store/).
 #ifndef WG_OUT_BYTES
 #define WG_OUT_BYTES 4
