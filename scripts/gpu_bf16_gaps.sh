@@ -12,18 +12,12 @@
 #   OUT=out THREE_PRECISIONS=bf16 bash scripts/gpu_bf16_gaps.sh names three
 source "$(dirname "$0")/gpu_env.sh"
 write_env
-names() {   # $1 precision, $2 "M N K"
-  local log="$OUT/ncu_cublas_$1_${2// /x}.txt"
-  echo "$2" > /tmp/gaps_shape.txt
-  timeout 60 ncu --clock-control none --section LaunchStats -k regex:'nvjet|gemm|Kernel|splitK|reduce' -c 4 \
-    $PY scripts/tune_ladder.py --family wgmma --precision $1 --shapes /tmp/gaps_shape.txt --iters 1 \
-    --seed 7 --variants picked > "$log" 2>&1
-  echo "$1 $2:"; grep -E "^  [a-zA-Z_].*\(|Grid Size|Cluster Size" "$log" | grep -v wgmma
-}
 for part in "$@"; do
   case $part in
   names)
-    for p in fp16 bf16; do names $p "152 8680 8880"; names $p "1008 2072 7104"; done ;;
+    for p in fp16 bf16; do
+      for shape in "152 8680 8880" "1008 2072 7104"; do echo "$p $shape:"; cublas_kernel "$shape" "${p}_${shape// /x}" $p; done
+    done ;;
   three)
     s3=SWAP_AB=1,CONSUMERS=3
     for p in ${THREE_PRECISIONS:-bf16 fp16}; do

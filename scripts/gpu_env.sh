@@ -36,14 +36,14 @@ gpu_tests() {
 ties() {
   grep -E "^(cublas|wgmma)" "$1" | grep "×" | awk '{print $1, $3, $4, ($1 == "cublas" ? 1 : $7)}'
 }
-# Which kernel cuBLAS runs at one shape ("M N K"; its name says tile, stages and cluster), fp16:
-# Nsight Compute's launch statistics into $OUT/ncu_cublas_TAG.txt (TAG: $2, else MxNxK), and the
-# kernels' names, grids, blocks and clusters echoed
+# Which kernel cuBLAS runs at one shape ("M N K"; its name says tile, stages and cluster), in
+# precision $3 (fp16): Nsight Compute's launch statistics into $OUT/ncu_cublas_TAG.txt (TAG: $2,
+# else MxNxK), and the kernels' names, grids, blocks and clusters echoed
 cublas_kernel() {
   local log="$OUT/ncu_cublas_${2:-${1// /x}}.txt"
   echo "$1" > /tmp/cublas_kernel_shape.txt
   timeout 60 ncu --clock-control none --section LaunchStats -k regex:'nvjet|gemm|Kernel|splitK|reduce' -c 4 \
-    $PY scripts/tune_ladder.py --family wgmma --precision fp16 --shapes /tmp/cublas_kernel_shape.txt --iters 1 \
+    $PY scripts/tune_ladder.py --family wgmma --precision ${3:-fp16} --shapes /tmp/cublas_kernel_shape.txt --iters 1 \
     --seed 7 --variants picked > "$log" 2>&1
   grep -E "^  [a-zA-Z_].*\(|Grid Size|Block Size|Cluster Size" "$log"
 }

@@ -2,19 +2,24 @@
 one, two and three consumers in each cluster shape (three: up to 192), each at its most stages —
 built with NVRTC for sm_90 on this machine (no GPU needed).
 
-    python scripts/swapped_spills.py [--key fp16] [--tree DIR] [--widest] [--jobs 2]
+    python scripts/swapped_spills.py [--key fp16] [--sources DIR] [--widest] [--jobs 2]
 
---tree builds another checkout's tcraw and cuda_src (e.g. `git archive` of an older commit), to
-set its numbers beside these; --widest only the two widest of each form. Prints one line a
-configuration (registers, spilled bytes — stores and loads — and, with cuobjdump, the count of
-SASS instructions and of integer arithmetic among them) — or what refused it (an older tree's
-limits) — and exits 1 if any that built spilled.
+--sources builds another checkout's cuda_src/ (e.g. `git archive` of an older commit) with the
+same macros, to set its numbers beside these; --widest only the two widest of each form. Prints
+one line a configuration (registers, spilled bytes — stores and loads — and, with cuobjdump, the
+count of SASS instructions and of integer arithmetic among them) — or what refused it (the older
+source's limits) — and exits 1 if any that built spilled.
 """
 import argparse
-import re
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tcraw import compiler, kernels, sass   # noqa: E402
+from tcraw.errors import TcrawError         # noqa: E402
 
 # (cluster, SHARE_A): one block; pairs along N sharing A's rows; pairs along M sharing B's
 # columns; 4 along N; 2 × 2 — SHARE_A needs two consumers or more
@@ -22,7 +27,6 @@ SHAPES = ((1, 0), (2, 0), (2, 1), (4, 0), (4, 1))
 
 
 def configs(widest):
-    from tcraw import kernels
     for consumers in (1, 2, 3):
         for cluster, share_a in SHAPES:
             if share_a and consumers == 1:
@@ -37,17 +41,19 @@ def configs(widest):
 INTEGER_OPS = ("IADD3", "IMAD", "LEA", "LOP3", "SHF", "VIADD", "SEL")   # (opcodes without their suffixes)
 
 
-def build(key, tile):
-    from tcraw import compiler, kernels, sass
-    from tcraw.errors import TcrawError
+def build(key, tile, sources):
     spelt = ",".join(f"{name}={value}" for name, value in tile.items())
     try:
-        cubin = compiler.compile_cubin(kernels.wgmma_kernel(key, tile, choose=False), "sm_90", cache=False)
-    except TcrawError as exc:
-        return spelt, None, str(exc).splitlines()[0][:160]
+        kernel = kernels.wgmma_kernel(key, tile, choose=False)
+        if sources:   # (an absolute path: its includes are read beside it)
+            kernel = replace(kernel, source=str(Path(sources).resolve() / kernel.source))
+        cubin = compiler.compile_cubin(kernel, "sm_90", cache=False)
+    except TcrawError as exc:   # (the .cu's own refusal, where it is one: its static_assert's line)
+        lines = str(exc).splitlines()
+        return spelt, None, next((line for line in lines if "static assertion" in line), lines[0]).strip()[:160]
     code = ""
     if (text := sass.dump_sass(cubin.image)):   # (None without cuobjdump: the dev extra has it)
-        ops = re.findall(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_]*)", text)
+        ops = [op.split(".")[0] for op in sass.opcodes(text)]
         code = f", {len(ops)} SASS instructions, {sum(op in INTEGER_OPS for op in ops)} integer arithmetic"
     return spelt, cubin.spill_bytes, f"{cubin.registers} registers, {cubin.spill_bytes} bytes spilled{code}"
 
@@ -55,18 +61,16 @@ def build(key, tile):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--key", default="fp16")
-    parser.add_argument("--tree", help="a checkout whose tcraw/ and cuda_src/ to build instead")
+    parser.add_argument("--sources", help="another checkout's cuda_src/ to build instead of this one's")
     parser.add_argument("--widest", action="store_true")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
-    sys.path.insert(0, str(Path(args.tree or Path(__file__).resolve().parent.parent).resolve()))
-    from tcraw import compiler
-    print(f"NVRTC {'.'.join(map(str, compiler.nvrtc_version()))}, {args.key}, sm_90, tree "
-          f"{args.tree or 'this one'}", flush=True)
+    print(f"NVRTC {'.'.join(map(str, compiler.nvrtc_version()))}, {args.key}, sm_90, sources "
+          f"{args.sources or 'this checkout'}", flush=True)
     tiles = list(configs(args.widest))
     spilled = 0
-    with ProcessPoolExecutor(args.jobs, initializer=sys.path.insert, initargs=(0, sys.path[0])) as pool:
-        for spelt, spills, what in pool.map(build, [args.key] * len(tiles), tiles):
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for spelt, spills, what in pool.map(build, [args.key] * len(tiles), tiles, [args.sources] * len(tiles)):
             print(f"{spelt}: {what}", flush=True)
             spilled += bool(spills)
     print(f"{len(tiles)} configurations, {spilled} spilled")

@@ -46,9 +46,9 @@ class NoNvrtcError(TcrawError):
 
 
 class MissingToolError(TcrawError):
-    """A CUDA tool a command runs (compute-sanitizer for `check --sanitize`) is not on this machine:
-    the request was fine, the machine lacks the tool — exit 3, like a missing driver, NVRTC or ncu
-    (profile.NcuNotFound)."""
+    """A CUDA tool a command runs is not on this machine — compute-sanitizer for `check --sanitize`,
+    ncu for `profile` (profile.NcuNotFound) —: the request was fine, the machine lacks the tool;
+    exit 3, like a missing driver or NVRTC."""
 
     exit_code = 3
 

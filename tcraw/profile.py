@@ -25,7 +25,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from . import validate
-from .errors import TcrawError, UsageError
+from .errors import MissingToolError, TcrawError, UsageError
 from .kernels import KERNELS, child_args, get_kernel
 
 
@@ -33,11 +33,11 @@ class ProfileError(TcrawError):
     """ncu ran but did not profile the kernel; the message says why (exit 1)."""
 
 
-class NcuNotFound(ProfileError):
-    """No ncu executable where tcraw looks. Exit 3, like a missing driver or NVRTC: the machine
-    lacks a tool, the request was fine."""
+class NcuNotFound(ProfileError, MissingToolError):
+    """No ncu executable where tcraw looks. Exit 3, like a missing driver, NVRTC or
+    compute-sanitizer: the machine lacks a tool, the request was fine."""
 
-    exit_code = 3
+    exit_code = 3   # (ProfileError's 1 comes first in the bases' order)
 
 
 class NcuPermissionError(ProfileError):

@@ -91,6 +91,12 @@ def entry_sass(sass, entry):
     return ""
 
 
+def opcodes(sass):
+    """Every instruction of cuobjdump's ``sass`` text as its opcode with its modifiers
+    ('HGMMA.64x256x16.F32.BF16', 'STS', 'IADD3', ...), in order."""
+    return _OP.findall(sass)
+
+
 def tensor_op_forms(image, tool=None, entry=None):
     """{'QGMMA.64x256x32.F32.E4M3.E4M3': n, ...}: each tensor instruction present with its whole
     form — shape and types, the evidence that an FP8 or TF32 kernel runs those MMAs (static
@@ -105,7 +111,7 @@ def tensor_op_forms(image, tool=None, entry=None):
     if sass is None:
         return None
     forms = {}
-    for op in _OP.findall(sass if entry is None else entry_sass(sass, entry)):
+    for op in opcodes(sass if entry is None else entry_sass(sass, entry)):
         if op.split(".")[0] in TENSOR_OPS:
             forms[op] = forms.get(op, 0) + 1
     if kept is not None:

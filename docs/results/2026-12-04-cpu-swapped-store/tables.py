@@ -1,5 +1,6 @@
-"""spills_before.txt against spills_after.txt (scripts/swapped_spills.py on the tree before and
-after store_c's swapped addresses were made four bases a thread): by consumers, how many swapped
+"""spills_before.txt against spills_after.txt (scripts/swapped_spills.py on the kernel sources before
+— `--sources` 8923be1's cuda_src/ — and after store_c's swapped addresses were made four bases a
+thread): by consumers, how many swapped
 configurations built, how many spilled and the most, and the SASS instruction counts' ratio
 (after / before, geomean over those both built). Prints tables.txt's text."""
 import math
