@@ -186,7 +186,8 @@ constexpr int STAGE_BYTES = A_BYTES + B_BYTES + B_STAGING_BYTES;
 // With C_PARTS, the box is BN / C_PARTS rows and each half goes out in C_PARTS of them, in turn:
 // 2·C_PARTS − 1 waits a tile, for a stage more — in each of the tiles cuBLAS was seen to run on
 // the H200 it holds one stage more than 06's swapped form of it with a whole box
-// (docs/results/2026-12-04-cpu-swapped-store/).
+// (docs/results/2026-12-04-cpu-swapped-store/). Timed there, the stage was worth at most 2.5 %
+// and no pick uses it (docs/results/2026-12-05-h200-swapped-wide/): a knob for tune_ladder.
 #ifndef WG_OUT_BYTES
 #define WG_OUT_BYTES 4
 #endif
