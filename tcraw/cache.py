@@ -27,9 +27,11 @@ MAGIC = b"TCRAWC01"
 # #include in a comment matching too only makes the key stricter.
 _INCLUDE = re.compile(rb'#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]')
 SASS_SUFFIX = ".sass.json"
-# What clear() removes: cubin entries, sass.py's counts, and the temporary files of writers
-# killed before their rename (write_temp names them so).
-_CLEARED = ("*.tcc", f"*{SASS_SUFFIX}", ".*.tmp")
+# What the cache owns, and clear() removes: cubin entries and sass.py's counts (both named by a
+# sha256), and the temporary files of writers killed before their rename (write_temp names them
+# so: a dot, the first 16 of the key, mkstemp's letters). Nothing else in the directory is touched:
+# TCRAW_CACHE_DIR may point where other files live.
+_OWNED = re.compile(r"[0-9a-f]{64}\.tcc|[0-9a-f]{64}" + re.escape(SASS_SUFFIX) + r"|\.[0-9a-f]{16}\.[\w-]+\.tmp")
 
 
 def cache_dir():
@@ -183,16 +185,16 @@ class CubinCache:
         return replace_with(tmp, self.path(key))
 
     def entries(self):
-        return sorted(self.dir.glob("*.tcc")) if self.dir.is_dir() else []
+        return sorted(p for p in self.dir.glob("*.tcc") if _OWNED.fullmatch(p.name)) if self.dir.is_dir() else []
 
     def clear(self):
         """Remove every entry (one that is a directory too), SASS count and leftover temporary
-        file; returns how many were removed."""
+        file — only names the cache gives (_OWNED); returns how many were removed."""
         if not self.dir.is_dir():
             return 0
         n = 0
-        for pattern in _CLEARED:
-            for p in self.dir.glob(pattern):
+        for p in self.dir.iterdir():
+            if _OWNED.fullmatch(p.name):
                 try:
                     if p.is_dir() and not p.is_symlink():
                         shutil.rmtree(p)

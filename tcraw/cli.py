@@ -106,8 +106,6 @@ def _user_kernels(args):
     if not 50 <= args.min_arch <= 200:
         raise UsageError(f"--min-arch is a compute capability written as a number, such as 80 for sm_80 "
                          f"(got {args.min_arch})")
-    if (args.name or args.entry) in kernels.KERNELS:
-        raise UsageError(f"{args.name or args.entry!r} is a built-in kernel's name; give yours --name")
     for d in args.include:
         if not validate.is_dir(d):
             raise UsageError(f"--include {d} is not a directory")
@@ -234,6 +232,8 @@ def cmd_compile(args):
         {**r, "detail": (r.get("detail") or "").split(";")[0][:60],
          "warnings": len(r.get("ptxas_warnings") or []) if r["status"] == "ok" else None} for r in rows]
     print(report.render(text_rows, args.format, report.COMPILE_COLUMNS))
+    if any(r["status"] == "refused" for r in rows):
+        return 2   # (bad input: each refusal was noted in full as it came)
     if any(r["status"] == "error" for r in rows):
         return 1
     added = out and kernels.REFERENCE not in chosen   # --out adds the fp64 reference's cubin, not asked for
@@ -553,8 +553,8 @@ def cmd_cache(args):
     from .cache import CubinCache
     c = CubinCache()
     try:
-        if c.dir.exists() and not c.dir.is_dir():
-            raise UsageError(f"the cubin cache {c.dir} is not a directory; point TCRAW_CACHE_DIR at one")
+        if not c.dir.is_dir() and any(p.exists() and not p.is_dir() for p in (c.dir, *c.dir.parents)):
+            raise UsageError(f"the cubin cache {c.dir} is not a directory (nor can be); point TCRAW_CACHE_DIR at one")
         if args.action == "clear":   # (removed counts files: an entry's SASS counts sit beside it)
             entries = len(c.entries())
             info = {"dir": str(c.dir), "entries": entries, "removed": c.clear()}

@@ -277,7 +277,9 @@ def compile_source(source, arch, *, defines=(), include_dirs=(), name=None, entr
     defines = (defines,) if isinstance(defines, str) else tuple(defines)   # one NAME=VALUE, not its letters
     check_defines(defines)
     include_dirs = (include_dirs,) if isinstance(include_dirs, (str, Path)) else tuple(include_dirs)
-    backend = backend or get_backend()
+    backend = get_backend(backend) if backend is None or isinstance(backend, str) else backend
+    if cache is not None and cache is not False and not isinstance(cache, CubinCache):
+        raise UsageError(f"cache is None (the default cache), False (none) or a tcraw CubinCache, not {cache!r}")
     arch = Arch.parse(arch) if not isinstance(arch, Arch) else arch
     check_arch_supported(arch, backend)
     t0 = time.perf_counter()
@@ -332,6 +334,10 @@ def compile_cubin(kernel, arch, backend=None, cache=None):
     """Compile one kernel (built-in or a user's) for one arch, through the cubin cache
     (``cache=False`` to bypass it). Refuses archs below the kernel's minimum or outside
     NVRTC's list with an ArchError naming the requirement."""
+    from .kernel import Kernel
+    if not isinstance(kernel, Kernel):
+        raise UsageError(f"compile_cubin takes a tcraw Kernel (tcraw.KERNELS[name], a spec's, "
+                         f"tcraw.user_kernel(...)), not {kernel!r:.80}")
     arch = Arch.parse(arch) if not isinstance(arch, Arch) else arch
     if (refusal := kernel.arch_refusal(arch.cc, arch)):
         raise refusal
@@ -363,7 +369,7 @@ def check_declared_launch(kernel, image):
     if raw is None:
         return
     said = np.frombuffer(raw, dtype="<i4").tolist()
-    g = kernel.geometry(*kernel.tile)
+    g = kernel.geometry_at(*kernel.tile)
     declared = [math.prod(g.block), g.smem_bytes, *(v for box in kernel.tma_boxes for v in box)]
     if said != declared:
         names = ["threads", "smem bytes"] + [f"{op} box {d}" for op in ("A", "B", "C", "A's edge")
@@ -452,13 +458,18 @@ def compile_table(chosen, archs, *, out=None, note=print):
     smem_bytes, spill_bytes, cubin_bytes, compile_ms, cached, ptxas_warnings (each noted in full),
     and sass where cuobjdump is found).
     A kernel an arch cannot take is a status row (below-min-arch, arch-specific, unsupported-by-
-    nvrtc); a compile error is an "error" row with NVRTC's log noted in full. ``out`` (a
+    nvrtc); a compile error is an "error" row with NVRTC's log noted in full, and a declaration its
+    cubin disowns (no such entry, another launch than tcraw_launch states) a "refused" row. ``out`` (a
     directory) gets <kernel>.<arch>.cubin and manifest.json for cubin-only runs — for a kernel
     with several configurations (06), one cubin per configuration, <kernel>[<variant>].<arch>.cubin."""
     import json
     from .errors import NoNvrtcError, TcrawError
     from .sass import base_counts, find_cuobjdump, tensor_op_forms
+    from .kernel import Kernel
     from .kernels import REFERENCE
+    if not isinstance(chosen, (list, tuple)) or not all(isinstance(k, Kernel) for k in chosen):
+        raise UsageError(f"compile_table takes a list of tcraw Kernels, not {chosen!r:.80}")
+    archs = [Arch.parse(a) if not isinstance(a, Arch) else a for a in ([archs] if isinstance(archs, str) else archs)]
     cuobjdump = find_cuobjdump()
     rows = []
     if out and REFERENCE not in chosen:   # cubin-only runs verify big problems with it
@@ -480,8 +491,11 @@ def compile_table(chosen, archs, *, out=None, note=print):
                 row["status"] = ("below-min-arch" if arch.cc < kernel.min_arch else
                                  "arch-specific" if not kernel.runs_on(arch.cc) else "unsupported-by-nvrtc")
                 row["detail"] = str(exc)
-            except (NoNvrtcError, UsageError):
-                raise  # nothing at all can be compiled here / the request itself is wrong
+            except NoNvrtcError:
+                raise  # nothing at all can be compiled here
+            except UsageError as exc:   # this kernel's declaration (no such entry, a launch its source
+                row["status"], row["detail"] = "refused", str(exc)   # disowns): the others still build
+                note(f"{kernel.file_stem} {arch}: {exc}")
             except TcrawError as exc:
                 row["status"], row["detail"] = "error", str(exc)
                 note(f"{kernel.name} {arch}: {exc}")   # the whole message and log, not a table cell

@@ -9,7 +9,7 @@ from typing import Callable
 
 from .errors import UsageError
 from .precision import PRECISIONS, Precision
-from .validate import is_whole
+from .validate import INT32_MAX, is_whole
 
 
 def cdiv(a, b):
@@ -109,9 +109,31 @@ class Kernel:
         if len(self.tma_boxes) > 4:   # (matmul.operand_tensor_maps: one map per box, in this order)
             raise UsageError(f"kernel {self.name} declares {len(self.tma_boxes)} TMA boxes; tcraw encodes maps of A, "
                              "B, C and A again (06/07's 8-row boxes at M's edge), in that order: at most 4")
+        if max(tile) > INT32_MAX:   # (M, N, K reach the kernel as int: so do their padded sizes)
+            raise UsageError(f"kernel {self.name}: tile {tile} — each side at most 2^31 − 1")
         if not callable(self.geometry):
             raise UsageError(f"kernel {self.name}: geometry must be a function of (m, n, k) returning a "
                              "Geometry (tcraw.tile_geometry makes one)")
+        if self.workspace is not None and not callable(self.workspace):
+            raise UsageError(f"kernel {self.name}: workspace is None or a function of the launch's blocks "
+                             f"returning bytes, got {self.workspace!r}")
+        # (each is used in arithmetic at launch — a pointer modulo align, SMs modulo cluster — where a
+        # wrong one would fail far from the declaration that set it)
+        for field, least, most, what in (("align", 1, 256, "bytes each operand pointer is aligned to (4; WMMA 32)"),
+                                         ("cluster", 1, 16, "blocks a cluster (1: none)"),
+                                         ("pitch", 0, 256, "bytes each operand's row pitch is a multiple of (0: any)"),
+                                         ("max_m", 0, None, "the largest M the kernel is right for (0: any)")):
+            value = getattr(self, field)
+            if not is_whole(value, least, most) or (field in ("align", "pitch") and value & (value - 1)):
+                raise UsageError(f"kernel {self.name}: {field} is {what}: a whole number "
+                                 f"{f'in {least}–{most}' if most else f'≥ {least}'}"
+                                 f"{', a power of two' if field in ('align', 'pitch') else ''}; got {value!r}")
+        layouts = self.b_layouts
+        if isinstance(layouts, str) or not isinstance(layouts, (tuple, list)) or not layouts or \
+                not set(layouts) <= {"row", "col"}:
+            raise UsageError(f"kernel {self.name}: b_layouts is a tuple of \"row\" (B stored K×N) and/or \"col\" "
+                             f"(N×K), at least one; got {layouts!r}")
+        object.__setattr__(self, "b_layouts", tuple(layouts))
         if isinstance(self.min_arch, bool) or not isinstance(self.min_arch, int) or not 50 <= self.min_arch <= 200:
             raise UsageError(f"kernel {self.name}: min_arch is a compute capability such as 80, got {self.min_arch!r}")
         if isinstance(self.precision, str):   # specs may name it: "fp16"
@@ -197,11 +219,31 @@ class Kernel:
             return None
         return ArchError(f"kernel {self.name} needs sm_{self.min_arch} or newer; {what} is below it")
 
+    def geometry_at(self, m, n, k):
+        """``geometry`` at (m, n, k), checked: what a user's function returns, or raises, is named
+        here as their declaration's fault, not met later as a launch's traceback."""
+        try:
+            g = self.geometry(m, n, k)
+        except Exception as exc:
+            if not self.origin or isinstance(exc, UsageError):
+                raise   # (the registry's own: a bug of tcraw's, shown as one)
+            raise UsageError(f"kernel {self.name}: its geometry({m}, {n}, {k}) raised "
+                             f"{type(exc).__name__}: {exc}") from None
+        def triple(t, most):
+            return isinstance(t, tuple) and len(t) == 3 and all(is_whole(v, 1, c) for v, c in zip(t, most))
+        if not (isinstance(g, Geometry) and triple(g.grid, (2**31 - 1, 65535, 65535))
+                and triple(g.block, (1024, 1024, 64)) and g.block[0] * g.block[1] * g.block[2] <= 1024
+                and is_whole(g.smem_bytes)):
+            raise UsageError(f"kernel {self.name}: its geometry({m}, {n}, {k}) gave {g!r}; it must give a "
+                             "Geometry: grid (x ≤ 2³¹−1, y, z ≤ 65535) and block (≤ 1024 threads) of whole "
+                             "numbers ≥ 1, smem_bytes ≥ 0 (tcraw.tile_geometry makes one)")
+        return g
+
     def launch_geometry(self, m, n, k, sm_count, held=None):
         """The grid, block and shared memory of a launch on (m, n, k) with ``sm_count`` SMs — for
         a persistent kernel, at most ``held`` blocks when given: what the device holds at once
         in its clusters (matmul.resident_geometry asks), which can be fewer than its SMs."""
-        g = self.geometry(m, n, k)
+        g = self.geometry_at(m, n, k)
         if self.persistent:
             # One block per SM, or per tile if fewer — except that a kernel splitting tiles along K
             # (a workspace for the pieces) uses every SM even when tiles are fewer than SMs.
@@ -221,7 +263,7 @@ class Kernel:
         what = f"{device.name} ({device.arch})"
         if (refusal := self.arch_refusal(device.cc, what)):
             return refusal
-        smem = self.geometry(*self.tile).smem_bytes
+        smem = self.geometry_at(*self.tile).smem_bytes
         if smem > device.max_smem_optin:
             return UsageError(f"kernel {self.name} needs {smem} bytes of shared memory per block; "
                               f"{what} offers {device.max_smem_optin}")

@@ -70,6 +70,19 @@ def rung_tile(key, keys, tile, defaults, what):
     return {**defaults, **checked_macros(tile, defaults, what, tuple(defaults))}
 
 
+def smem_checked(geometry, tile, defaults, what):
+    """``geometry`` if its shared memory fits a block on some GPU tcraw runs on (227 KiB, sm_90's:
+    the most any gives); else a UsageError saying how many stages would — such a kernel builds,
+    and would fail only at its launch."""
+    smem = geometry(1, 1, 1).smem_bytes   # (the same for every problem: STAGES slices of the tile)
+    if smem > SM90_SMEM_BYTES:
+        most = SM90_SMEM_BYTES // (smem // tile["STAGES"])
+        raise UsageError(f"{what} with {spelt_macros(tile, defaults) or 'its own macros'} takes {smem} bytes of shared "
+                         f"memory a block; no GPU gives a block more than {SM90_SMEM_BYTES}: "
+                         + (f"at most STAGES={most} at this tile" if most >= 2 else "a smaller tile"))
+    return geometry
+
+
 def tiled_simt_kernel(key="fp32", tile=SIMT_TILE, name=None):
     """The 03 kernel; ``tile`` overrides its macros (scripts/tune_ladder.py)."""
     tile = rung_tile(key, ("fp32",), tile, SIMT_TILE, "03")
@@ -100,7 +113,8 @@ def wmma_pipelined_kernel(key, tile=PIPE_TILE, name=None):
     return Kernel(
         name=name or f"wmma_pipelined_{key}", source="04_wmma_smem_cp_async.cu",
         entry=f"wmma_pipelined_{key}", precision=PRECISIONS[key], min_arch=80,
-        tile=(tile["BM"], tile["BN"], tile["BK"]), geometry=wmma_pipelined_geometry(tile),
+        tile=(tile["BM"], tile["BN"], tile["BK"]),
+        geometry=smem_checked(wmma_pipelined_geometry(tile), tile, PIPE_TILE, "04"),
         defines=macro_defines(tile), align=16,
         summary=f"WMMA, {tile['BM']}×{tile['BN']}×{tile['BK']} block tiles in shared memory, "
                 f"{tile['STAGES']}-stage cp.async pipeline")
@@ -133,8 +147,8 @@ def mma_sync_kernel(key, tile=MMA_TILE, name=None):
     return Kernel(
         name=name or f"mma_sync_{key}", source="05_mma_sync_ldmatrix.cu", entry=f"mma_sync_{key}",
         precision=PRECISIONS[key], min_arch=80, tile=(tile["BM"], tile["BN"], bk),
-        geometry=mma_sync_geometry(tile, key), defines=macro_defines(tile) + (f"TCRAW_MMA_{key.upper()}",),
-        align=16,
+        geometry=smem_checked(mma_sync_geometry(tile, key), tile, MMA_TILE, "05"),
+        defines=macro_defines(tile) + (f"TCRAW_MMA_{key.upper()}",), align=16,
         summary=f"mma.sync {shape} + ldmatrix, {tile['BM']}×{tile['BN']}×{bk} tiles in "
                 f"XOR-swizzled smem, {tile['STAGES']}-stage cp.async pipeline")
 
@@ -175,7 +189,8 @@ def dmma_kernel(tile=DMMA_TILE, name=None, choose=True):
     variant = "" if choose else spelt_macros(tile, DMMA_TILE)
     return Kernel(
         name=name or "dmma_fp64", source="08_dmma_fp64.cu", entry="dmma_fp64", precision=PRECISIONS["fp64"],
-        min_arch=80, tile=(tile["BM"], tile["BN"], tile["BK"]), geometry=dmma_geometry(tile),
+        min_arch=80, tile=(tile["BM"], tile["BN"], tile["BK"]),
+        geometry=smem_checked(dmma_geometry(tile), tile, DMMA_TILE, "08"),
         defines=macro_defines(tile), align=16, variant=variant,
         tunables=tuple(DMMA_TILE) if choose else (), configs=({},) if choose else (),
         configure=(lambda picked, over: dmma_kernel({**tile, **picked, **over}, name, choose=False)) if choose else None,
@@ -311,9 +326,12 @@ def load_spec(path):
     include directory in it is relative to the spec file (a source not there, tcraw's own:
     spec_source — so a spec may list the registry's factories, e.g. a fixed 06 configuration
     under a name of its own). Names must not clash with the registry's."""
+    import os
     import runpy
     from pathlib import Path
     from .validate import is_dir, is_file
+    if not isinstance(path, (str, os.PathLike)):
+        raise UsageError(f"a spec file is a path, not {path!r:.80}")
     path = Path(path)
     if not is_file(path):
         raise UsageError(f"spec file {path} {'is a directory' if is_dir(path) else 'does not exist'}; a spec is "
@@ -345,6 +363,12 @@ def load_spec(path):
                              "factories, e.g. kernels.wgmma_kernel, name theirs so unless given name=...)")
         checked_defines(k.defines)
         kernels.append(resolved(k))
+        if not is_file(source_path := Path(kernels[-1].source)):   # (as --source is checked)
+            raise UsageError(f"spec file {path}: kernel {k.name}'s source {source_path} is not a file")
+        try:   # (a geometry that gives no launch: refused with the spec, before anything is built)
+            kernels[-1].geometry_at(*k.tile)
+        except UsageError as exc:
+            raise UsageError(f"spec file {path}: {exc}") from None
     return kernels
 
 
@@ -378,11 +402,24 @@ def user_kernel(source, entry, precision, *, block, tile=(1, 1, 1), block_tile=N
     """A user kernel declared from the command line's flags (tcraw run --source ...): one block
     per ``block_tile`` of C (default: the padding tile's M and N), grid.x over N, grid.y over M.
     ``tile`` is what M, N, K are zero-padded to; (1, 1, 1) says the kernel handles any shape."""
+    import os
     from pathlib import Path
-    block = tuple(block) + (1,) * (3 - len(block))
-    tile = tuple(tile)
-    if len(block) != 3 or len(tile) != 3 or any(int(v) < 1 for v in (*block, *tile)) or max(tile) >= 2**31:
-        raise UsageError(f"--block takes 1 to 3 sizes ≥ 1 and --tile three (M,N,K) below 2^31, got {block} and {tile}")
+    sizes = (lambda v, most: isinstance(v, (tuple, list)) and 1 <= len(v) <= most
+             and all(is_whole(x, 1, INT32_MAX) for x in v))
+    if not sizes(block, 3) or not sizes(tile, 3) or len(tile) != 3:
+        raise UsageError(f"--block (block=) takes 1 to 3 sizes ≥ 1 and --tile (tile=) three (M, N, K) below "
+                         f"2^31; got {block!r} and {tile!r}")
+    block, tile = tuple(block) + (1,) * (3 - len(block)), tuple(tile)
+    if not isinstance(source, (str, os.PathLike)) or not isinstance(entry, str) or \
+            not isinstance(name, (str, type(None))):
+        raise UsageError(f"source is a path, entry and name texts; got {source!r}, {entry!r}, {name!r}")
+    for value, what in ((defines, "defines: NAME or NAME=VALUE texts"), (include_dirs, "include_dirs: paths")):
+        if isinstance(value, (str, os.PathLike)) or not isinstance(value, (tuple, list)):   # (not one
+            raise UsageError(f"{what} in a tuple or list, e.g. (\"X\",); got {value!r}")  # letter at a time)
+    if name == "":
+        raise UsageError("an empty name: give the kernel one (--name; name= in Python), or none for the entry's")
+    if (name or entry) in KERNELS:
+        raise UsageError(f"{name or entry!r} is a built-in kernel's name; give yours its own (--name; name= in Python)")
     block_tile = tuple(block_tile or tile[:2])
     geometry = tile_geometry(block, block_tile, smem_bytes)   # what no GPU can launch: refused here
     checked_defines(defines)

@@ -75,10 +75,14 @@ def defines(values):
     """Preprocessor definitions as NVRTC's -D takes them: NAME, NAME=VALUE or a function-like
     NAME(ARGS)=VALUE, NAME a C identifier, on one line (one NVRTC refuses would fail every arch's
     compile: a macro ends at its line's end)."""
+    seen = {}
     for d in values:
         if not isinstance(d, str) or not re.fullmatch(r"[A-Za-z_]\w*(\([\w \t,.]*\))?(=[^\n\r]*)?", d, flags=re.ASCII):
             raise UsageError(f"define {d!r}: write NAME, NAME=VALUE or NAME(ARGS)=VALUE on one line, NAME a C "
                              "identifier")
+        name = re.match(r"\w+", d)[0]
+        if seen.setdefault(name, d) != d:   # (NVRTC would take the last and say nothing)
+            raise UsageError(f"defines {seen[name]!r} and {d!r} give {name} twice; keep one")
 
 
 def device_index(spec, allow_all=False):

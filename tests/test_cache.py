@@ -133,15 +133,23 @@ def test_one_bad_entry_does_not_disable_the_cache(tmp_path):
     assert compiler.compile_cubin(KERNEL, "sm_90", cache=store).cached
 
 
-def test_clear_removes_directories_sidecars_and_leftovers(tmp_path):
+def test_clear_removes_its_entries_sidecars_and_leftovers_and_nothing_else(tmp_path):
     store = CubinCache(tmp_path)
     assert store.store("b" * 64, {}, b"y")
     (store.path("a" * 64) / "inside").mkdir(parents=True)
     (tmp_path / f"{'c' * 64}.sass.json").write_text("{}")
     (tmp_path / f".{'d' * 16}.x1y2z3.tmp").write_bytes(b"half an entry")
-    (tmp_path / "notes.txt").write_text("not the cache's")
+    # names the cache never gives stay, whatever they end in: TCRAW_CACHE_DIR may be someone's folder
+    foreign = ["notes.txt", "report.sass.json", "project.tcc", "ABC.tcc", ".hidden.tmp", f"{'e' * 63}.tcc"]
+    for name in foreign:
+        (tmp_path / name).write_text("not the cache's")
+    (tmp_path / "project.tcc").unlink()
+    (tmp_path / "project.tcc" / "main.c").parent.mkdir()
+    (tmp_path / "project.tcc" / "main.c").write_text("int main;")
+    assert len(store.entries()) == 2
     assert store.clear() == 4
-    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(foreign)
+    assert (tmp_path / "project.tcc" / "main.c").is_file()
     assert store.clear() == 0
 
 

@@ -369,6 +369,9 @@ def test_a_spec_kernel_that_cannot_work_is_refused_at_load(tmp_path, capsys):
     spec.write_text(good.replace("min_arch=70,", "min_arch=70, include_dirs=[pathlib.Path('inc')], defines=['X=1'],")
                     .replace("from tcraw", "import pathlib\nfrom tcraw"))
     (tmp_path / "inc").mkdir()
+    assert main(["list", "--spec", str(spec)]) == 2   # (its source is not there yet: refused at load too)
+    assert "kernel k's source" in capsys.readouterr().err
+    (tmp_path / "k.cu").write_text('extern "C" __global__ void k() {}\n')
     assert main(["list", "--spec", str(spec)]) == 0, capsys.readouterr().err
     (k,) = kernels.load_spec(spec)
     assert k.include_dirs == (str(tmp_path / "inc"),) and k.defines == ("X=1",)

@@ -127,7 +127,7 @@ def test_a_spec_may_list_the_registrys_06_under_names_of_its_own(tmp_path, capsy
         "import tcraw\nKERNELS = [tcraw.Kernel(name='f', source='" + "x" * 300 + ".cu', entry='f', precision='fp16',"
         " min_arch=70, tile=(1, 1, 1), geometry=tcraw.tile_geometry((32, 1, 1), (32, 1)))]\n")
     assert main(["compile", "--spec", str(tmp_path / "long.py")]) == 2
-    assert "cannot read the kernel source" in capsys.readouterr().err
+    assert "kernel f's source" in (err := capsys.readouterr().err) and "is not a file" in err
 
 
 def test_a_spec_that_raises_or_sets_nothing_is_named(tmp_path, capsys):
@@ -308,3 +308,96 @@ def test_bench_keeps_a_specs_kernels_of_the_precisions_asked(tmp_path, capsys):
         bench.bench_vs_cublas(0, ["fp16"], [64], extra=extra, open_device=open_device)
     with pytest.raises(tcraw.UsageError, match="none of the user kernels is fp32"):
         bench.bench_vs_cublas(0, ["fp32"], [64], extra=extra, open_device=open_device)
+
+
+WMMA_SPEC = ("from tcraw import Kernel, tile_geometry\n"
+             "base = dict(source='{src}', precision='fp16', min_arch=70, tile=(64, 64, 32), align=32,\n"
+             "            geometry=tile_geometry(block=(128, 1, 1), block_tile=(64, 64)))\n")
+
+
+@pytest.mark.parametrize("field,value", [("align", 0), ("align", 3), ("align", "32"), ("cluster", 0), ("cluster", 17),
+                                         ("pitch", -1), ("pitch", 24), ("b_layouts", ()), ("b_layouts", ("diag",)),
+                                         ("b_layouts", "col"), ("max_m", -3), ("workspace", 5), ("tile", (1, 1, 2**31))])
+def test_every_field_a_launch_does_arithmetic_with_is_checked_where_it_is_declared(field, value):
+    """A pointer modulo align, SMs modulo cluster, B's layout looked up in b_layouts: a wrong value
+    would fail in the launch, far from the spec that set it (and lose the other kernels' rows)."""
+    base = kernels.KERNELS["naive_fp32"]
+    with pytest.raises(tcraw.UsageError, match=field):
+        tcraw.Kernel(**{**{f: getattr(base, f) for f in ("name", "source", "entry", "precision", "min_arch", "tile",
+                                                         "geometry")}, field: value})
+
+
+@pytest.mark.parametrize("geometry,needle", [("lambda m, n, k: (1, 1, 1)", "gave (1, 1, 1)"),
+                                             ("lambda: 3", "raised TypeError"),
+                                             ("lambda m, n, k: Geometry((1, 1, 1), (2048, 1, 1))", "1024 threads")])
+def test_a_spec_whose_geometry_gives_no_launch_is_refused_when_it_loads(tmp_path, capsys, geometry, needle):
+    (tmp_path / "k.cu").write_text('extern "C" __global__ void k(float* c) {}\n')
+    spec = tmp_path / "spec.py"
+    spec.write_text("from tcraw import Geometry, Kernel\n"
+                    f"KERNELS = [Kernel(name='k', source='k.cu', entry='k', precision='fp32', min_arch=70, "
+                    f"tile=(1, 1, 1), geometry={geometry})]\n")
+    assert main(["compile", "--spec", str(spec), "--arch", "sm_80"]) == 2
+    err = capsys.readouterr().err
+    assert f"spec file {spec}: kernel k: its geometry" in err and needle in err, err
+
+
+def test_one_kernels_refusal_keeps_the_others_rows_and_cubins(tmp_path, capsys):
+    """A kernel whose cubin disowns its declaration (no such entry) is a "refused" row, exit 2 —
+    the other kernels still build, and --out still gets their cubins and the manifest."""
+    spec = tmp_path / "two.py"
+    spec.write_text(WMMA_SPEC.format(src=ROOT / "examples" / "wmma_smem_64.cu")
+                    + "KERNELS = [Kernel(name='good', entry='wmma_smem_64', **base),\n"
+                      "           Kernel(name='bad', entry='nothere', **base)]\n")
+    out = tmp_path / "cubins"
+    assert main(["compile", "--spec", str(spec), "--arch", "sm_80", "--out", str(out), "--format", "json"]) == 2
+    captured = capsys.readouterr()
+    assert "kernel bad:" in captured.err and "no entry 'nothere'" in captured.err
+    statuses = {r["kernel"]: r["status"] for r in json.loads(captured.out)}
+    assert statuses == {"good": "ok", "bad": "refused", "reference_fp64": "ok"}
+    manifest = {r["kernel"]: r["status"] for r in json.loads((out / "manifest.json").read_text())}
+    assert manifest == statuses and (out / "good.sm_80.cubin").is_file()
+
+
+def test_a_specs_missing_source_is_refused_when_it_loads(tmp_path):
+    spec = tmp_path / "gone.py"
+    spec.write_text(WMMA_SPEC.format(src="gone.cu") + "KERNELS = [Kernel(name='g', entry='g', **base)]\n")
+    with pytest.raises(tcraw.UsageError, match=r"kernel g's source .*gone\.cu is not a file"):
+        kernels.load_spec(spec)
+
+
+@pytest.mark.parametrize("overrides,needle", [
+    (dict(block=32), "block="), (dict(block=("a",)), "block="), (dict(tile=None), "tile="),
+    (dict(source=None), "source is a path"), (dict(defines="FOO"), "defines"), (dict(include_dirs="/usr"), "include_dirs"),
+    (dict(name="naive_fp32"), "built-in kernel's name"), (dict(name=""), "an empty name"),
+    (dict(defines=("A=1", "A=2")), "give A twice"),
+])
+def test_user_kernel_refuses_what_it_would_misread(overrides, needle):
+    """Python's user_kernel as strictly as the flags: no text read a letter at a time as defines or
+    include directories, no empty or built-in name, no macro given twice (NVRTC keeps the last)."""
+    args = dict(source=ROOT / "examples" / "edge_bug.cu", entry="edge_bug", precision="fp16", block=(16, 16))
+    with pytest.raises(tcraw.UsageError, match=re.escape(needle)):
+        kernels.user_kernel(**{**args, **overrides})
+
+
+@pytest.mark.parametrize("call,needle", [
+    (lambda c, k: c.compile_cubin("naive_fp32", "sm_80"), "takes a tcraw Kernel"),
+    (lambda c, k: c.compile_cubin(k, "sm_80", backend="foo"), "unknown backend 'foo'"),
+    (lambda c, k: c.compile_cubin(k, "sm_80", cache=5), "cache is None"),
+    (lambda c, k: c.compile_table(k, ["sm_80"]), "a list of tcraw Kernels"),
+    (lambda c, k: kernels.load_spec(None), "a spec file is a path"),
+])
+def test_the_compile_calls_refuse_what_they_cannot_take(call, needle):
+    from tcraw import compiler
+    with pytest.raises(tcraw.UsageError, match=re.escape(needle)):
+        call(compiler, kernels.KERNELS["naive_fp32"])
+
+
+@pytest.mark.parametrize("factory,most", [(lambda t: kernels.wmma_pipelined_kernel("fp16", t), 4),
+                                          (lambda t: kernels.mma_sync_kernel("fp16", t), 4),
+                                          (lambda t: kernels.dmma_kernel(t), 6)])
+def test_a_rungs_stages_past_any_gpus_shared_memory_are_refused(factory, most):
+    """04, 05 and 08 refuse stages no block can hold (as 06 and 09 do): built, they would fail only
+    at the launch."""
+    with pytest.raises(tcraw.UsageError, match=f"at most STAGES={most} at this tile"):
+        factory({"STAGES": 99})
+    assert factory({"STAGES": most}).geometry(1, 1, 1).smem_bytes <= kernels.SM90_SMEM_BYTES
