@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .cache import CubinCache, cache_dir, cache_key
 from .cubin import kernel_resources
-from .driver import get_backend
+from .driver import BACKENDS, Backend, get_backend
 from .errors import ArchError, CompileError, MissingHeaderError, UsageError
 from .validate import defines as check_defines, env_dirs, is_dir, is_whole
 
@@ -278,6 +278,8 @@ def compile_source(source, arch, *, defines=(), include_dirs=(), name=None, entr
     check_defines(defines)
     include_dirs = (include_dirs,) if isinstance(include_dirs, (str, Path)) else tuple(include_dirs)
     backend = get_backend(backend) if backend is None or isinstance(backend, str) else backend
+    if not isinstance(backend, Backend):
+        raise UsageError(f"backend is a name ({', '.join(BACKENDS)}) or a tcraw backend, not {backend!r:.80}")
     if cache is not None and cache is not False and not isinstance(cache, CubinCache):
         raise UsageError(f"cache is None (the default cache), False (none) or a tcraw CubinCache, not {cache!r}")
     arch = Arch.parse(arch) if not isinstance(arch, Arch) else arch
@@ -458,8 +460,9 @@ def compile_table(chosen, archs, *, out=None, note=print):
     smem_bytes, spill_bytes, cubin_bytes, compile_ms, cached, ptxas_warnings (each noted in full),
     and sass where cuobjdump is found).
     A kernel an arch cannot take is a status row (below-min-arch, arch-specific, unsupported-by-
-    nvrtc); a compile error is an "error" row with NVRTC's log noted in full, and a declaration its
-    cubin disowns (no such entry, another launch than tcraw_launch states) a "refused" row. ``out`` (a
+    nvrtc); a compile error is an "error" row with NVRTC's log noted in full, and a kernel whose own
+    inputs are refused (its source or include directory unreadable, no such entry in its cubin,
+    another launch than its tcraw_launch states) a "refused" row. ``out`` (a
     directory) gets <kernel>.<arch>.cubin and manifest.json for cubin-only runs — for a kernel
     with several configurations (06), one cubin per configuration, <kernel>[<variant>].<arch>.cubin."""
     import json
@@ -493,9 +496,9 @@ def compile_table(chosen, archs, *, out=None, note=print):
                 row["detail"] = str(exc)
             except NoNvrtcError:
                 raise  # nothing at all can be compiled here
-            except UsageError as exc:   # this kernel's declaration (no such entry, a launch its source
-                row["status"], row["detail"] = "refused", str(exc)   # disowns): the others still build
-                note(f"{kernel.file_stem} {arch}: {exc}")
+            except UsageError as exc:   # this kernel's own inputs (its source unreadable, no such entry,
+                row["status"], row["detail"] = "refused", str(exc)   # a launch the source disowns): the
+                note(f"{kernel.name} {arch}: {exc}")                 # others still build
             except TcrawError as exc:
                 row["status"], row["detail"] = "error", str(exc)
                 note(f"{kernel.name} {arch}: {exc}")   # the whole message and log, not a table cell

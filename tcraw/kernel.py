@@ -229,14 +229,15 @@ class Kernel:
                 raise   # (the registry's own: a bug of tcraw's, shown as one)
             raise UsageError(f"kernel {self.name}: its geometry({m}, {n}, {k}) raised "
                              f"{type(exc).__name__}: {exc}") from None
-        def triple(t, most):
-            return isinstance(t, tuple) and len(t) == 3 and all(is_whole(v, 1, c) for v, c in zip(t, most))
-        if not (isinstance(g, Geometry) and triple(g.grid, (2**31 - 1, 65535, 65535))
-                and triple(g.block, (1024, 1024, 64)) and g.block[0] * g.block[1] * g.block[2] <= 1024
-                and is_whole(g.smem_bytes)):
+        def triple(t):
+            return isinstance(t, tuple) and len(t) == 3 and all(is_whole(v, 1) for v in t)
+        # (a grid past the device's limits is the problem's size, not the declaration: the launch's
+        # runtime.check_geometry says so with the device's numbers)
+        if not (isinstance(g, Geometry) and triple(g.grid) and triple(g.block) and g.block[2] <= 64
+                and g.block[0] * g.block[1] * g.block[2] <= 1024 and is_whole(g.smem_bytes)):
             raise UsageError(f"kernel {self.name}: its geometry({m}, {n}, {k}) gave {g!r}; it must give a "
-                             "Geometry: grid (x ≤ 2³¹−1, y, z ≤ 65535) and block (≤ 1024 threads) of whole "
-                             "numbers ≥ 1, smem_bytes ≥ 0 (tcraw.tile_geometry makes one)")
+                             "Geometry: grid and block tuples (x, y, z) of whole numbers ≥ 1, the block at "
+                             "most 1024 threads and z ≤ 64, smem_bytes ≥ 0 (tcraw.tile_geometry makes one)")
         return g
 
     def launch_geometry(self, m, n, k, sm_count, held=None):

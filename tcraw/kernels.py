@@ -74,7 +74,8 @@ def smem_checked(geometry, tile, defaults, what):
     """``geometry`` if its shared memory fits a block on some GPU tcraw runs on (227 KiB, sm_90's:
     the most any gives); else a UsageError saying how many stages would — such a kernel builds,
     and would fail only at its launch."""
-    smem = geometry(1, 1, 1).smem_bytes   # (the same for every problem: STAGES slices of the tile)
+    smem = geometry(1, 1, 1).smem_bytes   # (the same for every problem: STAGES slices of the tile —
+                                          # 04's, 05's and 08's shared memory is nothing else)
     if smem > SM90_SMEM_BYTES:
         most = SM90_SMEM_BYTES // (smem // tile["STAGES"])
         raise UsageError(f"{what} with {spelt_macros(tile, defaults) or 'its own macros'} takes {smem} bytes of shared "

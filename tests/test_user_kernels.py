@@ -341,6 +341,13 @@ def test_a_spec_whose_geometry_gives_no_launch_is_refused_when_it_loads(tmp_path
     assert f"spec file {spec}: kernel k: its geometry" in err and needle in err, err
 
 
+def test_a_grid_past_a_devices_limits_is_the_problems_not_the_declarations():
+    """A problem too tall for grid.y is left to the launch (runtime.check_geometry names the device's
+    limit): geometry_at refuses only what no problem could launch."""
+    g = kernels.KERNELS["naive_fp32"].launch_geometry(2**20, 64, 64, 132)
+    assert g.grid[1] > 65535
+
+
 def test_one_kernels_refusal_keeps_the_others_rows_and_cubins(tmp_path, capsys):
     """A kernel whose cubin disowns its declaration (no such entry) is a "refused" row, exit 2 —
     the other kernels still build, and --out still gets their cubins and the manifest."""
@@ -382,6 +389,7 @@ def test_user_kernel_refuses_what_it_would_misread(overrides, needle):
 @pytest.mark.parametrize("call,needle", [
     (lambda c, k: c.compile_cubin("naive_fp32", "sm_80"), "takes a tcraw Kernel"),
     (lambda c, k: c.compile_cubin(k, "sm_80", backend="foo"), "unknown backend 'foo'"),
+    (lambda c, k: c.compile_cubin(k, "sm_80", backend=5), "backend is a name"),
     (lambda c, k: c.compile_cubin(k, "sm_80", cache=5), "cache is None"),
     (lambda c, k: c.compile_table(k, ["sm_80"]), "a list of tcraw Kernels"),
     (lambda c, k: kernels.load_spec(None), "a spec file is a path"),
