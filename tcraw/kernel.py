@@ -229,6 +229,7 @@ class Kernel:
                 raise   # (the registry's own: a bug of tcraw's, shown as one)
             raise UsageError(f"kernel {self.name}: its geometry({m}, {n}, {k}) raised "
                              f"{type(exc).__name__}: {exc}") from None
+
         def triple(t):
             return isinstance(t, tuple) and len(t) == 3 and all(is_whole(v, 1) for v in t)
         # (a grid past the device's limits is the problem's size, not the declaration: the launch's

@@ -405,18 +405,19 @@ def user_kernel(source, entry, precision, *, block, tile=(1, 1, 1), block_tile=N
     ``tile`` is what M, N, K are zero-padded to; (1, 1, 1) says the kernel handles any shape."""
     import os
     from pathlib import Path
-    sizes = (lambda v, most: isinstance(v, (tuple, list)) and 1 <= len(v) <= most
-             and all(is_whole(x, 1, INT32_MAX) for x in v))
-    if not sizes(block, 3) or not sizes(tile, 3) or len(tile) != 3:
+    def sizes(v, counts):
+        return isinstance(v, (tuple, list)) and len(v) in counts and all(is_whole(x, 1, INT32_MAX) for x in v)
+    if not sizes(block, (1, 2, 3)) or not sizes(tile, (3,)):
         raise UsageError(f"--block (block=) takes 1 to 3 sizes ≥ 1 and --tile (tile=) three (M, N, K) below "
                          f"2^31; got {block!r} and {tile!r}")
     block, tile = tuple(block) + (1,) * (3 - len(block)), tuple(tile)
     if not isinstance(source, (str, os.PathLike)) or not isinstance(entry, str) or \
             not isinstance(name, (str, type(None))):
         raise UsageError(f"source is a path, entry and name texts; got {source!r}, {entry!r}, {name!r}")
+    # (one text where a tuple belongs would be read a letter at a time: "/usr" as "/", "u", …)
     for value, what in ((defines, "defines: NAME or NAME=VALUE texts"), (include_dirs, "include_dirs: paths")):
-        if isinstance(value, (str, os.PathLike)) or not isinstance(value, (tuple, list)):   # (not one
-            raise UsageError(f"{what} in a tuple or list, e.g. (\"X\",); got {value!r}")  # letter at a time)
+        if isinstance(value, (str, os.PathLike)) or not isinstance(value, (tuple, list)):
+            raise UsageError(f"{what} in a tuple or list, e.g. (\"X\",); got {value!r}")
     if name == "":
         raise UsageError("an empty name: give the kernel one (--name; name= in Python), or none for the entry's")
     if (name or entry) in KERNELS:
