@@ -9,10 +9,16 @@
 #              what a split inside a cluster (its pieces summed through distributed shared memory)
 #              would give up of the multicast
 #   warm       the same kernels under Nsight Compute with caches left warm (--cache-control none: the
-#              state of a timed launch, code and tensor maps cached), raw warp-state metrics, fp16
+#              state of a timed launch, code and tensor maps cached), raw warp-state metrics and the
+#              speed-of-light throughputs; WARM_SHAPES (a file of M,N,K lines; scripts/shapes/
+#              fixed_costs.txt) in WARM_PRECISION (fp16) — e.g. scripts/shapes/mid_m_gaps.txt, where
+#              06's swapped picks trail at M of 264–628 and neither stages nor widths closed it
 #   OUT=out bash scripts/gpu_fixed_costs.sh durations unshared
 source "$(dirname "$0")/gpu_env.sh"
 write_env
+# Nsight Compute's speed-of-light: SMs, memory as a whole, L2, DRAM — % of peak over the kernel
+SOL=sm__throughput.avg.pct_of_peak_sustained_elapsed,gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed
+SOL=$SOL,lts__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed
 for part in "$@"; do
   case $part in
   durations)
@@ -30,15 +36,18 @@ for part in "$@"; do
         | awk '/\(/ {name = $1; next} {printf "%s %s %s\n", name, $1, $NF}'
     done ;;
   warm)
-    grep -v "^#" scripts/shapes/fixed_costs.txt | grep . | while read -r shape; do
+    p=${WARM_PRECISION:-fp16}
+    grep -v "^#" ${WARM_SHAPES:-scripts/shapes/fixed_costs.txt} | grep . | while read -r shape; do
       echo "${shape//,/ }" > /tmp/fixed_costs_shape.txt
+      csv="$OUT/ncu_warm_${p}_${shape//,/x}.csv"
       timeout 120 ncu --clock-control none --cache-control none --section WarpStateStats --section SchedulerStats \
-        --metrics gpu__time_duration.sum,smsp__inst_executed.sum,sm__cycles_active.avg --page raw --csv \
-        -k regex:'nvjet|gemm|gemv|wgmma|splitK|reduce|cutlass' -c 24 $PY scripts/tune_ladder.py --family wgmma \
-        --precision fp16 --shapes /tmp/fixed_costs_shape.txt --iters 8 --seed 194 --variants picked \
-        > "$OUT/ncu_warm_${shape//,/x}.csv" 2>&1
-      echo "== $shape (ncu exit $?)"
-      $PY scripts/ncu_raw_summary.py "$OUT/ncu_warm_${shape//,/x}.csv"
+        --section SpeedOfLight --metrics gpu__time_duration.sum,smsp__inst_executed.sum,sm__cycles_active.avg \
+        --page raw --csv -k regex:'nvjet|gemm|gemv|wgmma|splitK|reduce|cutlass' -c 24 $PY scripts/tune_ladder.py \
+        --family wgmma --precision $p --shapes /tmp/fixed_costs_shape.txt --iters 8 --seed 194 --variants picked \
+        > "$csv" 2>&1
+      echo "== $shape $p (ncu exit $?)"
+      $PY scripts/ncu_raw_summary.py "$csv"
+      $PY scripts/ncu_raw_summary.py "$csv" --metrics gpu__time_duration.sum,$SOL
     done ;;
   unshared)
     timeout 150 $PY scripts/tune_ladder.py --family wgmma --precision fp16 --shapes scripts/shapes/split_two_unshared.txt \
