@@ -144,14 +144,8 @@ class Kernel:
         if not isinstance(self.precision, Precision):
             raise UsageError(f"kernel {self.name}: precision is a key such as \"fp16\" (one of "
                              f"{', '.join(PRECISIONS)}) or a tcraw Precision, got {self.precision!r}")
-        # (text where a tuple belongs would be read a character at a time: "/usr/include" as "/", "u", …)
-        for field, what in (("defines", "NAME or NAME=VALUE texts, e.g. (\"BN=128\",)"),
-                            ("include_dirs", "directory paths, e.g. (\"include\",)")):
-            value = getattr(self, field)
-            if not isinstance(value, (tuple, list)) or not all(
-                    isinstance(v, str) or (field == "include_dirs" and isinstance(v, os.PathLike)) for v in value):
-                raise UsageError(f"kernel {self.name}: {field} is a tuple of {what}, got {value!r}")
-            object.__setattr__(self, field, tuple(value))
+        for field in ("defines", "include_dirs"):
+            object.__setattr__(self, field, texts(getattr(self, field), field, f"kernel {self.name}: "))
 
     def configured(self, m, n, k, sm_count, overrides=None):
         """This kernel as it runs on (m, n, k) with ``sm_count`` SMs: its own configuration, or
@@ -274,6 +268,20 @@ class Kernel:
     def padded(self, m, n, k):
         tm, tn, tk = self.tile
         return cdiv(m, tm) * tm, cdiv(n, tn) * tn, cdiv(k, tk) * tk
+
+
+TEXTS = {"defines": "NAME or NAME=VALUE texts, e.g. (\"BN=128\",)",
+         "include_dirs": "directory paths, e.g. (\"include\",)"}
+
+
+def texts(value, field, where=""):
+    """``value`` — a Kernel's defines or include_dirs — as a tuple, if it is a tuple or list of
+    texts (include_dirs: or paths); else a UsageError. (One text where a tuple belongs would be
+    read a character at a time: "/usr/include" as "/", "u", ….)"""
+    if not isinstance(value, (tuple, list)) or not all(
+            isinstance(v, str) or (field == "include_dirs" and isinstance(v, os.PathLike)) for v in value):
+        raise UsageError(f"{where}{field} is a tuple of {TEXTS[field]}, got {value!r}")
+    return tuple(value)
 
 
 def checked_problem(m, n, k, sms):

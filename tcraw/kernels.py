@@ -10,7 +10,7 @@ memory. Every kernel takes (A, B, C, M, N, K) with row-major A (M×K), B (K×N),
 from dataclasses import replace
 
 from .errors import UsageError
-from .kernel import Geometry, Kernel, cdiv, checked_choose, checked_macros, macro_defines, spelt_macros
+from .kernel import Geometry, Kernel, cdiv, checked_choose, checked_macros, macro_defines, spelt_macros, texts
 from .precision import FAMILIES, PRECISIONS
 from .validate import INT32_MAX, defines as checked_defines, is_whole
 from .wgmma import SM90_SMEM_BYTES, wgmma_kernel
@@ -414,10 +414,7 @@ def user_kernel(source, entry, precision, *, block, tile=(1, 1, 1), block_tile=N
     if not isinstance(source, (str, os.PathLike)) or not isinstance(entry, str) or \
             not isinstance(name, (str, type(None))):
         raise UsageError(f"source is a path, entry and name texts; got {source!r}, {entry!r}, {name!r}")
-    # (one text where a tuple belongs would be read a letter at a time: "/usr" as "/", "u", …)
-    for value, what in ((defines, "defines: NAME or NAME=VALUE texts"), (include_dirs, "include_dirs: paths")):
-        if isinstance(value, (str, os.PathLike)) or not isinstance(value, (tuple, list)):
-            raise UsageError(f"{what} in a tuple or list, e.g. (\"X\",); got {value!r}")
+    defines, include_dirs = texts(defines, "defines"), texts(include_dirs, "include_dirs")
     if name == "":
         raise UsageError("an empty name: give the kernel one (--name; name= in Python), or none for the entry's")
     if (name or entry) in KERNELS:
@@ -432,6 +429,6 @@ def user_kernel(source, entry, precision, *, block, tile=(1, 1, 1), block_tile=N
               "--min-arch", str(min_arch), *(f"--define={d}" for d in defines),
               *(f"--include={d}" for d in include_dirs), "--name", name or entry)
     return Kernel(name=name or entry, source=source, entry=entry, precision=precision, min_arch=min_arch,
-                  tile=tile, geometry=geometry, defines=tuple(defines),
+                  tile=tile, geometry=geometry, defines=defines,
                   include_dirs=include_dirs, align=align, origin=origin,
                   summary=f"user kernel from {Path(source).name}")
