@@ -1411,6 +1411,25 @@ def test_numpy_integers_pick_as_python_ints_do():
         k06.configured(16, 4096, 4096, 132, overrides={"STAGES": 4}).defines
 
 
+def test_every_pick_on_shapes_no_list_names_is_a_configuration_compile_prebuilds():
+    """``configs`` is what `tcraw compile --out` builds for cubin-only runs: a pick outside it
+    would find no cubin there. Fresh random shapes each run (log-uniform 1–40 000, and sides at
+    the tiles' edges) and SM counts other than the H200's; the seed is in the message."""
+    import random
+    seed = random.randrange(2 ** 32)
+    rng = random.Random(seed)
+    edges = [1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 33, 63, 64, 65, 127, 128, 129, 255, 257, 511, 513, 1023, 1025, 4097,
+             8191, 16385, 65537]
+    shapes = [tuple(rng.choice(edges) for _ in range(3)) for _ in range(60)]
+    shapes += [tuple(round(10 ** rng.uniform(0, 4.6)) for _ in range(3)) for _ in range(140)]
+    for kernel in (k for k in kernels.KERNELS.values() if k.configure):
+        known = {c.defines: c.source for c in kernel.configurations()}
+        for shape in shapes:
+            sms = rng.choice((132, 132, 114, 78, 16, 1))
+            chosen = kernel.configured(*shape, sms)
+            assert known.get(chosen.defines) == chosen.source, (kernel.name, shape, sms, chosen.variant, seed)
+
+
 def test_an_sm_count_too_small_for_a_cluster_still_gets_a_pick():
     """One SM holds no cluster of 2: the model counts one (the launch, not the picker, is where
     such a GPU fails), never a division by zero."""
