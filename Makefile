@@ -13,7 +13,19 @@ space := $(empty) $(empty)
 comma := ,
 csv = $(subst $(space),$(comma),$(strip $(1)))
 
-.PHONY: install test run compile cubins sweep bench sanitize clean
+.PHONY: help install test run compile cubins sweep bench sanitize clean
+.DEFAULT_GOAL := help
+
+help:   # bare `make` lists the targets rather than install anything
+	@echo "make install [CUDA=12]   a project venv ($(VENV)) from pip wheels"
+	@echo "make test                the tests (GPU tests skip, with the reason, without a GPU)"
+	@echo "make run [SIZE=1024]     the seed's comparison on the GPU"
+	@echo "make compile [ARCHS=\"80 90\"] [KERNELS=a,b]   cubins and resources in $(OUT)/cubins (no GPU needed)"
+	@echo "make cubins              every kernel for every arch, for cubin-only runs"
+	@echo "make sweep [SIZES=...]   sizes x kernels, CSV and JSON in $(OUT)/sweep"
+	@echo "make bench               cache and launch costs, and the ladder against cuBLAS, in $(OUT)/bench"
+	@echo "make sanitize [KERNELS=a,b]   compute-sanitizer over the kernels"
+	@echo "make clean               remove $(OUT) and .pytest_cache"
 
 # A project venv: works where the system Python refuses global pip installs (PEP 668).
 # CUDA=13 (default; driver >= 580) or CUDA=12 (drivers 525-579, sm_50 ... sm_72): `nvidia-smi`'s
@@ -56,5 +68,8 @@ bench:
 sanitize:   # KERNELS=a,b to check only those
 	PY=$(PY) KERNELS=$(KERNELS) bash scripts/sanitize.sh $(OUT)/sanitize.log
 
-clean:
+clean:   # (OUT=., /, this checkout, ~ or what holds them would remove far more than build output)
+	@out="$$(realpath -m -- "$(strip $(OUT))" 2>/dev/null)"; \
+	for keep in "$(CURDIR)" "$${HOME:-/}" /; do case "$$keep/" in "$${out%/}/"*) \
+	  echo "make clean: OUT=$(OUT) is not a build directory" >&2; exit 2;; esac; done
 	rm -rf $(OUT) .pytest_cache

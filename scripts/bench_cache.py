@@ -14,6 +14,7 @@ import time
 
 from tcraw import cache, compiler, kernels
 from tcraw.cache import CubinCache
+from tcraw.errors import UsageError, run_main
 
 
 def compile_all(arch, store):
@@ -28,6 +29,9 @@ def main():
     ap.add_argument("--arch", default="sm_90")
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
+    if args.repeat < 1:
+        raise UsageError(f"--repeat {args.repeat}: must be at least 1")
+    compiler.check_arch_supported(compiler.Arch.parse(args.arch))
     cold, warm = [], []
     for _ in range(args.repeat):
         with tempfile.TemporaryDirectory() as d:
@@ -46,4 +50,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run_main("bench_cache", main)   # tcraw's own errors: one line and the exit code each carries

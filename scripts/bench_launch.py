@@ -19,6 +19,7 @@ from pathlib import Path
 
 from tcraw import compiler
 from tcraw.driver import get_backend
+from tcraw.errors import UsageError, run_main
 
 EMPTY = 'extern "C" __global__ void empty(int a, int b, int c, int d) {}\n'
 
@@ -106,6 +107,9 @@ def main():
     ap.add_argument("--launches", type=int, default=20000)
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
+    for name in ("launches", "repeat"):
+        if getattr(args, name) < 1:
+            raise UsageError(f"--{name} {getattr(args, name)}: must be at least 1")
     cu = get_backend()
     cu.init()
     major = cu.device_attribute(cu.device_get(0), 75)
@@ -129,4 +133,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run_main("bench_launch", main)   # tcraw's own errors (no GPU: 3): one line and the exit code each carries

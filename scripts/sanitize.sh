@@ -7,11 +7,21 @@ set -uo pipefail
 LOG=${1:-build/sanitize.log}
 PY=${PY:-python3}
 SAN=${SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
+WHAT=(--precision all)
+if [ -n "${KERNELS:-}" ]; then   # a name that is no kernel: refused before anything runs, exit 2
+  "$PY" -c 'import sys; from tcraw import kernels; from tcraw.errors import run_main
+run_main("sanitize: KERNELS", lambda: kernels.select([k.strip() for k in sys.argv[1].split(",") if k.strip()]))' \
+    "$KERNELS" || exit $?
+  WHAT=(--kernel "$KERNELS")
+fi
+if [ ! -x "$SAN" ]; then   # (as `tcraw check --sanitize`: one line, exit 3 — not 32 runs' "exit 127")
+  echo "sanitize: compute-sanitizer not found ($SAN); it ships with the CUDA toolkit:" \
+       "put it on PATH or set SANITIZER" >&2
+  exit 3
+fi
 mkdir -p "$(dirname "$LOG")"
 : > "$LOG"
 status=0
-WHAT=(--precision all)
-[ -n "${KERNELS:-}" ] && WHAT=(--kernel "$KERNELS")
 for tool in memcheck racecheck initcheck synccheck; do
   extra=""
   [ "$tool" = memcheck ] && extra="--padding 32"

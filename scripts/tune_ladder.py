@@ -125,13 +125,9 @@ def main():
     if args.shapes is not None:
         sizes = parse_shapes(args.shapes)   # (refuses one that names no shape)
     else:
-        try:
-            sizes = [int(s) for s in (args.sizes or "4096,8192").split(",")]
-        except ValueError:
-            raise UsageError(f"--sizes {args.sizes!r}: write positive integers separated by commas, e.g. 4096,8192") \
-                from None
-        if not all(s > 0 for s in sizes):
-            raise UsageError(f"--sizes {args.sizes!r}: every size must be a positive integer")
+        sizes = [validate.digits(s.strip()) for s in ("4096,8192" if args.sizes is None else args.sizes).split(",")]
+        if None in sizes or not all(s > 0 for s in sizes):   # ("" too: given empty, not the default)
+            raise UsageError(f"--sizes {args.sizes!r}: write positive integers separated by commas, e.g. 4096,8192")
     if args.iters < 1:
         raise UsageError(f"--iters {args.iters}: must be at least 1")
     if not args.variants:

@@ -19,17 +19,17 @@ Two levels, both public (README, "Python API"):
 """
 
 from .check import battery, check_in_process, check_isolated, check_kernels
-from .compiler import Arch, Cubin, compile_cubin, compile_source, compile_table
+from .compiler import Arch, Cubin, compile_cubin, compile_source, compile_table, parse_archs
 from .driver import get_backend
 from .errors import (ArchError, CompileError, CubinError, CudaError, KernelFault, NoDeviceError,
-                     MissingToolError, NoNvrtcError, OutOfMemory, TcrawError, UsageError)
+                     MissingHeaderError, MissingToolError, NoNvrtcError, OutOfMemory, TcrawError, UsageError)
 from .kernel import Geometry, Kernel
 from .kernels import KERNELS, get_kernel, load_spec, select, tile_geometry, user_kernel
 from .matmul import Record, make_problem, run_matmul
 from .precision import PRECISIONS, base_matrices
 from .runtime import (Device, DeviceBuffer, Function, KernelArgs, Module, TensorMap, launch, launcher,
                       time_launches)
-from .bench import SUITES, bench_vs_cublas, parse_shapes, run_bench, suite_summary
+from .bench import SUITES, bench_plan, bench_vs_cublas, parse_shapes, run_bench, run_plan, suite_summary
 from .sweep import run_isolated, run_kernels, run_problem, run_sweep
 from .profile import roofline_png, run_profile
 
@@ -41,11 +41,12 @@ __all__ = [
     "TensorMap", "Geometry", "launch", "launcher", "time_launches", "get_backend",
     # matmul kernels: declared once, run, swept, benchmarked, judged
     "Kernel", "KERNELS", "get_kernel", "select", "load_spec", "user_kernel", "tile_geometry",
-    "compile_cubin", "compile_table", "PRECISIONS", "base_matrices", "make_problem", "run_matmul",
-    "run_problem", "run_sweep", "bench_vs_cublas", "check_kernels", "run_kernels", "run_isolated",
+    "compile_cubin", "compile_table", "parse_archs", "PRECISIONS", "base_matrices", "make_problem", "run_matmul",
+    "run_problem", "run_sweep", "bench_vs_cublas", "bench_plan", "run_plan", "check_kernels", "run_kernels",
+    "run_isolated",
     "run_bench", "SUITES", "parse_shapes", "suite_summary", "battery", "check_in_process",
     "check_isolated", "Record", "run_profile", "roofline_png",
     # errors
     "TcrawError", "UsageError", "ArchError", "CompileError", "CubinError", "CudaError", "KernelFault",
-    "NoDeviceError", "NoNvrtcError", "MissingToolError", "OutOfMemory",
+    "NoDeviceError", "NoNvrtcError", "MissingHeaderError", "MissingToolError", "OutOfMemory",
 ]

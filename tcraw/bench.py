@@ -6,7 +6,7 @@ each rung of the ladder, timed with input rotation where a problem would otherwi
 verified at every size it is timed at, and reported as a ratio to cuBLAS's median time.
 """
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from .errors import TcrawError
 from .kernels import KERNELS
@@ -87,7 +87,7 @@ def parse_shapes(spec):
             raise UsageError(f"--shapes {path}: no shape in it; write one M N K a line")
     if not out:
         raise UsageError("--shapes names no shape")
-    return out
+    return list(dict.fromkeys(out))   # (a suite named twice, a line repeated: timed once, counted once)
 
 
 # The yardstick of each precision: cuBLAS (cublasGemmEx, B as tcraw's ladder stores it), or
@@ -202,6 +202,11 @@ def suite_summary(rows, floor=0.85):
     many shapes fall below ``floor`` (a row without a ratio — failed — counts as below). The
     yardsticks' own rows (cuBLAS, cuBLASLt) are left out."""
     import math
+    from .errors import UsageError
+    need = {"kernel", "precision", "m", "n", "k", "passed"}
+    if not isinstance(rows, (list, tuple)) or not all(isinstance(r, dict) and need <= r.keys() for r in rows):
+        raise UsageError(f"suite_summary takes bench's rows (dicts from bench_vs_cublas, each with "
+                         f"{', '.join(sorted(need))}), not {rows!r:.80}")
     groups = {}
     for r in rows:
         if r["kernel"] not in YARDSTICKS and r.get("suite"):
@@ -242,7 +247,7 @@ def shape_items(shapes):
         out.append((suite, validate.problem(*triple)))
     if not out:
         raise UsageError("no shape to time: give at least one size, (m, n, k) or suite")
-    return out
+    return list(dict.fromkeys(out))   # (a shape twice in one suite: timed once, counted once in its geomean)
 
 
 def bench_vs_cublas(device_index, keys=None, shapes=(1024, 2048, 4096, 8192), *, extra=(), kernels=None,
@@ -251,20 +256,50 @@ def bench_vs_cublas(device_index, keys=None, shapes=(1024, 2048, 4096, 8192), *,
     plus the user kernels ``extra`` beside the rungs of their precision, against cuBLAS on one
     GPU → rows with ``vs_cublas`` (``keys`` may name LADDER_GROUPS: fp8, all). ``shapes`` as run_bench takes them (parse_shapes makes suites);
     ``kernels`` (names) keeps only those rungs; ``rungs`` (precision key -> Kernel list)
-    replaces the ladders (scripts/tune_ladder.py's variants). Checked before the GPU is touched."""
+    replaces the ladders (scripts/tune_ladder.py's variants). Checked before the GPU is touched
+    (bench_plan: the CLI asks it before it makes --out)."""
+    plan = bench_plan(device_index, keys, shapes, extra=extra, kernels=kernels, iters=iters, warmup=warmup,
+                      seed=seed, rungs=rungs)
+    return run_plan(plan, note=note, open_device=open_device)
+
+
+@dataclass(frozen=True)
+class BenchPlan:
+    """A bench request checked: the GPU, the precisions, shapes, rungs, timing and seed."""
+
+    device_index: int
+    keys: list
+    shapes: list
+    rungs: dict
+    iters: int
+    warmup: int
+    seed: int
+
+
+def bench_plan(device_index, keys=None, shapes=(1024, 2048, 4096, 8192), *, extra=(), kernels=None, iters=20,
+               warmup=5, seed=None, rungs=None):
+    """bench_vs_cublas's arguments checked, on any machine — a BenchPlan, or a UsageError naming
+    the first that is wrong."""
     from . import validate
-    from .driver.cublas import Cublas
     from .errors import UsageError
-    from .matmul import check_fits, check_host_fits
-    from .runtime import Device
+    from .kernel import Kernel
+    from .matmul import check_host_fits
     from .sweep import fresh_seed
+    keys, kernels = ([v] if isinstance(v, str) else v for v in (keys, kernels))   # one name, not its letters
+    for what, v in (("keys (precisions)", keys), ("kernels (rung names)", kernels)):
+        if v is not None and (not isinstance(v, (list, tuple)) or not v or not all(isinstance(x, str) for x in v)):
+            raise UsageError(f"{what} is None (all) or a non-empty list of names, not {v!r:.80}")
+    if not isinstance(extra, (list, tuple)) or not all(isinstance(u, Kernel) for u in extra):
+        raise UsageError(f"extra is a list of tcraw Kernels (a spec's, user_kernel's), not {extra!r:.80}")
+    if extra:
+        from .kernels import checked_chosen
+        checked_chosen(extra)   # (each source a file: refused before the GPU, not as failed rows after cuBLAS)
     asked = [one for key in keys or () for one in (LADDER_GROUPS.get(key, [key]) if rungs is None else [key])]
     keys = list(dict.fromkeys(asked or list(rungs or ()) or [k.precision.key for k in extra] or LADDER))
     for key in keys:
         if key not in (rungs or LADDER):
             raise UsageError(f"bench has no ladder for {key!r}; choose from: {', '.join(rungs or LADDER)}")
     shapes = shape_items(shapes)
-    triples = [shape for _, shape in shapes]
     validate.timing(iters, warmup)
     validate.seed(seed)
     if validate.device_index(device_index, allow_all=True) == "all":
@@ -280,17 +315,28 @@ def bench_vs_cublas(device_index, keys=None, shapes=(1024, 2048, 4096, 8192), *,
             raise UsageError(f"--kernel {', '.join(unknown)}: not a rung of the {'/'.join(keys)} ladder; "
                              f"its rungs: {', '.join(sorted(known))}")
         rungs = {k: [kern for kern in r if kern.name in kernels] for k, r in rungs.items()}
-    biggest = max(triples, key=lambda t: t[0] * t[1] + t[1] * t[2] + t[0] * t[2])
-    check_host_fits(*biggest)
-    seed = fresh_seed() if seed is None else seed
-    with (open_device or Device)(int(device_index)) as dev:
-        check_fits(dev, [kern for r in rungs.values() for kern in r], *biggest)
+    check_host_fits(*biggest_shape(shapes))
+    return BenchPlan(int(device_index), keys, shapes, rungs, iters, warmup, fresh_seed() if seed is None else seed)
+
+
+def biggest_shape(shapes):
+    """The (m, n, k) of [(suite, (m, n, k))] whose operands and output take the most memory."""
+    return max((shape for _, shape in shapes), key=lambda t: t[0] * t[1] + t[1] * t[2] + t[0] * t[2])
+
+
+def run_plan(plan, *, note=print, open_device=None):
+    """A BenchPlan's rows: the GPU opened, every rung and its yardstick timed and verified."""
+    from .driver.cublas import Cublas
+    from .matmul import check_fits
+    from .runtime import Device
+    with (open_device or Device)(plan.device_index) as dev:
+        check_fits(dev, [kern for r in plan.rungs.values() for kern in r], *biggest_shape(plan.shapes))
         cublas, lt = Cublas(), None
         try:
-            if set(keys) & set(LT_YARDSTICK):
+            if set(plan.keys) & set(LT_YARDSTICK):
                 lt = open_cublaslt(note)
-            return run_bench(dev, cublas, keys, shapes, iters=iters, warmup=warmup, seed=seed, note=note,
-                             rungs=rungs, lt=lt)
+            return run_bench(dev, cublas, plan.keys, plan.shapes, iters=plan.iters, warmup=plan.warmup,
+                             seed=plan.seed, note=note, rungs=plan.rungs, lt=lt)
         finally:
             cublas.close()
             if lt:

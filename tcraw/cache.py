@@ -2,7 +2,12 @@
 
 Key: sha256 over the schema version, the kernel source, the content of every header it
 includes (followed transitively), the NVRTC options (less the -I path, whose content is already
-hashed), the arch and the NVRTC version. A toolkit upgrade or an edited header is a new key.
+hashed), the arch and the NVRTC version. A toolkit upgrade or an edited header is a new key —
+in the same process too: the headers' digests are remembered only while no file changes (nor
+one appears where an include was looked for). A source, or a header of its own, whose #include
+names a macro (``#include CONFIG``) has no key: which file that reads is the preprocessor's to
+say, so such a source is compiled every time, never served stale. (The CUDA headers' own macro
+includes — Thrust's — are pinned by the NVRTC version in the key.)
 
 Entry: one file ``<key>.tcc`` = magic, JSON metadata length, metadata, cubin, and a sha256 of
 everything before it. Written to a temporary file in the same directory and renamed into place
@@ -26,6 +31,7 @@ MAGIC = b"TCRAWC01"
 # No ^ anchor: a pattern that starts with a literal lets the regex engine skip ahead fast, and an
 # #include in a comment matching too only makes the key stricter.
 _INCLUDE = re.compile(rb'#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]')
+_COMPUTED_INCLUDE = re.compile(rb'(?m)^[ \t]*#[ \t]*include[ \t]+[A-Za-z_]')   # #include MACRO: no name to follow
 SASS_SUFFIX = ".sass.json"
 # What the cache owns, and clear() removes: cubin entries and sass.py's counts (both named by a
 # sha256), and the temporary files of writers killed before their rename (write_temp names them
@@ -36,13 +42,19 @@ _OWNED = re.compile(r"[0-9a-f]{64}\.tcc|[0-9a-f]{64}" + re.escape(SASS_SUFFIX) +
 
 def cache_dir():
     """TCRAW_CACHE_DIR (blank counts as unset), else $XDG_CACHE_HOME/tcraw or ~/.cache/tcraw."""
-    if os.environ.get("TCRAW_CACHE_DIR", "").strip():
-        return Path(os.environ["TCRAW_CACHE_DIR"])
+    if os.environ.get("TCRAW_CACHE_DIR", "").strip():   # (~ as a shell would: quoted, it reaches us as is)
+        return Path(os.environ["TCRAW_CACHE_DIR"]).expanduser()
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "tcraw"
 
 
 _header_digest_memo = {}
+
+
+def _encoded(text):
+    """Source text as the bytes NVRTC is given (bytes read that are not UTF-8 travel as
+    surrogates: compiler.read_source)."""
+    return text.encode("utf-8", "surrogateescape") if isinstance(text, str) else text
 
 
 def included_headers(source, include_dir, source_dir=None):
@@ -52,48 +64,91 @@ def included_headers(source, include_dir, source_dir=None):
     directory's own place, so two installs of tcraw sharing a cache share its keys. A list, not a
     dict: two different headers can be included under the same name from different directories.
     ``include_dir`` may be one directory or a sequence of them (searched in order)."""
+    return _scan(source, include_dir, source_dir)[0]
+
+
+def _scan(source, include_dir, source_dir, toolchain=()):
+    """(included_headers' list, [(path, os.stat signature, or None: looked for there and not
+    found)] of the places that decided it, whether a text includes a macro's file). In the
+    ``toolchain``'s directories (the CUDA headers: NVRTC's version, in the key, pins them) neither
+    is asked: their macro includes (Thrust's) name files of the same toolchain, and a file new
+    there comes with a new toolchain."""
     include_dirs = [include_dir] if isinstance(include_dir, (str, os.PathLike)) or include_dir is None \
         else list(include_dir)
-    seen, found = set(), []
-    todo = [(source.encode() if isinstance(source, str) else source, source_dir)]
+    toolchain = tuple(os.path.join(os.path.normpath(d), "") for d in toolchain)
+    seen, found, stats = set(), [], []
+    todo = [(_encoded(source), source_dir)]
+    computed = False
     while todo:
         text, here = todo.pop()
+        ours = here is None or not os.path.join(os.path.normpath(here), "").startswith(toolchain)
+        computed = computed or (ours and bool(_COMPUTED_INCLUDE.search(text)))
         for name in _INCLUDE.findall(text):
             for base in (here, *include_dirs):
                 if base is None:
                     continue
-                path = os.path.normpath(os.path.join(base, name.decode()))
+                path = os.path.normpath(os.path.join(base, os.fsdecode(name)))
                 if path in seen:
                     break
                 try:
                     with open(path, "rb") as f:
                         content = f.read()
+                        stats.append((path, _signature(os.fstat(f.fileno()))))
                 except OSError:
+                    if ours and not path.startswith(toolchain):   # (a header made here later would be read)
+                        stats.append((path, None))
                     continue
                 seen.add(path)
                 found.append((os.path.relpath(path, base), content))
                 todo.append((content, os.path.dirname(path)))
                 break
-    return sorted(found)
+    return sorted(found), stats, computed
 
 
-def _headers_digest(source, include_dir, source_dir):
+def _signature(st):
+    return st.st_mtime_ns, st.st_size, st.st_ino
+
+
+def _unchanged(stats):
+    """Whether every file a remembered digest read is as it was then, and none it looked for and
+    did not find is there now."""
+    for path, sig in stats:
+        try:
+            if _signature(os.stat(path)) != sig:
+                return False
+        except OSError:
+            if sig is not None:
+                return False
+    return True
+
+
+def _headers_digest(source, include_dir, source_dir, toolchain=()):
+    """The digest of the headers ``source`` includes, or None where it includes a macro's file.
+    Remembered per (source, directories) while the files that decided it are unchanged: a header
+    edited between two compiles of one process (a notebook's) is a new key, not the old cubin."""
     # source_dir too: the same source beside other headers includes other content
-    memo_key = (hashlib.sha256(source.encode()).hexdigest(), str(include_dir), str(source_dir))
-    if memo_key not in _header_digest_memo:
+    memo_key = (hashlib.sha256(_encoded(source)).hexdigest(), str(include_dir), str(source_dir), str(toolchain))
+    memo = _header_digest_memo.get(memo_key)
+    if memo is None or not _unchanged(memo[1]):
+        found, stats, computed = _scan(source, include_dir, source_dir, toolchain)
         h = hashlib.sha256()
-        for name, content in included_headers(source, include_dir, source_dir):
-            h.update(name.encode())
+        for name, content in found:
+            h.update(name.encode("utf-8", "surrogateescape"))
             h.update(content)
-        _header_digest_memo[memo_key] = h.hexdigest()
-    return _header_digest_memo[memo_key]
+        memo = _header_digest_memo[memo_key] = (None if computed else h.hexdigest(), stats)
+    return memo[0]
 
 
-def cache_key(source, options, arch, nvrtc_version, include_dir=None, source_dir=None):
+def cache_key(source, options, arch, nvrtc_version, include_dir=None, source_dir=None, toolchain=()):
+    """The entry's name for this compile, or None where it has none (an #include of a macro's
+    file, outside the ``toolchain``'s headers): compile it, and keep nothing."""
+    headers = _headers_digest(source, include_dir, source_dir, toolchain)
+    if headers is None:
+        return None
     parts = {
         "schema": SCHEMA,
-        "source": hashlib.sha256(source.encode()).hexdigest(),
-        "headers": _headers_digest(source, include_dir, source_dir),
+        "source": hashlib.sha256(_encoded(source)).hexdigest(),
+        "headers": headers,
         "options": [o for o in options if not o.startswith("-I")],
         "arch": str(arch),
         "nvrtc": list(nvrtc_version),

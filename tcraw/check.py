@@ -210,9 +210,13 @@ def check_kernels(device_index, chosen, *, shapes=None, seed=None, isolate=True,
     from .kernels import runnable
     from .runtime import Device
     from .sweep import fresh_seed
-    validate.seed(seed)
-    if shapes is not None:
-        shapes = [validate.problem(*shape) for shape in shapes]
+    from .sweep import check_request
+    check_request(chosen, seed=seed, isolate=isolate, cubin_dir=cubin_dir, backend=backend)
+    if shapes is not None:   # ([] with extras: the rerun and NaN/Inf cases alone, an isolated check's last child)
+        if isinstance(shapes, (str, bytes)) or not isinstance(shapes, (list, tuple)) or not (shapes or extras):
+            raise UsageError(f"shapes is a list of (M, N, K) (empty only with extras: those cases alone), "
+                             f"not {shapes!r:.80}")
+        shapes = [validate.shape(shape, "each of shapes") for shape in shapes]
         for shape in shapes:
             check_host_fits(*shape)   # (as run and bench: before the GPU is opened)
     if timeout is not None and not isolate:
@@ -221,9 +225,6 @@ def check_kernels(device_index, chosen, *, shapes=None, seed=None, isolate=True,
     timeout = validate.timeout_s(120 if timeout is None else timeout)
     if sanitize not in (None, "failing", "all"):
         raise UsageError(f"sanitize is None, 'failing' or 'all', got {sanitize!r}")
-    if isolate:
-        for k in chosen:
-            child_args(k)   # a kernel a child process cannot declare is refused now
     device_index = validate.device_index(device_index)
     if sanitize:
         require_sanitizer()   # (every argument checked first: a bad one is 2 on any machine) before the battery

@@ -10,7 +10,6 @@ import errno
 import json
 import os
 import sys
-from pathlib import Path
 
 from . import compiler, driver, kernels, report, runtime, validate
 from .errors import ArchError, NoDeviceError, NoNvrtcError, TcrawError, UsageError
@@ -24,7 +23,25 @@ def note(msg):
     print(msg, file=sys.stderr)
 
 
+class _Once(argparse._StoreAction):
+    """An option that takes one value, refused when given twice (argparse would keep the last and
+    say nothing: `--spec a.py --spec b.py` ran b.py's kernels alone). Repeatable options say so
+    (action="append")."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = namespace.__dict__.setdefault("_given", set())
+        if option_string and self.dest in given:
+            parser.error(f"{option_string} was given twice; it takes one value")
+        given.add(self.dest)
+        super().__call__(parser, namespace, values, option_string)
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)   # (--it is not --iters: a typo is refused, not guessed)
+        super().__init__(*args, **kwargs)
+        self.register("action", None, _Once)
+
     def error(self, message):  # argparse's own usage errors exit 2 too, but with our one-liner
         raise UsageError(f"{self.prog.removeprefix('tcraw').strip() + ': ' if self.prog != 'tcraw' else ''}"
                          f"{message} (see --help)")
@@ -43,10 +60,10 @@ SOURCE_PRECISION = "your --source kernel's precision, e.g. fp16"
 
 
 def _shape_options(p):
-    p.add_argument("-m", type=int)
-    p.add_argument("-n", type=int)
-    p.add_argument("-k", type=int)
-    p.add_argument("--size", type=int, help="M = N = K (default 1024)")
+    p.add_argument("-m", type=_whole, help="rows of A and C (default 1024)")
+    p.add_argument("-n", type=_whole, help="columns of B and C (default 1024)")
+    p.add_argument("-k", type=_whole, help="columns of A, rows of B (default 1024)")
+    p.add_argument("--size", type=_whole, help="M = N = K (default 1024)")
 
 
 def _user_options(p):
@@ -57,12 +74,15 @@ def _user_options(p):
     g.add_argument("--entry", help="the kernel's entry symbol in --source")
     g.add_argument("--block", help="threads per block, e.g. 128,4")
     g.add_argument("--tile", help="M,N,K the problem is zero-padded to (default 1,1,1: any shape)")
-    g.add_argument("--block-tile", help="rows,cols of C per block (default: the tile's M,N); grid.x over N")
-    g.add_argument("--smem", type=int, default=0, help="dynamic shared memory per block, bytes")
-    g.add_argument("--min-arch", type=int, default=70, help="lowest compute capability, e.g. 80")
+    g.add_argument("--block-tile", help="rows,cols of C per block (default: the tile's M,N, or with --tile "
+                                         "1,1,1 one element a thread: block y,x); grid.x over N")
+    g.add_argument("--smem", type=_whole, default=0, help="dynamic shared memory per block, bytes")
+    g.add_argument("--min-arch", type=_whole, default=70, help="lowest compute capability, e.g. 80")
     g.add_argument("--define", action="append", default=[], help="NAME or NAME=VALUE for NVRTC (repeatable)")
     g.add_argument("--include", action="append", default=[], help="an include directory (repeatable)")
     g.add_argument("--name", help="the kernel's name in the records (default: --entry)")
+    g.add_argument("--align", type=_whole, default=16,
+                   help="bytes each operand's pointer is aligned to (default 16; WMMA loads: 32)")
 
 
 def _named_kernel_options(p, names=True):
@@ -75,11 +95,19 @@ def _named_kernel_options(p, names=True):
     _user_options(p)
 
 
+def _whole(text):
+    """A command line's whole number: ASCII digits alone (int() would also take "1_024", "+4" and
+    other scripts' digits, which no size means); a sign only for the options that refuse it next."""
+    value = validate.digits(text.strip().removeprefix("-"))
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number (write digits 0-9)")
+    return -value if text.strip().startswith("-") else value
+
+
 def _ints(text, option, count=None):
-    try:
-        values = tuple(int(v) for v in str(text).replace("x", ",").split(","))
-    except ValueError:
-        raise UsageError(f"{option} takes whole numbers separated by commas, got {text!r}") from None
+    values = tuple(validate.digits(v.strip()) for v in str(text).replace("x", ",").split(","))
+    if None in values:
+        raise UsageError(f"{option} takes whole numbers separated by commas, got {text!r}")
     if (count and len(values) not in count) or any(v < 1 for v in values):
         raise UsageError(f"{option} takes {' or '.join(map(str, count or ()))} numbers ≥ 1, got {text!r}")
     return values
@@ -89,7 +117,7 @@ def _user_kernels(args):
     """The kernels --spec or --source declare ([] when neither is given)."""
     flags = [f for f in ("entry", "block", "tile", "block_tile", "name", "define", "include")
              if getattr(args, f, None)]
-    flags += [f for f, default in (("smem", 0), ("min_arch", 70)) if getattr(args, f, default) != default]
+    flags += [f for f, default in (("smem", 0), ("min_arch", 70), ("align", 16)) if getattr(args, f, default) != default]
     if getattr(args, "source", None) is None and flags:   # they declare a --source kernel, nothing else
         raise UsageError(f"--{flags[0].replace('_', '-')} declares a --source kernel"
                          + ("; a spec declares its own" if getattr(args, "spec", None) else ": give --source too"))
@@ -121,7 +149,7 @@ def _user_kernels(args):
     return [kernels.user_kernel(args.source, args.entry, precisions[0], block=_ints(args.block, "--block", (1, 2, 3)),
                                 tile=_ints(args.tile or "1,1,1", "--tile", (3,)), block_tile=block_tile,
                                 smem_bytes=args.smem, min_arch=args.min_arch, defines=args.define,
-                                include_dirs=args.include, name=args.name)]
+                                include_dirs=args.include, name=args.name, align=args.align)]
 
 
 def _open_device(ordinal):
@@ -210,29 +238,34 @@ def _archs_for_compile(values, device_ordinal):
         except NoDeviceError:
             note("tcraw compile: no GPU here, compiling for every arch NVRTC supports (--arch to choose)")
             values = ["all"]
-    archs = [None if v == "all" else compiler.Arch.parse(v) for v in values]
-    if None in archs:
-        return compiler.supported_archs()
-    return list(dict.fromkeys(archs))   # sm_90, 90 and compute_90 are one target
+    return compiler.parse_archs(values)
+
+
+def _print_compile_rows(rows, fmt):
+    text_rows = rows if fmt != "table" else [
+        {**r, "detail": (r.get("detail") or "").split(";")[0][:60],
+         "warnings": len(r.get("ptxas_warnings") or []) if r["status"] == "ok" else None} for r in rows]
+    print(report.render(text_rows, fmt, report.COMPILE_COLUMNS))
 
 
 def cmd_compile(args):
     validate.device_index(args.device)
     arch_values = validate.names(args.arch, "--arch")
-    for v in arch_values or []:
-        if v != "all":
-            compiler.Arch.parse(v)
+    if arch_values is not None:
+        compiler.parse_archs(arch_values)   # (before the GPU is looked for: a wrong one is 2 on any machine)
     names, extra = _named_kernels(args)
     chosen = kernels.select(names, None, extra) if names or extra else list(kernels.KERNELS.values())
     out = validate.output_dir(args.out, "--out")
-    rows = compiler.compile_table(chosen, _archs_for_compile(arch_values, args.device), out=out, note=note)
+    try:
+        rows = compiler.compile_table(chosen, _archs_for_compile(arch_values, args.device), out=out, note=note)
+    except UsageError as exc:
+        if hasattr(exc, "rows"):   # (the manifest could not be written: the rows built are still shown)
+            _print_compile_rows(exc.rows, args.format)
+        raise
     if (store := compiler.default_cache()) is not None and store.problem:
         note(f"tcraw compile: {store.problem} (TCRAW_CACHE_DIR to point it elsewhere)")
-    text_rows = rows if args.format != "table" else [
-        {**r, "detail": (r.get("detail") or "").split(";")[0][:60],
-         "warnings": len(r.get("ptxas_warnings") or []) if r["status"] == "ok" else None} for r in rows]
-    print(report.render(text_rows, args.format, report.COMPILE_COLUMNS))
-    if any(r["status"] == "refused" for r in rows):
+    _print_compile_rows(rows, args.format)
+    if any(r["status"] in ("refused", "unwritten") for r in rows):
         return 2   # (bad input: each refusal was noted in full as it came)
     if any(r["status"] == "error" for r in rows):
         return 1
@@ -356,12 +389,15 @@ def _sizes(values, default):
     items = validate.names(values, "--sizes")
     if items is None:
         return default
-    try:
-        sizes = [int(v) for v in items]
-    except ValueError:
-        raise UsageError(f"--sizes takes whole numbers, got {','.join(items)!r}") from None
+    sizes = [validate.digits(v) for v in items]
+    if None in sizes:
+        raise UsageError(f"--sizes takes whole numbers, got {','.join(items)!r}")
     for size in sizes:
-        validate.problem(size, size, size)
+        try:
+            validate.problem(size, size, size)
+        except UsageError:
+            raise UsageError(f"--sizes takes sizes from 1 to 2^31 − 1 (each an n×n×n problem), "
+                             f"got {size}") from None
     return sizes
 
 
@@ -369,7 +405,9 @@ def _device_indices(spec):
     if validate.device_index(spec, allow_all=True) == "all":
         drv = driver.get_backend()
         drv.init()
-        return list(range(drv.device_count()))
+        if not (count := drv.device_count()):
+            raise NoDeviceError("the CUDA driver is present but reports no GPU")
+        return list(range(count))
     return [int(spec)]
 
 
@@ -404,17 +442,18 @@ def cmd_sweep(args):
 # -- bench ----------------------------------------------------------------------------------------
 
 def cmd_bench(args):
-    from .bench import LADDER_GROUPS, bench_vs_cublas, parse_shapes, suite_summary
+    from .bench import LADDER_GROUPS, bench_plan, parse_shapes, run_plan, suite_summary
     if args.sizes is not None and args.shapes is not None:
         raise UsageError("give --sizes (squares) or --shapes (suites or a file), not both")
     shapes = parse_shapes(args.shapes) if args.shapes is not None else _sizes(args.sizes, [1024, 2048, 4096, 8192])
     extra = _user_kernels(args)
-    keys = validate.names(args.precision, "--precision", list(kernels.PRECISIONS) + list(LADDER_GROUPS))   # the ladders
+    keys = validate.names(args.precision, "--precision", list(kernels.PRECISIONS) + list(LADDER_GROUPS))
     names = validate.names(args.kernel, "--kernel")
-    out = validate.output_dir(args.out, "--out") if args.out is not None else None
-    seed = _seed(args)
-    rows = bench_vs_cublas(args.device, keys, shapes, extra=extra, kernels=names, iters=args.iters,
-                           warmup=args.warmup, seed=seed, note=note, open_device=_open_device)
+    plan = bench_plan(args.device, keys, shapes, extra=extra, kernels=names, iters=args.iters, warmup=args.warmup,
+                      seed=_seed(args))
+    out = validate.output_dir(args.out, "--out") if args.out is not None else None   # (made once all else holds)
+    seed = plan.seed
+    rows = run_plan(plan, note=note, open_device=_open_device)
     summary = suite_summary(rows)
     if args.format == "table":
         print(report.render([{**r, "shape": report.shape_label(r["m"], r["n"], r["k"])} for r in rows], "table",
@@ -484,7 +523,6 @@ def cmd_check(args):
 
 def cmd_profile(args):
     """Nsight Compute on one launch of each kernel (profile.run_profile), and a roofline."""
-    import importlib.util
     from . import profile
     shape = _problem_shape(args)
     validate.device_index(args.device)
@@ -492,21 +530,11 @@ def cmd_profile(args):
     names, extra = _named_kernels(args)
     if not names and not extra:
         raise UsageError("name the kernel to profile: --kernel NAME, or your own with --spec / --source")
-    chosen = kernels.select(names, None, extra)
+    chosen = kernels.checked_chosen(kernels.select(names, None, extra))
+    if args.roofline is not None:
+        profile.check_roofline_path(args.roofline)
     out = validate.output_dir(args.out, "--out")
     raw_dir = validate.output_dir(args.raw, "--raw")
-    if args.roofline is not None:
-        if not str(args.roofline).strip():
-            raise UsageError("--roofline needs a file to draw to, e.g. roofline.png; got an empty name")
-        validate.output_dir(Path(args.roofline).parent, "--roofline")
-        if importlib.util.find_spec("matplotlib") is None:
-            raise UsageError("--roofline needs matplotlib: pip install 'tcraw[plot]'")
-        from matplotlib.figure import Figure
-        suffix = Path(args.roofline).suffix.lstrip(".").lower()
-        if suffix not in Figure().canvas.get_supported_filetypes():
-            what = f".{suffix} files" if suffix else "a file without a suffix"
-            raise UsageError(f"--roofline {args.roofline}: matplotlib cannot write {what}; name it .png "
-                             "(or .svg, .pdf)")
     from .matmul import check_fits, check_host_fits
     check_host_fits(*shape)
     for k in chosen:
@@ -589,7 +617,7 @@ def build_parser():
 
     s = sub.add_parser("info", help="backend, NVRTC, headers, GPU")
     _common(s)
-    s.add_argument("--device", type=int, default=0)
+    s.add_argument("--device", type=_whole, default=0)
     s.set_defaults(fn=cmd_info)
 
     s = sub.add_parser("list", help="the kernels (and yours, with --spec or --source)")
@@ -601,7 +629,7 @@ def build_parser():
     _common(s)
     s.add_argument("--arch", action="append", help="sm_XX[,sm_YY] or all (default: this GPU's)")
     s.add_argument("--out", help="write <kernel>.<arch>.cubin and manifest.json here")
-    s.add_argument("--device", type=int, default=0)
+    s.add_argument("--device", type=_whole, default=0)
     _named_kernel_options(s)
     s.set_defaults(fn=cmd_compile)
 
@@ -611,15 +639,15 @@ def build_parser():
     s.add_argument("--precision", action="append",
                    help="fp32, fp16, bf16, tf32, int8, fp64, fp8 or all (comma-separated)")
     _shape_options(s)
-    s.add_argument("--iters", type=int, default=20, help="timed launches (median and min reported)")
-    s.add_argument("--warmup", type=int, default=3)
-    s.add_argument("--seed", type=int, help="input seed (default: fresh each run, printed)")
+    s.add_argument("--iters", type=_whole, default=20, help="timed launches (median and min reported)")
+    s.add_argument("--warmup", type=_whole, default=3)
+    s.add_argument("--seed", type=_whole, help="input seed (default: fresh each run, printed)")
     s.add_argument("--inputs", choices=("normal", "int"), default="normal",
                    help="random normal, or integers in [-4,4] (exact results)")
     s.add_argument("--b-layout", choices=("row", "col"),
                    help="B stored row-major K×N or K-major N×K (col) for every kernel (default: each "
                         "kernel's own; the built-in ones read row)")
-    s.add_argument("--device", type=int, default=0)
+    s.add_argument("--device", type=_whole, default=0)
     s.add_argument("--save", help="directory for A, B, C (.npy) and the records (JSON)")
     s.add_argument("--cubin-dir", help="run prebuilt cubins from here (no NVRTC needed)")
     s.add_argument("--isolate", action="store_true",
@@ -633,9 +661,9 @@ def build_parser():
     s.add_argument("--kernel", action="append", help="kernel name(s), see `tcraw list`")
     s.add_argument("--precision", action="append", help="fp32, fp16, bf16, tf32, int8, fp64, fp8 or all")
     s.add_argument("--device", default="0", help="GPU index, or 'all': one worker per GPU, at once")
-    s.add_argument("--iters", type=int, default=10)
-    s.add_argument("--warmup", type=int, default=2)
-    s.add_argument("--seed", type=int)
+    s.add_argument("--iters", type=_whole, default=10)
+    s.add_argument("--warmup", type=_whole, default=2)
+    s.add_argument("--seed", type=_whole)
     s.add_argument("--inputs", choices=("normal", "int"), default="normal")
     s.add_argument("--cubin-dir", help="run prebuilt cubins from here (no NVRTC needed)")
     s.add_argument("--no-isolate", dest="isolate", action="store_false",
@@ -653,9 +681,9 @@ def build_parser():
     s.add_argument("--precision", action="append",
                    help="the ladders: fp32, fp16, bf16, tf32, int8, fp8e4m3bf16, fp8e4m3, fp8e5m2 (fp8: all three), "
                         "fp64 or all (the default); FP8 and INT8 against cuBLASLt")
-    s.add_argument("--iters", type=int, default=20)
-    s.add_argument("--warmup", type=int, default=5)
-    s.add_argument("--seed", type=int)
+    s.add_argument("--iters", type=_whole, default=20)
+    s.add_argument("--warmup", type=_whole, default=5)
+    s.add_argument("--seed", type=_whole)
     s.add_argument("--device", default="0")
     s.add_argument("--out", help="write bench.json and bench.csv here")
     _user_options(s)
@@ -664,8 +692,8 @@ def build_parser():
     s = sub.add_parser("check", help="judge a kernel: a battery of shapes, guard bands, both input modes")
     _common(s)
     s.add_argument("--shapes", help='m,n,k;m,n,k instead of the battery')
-    s.add_argument("--seed", type=int, help="draws the battery's random shapes and the inputs")
-    s.add_argument("--device", type=int, default=0)
+    s.add_argument("--seed", type=_whole, help="draws the battery's random shapes and the inputs")
+    s.add_argument("--device", type=_whole, default=0)
     s.add_argument("--cubin-dir", help="check prebuilt cubins from here")
     s.add_argument("--no-isolate", dest="isolate", action="store_false",
                    help="run in this process (faster; a fault or hang then ends the check)")
@@ -673,7 +701,7 @@ def build_parser():
     s.add_argument("--extras-only", action="store_true", help=argparse.SUPPRESS)   # an isolated check's last child
     s.add_argument("--no-guard", dest="guard", action="store_false",
                    help="no canary bands around the operands (what compute-sanitizer needs to see a stray write)")
-    s.add_argument("--timeout", type=int, help="seconds per isolated shape before it counts as a hang (default 120)")
+    s.add_argument("--timeout", type=_whole, help="seconds per isolated shape before it counts as a hang (default 120)")
     s.add_argument("--sanitize", nargs="?", const="failing", choices=("failing", "all"),
                    help="rerun the failing shapes (none failing: the first three; 'all': every shape) "
                         "under compute-sanitizer memcheck, racecheck and initcheck")
@@ -683,14 +711,14 @@ def build_parser():
     s = sub.add_parser("profile", help="Nsight Compute metrics of one launch per kernel, and a roofline")
     _common(s)
     _shape_options(s)
-    s.add_argument("--device", type=int, default=0)
+    s.add_argument("--device", type=_whole, default=0)
     s.add_argument("--clock-control", choices=("base", "none"), default="base",
                    help="base: ncu locks the SM clock to base (repeatable, ncu's default); none: the "
                         "clocks `tcraw run` sees")
     s.add_argument("--out", help="write profile.json and profile.csv here")
     s.add_argument("--raw", help="keep ncu's own report of each kernel (<kernel>.<shape>.ncu-rep) here")
     s.add_argument("--roofline", help="draw the roofline to this PNG (needs the 'plot' extra)")
-    s.add_argument("--timeout", type=int, default=300, help="seconds per ncu run")
+    s.add_argument("--timeout", type=_whole, default=300, help="seconds per ncu run (default 300)")
     _named_kernel_options(s)
     s.set_defaults(fn=cmd_profile)
 

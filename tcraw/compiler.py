@@ -16,7 +16,7 @@ from .cache import CubinCache, cache_dir, cache_key
 from .cubin import kernel_resources
 from .driver import BACKENDS, Backend, get_backend
 from .errors import ArchError, CompileError, MissingHeaderError, UsageError
-from .validate import defines as check_defines, env_dirs, is_dir, is_whole
+from .validate import defines as check_defines, env_dirs, is_dir, is_file, is_whole
 
 # Installed: the kernels ship inside the package (pyproject maps cuda_src/ to tcraw/cuda_src).
 # From a checkout or an editable install: the repository's cuda_src/ beside the package.
@@ -147,7 +147,9 @@ def find_include_dirs():
             if major not in (None, tc.major):
                 looked[-1] += f" (CUDA {major} headers, not {tc.major})"
                 continue
-            return dirs
+            # CUDA 13 keeps CCCL (<cuda/barrier>, <cuda/pipeline>: users' kernels include them) in
+            # include/cccl, which nvcc adds by itself; NVRTC is told
+            return list(dict.fromkeys([*dirs, *(Path(d) / "cccl" for d in dirs if is_dir(Path(d) / "cccl"))]))
     raise MissingHeaderError(
         f"the tensor-core kernels include <mma.h>, which needs mma.h, crt/mma.h and cuda_fp16.h of CUDA "
         f"{tc.major} (chosen by {tc.chosen_by}); none found in {'; '.join(looked)}"
@@ -258,16 +260,27 @@ def default_cache():
 
 
 def source_path(source):
-    """A kernel's source file: an absolute path as given, else relative to tcraw's cuda_src/."""
+    """A Kernel's source file: an absolute path as given, else relative to tcraw's cuda_src/ (the
+    registry's own; a spec's and user_kernel's are absolute). compile_source reads a relative
+    path from the working directory, as any tool does."""
     path = Path(source)
     return path if path.is_absolute() else CUDA_SRC / path
+
+
+def read_source(path):
+    """A source file's text as NVRTC should see it: a UTF-8 byte-order mark dropped (NVRTC reads
+    it as tokens; an editor's habit, not code), and bytes that are not UTF-8 — a Latin-1 é in a
+    comment — kept as they are (carried as surrogates, encoded back to the same bytes)."""
+    data = Path(path).read_bytes()
+    return data.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "surrogateescape")
 
 
 def compile_source(source, arch, *, defines=(), include_dirs=(), name=None, entry=None,
                    backend=None, cache=None):
     """NVRTC: CUDA C++ → a Cubin for ``arch`` (sm_90, "90", Arch(90, "a")), through the cubin
     cache (``cache=False`` bypasses it). ``source`` is a file path, or the text itself when it
-    has a newline; ``defines`` are NAME or NAME=VALUE; ``include_dirs`` are searched after the
+    has a newline (a relative path is the working directory's: tcraw's own kernels are
+    compiler.CUDA_SRC / "name.cu"); ``defines`` are NAME or NAME=VALUE; ``include_dirs`` are searched after the
     source's own directory and before the CUDA headers. ``entry`` picks whose resources the
     Cubin carries (default: the first kernel in it). A compile error raises CompileError with
     NVRTC's log, whose lines name the file and line of the source."""
@@ -288,10 +301,10 @@ def compile_source(source, arch, *, defines=(), include_dirs=(), name=None, entr
     if "\n" in str(source):
         text, source_dir, name = str(source), None, name or "source.cu"
     else:
-        path = source_path(source)
+        path = Path(source)
         try:
-            text = path.read_text()
-        except (OSError, UnicodeDecodeError) as exc:
+            text = read_source(path)
+        except OSError as exc:
             text_hint = "; CUDA text is read as such only with a newline in it — add one" \
                 if any(c in str(source) for c in "{}();") else ""
             raise UsageError(f"cannot read the kernel source {path}: {getattr(exc, 'strerror', None) or exc}"
@@ -299,14 +312,16 @@ def compile_source(source, arch, *, defines=(), include_dirs=(), name=None, entr
         source_dir, name = path.parent, name or (path.name if path.parent == CUDA_SRC else str(path))
     extra = [Path(d) for d in include_dirs]
     for d in extra:
-        if not d.is_dir():
-            raise UsageError(f"include directory {d} does not exist")
+        if not is_dir(d):
+            raise UsageError(f"include directory {d} "
+                             f"{'is a file, not a directory' if is_file(d) else 'does not exist'}")
     cuda_dirs = find_include_dirs() if "#include" in text else []
     options = build_options(arch, defines, cuda_dirs, source_dir, extra)
     store = default_cache() if cache is None else (cache or None)
     key = image = None
     if store is not None:
-        key = cache_key(text, options, arch, nvrtc_version(backend), [*extra, *cuda_dirs], source_dir)
+        key = cache_key(text, options, arch, nvrtc_version(backend), [*extra, *cuda_dirs], source_dir, cuda_dirs)
+    if key is not None:   # (None: the source includes a macro's file — compiled every time)
         hit = store.load(key)
         if hit is not None:
             (meta, image), cached = hit, True
@@ -314,7 +329,7 @@ def compile_source(source, arch, *, defines=(), include_dirs=(), name=None, entr
     if image is None:
         image, log = nvrtc_compile(backend, text, name, options)  # raises: nothing cached
         cached = False
-        if store is not None:
+        if key is not None:
             store.store(key, {"log": log}, image)
     ms = (time.perf_counter() - t0) * 1e3
     if entry is None:
@@ -332,6 +347,19 @@ def built_arch(kernel, arch):
     return Arch(arch.cc, "a") if kernel.arch_specific and arch.cc >= 90 else arch
 
 
+def source_refusal(kernel):
+    """The UsageError for a kernel whose source is not a file (a spec's kernel whose file went), or
+    None. Asked where it is compiled and, for run, sweep, check, bench and profile, before a GPU."""
+    path = source_path(kernel.source)
+    if is_file(path):
+        return None
+    here = not Path(kernel.source).is_absolute() and is_file(kernel.source)
+    return UsageError(f"kernel {kernel.name}'s source {path} is not a file" + (
+        f"; a Kernel's relative source is read from tcraw's cuda_src/ (the registry's kernels), and "
+        f"{kernel.source} is in the working directory: give its absolute path, or declare it with "
+        "tcraw.user_kernel" if here else ""))
+
+
 def compile_cubin(kernel, arch, backend=None, cache=None):
     """Compile one kernel (built-in or a user's) for one arch, through the cubin cache
     (``cache=False`` to bypass it). Refuses archs below the kernel's minimum or outside
@@ -344,7 +372,9 @@ def compile_cubin(kernel, arch, backend=None, cache=None):
     if (refusal := kernel.arch_refusal(arch.cc, arch)):
         raise refusal
     arch = built_arch(kernel, arch)
-    cubin = compile_source(kernel.source, arch, defines=kernel.defines, include_dirs=kernel.include_dirs,
+    if (refusal := source_refusal(kernel)):
+        raise refusal
+    cubin = compile_source(source_path(kernel.source), arch, defines=kernel.defines, include_dirs=kernel.include_dirs,
                            entry=None, backend=backend, cache=cache)
     from .cubin import entries
     if kernel.entry not in (found := entries(cubin.image)):
@@ -370,6 +400,9 @@ def check_declared_launch(kernel, image):
     raw = symbol_bytes(image, "tcraw_launch")
     if raw is None:
         return
+    if len(raw) % 4:   # (a char[] or short[] is no list of ints: refused as the kernel's, not raised as numpy's)
+        raise UsageError(f"kernel {kernel.name}: its source's tcraw_launch is {len(raw)} bytes, not an array of int; "
+                         "declare it extern \"C\" __constant__ int tcraw_launch[] = {threads, smem bytes, ...}")
     said = np.frombuffer(raw, dtype="<i4").tolist()
     g = kernel.geometry_at(*kernel.tile)
     declared = [math.prod(g.block), g.smem_bytes, *(v for box in kernel.tma_boxes for v in box)]
@@ -455,6 +488,33 @@ def ptxas_warnings(log):
             if line.startswith("ptxas") and ("warning" in line or "Performance Loss" in line)]
 
 
+def parse_archs(archs):
+    """Targets as `tcraw compile --arch` reads them: an Arch, a text ("sm_90", "sm_80,sm_90a",
+    "all": every arch the installed NVRTC supports) or a list of those — in order, once each
+    (sm_90, 90 and compute_90 are one target). None of them is a UsageError, not an empty table."""
+    texts = [archs] if isinstance(archs, (str, Arch)) else archs
+    if isinstance(texts, (list, tuple)):   # ("sm_80,sm_90" in a list, as --arch repeated gives them)
+        texts = [t for a in texts for t in (a.split(",") if isinstance(a, str) else [a])]
+    if is_whole(texts):   # (90: as "90" reads)
+        texts = [str(texts)]
+    if not isinstance(texts, (list, tuple)) or not all(isinstance(a, (str, Arch)) or is_whole(a) for a in texts):
+        raise UsageError(f"archs are texts such as \"sm_90\" (or \"sm_80,sm_90\", \"all\") or tcraw Archs, "
+                         f"not {archs!r:.80}")
+    parsed = []
+    for a in texts:
+        if isinstance(a, Arch):
+            parsed.append(a)
+        elif not isinstance(a, str):
+            parsed.append(Arch.parse(str(a)))
+        elif a.strip().lower() == "all":
+            parsed += supported_archs()
+        else:
+            parsed.append(Arch.parse(a))
+    if not parsed:
+        raise UsageError("no arch given: name one (\"sm_90\"), several, or \"all\"")
+    return list(dict.fromkeys(parsed))
+
+
 def compile_table(chosen, archs, *, out=None, note=print):
     """What `tcraw compile` does: each kernel for each arch → rows (kernel, arch, status, registers,
     smem_bytes, spill_bytes, cubin_bytes, compile_ms, cached, ptxas_warnings (each noted in full),
@@ -462,18 +522,24 @@ def compile_table(chosen, archs, *, out=None, note=print):
     A kernel an arch cannot take is a status row (below-min-arch, arch-specific, unsupported-by-
     nvrtc); a compile error is an "error" row with NVRTC's log noted in full, and a kernel whose own
     inputs are refused (its source or include directory unreadable, no such entry in its cubin,
-    another launch than its tcraw_launch states) a "refused" row. ``out`` (a
+    another launch than its tcraw_launch states; or the CUDA headers it includes missing) a
+    "refused" row. ``archs``: as parse_archs reads them. ``out`` (a
     directory) gets <kernel>.<arch>.cubin and manifest.json for cubin-only runs — for a kernel
-    with several configurations (06), one cubin per configuration, <kernel>[<variant>].<arch>.cubin."""
+    with several configurations (06), one cubin per configuration, <kernel>[<variant>].<arch>.cubin;
+    a cubin that cannot be written there is an "unwritten" row, and a manifest that cannot be
+    written a UsageError carrying the rows (``exc.rows``: the CLI still prints them)."""
     import json
     from .errors import NoNvrtcError, TcrawError
     from .sass import base_counts, find_cuobjdump, tensor_op_forms
     from .kernel import Kernel
     from .kernels import REFERENCE
-    if not isinstance(chosen, (list, tuple)) or not all(isinstance(k, Kernel) for k in chosen):
-        raise UsageError(f"compile_table takes a list of tcraw Kernels, not {chosen!r:.80}")
-    archs = [Arch.parse(a) if not isinstance(a, Arch) else a for a in ([archs] if isinstance(archs, str) else archs)]
+    if not isinstance(chosen, (list, tuple)) or not chosen or not all(isinstance(k, Kernel) for k in chosen):
+        raise UsageError(f"compile_table takes a non-empty list of tcraw Kernels, not {chosen!r:.80}")
+    archs = parse_archs(archs)
+    if out and (Path(out) / "manifest.json").is_dir():   # (found before the work, not after it)
+        raise UsageError(f"{Path(out) / 'manifest.json'} is a directory; compile --out writes its manifest there")
     cuobjdump = find_cuobjdump()
+    noted = set()   # (one missing-headers message for every kernel that needs them)
     rows = []
     if out and REFERENCE not in chosen:   # cubin-only runs verify big problems with it
         chosen = [*chosen, REFERENCE]
@@ -496,9 +562,11 @@ def compile_table(chosen, archs, *, out=None, note=print):
                 row["detail"] = str(exc)
             except NoNvrtcError:
                 raise  # nothing at all can be compiled here
-            except UsageError as exc:   # this kernel's own inputs (its source unreadable, no such entry,
-                row["status"], row["detail"] = "refused", str(exc)   # a launch the source disowns): the
-                note(f"{kernel.name} {arch}: {exc}")                 # others still build
+            except (UsageError, MissingHeaderError) as exc:   # this kernel's own inputs (its source
+                row["status"], row["detail"] = "refused", str(exc)   # unreadable, no such entry, a launch
+                if str(exc) not in noted:                            # the source disowns) or headers it
+                    noted.add(str(exc))                              # needs: the others still build
+                    note(f"{kernel.name} {arch}: {exc}")
             except TcrawError as exc:
                 row["status"], row["detail"] = "error", str(exc)
                 note(f"{kernel.name} {arch}: {exc}")   # the whole message and log, not a table cell
@@ -516,10 +584,19 @@ def compile_table(chosen, archs, *, out=None, note=print):
                         row["detail"] = (f"{cuobjdump} could not disassemble {cubin.arch}; set "
                                          "TCRAW_CUOBJDUMP to a CUDA 12 or older cuobjdump")
                 if out:
-                    row["cubin"] = str(_write_file(Path(out) / f"{kernel.file_stem}.{cubin.arch}.cubin", cubin.image))
+                    try:
+                        row["cubin"] = str(_write_file(Path(out) / f"{kernel.file_stem}.{cubin.arch}.cubin",
+                                                       cubin.image))
+                    except UsageError as exc:   # (this one path: the other kernels still build and write)
+                        row["status"], row["detail"] = "unwritten", str(exc)
+                        note(f"{kernel.file_stem} {cubin.arch}: {exc}")
             rows.append(row)
     if out:
-        _write_file(Path(out) / "manifest.json", json.dumps(rows, indent=2).encode())
+        try:
+            _write_file(Path(out) / "manifest.json", json.dumps(rows, indent=2).encode())
+        except UsageError as exc:
+            exc.rows = rows
+            raise
     return rows
 
 

@@ -160,13 +160,20 @@ def _attributes(image, section, source):
         pos += size
 
 
+def require_entry(image, entry, source=None):
+    """CubinError unless the cubin holds a kernel ``entry`` (naming those it does)."""
+    _text(sections(image, source), entry, source)
+
+
 def _text(secs, entry, source):
     """The .text.<entry> section, or CubinError naming the kernels the cubin does hold."""
     text = secs.get(f".text.{entry}")
     if text is None:
         have = [n[len(".text."):] for n in secs if n.startswith(".text.")]
+        # (a prebuilt file may be another build's; an image just compiled was asked the wrong name)
+        fix = f"; {REBUILD}" if source else " (a kernel is named by its symbol: extern \"C\"'s, or the mangled one)"
         raise CubinError(f"{_what(source)} has no kernel {entry!r}; it contains "
-                         f"{', '.join(map(repr, have)) if have else 'no kernels'}; {REBUILD}")
+                         f"{', '.join(map(repr, have)) if have else 'no kernels'}{fix}")
     return text
 
 

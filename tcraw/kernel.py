@@ -96,15 +96,18 @@ class Kernel:
     def __post_init__(self):
         """Refuse a declaration that could only fail later (a spec's, or flags')."""
         import re
-        if not isinstance(self.name, str) or not re.fullmatch(r"[A-Za-z0-9_.+=\[\]-]+", self.name):
-            raise UsageError(f"kernel name {self.name!r}: use letters, digits and _ - . + = [ ] (it names "
-                             "files and command-line arguments)")
+        if not isinstance(self.name, str) or not re.fullmatch(f"{NAME_CHARS}{{1,{NAME_MOST}}}", self.name):
+            raise UsageError(f"kernel name {self.name!r:.140}: use letters, digits and _ - . + = [ ], at most "
+                             f"{NAME_MOST} of them (it names files and command-line arguments)")
+        if isinstance(self.source, os.PathLike):
+            object.__setattr__(self, "source", os.fspath(self.source))
         if not isinstance(self.entry, str) or not self.entry or not isinstance(self.source, str):
             raise UsageError(f"kernel {self.name}: source (a path) and entry (the symbol) must be text")
         tile = tuple(self.tile) if isinstance(self.tile, (tuple, list)) else ()
-        if len(tile) != 3 or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in tile):
+        if len(tile) != 3 or not all(is_whole(v, 1) for v in tile):
             raise UsageError(f"kernel {self.name}: tile must be three whole numbers ≥ 1 (M, N, K), got "
                              f"{self.tile!r}; (1, 1, 1) says the kernel takes any shape")
+        tile = tuple(int(v) for v in tile)   # (numpy's widths wrap in the padding's products)
         object.__setattr__(self, "tile", tile)
         if len(self.tma_boxes) > 4:   # (matmul.operand_tensor_maps: one map per box, in this order)
             raise UsageError(f"kernel {self.name} declares {len(self.tma_boxes)} TMA boxes; tcraw encodes maps of A, "
@@ -124,18 +127,20 @@ class Kernel:
                                          ("pitch", 0, 256, "bytes each operand's row pitch is a multiple of (0: any)"),
                                          ("max_m", 0, None, "the largest M the kernel is right for (0: any)")):
             value = getattr(self, field)
-            if not is_whole(value, least, most) or (field in ("align", "pitch") and value & (value - 1)):
+            if not is_whole(value, least, most) or (field in ("align", "pitch") and int(value) & (int(value) - 1)):
                 raise UsageError(f"kernel {self.name}: {field} is {what}: a whole number "
                                  f"{f'in {least}–{most}' if most else f'≥ {least}'}"
                                  f"{', a power of two' if field in ('align', 'pitch') else ''}; got {value!r}")
+            object.__setattr__(self, field, int(value))
         layouts = self.b_layouts
         if isinstance(layouts, str) or not isinstance(layouts, (tuple, list)) or not layouts or \
                 not set(layouts) <= {"row", "col"}:
             raise UsageError(f"kernel {self.name}: b_layouts is a tuple of \"row\" (B stored K×N) and/or \"col\" "
                              f"(N×K), at least one; got {layouts!r}")
         object.__setattr__(self, "b_layouts", tuple(layouts))
-        if isinstance(self.min_arch, bool) or not isinstance(self.min_arch, int) or not 50 <= self.min_arch <= 200:
+        if not is_whole(self.min_arch, 50, 200):
             raise UsageError(f"kernel {self.name}: min_arch is a compute capability such as 80, got {self.min_arch!r}")
+        object.__setattr__(self, "min_arch", int(self.min_arch))
         if isinstance(self.precision, str):   # specs may name it: "fp16"
             if self.precision not in PRECISIONS:
                 raise UsageError(f"kernel {self.name}: unknown precision {self.precision!r}; "
@@ -269,6 +274,9 @@ class Kernel:
         tm, tn, tk = self.tile
         return cdiv(m, tm) * tm, cdiv(n, tn) * tn, cdiv(k, tk) * tk
 
+
+NAME_CHARS = r"[A-Za-z0-9_.+=\[\]-]"   # what a kernel's name is made of (it names files and arguments) ...
+NAME_MOST = 160   # ... and how many: with its variant (06's longest: 62) and arch, a file name (`compile --out`) ≤ 255
 
 TEXTS = {"defines": "NAME or NAME=VALUE texts, e.g. (\"BN=128\",)",
          "include_dirs": "directory paths, e.g. (\"include\",)"}

@@ -7,10 +7,12 @@ the tile the problem is padded to, and a function from the padded (M, N, K) to g
 memory. Every kernel takes (A, B, C, M, N, K) with row-major A (M×K), B (K×N), C (M×N).
 """
 
+import re
 from dataclasses import replace
 
 from .errors import UsageError
-from .kernel import Geometry, Kernel, cdiv, checked_choose, checked_macros, macro_defines, spelt_macros, texts
+from .kernel import (NAME_CHARS, Geometry, Kernel, cdiv, checked_choose, checked_macros, macro_defines, spelt_macros,
+                     texts)
 from .precision import FAMILIES, PRECISIONS
 from .validate import INT32_MAX, defines as checked_defines, is_whole
 from .wgmma import SM90_SMEM_BYTES, wgmma_kernel
@@ -232,6 +234,13 @@ REFERENCE_ENTRIES = {"fp32": "reference_fp32", "tf32": "reference_fp32", "fp16":
                      "fp64": "reference_fp64", "fp8e4m3": "reference_e4m3", "fp8e5m2": "reference_e5m2",
                      "fp8e4m3bf16": "reference_e4m3"}
 
+def taken_name(name):
+    """Whether a user's kernel may not be called ``name``: a registry kernel's, the fp64
+    reference's (`compile --out` writes its cubin beside yours) or a yardstick's (bench's rows)."""
+    from .bench import YARDSTICKS
+    return name in KERNELS or name == REFERENCE.name or name in YARDSTICKS
+
+
 # What `tcraw run` does with no kernel or precision named: the seed's comparison.
 DEFAULT_KERNELS = ("naive_fp32", "wmma_fp16")
 BASELINE = "naive_fp32"
@@ -240,10 +249,26 @@ BASELINE = "naive_fp32"
 def get_kernel(name, extra=()):
     """A kernel by name: the registry's, or one of ``extra`` (user kernels)."""
     found = {**KERNELS, **{k.name: k for k in extra}}
+    if not isinstance(name, str):
+        raise UsageError(f"a kernel is named by text such as \"wmma_fp16\", not {name!r:.80}")
     try:
         return found[name]
     except KeyError:
         raise UsageError(f"unknown kernel {name!r}; known kernels: {', '.join(found)}") from None
+
+
+def checked_chosen(chosen):
+    """``chosen`` — what run, sweep and check take — if it is a non-empty list of Kernels whose
+    sources are files; else a UsageError saying what would do (names go through select)."""
+    from .compiler import source_refusal
+    if isinstance(chosen, (str, Kernel)) or not isinstance(chosen, (list, tuple)) or not chosen or \
+            not all(isinstance(k, Kernel) for k in chosen):
+        raise UsageError(f"the kernels are a non-empty list of tcraw Kernels, not {chosen!r:.80}; "
+                         "tcraw.select([\"wmma_fp16\"]) gives them by name")
+    for k in chosen:   # (a spec's kernel with no source: refused before the GPU, not midway through a run)
+        if (refusal := source_refusal(k)):
+            raise refusal
+    return list(chosen)
 
 
 def child_args(kernel):
@@ -254,7 +279,70 @@ def child_args(kernel):
         raise UsageError(f"kernel {kernel.name} was built in Python, so a child process cannot declare it "
                          "again: run it in this process (isolate=False) or declare it in a spec file "
                          "(tcraw.load_spec)")
+    if kernel.origin and (changed := _changed_since_declared(kernel)):
+        raise UsageError(f"kernel {kernel.name} differs from what {' '.join(kernel.origin[:2])} declares ({changed}): "
+                         "a child process would run the declared one. Run it in this process (isolate=False), or "
+                         "declare the change where the kernel is declared")
     return [*kernel.origin, "--kernel", kernel.name]
+
+
+# What a child process rebuilds from a kernel's origin and must find alike (its geometry: by what
+# it gives at two shapes) — a dataclasses.replace() of a spec's kernel keeps the spec as origin.
+_DECLARED = ("source", "entry", "precision", "min_arch", "tile", "defines", "include_dirs", "align", "arch_specific",
+             "tma_boxes", "tma_element", "persistent", "cluster", "pitch", "b_layouts", "max_m", "realign_b",
+             "tunables", "variant")
+
+
+_specs_again = {}
+
+
+def _spec_again(path):
+    """A spec's kernels by name, loaded again once while the file is unchanged (child_args asks for
+    every shape a check isolates)."""
+    import os
+    try:
+        key = (path, os.stat(path).st_mtime_ns)
+    except OSError:   # (gone since: load_spec says so)
+        return {k.name: k for k in load_spec(path)}
+    if key not in _specs_again:
+        _specs_again[key] = {k.name: k for k in load_spec(path)}
+    return _specs_again[key]
+
+
+def _changed_since_declared(kernel):
+    """The first field in which ``kernel`` differs from the kernel its origin declares again
+    (the spec loaded anew, or the flags read anew), or None where they are alike."""
+    if kernel.origin[0] == "--spec":
+        again = _spec_again(kernel.origin[1]).get(kernel.name)
+    else:
+        flags, defines, includes = {}, [], []
+        args = list(kernel.origin)   # (as user_kernel wrote it: --flag value pairs, --define=X, --include=X)
+        while args:
+            flag = args.pop(0)
+            if flag.startswith("--define="):
+                defines.append(flag.split("=", 1)[1])
+            elif flag.startswith("--include="):
+                includes.append(flag.split("=", 1)[1])
+            else:
+                flags[flag] = args.pop(0)
+        ints = lambda text: tuple(int(v) for v in text.split(","))   # noqa: E731 (tcraw wrote them)
+        again = user_kernel(flags["--source"], flags["--entry"], flags["--precision"], block=ints(flags["--block"]),
+                            tile=ints(flags["--tile"]), block_tile=ints(flags["--block-tile"]),
+                            smem_bytes=int(flags["--smem"]), min_arch=int(flags["--min-arch"]), defines=tuple(defines),
+                            include_dirs=tuple(includes), name=flags["--name"], align=int(flags["--align"]))
+    if again is None:
+        return f"it declares no kernel {kernel.name}"
+    for field in _DECLARED:
+        if getattr(kernel, field) != getattr(again, field):
+            return f"its {field}: {getattr(kernel, field)!r:.60} here, {getattr(again, field)!r:.60} there"
+    for shape in (kernel.tile, (4097, 4099, 1031)):
+        try:
+            alike = kernel.geometry_at(*kernel.padded(*shape)) == again.geometry_at(*again.padded(*shape))
+        except UsageError:
+            alike = True   # (a shape the kernel refuses: its launches are compared where they exist)
+        if not alike:
+            return f"its geometry at {shape}"
+    return None
 
 
 def runnable(device, chosen, explicit, note=print):
@@ -304,6 +392,11 @@ def select(names=None, precisions=None, extra=(), b_layout=None):
             chosen.insert(0, KERNELS[BASELINE])  # speedups are against the FP32 baseline
     else:
         chosen = [KERNELS[n] for n in DEFAULT_KERNELS]
+        if b_layout is not None and any(b_layout not in k.b_layouts for k in chosen):
+            readers = [k.name for k in KERNELS.values() if b_layout in k.b_layouts]
+            raise UsageError(f"the default kernels ({', '.join(DEFAULT_KERNELS)}) read B row-major, not "
+                             f"{b_layout}-major: name kernels that read it (--kernel {','.join(readers[:3])}, ...) or a precision "
+                             "whose kernels do (--precision fp8)")
     return chosen
 
 
@@ -338,18 +431,27 @@ def load_spec(path):
         raise UsageError(f"spec file {path} {'is a directory' if is_dir(path) else 'does not exist'}; a spec is "
                          "a Python file with KERNELS = "
                          "[tcraw.Kernel(...), ...] (see examples/)")
+    import sys
+    here = str(path.resolve().parent)
+    modules = set(sys.modules)
+    sys.path.insert(0, here)   # (a spec may import a helper module beside it — its own, not another spec's)
     try:
         found = runpy.run_path(str(path)).get("KERNELS")
     except UsageError as exc:   # tcraw refused something the spec asked for: say where it was asked
         raise UsageError(f"spec file {path}: {exc}") from None
     except (Exception, SystemExit) as exc:   # the user's own Python: name the file and what it raised
         raise UsageError(f"spec file {path} failed to load: {type(exc).__name__}: {exc}") from None
+    finally:
+        sys.path.remove(here)
+        for name in set(sys.modules) - modules:   # (helpers imported from beside it: the next spec finds its own)
+            if os.path.dirname(getattr(sys.modules[name], "__file__", None) or "") == here:
+                del sys.modules[name]
     if not isinstance(found, (list, tuple)) or not found or not all(isinstance(k, Kernel) for k in found):
         raise UsageError(f"spec file {path} must set KERNELS to a non-empty list of tcraw.Kernel objects")
     here = path.resolve().parent
     kernels = []
-    if len({k.name for k in found}) != len(found):
-        raise UsageError(f"spec file {path}: two kernels share a name; each needs its own")
+    if (twice := sorted({k.name for k in found if [j.name for j in found].count(k.name) > 1})):
+        raise UsageError(f"spec file {path}: two kernels share the name {twice[0]!r}; each needs its own")
     origin = ("--spec", str(path.resolve()))
 
     def resolved(k):
@@ -359,13 +461,11 @@ def load_spec(path):
         return replace(k, source=spec_source(k.source, here), origin=origin, configure=configure,
                        include_dirs=tuple(str(here / d) for d in k.include_dirs))
     for k in found:
-        if k.name in KERNELS:
+        if taken_name(k.name):
             raise UsageError(f"spec file {path}: kernel name {k.name!r} is a built-in kernel's; rename it (tcraw's "
                              "factories, e.g. kernels.wgmma_kernel, name theirs so unless given name=...)")
         checked_defines(k.defines)
-        kernels.append(resolved(k))
-        if not is_file(source_path := Path(kernels[-1].source)):   # (as --source is checked)
-            raise UsageError(f"spec file {path}: kernel {k.name}'s source {source_path} is not a file")
+        kernels.append(resolved(k))   # (a source that is missing: refused where that kernel is used)
         try:   # (a geometry that gives no launch: refused with the spec, before anything is built)
             kernels[-1].geometry_at(*k.tile)
         except UsageError as exc:
@@ -401,7 +501,8 @@ def tile_geometry(block, block_tile, smem_bytes=0):
 def user_kernel(source, entry, precision, *, block, tile=(1, 1, 1), block_tile=None, smem_bytes=0,
                 min_arch=70, defines=(), include_dirs=(), name=None, align=16):
     """A user kernel declared from the command line's flags (tcraw run --source ...): one block
-    per ``block_tile`` of C (default: the padding tile's M and N), grid.x over N, grid.y over M.
+    per ``block_tile`` of C (default: the padding tile's M and N; with the default tile of 1 × 1,
+    one element a thread: block y rows by block x columns), grid.x over N, grid.y over M.
     ``tile`` is what M, N, K are zero-padded to; (1, 1, 1) says the kernel handles any shape."""
     import os
     from pathlib import Path
@@ -417,16 +518,22 @@ def user_kernel(source, entry, precision, *, block, tile=(1, 1, 1), block_tile=N
     defines, include_dirs = texts(defines, "defines"), texts(include_dirs, "include_dirs")
     if name == "":
         raise UsageError("an empty name: give the kernel one (--name; name= in Python), or none for the entry's")
-    if (name or entry) in KERNELS:
+    if name is None and not re.fullmatch(f"{NAME_CHARS}+", entry):
+        raise UsageError(f"entry {entry!r} cannot name the kernel's records and files (a template's or mangled "
+                         "symbol): give it a name of letters, digits and _ - . + = [ ] with --name (name=)")
+    if taken_name(name or entry):
         raise UsageError(f"{name or entry!r} is a built-in kernel's name; give yours its own (--name; name= in Python)")
-    block_tile = tuple(block_tile or tile[:2])
+    if block_tile is None:
+        # a tile of 1 × 1 (any shape): one element of C a thread, rows along y and columns along x —
+        # not one a block, which would launch a whole block for each element
+        block_tile = (block[1], block[0]) if tile[:2] == (1, 1) else tile[:2]
     geometry = tile_geometry(block, block_tile, smem_bytes)   # what no GPU can launch: refused here
     checked_defines(defines)
     source, include_dirs = str(Path(source).resolve()), tuple(str(Path(d).resolve()) for d in include_dirs)
     origin = ("--source", source, "--entry", entry, "--precision", getattr(precision, "key", precision),
               "--block", ",".join(map(str, block)), "--tile", ",".join(map(str, tile)),
               "--block-tile", ",".join(map(str, block_tile)), "--smem", str(smem_bytes),
-              "--min-arch", str(min_arch), *(f"--define={d}" for d in defines),
+              "--min-arch", str(min_arch), "--align", str(align), *(f"--define={d}" for d in defines),
               *(f"--include={d}" for d in include_dirs), "--name", name or entry)
     return Kernel(name=name or entry, source=source, entry=entry, precision=precision, min_arch=min_arch,
                   tile=tile, geometry=geometry, defines=defines,

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from . import validate
 from .errors import MissingToolError, TcrawError, UsageError
-from .kernels import KERNELS, child_args, get_kernel
+from .kernels import KERNELS, checked_chosen, child_args, get_kernel
 
 
 class ProfileError(TcrawError):
@@ -334,6 +334,7 @@ def run_profile(kernel, shape, *, ncu=None, clock_control="base", raw_path=None,
     stdout, stderr)``, when given, sees every ncu run. Raises classify_ncu_failure's error when no
     launch was profiled."""
     kernel = get_kernel(kernel) if isinstance(kernel, str) else kernel
+    checked_chosen([kernel])
     timeout = validate.timeout_s(timeout, "timeout")
     ncu = ncu or find_ncu()
     unknown = set(unknown)
@@ -448,18 +449,36 @@ def device_facts(dev, *, dram_bytes_per_s=None):
             "peak_tflops": {p.key: t for p in PRECISIONS.values() if (t := dev.peak_tflops(p)) is not None}}
 
 
+def check_roofline_path(path, option="--roofline"):
+    """A file the roofline can be drawn to — a name with a suffix matplotlib writes, not a
+    directory, in a directory that can be written — and matplotlib installed: asked before the
+    profile runs, not after it."""
+    import importlib.util
+    from .validate import is_dir, output_dir
+    if not str(path).strip():
+        raise UsageError(f"{option} needs a file to draw to, e.g. roofline.png; got an empty name")
+    if is_dir(path):
+        raise UsageError(f"{option} {path} is a directory; name a file in it, e.g. {Path(path) / 'roofline.png'}")
+    if importlib.util.find_spec("matplotlib") is None:
+        raise UsageError(f"{option} needs matplotlib: pip install 'tcraw[plot]'")
+    from matplotlib.figure import Figure
+    suffix = Path(path).suffix.lstrip(".").lower()
+    if suffix not in Figure().canvas.get_supported_filetypes():
+        what = f".{suffix} files" if suffix else "a file without a suffix"
+        raise UsageError(f"{option} {path}: matplotlib cannot write {what}; name it .png (or .svg, .pdf)")
+    output_dir(Path(path).parent, option)   # (made last: a refused name leaves no directory behind)
+
+
 def roofline_png(records, device_facts, path):
     """Draw ``records`` (profile_record dicts) as achieved TFLOP/s against arithmetic intensity
     (FLOP per DRAM byte), log-log, each point labelled with its kernel, under a flat roof per
     precision (device_facts["peak_tflops"]: {precision: TFLOP/s}) and the DRAM roof
     (device_facts["dram_bytes_per_s"]). Records without intensity or TFLOP/s are left out.
     Needs matplotlib (the 'plot' extra). Returns ``path``."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")   # files only: no display needed
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise UsageError("the roofline needs matplotlib: pip install 'tcraw[plot]'") from None
+    check_roofline_path(path, "the roofline's path")
+    import matplotlib
+    matplotlib.use("Agg")   # files only: no display needed
+    import matplotlib.pyplot as plt
     import numpy as np
     points = [(r["intensity"], r["tflops"], r["kernel"]) for r in records if r.get("intensity") and r.get("tflops")]
     peaks = {k: v for k, v in (device_facts.get("peak_tflops") or {}).items() if v}
@@ -497,4 +516,4 @@ def roofline_png(records, device_facts, path):
 __all__ = ["METRICS", "FLOP_METRICS", "ALTERNATES", "STALL_REASONS", "ProfileError", "NcuNotFound",
            "NcuPermissionError", "metric_names", "find_ncu", "kernel_regex", "profile_command", "import_command",
            "parse_ncu_csv", "child_records", "missing_metric", "classify_ncu_failure", "run_profile",
-           "profile_record", "dram_bandwidth", "device_facts", "roofline_png"]
+           "profile_record", "dram_bandwidth", "device_facts", "check_roofline_path", "roofline_png"]

@@ -32,12 +32,16 @@ class Device:
     """GPU ``ordinal`` with its primary context current on this thread."""
 
     def __init__(self, ordinal=0, backend=None):
+        from .validate import is_whole
+        if not is_whole(ordinal):   # (refused on any machine, a GPU or none: the index itself is wrong)
+            raise UsageError(f"a device is a GPU index ≥ 0, got {ordinal!r}")
+        ordinal = int(ordinal)
         self.drv = backend if not isinstance(backend, (str, type(None))) else get_backend(backend)
         self.drv.init()
         count = self.drv.device_count()
         if count == 0:
             raise NoDeviceError("the CUDA driver is present but reports no GPU")
-        if not isinstance(ordinal, int) or not 0 <= ordinal < count:
+        if not ordinal < count:
             raise UsageError(f"device {ordinal} does not exist: this machine has {count} GPU(s), "
                              f"indices 0..{count - 1}")
         self.ordinal = ordinal
@@ -114,10 +118,10 @@ class Device:
         cannot be done: no NVRTC (as a cubin-only run may have none), or one that cannot build for
         this GPU or its driver, or a cubin the driver refuses."""
         if source not in self._helpers:
-            from .compiler import compile_source
+            from .compiler import CUDA_SRC, compile_source
             from .errors import NoNvrtcError
             try:   # (UsageError: NVRTC without this GPU's arch, of another CUDA major, or newer than the driver)
-                module = Module(self, compile_source(source, self.arch, backend=self.drv).image)
+                module = Module(self, compile_source(CUDA_SRC / source, self.arch, backend=self.drv).image)
                 try:
                     self._helpers[source] = tuple(module.function(entry) for entry in entries)
                 except BaseException:

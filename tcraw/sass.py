@@ -101,6 +101,9 @@ def tensor_op_forms(image, tool=None, entry=None):
     """{'QGMMA.64x256x32.F32.E4M3.E4M3': n, ...}: each tensor instruction present with its whole
     form — shape and types, the evidence that an FP8 or TF32 kernel runs those MMAs (static
     count) — in ``entry``'s code (None: the whole cubin), or None without cuobjdump."""
+    if entry is not None:   # (a mistyped name would read as "no tensor instructions")
+        from .cubin import require_entry
+        require_entry(image, entry)
     tool = tool or find_cuobjdump()
     if not tool:
         return None

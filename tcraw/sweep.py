@@ -98,12 +98,25 @@ def run_isolated(device_index, kern, shape, *, inputs, seed, iters, warmup, cubi
                           seed=seed).as_dict()]
 
 
-def check_request(chosen, iters, warmup, seed, isolate, b_layout=None):
-    """What run and sweep check of a request before any GPU: the timing, the seed, B's layout
-    (every kernel must read it: a request is never half-ignored), and — isolated — that a child
-    process can declare every kernel (one built in Python it cannot)."""
+def check_request(chosen, *, iters=None, warmup=None, seed=None, isolate=False, b_layout=None, inputs=None,
+                  cubin_dir=None, backend=None):
+    """What run, sweep and check ask of a request before any GPU: the kernels (a list of them,
+    each source a file), the timing, the seed, the inputs, the cubin directory and the backend
+    named, B's layout (every kernel must read it: a request is never half-ignored), and —
+    isolated — that a child process can declare every kernel (one built in Python it cannot)."""
+    from .driver import BACKENDS
     from .matmul import check_layout
-    validate.timing(iters, warmup)
+    kernels.checked_chosen(chosen)
+    if inputs is not None:
+        validate.inputs(inputs)
+    if cubin_dir is not None:
+        from .compiler import check_cubin_dir
+        check_cubin_dir(cubin_dir)
+    if backend is not None and backend not in BACKENDS:   # (the children's --backend: a name)
+        raise UsageError(f"backend is the name of the one isolated children use ({', '.join(BACKENDS)}), "
+                         f"not {backend!r:.80}")
+    if iters is not None or warmup is not None:
+        validate.timing(iters, warmup)
     validate.seed(seed)
     if b_layout is not None:
         readers = [k.name for k in chosen if b_layout in k.b_layouts]
@@ -130,9 +143,14 @@ def run_sweep(device_indices, chosen, sizes, *, explicit, inputs, seed, iters, w
     from concurrent.futures import ThreadPoolExecutor
     from .matmul import check_fits, check_host_fits
     from .runtime import Device
+    if isinstance(sizes, (str, bytes)) or not isinstance(sizes, (list, tuple)) or not sizes:
+        raise UsageError(f"sizes are a non-empty list of whole numbers (each an n×n×n problem), not {sizes!r:.80}")
     for size in sizes:
         validate.problem(size, size, size)
-    check_request(chosen, iters, warmup, seed, isolate)
+    check_request(chosen, iters=iters, warmup=warmup, seed=seed, isolate=isolate, inputs=inputs, cubin_dir=cubin_dir,
+                  backend=backend)
+    if not isinstance(device_indices, (list, tuple)) or not device_indices:
+        raise UsageError(f"device_indices is a non-empty list of GPU indices ([0], [0, 1]), not {device_indices!r:.80}")
     device_indices = [validate.device_index(i) for i in device_indices]
     check_host_fits(*(max(sizes),) * 3)
     seed = fresh_seed() if seed is None else seed
@@ -184,8 +202,9 @@ def run_problem(device_index, chosen, shape, *, explicit=True, inputs="normal", 
     checked before the GPU is touched; a problem the GPU or the host cannot hold is refused up front."""
     from .matmul import check_fits, check_host_fits
     from .runtime import Device
-    validate.problem(*shape)
-    check_request(chosen, iters, warmup, seed, isolate, b_layout)
+    shape = validate.shape(shape)
+    check_request(chosen, iters=iters, warmup=warmup, seed=seed, isolate=isolate, b_layout=b_layout, inputs=inputs,
+                  cubin_dir=cubin_dir, backend=backend)
     device_index = validate.device_index(device_index)
     if save is not None and isolate:
         raise UsageError("--save (save=) keeps the outputs of kernels run in this process; drop --isolate "

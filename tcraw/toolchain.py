@@ -13,7 +13,9 @@ both may sit side by side, and this module picks one, deliberately, in this orde
 The two wheel layouts: CUDA 13 puts NVRTC and every header under ``nvidia/cu13/{lib,include}``
 (``crt/mma.h`` from nvidia-cuda-crt); CUDA 12 splits them — ``nvidia/cuda_nvrtc/lib``,
 ``nvidia/cuda_runtime/include`` (mma.h, cuda_fp16.h) and ``nvidia/cuda_nvcc/include``
-(crt/mma.h). A toolkit under CUDA_HOME / CUDA_PATH / /usr/local/cuda counts as its own major.
+(crt/mma.h). CCCL — <cuda/barrier>, <cuda/pipeline>, and the nv/target that cooperative_groups
+includes — is ``include/cccl`` in CUDA 13 (wheel and toolkit alike) and ``nvidia/cuda_cccl/include``
+in CUDA 12. A toolkit under CUDA_HOME / CUDA_PATH / /usr/local/cuda counts as its own major.
 """
 
 import glob
@@ -64,7 +66,9 @@ def installed_stacks():
             stacks[13] = Stack(13, lib, [nv / "cu13" / "include"], "wheels")
         if 12 not in stacks and (nv / "cuda_nvrtc").is_dir():
             lib = _first([str(nv / "cuda_nvrtc" / "lib" / "libnvrtc.so.12*")])
-            stacks[12] = Stack(12, lib, [nv / "cuda_runtime" / "include", nv / "cuda_nvcc" / "include"], "wheels")
+            cccl = [nv / "cuda_cccl" / "include"] if (nv / "cuda_cccl" / "include").is_dir() else []
+            stacks[12] = Stack(12, lib, [nv / "cuda_runtime" / "include", nv / "cuda_nvcc" / "include", *cccl],
+                               "wheels")
     for var in ("CUDA_HOME", "CUDA_PATH", None):
         root = Path(os.environ[var]) if var and os.environ.get(var) else (None if var else Path("/usr/local/cuda"))
         major = toolkit_major(root) if root else None

@@ -39,6 +39,22 @@ def problem(m, n, k):
     return int(m), int(n), int(k)
 
 
+def shape(value, what="the problem"):
+    """(M, N, K) given as one sequence of three → problem's Python ints; anything else (64,
+    "64,64,64", two sizes) a UsageError naming what it was."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)) or len(value) != 3:
+        raise UsageError(f"{what} is (M, N, K), three whole numbers, got {value!r:.80}")
+    return problem(*value)
+
+
+def inputs(mode):
+    """How A and B are drawn: one of precision.INPUT_MODES."""
+    from .precision import INPUT_MODES
+    if mode not in INPUT_MODES:
+        raise UsageError(f"inputs (--inputs) is one of {', '.join(INPUT_MODES)}, got {mode!r}")
+    return mode
+
+
 def timing(iters, warmup):
     """Timed launches ≥ 1, warm-up launches ≥ 0, neither absurd."""
     for name, v, low in (("--iters", iters, 1), ("--warmup", warmup, 0)):

@@ -12,7 +12,7 @@ from tcraw import compiler, kernels, sass, wgmma
 from tcraw.bench import parse_shapes
 from tcraw.cubin import EM_CUDA, elf_arch, kernel_param_sizes, kernel_resources
 from tcraw.driver import get_backend
-from tcraw.errors import ArchError, CompileError, MissingHeaderError, UsageError
+from tcraw.errors import ArchError, CompileError, CubinError, MissingHeaderError, UsageError
 
 from conftest import wgmma_macros
 
@@ -172,7 +172,8 @@ def test_compile_table_counts_each_kernels_own_sass():
     image = compiler.compile_cubin(kernels.KERNELS["wmma_pipelined_fp16"], "sm_90").image
     whole, own = sass.tensor_op_forms(image), sass.tensor_op_forms(image, entry="wmma_pipelined_fp16")
     assert all(whole.get(form, 0) >= n for form, n in own.items()) and sum(whole.values()) >= sum(own.values())
-    assert sass.tensor_op_forms(image, entry="no_such_entry") == {}
+    with pytest.raises(CubinError, match="no kernel 'no_such_entry'; it contains"):   # (not {}: "no tensor ops")
+        sass.tensor_op_forms(image, entry="no_such_entry")
 
 
 def test_entry_sass_is_one_functions_code():
@@ -259,7 +260,7 @@ def test_pitched_copies_are_one_kernel_launch_each_way_or_the_drivers_copies(mon
     from types import SimpleNamespace
     from tcraw import matmul
     from tcraw.compiler import Arch, compile_source
-    assert compile_source("pitch_rows.cu", Arch(90)).image
+    assert compile_source(compiler.CUDA_SRC / "pitch_rows.cu", Arch(90)).image
     made, launched = [], []
     drv = SimpleNamespace(copier_2d=lambda *a: made.append(a) or (lambda: None))
     fn = lambda entry: SimpleNamespace(entry=entry)   # noqa: E731

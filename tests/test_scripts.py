@@ -337,7 +337,7 @@ def test_fit_wgmma_model_judges_the_pick_the_picker_would_make(tmp_path):
     (["--shapes", ""], "--shapes names no shape"),
     (["--shapes", "llm", "--sizes", "1024"], "--sizes and --shapes both"),
     (["--sizes", "1024,x"], "write positive integers"),
-    (["--sizes", "0"], "every size must be a positive integer"),
+    (["--sizes", "0"], "write positive integers"),
     (["--iters", "0"], "--iters 0: must be at least 1"),
 ])
 def test_tune_ladder_refuses_what_names_no_run_before_the_gpu(argv, needle):

@@ -365,11 +365,25 @@ def test_one_kernels_refusal_keeps_the_others_rows_and_cubins(tmp_path, capsys):
     assert manifest == statuses and (out / "good.sm_80.cubin").is_file()
 
 
-def test_a_specs_missing_source_is_refused_when_it_loads(tmp_path):
+def test_a_specs_missing_source_is_refused_where_that_kernel_is_used(tmp_path, capsys):
+    """Only the kernel whose source is gone: `--kernel good` compiles as if it were not there,
+    compile gives it a refused row beside the other's, and run, sweep and check refuse it before
+    they open a GPU."""
     spec = tmp_path / "gone.py"
-    spec.write_text(WMMA_SPEC.format(src="gone.cu") + "KERNELS = [Kernel(name='g', entry='g', **base)]\n")
-    with pytest.raises(tcraw.UsageError, match=r"kernel g's source .*gone\.cu is not a file"):
-        kernels.load_spec(spec)
+    spec.write_text(WMMA_SPEC.format(src=ROOT / "examples" / "wmma_smem_64.cu")
+                    + "KERNELS = [Kernel(name='good', entry='wmma_smem_64', **base),\n"
+                      f"           Kernel(name='g', entry='g', **{{**base, 'source': {str(tmp_path / 'gone.cu')!r}}})]\n")
+    good, gone = kernels.load_spec(spec)
+    assert main(["compile", "--spec", str(spec), "--arch", "sm_80", "--kernel", "good"]) == 0
+    capsys.readouterr()
+    assert main(["compile", "--spec", str(spec), "--arch", "sm_80", "--format", "json"]) == 2
+    captured = capsys.readouterr()
+    assert "gone.cu" in captured.err and [r["status"] for r in json.loads(captured.out)] == ["ok", "refused"]
+    for call in (lambda: tcraw.run_problem(0, [good, gone], (64, 64, 64)),
+                 lambda: tcraw.run_sweep([0], [gone], [64], explicit=True, inputs="normal", seed=1, iters=1, warmup=0),
+                 lambda: tcraw.check_kernels(0, [gone])):
+        with pytest.raises(tcraw.UsageError, match=r"kernel g's source .*gone\.cu is not a file"):
+            call()
 
 
 @pytest.mark.parametrize("overrides,needle", [
@@ -391,7 +405,7 @@ def test_user_kernel_refuses_what_it_would_misread(overrides, needle):
     (lambda c, k: c.compile_cubin(k, "sm_80", backend="foo"), "unknown backend 'foo'"),
     (lambda c, k: c.compile_cubin(k, "sm_80", backend=5), "backend is a name"),
     (lambda c, k: c.compile_cubin(k, "sm_80", cache=5), "cache is None"),
-    (lambda c, k: c.compile_table(k, ["sm_80"]), "a list of tcraw Kernels"),
+    (lambda c, k: c.compile_table(k, ["sm_80"]), "list of tcraw Kernels"),
     (lambda c, k: kernels.load_spec(None), "a spec file is a path"),
 ])
 def test_the_compile_calls_refuse_what_they_cannot_take(call, needle):

@@ -192,8 +192,9 @@ class BindingsBackend(Backend):
         return list(_ok("nvrtcGetSupportedArchs", _nvrtc().nvrtcGetSupportedArchs()))
 
     def nvrtc_create_program(self, source, name):
-        return _ok("nvrtcCreateProgram",
-                   _nvrtc().nvrtcCreateProgram(source.encode(), name.encode(), 0, [], []))
+        # (surrogateescape: a source's bytes that are not UTF-8 go back as they were read, compiler.read_source)
+        text, name = (t.encode("utf-8", "surrogateescape") for t in (source, name))
+        return _ok("nvrtcCreateProgram", _nvrtc().nvrtcCreateProgram(text, name, 0, [], []))
 
     def nvrtc_compile_program(self, prog, options):
         opts = [o.encode() for o in options]

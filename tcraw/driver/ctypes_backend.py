@@ -313,7 +313,9 @@ class CtypesBackend(Backend):
 
     def nvrtc_create_program(self, source, name):
         prog = c_void_p()
-        self._nv("nvrtcCreateProgram", byref(prog), source.encode(), name.encode(), c_int(0), None, None)
+        # (surrogateescape: a source's bytes that are not UTF-8 go back as they were read, compiler.read_source)
+        text, name = (t.encode("utf-8", "surrogateescape") for t in (source, name))
+        self._nv("nvrtcCreateProgram", byref(prog), text, name, c_int(0), None, None)
         return prog.value
 
     def nvrtc_compile_program(self, prog, options):
