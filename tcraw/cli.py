@@ -480,6 +480,9 @@ def _shapes(text):
     """--shapes "m,n,k;m,n,k" (or one m,n,k)."""
     shapes = []
     for part in [p for p in str(text).split(";") if p.strip()]:
+        if None in (validate.digits(v.strip()) for v in part.replace("x", ",").split(",")):
+            raise UsageError(f"check --shapes takes m,n,k triples separated by ';', got {text!r} (suites and "
+                             "files of shapes are bench's --shapes)")
         shape = _ints(part, "--shapes", (3,))
         validate.problem(*shape)
         shapes.append(shape)

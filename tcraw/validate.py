@@ -122,6 +122,9 @@ def output_dir(path, option):
     if str(path).strip() == "":
         raise UsageError(f"{option} needs a directory path, got an empty one")
     out = Path(path)
+    # (mkdir says "File exists" of a file in the way — of the path itself or of a directory above it)
+    if (blocking := next((p for p in (out, *out.parents) if is_file(p)), None)) is not None:
+        raise UsageError(f"{option} {path}: {blocking} is a file, not a directory; choose a directory")
     try:
         out.mkdir(parents=True, exist_ok=True)
         fd, probe = tempfile.mkstemp(dir=out, prefix=".tcraw-probe-")

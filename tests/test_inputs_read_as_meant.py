@@ -198,6 +198,9 @@ def test_a_spec_imports_a_module_beside_it(tmp_path):
     (["run", "-m", "١٢"], "is not a whole number"),
     (["sweep", "--sizes", "２５６"], "--sizes takes whole numbers"),
     (["run", "--b-layout", "col"], "name kernels that read it"),
+    (["check", "--kernel", "naive_fp32", "--shapes", "llm"], "suites and files of shapes are bench's"),
+    (["sweep", "--sizes", "64", "--out", __file__], "is a file, not a directory"),
+    (["sweep", "--sizes", "64", "--out", __file__ + "/x"], "is a file, not a directory"),
     (["bench", "--precision", "fp16acc16"], "bench has no ladder for 'fp16acc16'"),
 ])
 def test_what_argparse_let_through_is_refused(argv, needle, capsys):
