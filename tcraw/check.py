@@ -205,7 +205,8 @@ def check_kernels(device_index, chosen, *, shapes=None, seed=None, isolate=True,
     both input modes, the rerun and NaN/Inf cases (``extras``) → rows, each with its ``case``.
     ``sanitize``: None, "failing" (the failing shapes, or the first three when none fail) or
     "all", rerun under compute-sanitizer memcheck, racecheck and initcheck. ``timeout``: seconds
-    per isolated shape (default 120); not isolated, a shape runs in this process with none."""
+    per isolated shape (default 120); not isolated, a shape runs in this process with none (and a
+    timeout given with isolate=False is refused)."""
     from . import compiler, validate
     from .kernels import runnable
     from .runtime import Device
@@ -240,8 +241,18 @@ def check_kernels(device_index, chosen, *, shapes=None, seed=None, isolate=True,
                 got = check_isolated(kern, device_index, todo, seed, timeout=timeout, backend=backend,
                                      cubin_dir=cubin_dir, note=note, extras=extras, guard=guard)
             else:
-                got = check_in_process(dev, kern, todo, seed, compiler.cubin_for(kern, dev, cubin_dir),
-                                       extras=extras, note=note, guard=guard, cubin_dir=cubin_dir)
+                try:
+                    cubin = compiler.cubin_for(kern, dev, cubin_dir)
+                except UsageError:
+                    raise   # (the request: no such cubin, an arch it cannot take)
+                except TcrawError as exc:   # its source does not compile: a failed row a shape, as
+                    note(f"{kern.name}: {exc}")   # the isolated children give, exit 1 — the others still run
+                    got = [{"case": f"compile {'×'.join(map(str, s))}",
+                            **failed_record(kern, *s, dev, str(exc).splitlines()[0]).as_dict()}
+                           for s in todo or [EXTRAS_SHAPE]]
+                else:
+                    got = check_in_process(dev, kern, todo, seed, cubin, extras=extras, note=note, guard=guard,
+                                           cubin_dir=cubin_dir)
             rows += got
             if sanitize:
                 failing = list(dict.fromkeys(tuple(r[d] for d in "mnk") for r in got if not r["passed"]

@@ -117,7 +117,8 @@ def _user_kernels(args):
     """The kernels --spec or --source declare ([] when neither is given)."""
     flags = [f for f in ("entry", "block", "tile", "block_tile", "name", "define", "include")
              if getattr(args, f, None)]
-    flags += [f for f, default in (("smem", 0), ("min_arch", 70), ("align", 16)) if getattr(args, f, default) != default]
+    flags += [f for f, default in (("smem", 0), ("min_arch", 70), ("align", 16))
+              if getattr(args, f, default) != default]
     if getattr(args, "source", None) is None and flags:   # they declare a --source kernel, nothing else
         raise UsageError(f"--{flags[0].replace('_', '-')} declares a --source kernel"
                          + ("; a spec declares its own" if getattr(args, "spec", None) else ": give --source too"))
@@ -180,6 +181,8 @@ def cmd_info(args):
         info["include_problem"] = str(exc)
     info["cuobjdump"] = find_cuobjdump()
     info["cuda_src"] = str(compiler.CUDA_SRC)
+    from .cache import cache_dir
+    info["cache_dir"] = None if validate.env_flag("TCRAW_NO_CACHE") else str(cache_dir())
     try:
         from .precision import PRECISIONS
         with _open_device(args.device) as dev:
@@ -631,7 +634,8 @@ def build_parser():
     s = sub.add_parser("compile", help="NVRTC cubins and their resources, for any arch (no GPU needed)")
     _common(s)
     s.add_argument("--arch", action="append", help="sm_XX[,sm_YY] or all (default: this GPU's)")
-    s.add_argument("--out", help="write <kernel>.<arch>.cubin and manifest.json here")
+    s.add_argument("--out", help="write <kernel>.<arch>.cubin (06: one a configuration, <kernel>[<variant>]."
+                                 "<arch>.cubin), the fp64 reference's and manifest.json here")
     s.add_argument("--device", type=_whole, default=0)
     _named_kernel_options(s)
     s.set_defaults(fn=cmd_compile)
@@ -651,7 +655,8 @@ def build_parser():
                    help="B stored row-major K×N or K-major N×K (col) for every kernel (default: each "
                         "kernel's own; the built-in ones read row)")
     s.add_argument("--device", type=_whole, default=0)
-    s.add_argument("--save", help="directory for A, B, C (.npy) and the records (JSON)")
+    s.add_argument("--save", help="directory for A, B, C (.npy) and the records (JSON); kernels run in this "
+                                  "process (not with --isolate)")
     s.add_argument("--cubin-dir", help="run prebuilt cubins from here (no NVRTC needed)")
     s.add_argument("--isolate", action="store_true",
                    help="run each kernel in a child process (a faulting kernel cannot take the rest down)")
@@ -688,7 +693,7 @@ def build_parser():
     s.add_argument("--warmup", type=_whole, default=5)
     s.add_argument("--seed", type=_whole)
     s.add_argument("--device", default="0")
-    s.add_argument("--out", help="write bench.json and bench.csv here")
+    s.add_argument("--out", help="write bench.json and bench.csv here (with --shapes, suites.json and suites.csv too)")
     _user_options(s)
     s.set_defaults(fn=cmd_bench)
 

@@ -282,7 +282,8 @@ def compile_source(source, arch, *, defines=(), include_dirs=(), name=None, entr
     has a newline (a relative path is the working directory's: tcraw's own kernels are
     compiler.CUDA_SRC / "name.cu"); ``defines`` are NAME or NAME=VALUE; ``include_dirs`` are searched after the
     source's own directory and before the CUDA headers. ``entry`` picks whose resources the
-    Cubin carries (default: the first kernel in it). A compile error raises CompileError with
+    Cubin carries (default: the first in the cubin's symbol table, not necessarily the source's
+    first: name it where the source has several). A compile error raises CompileError with
     NVRTC's log, whose lines name the file and line of the source."""
     if not isinstance(source, (str, Path)) or not str(source).strip() or "\0" in str(source):
         raise UsageError(f"the kernel source is a path or the CUDA text itself (a str with a newline), "
@@ -528,8 +529,8 @@ def compile_table(chosen, archs, *, out=None, note=print):
     with several configurations (06), one cubin per configuration, <kernel>[<variant>].<arch>.cubin;
     a cubin that cannot be written there is an "unwritten" row, and a manifest that cannot be
     written a UsageError carrying the rows (``exc.rows``: the CLI still prints them)."""
-    import json
     from .errors import NoNvrtcError, TcrawError
+    from .report import as_json
     from .sass import base_counts, find_cuobjdump, tensor_op_forms
     from .kernel import Kernel
     from .kernels import REFERENCE
@@ -552,8 +553,11 @@ def compile_table(chosen, archs, *, out=None, note=print):
             if target in built:
                 continue   # (its row, ok or not, is in already)
             built.add(target)
+            # (every row has every key — None where it has no value — so a script reads any row alike)
             row = {"kernel": kernel.file_stem, "arch": str(arch), "status": "ok", "registers": None,
-                   "smem_bytes": None, "spill_bytes": None, "cubin_bytes": None, "compile_ms": None}
+                   "smem_bytes": None, "spill_bytes": None, "cubin_bytes": None, "compile_ms": None,
+                   "cached": None, "ptxas_warnings": None, "detail": None,
+                   **({"sass_forms": None, "sass": None} if cuobjdump else {})}
             try:
                 cubin = compile_cubin(kernel, arch)
             except ArchError as exc:
@@ -593,7 +597,7 @@ def compile_table(chosen, archs, *, out=None, note=print):
             rows.append(row)
     if out:
         try:
-            _write_file(Path(out) / "manifest.json", json.dumps(rows, indent=2).encode())
+            _write_file(Path(out) / "manifest.json", as_json(rows).encode())
         except UsageError as exc:
             exc.rows = rows
             raise

@@ -475,7 +475,7 @@ def load_spec(path):
 
 def tile_geometry(block, block_tile, smem_bytes=0):
     """The geometry of a kernel that gives each block one block_tile = (rows, cols) of C: grid.x
-    over N's tiles, grid.y over M's, a fixed block shape and dynamic shared memory. What no GPU
+    over N's tiles, grid.y over M's, a fixed block of (x, y, z) threads and dynamic shared memory. What no GPU
     can launch is refused here, on any machine (the device's own limits at the launch)."""
     def whole(values, count):
         values = tuple(values) if isinstance(values, (tuple, list)) else None

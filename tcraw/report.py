@@ -29,11 +29,25 @@ def shape_label(m, n, k):
     return f"{m}³" if m == n == k else f"{m}×{n}×{k}"
 
 
+def as_json(rows):
+    """Rows as JSON every parser reads: a number that is no number (a failed row's time, NaN) is
+    null — json.dumps would write NaN, which only Python's own parser takes."""
+    def finite(v):
+        if isinstance(v, float) and not math.isfinite(v):
+            return None
+        if isinstance(v, dict):
+            return {k: finite(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [finite(x) for x in v]
+        return v
+    return json.dumps(finite(rows), indent=2, default=str, allow_nan=False)
+
+
 def render(rows, fmt, columns=None):
     """``rows``: a list of dicts. ``columns``: (key, header) pairs the table shows; CSV and JSON
-    carry every field."""
+    carry every field (JSON: as_json)."""
     if fmt == "json":
-        return json.dumps(rows, indent=2, default=str)
+        return as_json(rows)
     if fmt == "csv":
         buf = io.StringIO()
         keys = list(dict.fromkeys(k for r in rows for k in r))

@@ -10,7 +10,7 @@ import json
 import subprocess
 import sys
 
-from . import kernels, validate
+from . import kernels, report, validate
 from .kernels import runnable
 from .errors import TcrawError, UsageError
 from .matmul import failed_record, make_problem, run_matmul
@@ -196,8 +196,8 @@ def run_problem(device_index, chosen, shape, *, explicit=True, inputs="normal", 
                 open_device=None, b_layout=None):
     """What `tcraw run` does: each kernel of ``chosen`` on one (m, n, k) problem on one GPU →
     rows (dicts, the JSON records), with speedups over the naive FP32 baseline. ``isolate`` runs
-    each kernel in a child process; ``save`` (a directory) gets A, B (per precision, as stored)
-    and each C as .npy, and the records, so anyone can re-check a result. ``b_layout``: B stored
+    each kernel in a child process; ``save`` (a directory; not with ``isolate``) gets A, B (per
+    precision, as stored) and each C as .npy, and the records, so anyone can re-check a result. ``b_layout``: B stored
     "row" (K×N) or "col" (N×K, K-major) for every kernel (None: each kernel's own). Everything is
     checked before the GPU is touched; a problem the GPU or the host cannot hold is refused up front."""
     from .matmul import check_fits, check_host_fits
@@ -254,7 +254,7 @@ def save_outputs(out, problems, outputs, rows, note=print):
             np.save(out / f"B_{key}.npy", b)
         for name, c in outputs.items():
             np.save(out / f"C_{name}.npy", np.ascontiguousarray(c))
-        (out / "records.json").write_text(json.dumps(rows, indent=2, default=str))
+        (out / "records.json").write_text(report.as_json(rows))
     except OSError as exc:
         raise UsageError(f"could not write the saved run to {out} ({exc.strerror or exc})") from None
     note(f"saved inputs, outputs and records under {out}")

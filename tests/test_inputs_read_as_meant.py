@@ -312,3 +312,43 @@ def test_one_name_is_a_list_of_it_and_a_shape_twice_is_timed_once():
     assert len(tcraw.parse_shapes("odd,odd")) == len(tcraw.SUITES["odd"])
     assert tcraw.parse_archs("sm_80,90,all")[:2] == [compiler.Arch(80), compiler.Arch(90)]
     assert tcraw.parse_archs(80) == [compiler.Arch(80)]
+
+
+# -- what scripts read ----------------------------------------------------------------------------
+
+def test_json_has_null_where_python_would_write_nan(tmp_path):
+    """A failed row's time is NaN in Python; json.dumps writes a bare NaN that strict parsers refuse."""
+    from tcraw import report
+    rows = [{"kernel": "k", "time_ms": float("nan"), "tflops": float("inf"), "sass": {"x": float("nan")}}]
+    text = report.render(rows, "json")
+    assert "NaN" not in text and "Infinity" not in text
+    assert json.loads(text) == [{"kernel": "k", "time_ms": None, "tflops": None, "sass": {"x": None}}]
+
+
+def test_every_compile_row_has_every_key(capsys):
+    assert main(["compile", "--arch", "sm_80", "--kernel", "naive_fp32,wgmma_tma_fp16", "--format", "json"]) == 0
+    ok, below = json.loads(capsys.readouterr().out)
+    assert (ok["status"], below["status"]) == ("ok", "below-min-arch") and ok.keys() == below.keys()
+    assert {"cached", "ptxas_warnings", "detail"} <= ok.keys() and below["cached"] is None
+
+
+def test_a_check_in_this_process_gives_a_kernel_that_does_not_compile_failed_rows(tmp_path, capsys):
+    """(Exit 1 and a row a shape, as the isolated children give; it raised CompileError, exit 2.)"""
+    from types import SimpleNamespace
+    src = tmp_path / "bad.cu"
+    src.write_text(SCALAR.replace("float s = 0;", "float s = undeclared;"))
+    bad = tcraw.user_kernel(src, "scalar_mm", "fp32", block=(16, 16))
+
+    class NoGpu(SimpleNamespace):
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return None
+
+    dev = NoGpu(cc=80, arch=compiler.Arch(80), name="no GPU", drv=tcraw.get_backend(), ordinal=0,
+                max_smem_optin=232448, sm_count=108, close=lambda: None)
+    rows = tcraw.check_kernels(0, [bad], shapes=[(16, 16, 16), (3, 5, 7)], isolate=False, extras=False,
+                               open_device=lambda index: dev, note=lambda *a: None)
+    assert [r["case"] for r in rows] == ["compile 16×16×16", "compile 3×5×7"]
+    assert not any(r["passed"] for r in rows) and "NVRTC_ERROR_COMPILATION" in rows[0]["error"]
