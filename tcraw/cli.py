@@ -693,7 +693,8 @@ def build_parser():
     s.add_argument("--warmup", type=_whole, default=5)
     s.add_argument("--seed", type=_whole)
     s.add_argument("--device", default="0")
-    s.add_argument("--out", help="write bench.json and bench.csv here (with --shapes, suites.json and suites.csv too)")
+    s.add_argument("--out", help="write bench.json and bench.csv here (with --shapes, suites.json and "
+                                 "suites.csv too)")
     _user_options(s)
     s.set_defaults(fn=cmd_bench)
 

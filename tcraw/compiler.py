@@ -280,8 +280,8 @@ def compile_source(source, arch, *, defines=(), include_dirs=(), name=None, entr
     """NVRTC: CUDA C++ → a Cubin for ``arch`` (sm_90, "90", Arch(90, "a")), through the cubin
     cache (``cache=False`` bypasses it). ``source`` is a file path, or the text itself when it
     has a newline (a relative path is the working directory's: tcraw's own kernels are
-    compiler.CUDA_SRC / "name.cu"); ``defines`` are NAME or NAME=VALUE; ``include_dirs`` are searched after the
-    source's own directory and before the CUDA headers. ``entry`` picks whose resources the
+    compiler.CUDA_SRC / "name.cu"); ``defines`` are NAME or NAME=VALUE; ``include_dirs`` are
+    searched after the source's own directory and before the CUDA headers. ``entry`` picks whose resources the
     Cubin carries (default: the first in the cubin's symbol table, not necessarily the source's
     first: name it where the source has several). A compile error raises CompileError with
     NVRTC's log, whose lines name the file and line of the source."""

@@ -276,7 +276,7 @@ class Kernel:
 
 
 NAME_CHARS = r"[A-Za-z0-9_.+=\[\]-]"   # what a kernel's name is made of (it names files and arguments) ...
-NAME_MOST = 160   # ... and how many: with its variant (06's longest: 62) and arch, a file name (`compile --out`) ≤ 255
+NAME_MOST = 160   # ... and how many: with its variant (06's longest: 62) and arch, a file name ≤ 255 (compile --out)
 
 TEXTS = {"defines": "NAME or NAME=VALUE texts, e.g. (\"BN=128\",)",
          "include_dirs": "directory paths, e.g. (\"include\",)"}

@@ -395,8 +395,8 @@ def select(names=None, precisions=None, extra=(), b_layout=None):
         if b_layout is not None and any(b_layout not in k.b_layouts for k in chosen):
             readers = [k.name for k in KERNELS.values() if b_layout in k.b_layouts]
             raise UsageError(f"the default kernels ({', '.join(DEFAULT_KERNELS)}) read B row-major, not "
-                             f"{b_layout}-major: name kernels that read it (--kernel {','.join(readers[:3])}, ...) or a precision "
-                             "whose kernels do (--precision fp8)")
+                             f"{b_layout}-major: name kernels that read it (--kernel {','.join(readers[:3])}, "
+                             "...) or a precision whose kernels do (--precision fp8)")
     return chosen
 
 
@@ -475,8 +475,8 @@ def load_spec(path):
 
 def tile_geometry(block, block_tile, smem_bytes=0):
     """The geometry of a kernel that gives each block one block_tile = (rows, cols) of C: grid.x
-    over N's tiles, grid.y over M's, a fixed block of (x, y, z) threads and dynamic shared memory. What no GPU
-    can launch is refused here, on any machine (the device's own limits at the launch)."""
+    over N's tiles, grid.y over M's, a fixed block of (x, y, z) threads and dynamic shared memory.
+    What no GPU can launch is refused here, on any machine (the device's own limits at the launch)."""
     def whole(values, count):
         values = tuple(values) if isinstance(values, (tuple, list)) else None
         return values if values is not None and len(values) == count and \

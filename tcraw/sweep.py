@@ -197,9 +197,10 @@ def run_problem(device_index, chosen, shape, *, explicit=True, inputs="normal", 
     """What `tcraw run` does: each kernel of ``chosen`` on one (m, n, k) problem on one GPU →
     rows (dicts, the JSON records), with speedups over the naive FP32 baseline. ``isolate`` runs
     each kernel in a child process; ``save`` (a directory; not with ``isolate``) gets A, B (per
-    precision, as stored) and each C as .npy, and the records, so anyone can re-check a result. ``b_layout``: B stored
-    "row" (K×N) or "col" (N×K, K-major) for every kernel (None: each kernel's own). Everything is
-    checked before the GPU is touched; a problem the GPU or the host cannot hold is refused up front."""
+    precision, as stored) and each C as .npy, and the records, so anyone can re-check a result.
+    ``b_layout``: B stored "row" (K×N) or "col" (N×K, K-major) for every kernel (None: each
+    kernel's own). Everything is checked before the GPU is touched; a problem the GPU or the host
+    cannot hold is refused up front."""
     from .matmul import check_fits, check_host_fits
     from .runtime import Device
     shape = validate.shape(shape)

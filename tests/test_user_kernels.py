@@ -372,7 +372,7 @@ def test_a_specs_missing_source_is_refused_where_that_kernel_is_used(tmp_path, c
     spec = tmp_path / "gone.py"
     spec.write_text(WMMA_SPEC.format(src=ROOT / "examples" / "wmma_smem_64.cu")
                     + "KERNELS = [Kernel(name='good', entry='wmma_smem_64', **base),\n"
-                      f"           Kernel(name='g', entry='g', **{{**base, 'source': {str(tmp_path / 'gone.cu')!r}}})]\n")
+                      f"  Kernel(name='g', entry='g', **{{**base, 'source': {str(tmp_path / 'gone.cu')!r}}})]\n")
     good, gone = kernels.load_spec(spec)
     assert main(["compile", "--spec", str(spec), "--arch", "sm_80", "--kernel", "good"]) == 0
     capsys.readouterr()
