@@ -26,7 +26,7 @@ def note(msg):
 class _Once(argparse._StoreAction):
     """An option that takes one value, refused when given twice (argparse would keep the last and
     say nothing: `--spec a.py --spec b.py` ran b.py's kernels alone). Repeatable options say so
-    (action="append")."""
+    (action="append", "extend")."""
 
     def __call__(self, parser, namespace, values, option_string=None):
         given = namespace.__dict__.setdefault("_given", set())
@@ -89,9 +89,9 @@ def _named_kernel_options(p, names=True):
     """For compile, check, profile and list: kernels by --kernel name and/or a user's, where
     --precision only declares a --source kernel's precision (see _named_kernels)."""
     if names:
-        p.add_argument("--kernel", action="append",
+        p.add_argument("--kernel", action="extend", nargs="+",
                        help="kernel name(s): built-in (`tcraw list`) or of your --spec")
-    p.add_argument("--precision", action="append", help=SOURCE_PRECISION)
+    p.add_argument("--precision", action="extend", nargs="+", help=SOURCE_PRECISION)
     _user_options(p)
 
 
@@ -633,7 +633,7 @@ def build_parser():
 
     s = sub.add_parser("compile", help="NVRTC cubins and their resources, for any arch (no GPU needed)")
     _common(s)
-    s.add_argument("--arch", action="append", help="sm_XX[,sm_YY] or all (default: this GPU's)")
+    s.add_argument("--arch", action="extend", nargs="+", help="sm_XX[,sm_YY] or all (default: this GPU's)")
     s.add_argument("--out", help="write <kernel>.<arch>.cubin (06: one a configuration, <kernel>[<variant>]."
                                  "<arch>.cubin), the fp64 reference's and manifest.json here")
     s.add_argument("--device", type=_whole, default=0)
@@ -642,8 +642,8 @@ def build_parser():
 
     s = sub.add_parser("run", help="run, time and verify kernels on the GPU")
     _common(s)
-    s.add_argument("--kernel", action="append", help="kernel name(s), see `tcraw list`")
-    s.add_argument("--precision", action="append",
+    s.add_argument("--kernel", action="extend", nargs="+", help="kernel name(s), see `tcraw list`")
+    s.add_argument("--precision", action="extend", nargs="+",
                    help="fp32, fp16, bf16, tf32, int8, fp64, fp8 or all (comma-separated)")
     _shape_options(s)
     s.add_argument("--iters", type=_whole, default=20, help="timed launches (median and min reported)")
@@ -665,9 +665,10 @@ def build_parser():
 
     s = sub.add_parser("sweep", help="sizes × kernels × devices; CSV and JSON with --out")
     _common(s)
-    s.add_argument("--sizes", action="append", help="M = N = K values, comma-separated (default 256,1024,2048)")
-    s.add_argument("--kernel", action="append", help="kernel name(s), see `tcraw list`")
-    s.add_argument("--precision", action="append", help="fp32, fp16, bf16, tf32, int8, fp64, fp8 or all")
+    s.add_argument("--sizes", action="extend", nargs="+",
+                   help="M = N = K values, comma-separated (default 256,1024,2048)")
+    s.add_argument("--kernel", action="extend", nargs="+", help="kernel name(s), see `tcraw list`")
+    s.add_argument("--precision", action="extend", nargs="+", help="fp32, fp16, bf16, tf32, int8, fp64, fp8 or all")
     s.add_argument("--device", default="0", help="GPU index, or 'all': one worker per GPU, at once")
     s.add_argument("--iters", type=_whole, default=10)
     s.add_argument("--warmup", type=_whole, default=2)
@@ -682,11 +683,11 @@ def build_parser():
 
     s = sub.add_parser("bench", help="the kernel ladder against cuBLAS at large sizes")
     _common(s)
-    s.add_argument("--sizes", action="append", help="M = N = K values (default 1024,2048,4096,8192)")
+    s.add_argument("--sizes", action="extend", nargs="+", help="M = N = K values (default 1024,2048,4096,8192)")
     s.add_argument("--shapes", help="shape suites (square, llm, skinny, long-k, odd) and/or files of "
                                     "M N K lines, comma-separated; a geomean per suite against cuBLAS")
-    s.add_argument("--kernel", action="append", help="only these rungs of the ladder (cuBLAS always runs)")
-    s.add_argument("--precision", action="append",
+    s.add_argument("--kernel", action="extend", nargs="+", help="only these rungs of the ladder (cuBLAS always runs)")
+    s.add_argument("--precision", action="extend", nargs="+",
                    help="the ladders: fp32, fp16, bf16, tf32, int8, fp8e4m3bf16, fp8e4m3, fp8e5m2 (fp8: all three), "
                         "fp64 or all (the default); FP8 and INT8 against cuBLASLt")
     s.add_argument("--iters", type=_whole, default=20)

@@ -208,6 +208,17 @@ def test_what_argparse_let_through_is_refused(argv, needle, capsys):
     assert needle in capsys.readouterr().err
 
 
+def test_a_list_is_comma_separated_space_separated_or_repeated(capsys):
+    """DESIGN.md writes `--kernel NAME…`: names one after another are the list they read as."""
+    for argv in (["--kernel", "naive_fp32,wmma_fp16", "--arch", "sm_80,sm_86"],
+                 ["--kernel", "naive_fp32", "wmma_fp16", "--arch", "sm_80", "sm_86"],
+                 ["--kernel", "naive_fp32", "--kernel", "wmma_fp16", "--arch", "sm_80", "--arch", "sm_86"]):
+        assert main(["compile", *argv, "--format", "json"]) == 0
+        rows = json.loads(capsys.readouterr().out)
+        assert [(r["kernel"], r["arch"]) for r in rows] == [("naive_fp32", "sm_80"), ("naive_fp32", "sm_86"),
+                                                             ("wmma_fp16", "sm_80"), ("wmma_fp16", "sm_86")]
+
+
 def test_compile_out_keeps_every_row_when_one_cubin_cannot_be_written(tmp_path, capsys):
     out = tmp_path / "out"
     (out / "wmma_fp16.sm_80.cubin").mkdir(parents=True)
