@@ -9,7 +9,7 @@ verified at every size it is timed at, and reported as a ratio to cuBLAS's media
 from dataclasses import dataclass, replace
 
 from .errors import TcrawError
-from .kernels import KERNELS
+from .kernels import KERNELS, checked_chosen
 from .matmul import failed_record, make_problem, run_cublas, run_cublaslt, run_matmul
 from .driver.cublaslt import LT_NONE, LT_TYPES
 from .precision import FAMILIES, PRECISIONS, base_matrices
@@ -292,7 +292,6 @@ def bench_plan(device_index, keys=None, shapes=(1024, 2048, 4096, 8192), *, extr
     if not isinstance(extra, (list, tuple)) or not all(isinstance(u, Kernel) for u in extra):
         raise UsageError(f"extra is a list of tcraw Kernels (a spec's, user_kernel's), not {extra!r:.80}")
     if extra:
-        from .kernels import checked_chosen
         checked_chosen(extra)   # (each source a file: refused before the GPU, not as failed rows after cuBLAS)
     asked = [one for key in keys or () for one in (LADDER_GROUPS.get(key, [key]) if rungs is None else [key])]
     keys = list(dict.fromkeys(asked or list(rungs or ()) or [k.precision.key for k in extra] or LADDER))

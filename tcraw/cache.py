@@ -26,6 +26,8 @@ import struct
 import tempfile
 from pathlib import Path
 
+from .driver import source_bytes
+
 SCHEMA = 1
 MAGIC = b"TCRAWC01"
 # No ^ anchor: a pattern that starts with a literal lets the regex engine skip ahead fast, and an
@@ -51,12 +53,6 @@ def cache_dir():
 _header_digest_memo = {}
 
 
-def _encoded(text):
-    """Source text as the bytes NVRTC is given (bytes read that are not UTF-8 travel as
-    surrogates: compiler.read_source)."""
-    return text.encode("utf-8", "surrogateescape") if isinstance(text, str) else text
-
-
 def included_headers(source, include_dir, source_dir=None):
     """Sorted [(name, content)] of every header the source pulls in, transitively, that exists on
     disk. An include is looked up next to the including file first, then in ``include_dir``; its
@@ -77,7 +73,7 @@ def _scan(source, include_dir, source_dir, toolchain=()):
         else list(include_dir)
     toolchain = tuple(os.path.join(os.path.normpath(d), "") for d in toolchain)
     seen, found, stats = set(), [], []
-    todo = [(_encoded(source), source_dir)]
+    todo = [(source_bytes(source), source_dir)]
     computed = False
     while todo:
         text, here = todo.pop()
@@ -127,13 +123,13 @@ def _headers_digest(source, include_dir, source_dir, toolchain=()):
     Remembered per (source, directories) while the files that decided it are unchanged: a header
     edited between two compiles of one process (a notebook's) is a new key, not the old cubin."""
     # source_dir too: the same source beside other headers includes other content
-    memo_key = (hashlib.sha256(_encoded(source)).hexdigest(), str(include_dir), str(source_dir), str(toolchain))
+    memo_key = (hashlib.sha256(source_bytes(source)).hexdigest(), str(include_dir), str(source_dir), str(toolchain))
     memo = _header_digest_memo.get(memo_key)
     if memo is None or not _unchanged(memo[1]):
         found, stats, computed = _scan(source, include_dir, source_dir, toolchain)
         h = hashlib.sha256()
         for name, content in found:
-            h.update(name.encode("utf-8", "surrogateescape"))
+            h.update(source_bytes(name))
             h.update(content)
         memo = _header_digest_memo[memo_key] = (None if computed else h.hexdigest(), stats)
     return memo[0]
@@ -147,7 +143,7 @@ def cache_key(source, options, arch, nvrtc_version, include_dir=None, source_dir
         return None
     parts = {
         "schema": SCHEMA,
-        "source": hashlib.sha256(_encoded(source)).hexdigest(),
+        "source": hashlib.sha256(source_bytes(source)).hexdigest(),
         "headers": headers,
         "options": [o for o in options if not o.startswith("-I")],
         "arch": str(arch),

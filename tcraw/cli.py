@@ -232,16 +232,16 @@ def cmd_list(args):
 
 # -- compile --------------------------------------------------------------------------------------
 
-def _archs_for_compile(values, device_ordinal):
-    """--arch parsed before anything is compiled; none given: this GPU's, else every arch."""
-    if values is None:
-        try:
-            with _open_device(device_ordinal) as dev:
-                return [dev.arch]
-        except NoDeviceError:
-            note("tcraw compile: no GPU here, compiling for every arch NVRTC supports (--arch to choose)")
-            values = ["all"]
-    return compiler.parse_archs(values)
+def _archs_for_compile(archs, device_ordinal):
+    """--arch as parsed; none given: this GPU's, else every arch NVRTC supports."""
+    if archs is not None:
+        return archs
+    try:
+        with _open_device(device_ordinal) as dev:
+            return [dev.arch]
+    except NoDeviceError:
+        note("tcraw compile: no GPU here, compiling for every arch NVRTC supports (--arch to choose)")
+        return compiler.parse_archs("all")
 
 
 def _print_compile_rows(rows, fmt):
@@ -253,14 +253,13 @@ def _print_compile_rows(rows, fmt):
 
 def cmd_compile(args):
     validate.device_index(args.device)
-    arch_values = validate.names(args.arch, "--arch")
-    if arch_values is not None:
-        compiler.parse_archs(arch_values)   # (before the GPU is looked for: a wrong one is 2 on any machine)
+    arch_values = validate.names(args.arch, "--arch")   # (parsed before the GPU is looked for: 2 on any machine)
+    archs = compiler.parse_archs(arch_values) if arch_values is not None else None
     names, extra = _named_kernels(args)
     chosen = kernels.select(names, None, extra) if names or extra else list(kernels.KERNELS.values())
     out = validate.output_dir(args.out, "--out")
     try:
-        rows = compiler.compile_table(chosen, _archs_for_compile(arch_values, args.device), out=out, note=note)
+        rows = compiler.compile_table(chosen, _archs_for_compile(archs, args.device), out=out, note=note)
     except UsageError as exc:
         if hasattr(exc, "rows"):   # (the manifest could not be written: the rows built are still shown)
             _print_compile_rows(exc.rows, args.format)
@@ -483,10 +482,11 @@ def _shapes(text):
     """--shapes "m,n,k;m,n,k" (or one m,n,k)."""
     shapes = []
     for part in [p for p in str(text).split(";") if p.strip()]:
-        if None in (validate.digits(v.strip()) for v in part.replace("x", ",").split(",")):
+        try:
+            shape = _ints(part, "--shapes", (3,))
+        except UsageError:
             raise UsageError(f"check --shapes takes m,n,k triples separated by ';', got {text!r} (suites and "
-                             "files of shapes are bench's --shapes)")
-        shape = _ints(part, "--shapes", (3,))
+                             "files of shapes are bench's --shapes)") from None
         validate.problem(*shape)
         shapes.append(shape)
     if not shapes:

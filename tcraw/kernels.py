@@ -234,6 +234,7 @@ REFERENCE_ENTRIES = {"fp32": "reference_fp32", "tf32": "reference_fp32", "fp16":
                      "fp64": "reference_fp64", "fp8e4m3": "reference_e4m3", "fp8e5m2": "reference_e5m2",
                      "fp8e4m3bf16": "reference_e4m3"}
 
+
 def taken_name(name):
     """Whether a user's kernel may not be called ``name``: a registry kernel's, the fp64
     reference's (`compile --out` writes its cubin beside yours) or a yardstick's (bench's rows)."""
@@ -432,9 +433,9 @@ def load_spec(path):
                          "a Python file with KERNELS = "
                          "[tcraw.Kernel(...), ...] (see examples/)")
     import sys
-    here = str(path.resolve().parent)
+    here = path.resolve().parent
     modules = set(sys.modules)
-    sys.path.insert(0, here)   # (a spec may import a helper module beside it — its own, not another spec's)
+    sys.path.insert(0, str(here))   # (a spec may import a helper module beside it — its own, not another spec's)
     try:
         found = runpy.run_path(str(path)).get("KERNELS")
     except UsageError as exc:   # tcraw refused something the spec asked for: say where it was asked
@@ -442,13 +443,12 @@ def load_spec(path):
     except (Exception, SystemExit) as exc:   # the user's own Python: name the file and what it raised
         raise UsageError(f"spec file {path} failed to load: {type(exc).__name__}: {exc}") from None
     finally:
-        sys.path.remove(here)
+        sys.path.remove(str(here))
         for name in set(sys.modules) - modules:   # (helpers imported from beside it: the next spec finds its own)
-            if os.path.dirname(getattr(sys.modules[name], "__file__", None) or "") == here:
+            if os.path.dirname(getattr(sys.modules[name], "__file__", None) or "") == str(here):
                 del sys.modules[name]
     if not isinstance(found, (list, tuple)) or not found or not all(isinstance(k, Kernel) for k in found):
         raise UsageError(f"spec file {path} must set KERNELS to a non-empty list of tcraw.Kernel objects")
-    here = path.resolve().parent
     kernels = []
     if (twice := sorted({k.name for k in found if [j.name for j in found].count(k.name) > 1})):
         raise UsageError(f"spec file {path}: two kernels share the name {twice[0]!r}; each needs its own")

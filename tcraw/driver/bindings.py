@@ -7,7 +7,7 @@ Every call returns a tuple whose first item is the result code; ``_ok`` turns a 
 import ctypes
 
 from ..errors import CudaError, NoDeviceError, no_driver, no_nvrtc
-from . import Backend
+from . import Backend, source_bytes
 from .constants import TENSOR_MAP_L2_PROMOTION_256B
 
 try:  # cuda-bindings >= 12.6.1 (and all of 13.x) has these; `from cuda import cuda` is gone in 13
@@ -192,9 +192,8 @@ class BindingsBackend(Backend):
         return list(_ok("nvrtcGetSupportedArchs", _nvrtc().nvrtcGetSupportedArchs()))
 
     def nvrtc_create_program(self, source, name):
-        # (surrogateescape: a source's bytes that are not UTF-8 go back as they were read, compiler.read_source)
-        text, name = (t.encode("utf-8", "surrogateescape") for t in (source, name))
-        return _ok("nvrtcCreateProgram", _nvrtc().nvrtcCreateProgram(text, name, 0, [], []))
+        return _ok("nvrtcCreateProgram",
+                   _nvrtc().nvrtcCreateProgram(source_bytes(source), source_bytes(name), 0, [], []))
 
     def nvrtc_compile_program(self, prog, options):
         opts = [o.encode() for o in options]

@@ -12,7 +12,7 @@ import sys
 from ctypes import POINTER, byref, c_char_p, c_float, c_int, c_size_t, c_uint, c_uint64, c_void_p
 
 from ..errors import CudaError, NoDeviceError, no_driver, no_nvrtc
-from . import Backend
+from . import Backend, source_bytes
 from .constants import TENSOR_MAP_L2_PROMOTION_256B
 
 CUresult = c_int
@@ -313,9 +313,7 @@ class CtypesBackend(Backend):
 
     def nvrtc_create_program(self, source, name):
         prog = c_void_p()
-        # (surrogateescape: a source's bytes that are not UTF-8 go back as they were read, compiler.read_source)
-        text, name = (t.encode("utf-8", "surrogateescape") for t in (source, name))
-        self._nv("nvrtcCreateProgram", byref(prog), text, name, c_int(0), None, None)
+        self._nv("nvrtcCreateProgram", byref(prog), source_bytes(source), source_bytes(name), c_int(0), None, None)
         return prog.value
 
     def nvrtc_compile_program(self, prog, options):
