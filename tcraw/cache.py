@@ -32,7 +32,7 @@ SCHEMA = 1
 MAGIC = b"TCRAWC01"
 # No ^ anchor: a pattern that starts with a literal lets the regex engine skip ahead fast, and an
 # #include in a comment matching too only makes the key stricter.
-_INCLUDE = re.compile(rb'#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]')
+_INCLUDE = re.compile(rb'#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]')
 _COMPUTED_INCLUDE = re.compile(rb'(?m)^[ \t]*#[ \t]*include[ \t]+[A-Za-z_]')   # #include MACRO: no name to follow
 SASS_SUFFIX = ".sass.json"
 # What the cache owns, and clear() removes: cubin entries and sass.py's counts (both named by a
@@ -55,7 +55,8 @@ _header_digest_memo = {}
 
 def included_headers(source, include_dir, source_dir=None):
     """Sorted [(name, content)] of every header the source pulls in, transitively, that exists on
-    disk. An include is looked up next to the including file first, then in ``include_dir``; its
+    disk. An include is looked up where NVRTC looks: "name" next to the including file first,
+    then in ``source_dir`` (the compile's first -I) and ``include_dir``; <name> in those two. Its
     name is relative to the directory it was found in (the name as included), never that
     directory's own place, so two installs of tcraw sharing a cache share its keys. A list, not a
     dict: two different headers can be included under the same name from different directories.
@@ -72,6 +73,7 @@ def _scan(source, include_dir, source_dir, toolchain=()):
     include_dirs = [include_dir] if isinstance(include_dir, (str, os.PathLike)) or include_dir is None \
         else list(include_dir)
     toolchain = tuple(os.path.join(os.path.normpath(d), "") for d in toolchain)
+    searched = (source_dir, *include_dirs)
     seen, found, stats = set(), [], []
     todo = [(source_bytes(source), source_dir)]
     computed = False
@@ -79,8 +81,10 @@ def _scan(source, include_dir, source_dir, toolchain=()):
         text, here = todo.pop()
         ours = here is None or not os.path.join(os.path.normpath(here), "").startswith(toolchain)
         computed = computed or (ours and bool(_COMPUTED_INCLUDE.search(text)))
-        for name in _INCLUDE.findall(text):
-            for base in (here, *include_dirs):
+        for opener, name in _INCLUDE.findall(text):
+            # NVRTC's order: "name" beside the including file first, then the -I list; <name> the
+            # -I list alone (source_dir is its first entry: build_options passes it as -I)
+            for base in ((here,) if opener == b'"' else ()) + searched:
                 if base is None:
                     continue
                 path = os.path.normpath(os.path.join(base, os.fsdecode(name)))

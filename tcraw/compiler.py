@@ -432,10 +432,13 @@ def resources(image, log, entry):
 # -- prebuilt cubins (no NVRTC needed) ------------------------------------------------------------
 
 def prebuilt_candidates(device_arch):
-    """Cubin archs that run on a device, best first: its own, its arch-specific 'a' form, then
-    older minors of the same major (SASS runs forward within a major, never across majors)."""
+    """Cubin archs that run on a device, best first: its own, its arch-specific 'a' form (sm_90
+    on) and family form 'f' (sm_100 on), then older minors of the same major, plain or 'f' (SASS
+    runs forward within a major, never across majors; 'a' only on its own minor)."""
+    def forms(cc, *suffixes):
+        return [Arch(cc, s) for s in ("", *suffixes) if cc >= {"": 0, "a": 90, "f": 100}[s]]
     cc = device_arch.cc
-    return [Arch(cc), Arch(cc, "a")] + [Arch(c) for c in range(cc - 1, (cc // 10) * 10 - 1, -1)]
+    return forms(cc, "a", "f") + [a for c in range(cc - 1, (cc // 10) * 10 - 1, -1) for a in forms(c, "f")]
 
 
 def cubin_for(kernel, device, cubin_dir=None):

@@ -6,6 +6,7 @@ raises), so a `with` block never leaks device memory on an error path.
 import ctypes
 import functools
 import math
+import threading
 
 import numpy as np
 
@@ -28,8 +29,14 @@ def _release(call, *args):
             raise
 
 
+# The context tcraw last made current, per thread: a Device makes its own current again when used
+# after another Device was (two GPUs in one thread), so memory, modules and events land on the GPU
+# the object says. (Code that changes the current context itself, outside tcraw, must put it back.)
+_current = threading.local()
+
+
 class Device:
-    """GPU ``ordinal`` with its primary context current on this thread."""
+    """GPU ``ordinal`` with its primary context, made current on the thread that uses it."""
 
     def __init__(self, ordinal=0, backend=None):
         from .validate import is_whole
@@ -49,8 +56,16 @@ class Device:
         # The primary context is the one the runtime API shares; retaining it avoids cuCtxCreate,
         # whose signature changed between cuda-bindings 12 and 13.
         self.ctx = self.drv.primary_ctx_retain(self.handle)
-        self.drv.ctx_set_current(self.ctx)
         self._open = True
+        try:
+            self._check()
+            self._read_attributes()
+        except BaseException:
+            self.close()   # (the retained context released: nothing else is held yet)
+            raise
+        self._helpers = {}   # helper source -> its Functions, built on first use (False: they cannot be here)
+
+    def _read_attributes(self):
         attr = lambda a: self.drv.device_attribute(self.handle, a)  # noqa: E731
         self.name = self.drv.device_name(self.handle)
         self.cc = 10 * attr(C.DEV_COMPUTE_CAPABILITY_MAJOR) + attr(C.DEV_COMPUTE_CAPABILITY_MINOR)
@@ -65,7 +80,6 @@ class Device:
         self.max_grid = tuple(attr(a) for a in C.DEV_MAX_GRID_DIM)
         self.max_smem_default = attr(C.DEV_MAX_SHARED_MEMORY_PER_BLOCK)
         self.max_smem_optin = attr(C.DEV_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
-        self._helpers = {}   # helper source -> its Functions, built on first use (False: they cannot be here)
 
     @functools.cached_property
     def pci_bus_id(self):
@@ -86,8 +100,12 @@ class Device:
         return None if per_clk is None else self.sm_count * per_clk * self.clock_khz * 1e3 / 1e12
 
     def _check(self):
+        """Refuse a closed Device; make its context current where another's is (cuCtxSetCurrent)."""
         if not self._open:
             raise Closed("this Device was closed; open a new one")
+        if getattr(_current, "ctx", None) is not self.ctx:
+            self.drv.ctx_set_current(self.ctx)
+            _current.ctx = self.ctx
 
     def synchronize(self):
         self._check()
@@ -145,10 +163,12 @@ class Device:
         if getattr(self, "_open", False):
             self._open = False
             try:
-                for functions in self._helpers.values():
+                for functions in getattr(self, "_helpers", {}).values():
                     if functions:
                         functions[0].module.unload()
             finally:
+                if getattr(_current, "ctx", None) is self.ctx:
+                    _current.ctx = None
                 _release(self.drv.primary_ctx_release, self.handle)
 
     def __enter__(self):
@@ -179,7 +199,7 @@ class DeviceBuffer:
             raise UsageError(f"a device buffer needs a positive size, got {nbytes} bytes")
         self.device, self.drv, self.nbytes = device, device.drv, int(nbytes)
         self.dtype = None if dtype is None else np.dtype(dtype)
-        self._owner = True
+        self._owner, self._parent = True, None
         try:
             self.ptr = self.drv.mem_alloc(self.nbytes)
         except CudaError as exc:
@@ -216,18 +236,20 @@ class DeviceBuffer:
     def view(self, offset, dtype=None, nbytes=None):
         """A non-owning window of ``nbytes`` (default: the rest) starting ``offset`` bytes in
         (freeing it frees nothing)."""
+        self._check(0)
         nbytes = self.nbytes - offset if nbytes is None else nbytes
         if not 0 <= offset < self.nbytes or not 0 < nbytes <= self.nbytes - offset:
             raise UsageError(f"a {nbytes}-byte window at offset {offset} is outside this {self.nbytes}-byte buffer")
         v = object.__new__(DeviceBuffer)
         v.device, v.drv, v.nbytes = self.device, self.drv, nbytes
         v.dtype = np.dtype(dtype) if dtype is not None else self.dtype
-        v.ptr, v._owner = self.ptr + offset, False
+        v.ptr, v._owner, v._parent = self.ptr + offset, False, self
         return v
 
     def _check(self, nbytes):
-        if self.ptr is None:
-            raise Closed("this DeviceBuffer was freed; allocate a new one")
+        if self.ptr is None or (self._parent is not None and self._parent.ptr is None):
+            raise Closed("this DeviceBuffer (or the buffer it is a view of) was freed; allocate a new one")
+        self.device._check()
         if nbytes > self.nbytes:
             raise UsageError(f"{nbytes} bytes do not fit a {self.nbytes}-byte device buffer")
 
@@ -313,6 +335,7 @@ class Module:
         """The kernel ``entry`` (an extern "C" name); a missing one lists the module's kernels."""
         if self.handle is None:
             raise Closed("this Module was unloaded")
+        self.device._check()
         try:
             handle = self.drv.module_get_function(self.handle, entry)
         except CudaError as exc:
@@ -473,6 +496,9 @@ def launcher(fn, geometry, args):
     """A callable doing cuLaunchKernel(fn, grid, block, dynamic smem, stream 0, args), with every
     argument packed once (KernelArgs) so a timed loop pays nothing for packing. The driver reads
     the argument values at each launch, so the launcher holds ``args`` (and its geometry)."""
+    if fn.module.handle is None:
+        raise Closed(f"{fn.entry}'s Module was unloaded; load the cubin again")
+    fn.module.device._check()
     check_geometry(fn.module.device, fn, geometry)
     check_args(fn, args)
     go = fn.module.drv.launcher(fn.handle, geometry.grid, geometry.block, geometry.smem_bytes, args.address)
@@ -564,10 +590,11 @@ def time_launches(device, run_once, iters, warmup):
     held = bool(hold and hold(0))
     drv = device.drv
     warm_up(drv, run_once, warmup)
-    events = []
+    made = []
     try:
-        for _ in range(iters):
-            events.append((drv.event_create(), drv.event_create()))
+        for _ in range(2 * iters):
+            made.append(drv.event_create())   # each kept as made: released below if the next fails
+        events = list(zip(made[::2], made[1::2]))
         for j, (start, end) in enumerate(events):
             if held and j % HOLD_CHUNK == 0:
                 hold(min(HOLD_CHUNK, iters - j) * HOLD_MS_PER_LAUNCH)
@@ -579,6 +606,5 @@ def time_launches(device, run_once, iters, warmup):
         times.held_ms = iters * HOLD_MS_PER_LAUNCH if held else 0.0
         return times
     finally:
-        for pair in events:
-            for ev in pair:
-                _release(drv.event_destroy, ev)
+        for ev in made:
+            _release(drv.event_destroy, ev)

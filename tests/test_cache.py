@@ -89,6 +89,33 @@ def test_header_memo_tells_source_dirs_apart(tmp_path):
     assert _key_in(one, inc) != _key_in(two, inc)   # no clear between: the memo must not answer
 
 
+@pytest.mark.parametrize("include, beside", [('"common.cuh"', True), ('"common.cuh"', False),
+                                             ("<common.cuh>", True)])
+def test_a_header_edit_is_a_new_compile_wherever_nvrtc_found_it(tmp_path, include, beside):
+    """The key hashes the header NVRTC uses for y/h.cuh's include: "common.cuh" is the one beside
+    it, if any, else the source directory's (an -I); <common.cuh> the source directory's even with
+    one beside it. Editing that one compiles again (the cubin holds the new value), editing
+    another does not."""
+    (tmp_path / "y").mkdir()
+    src = tmp_path / "k.cu"
+    src.write_text('#include "y/h.cuh"\nextern "C" __global__ void k(int *p) { p[0] = V; }\n')
+    (tmp_path / "y" / "h.cuh").write_text(f"#include {include}\n")
+    used, other = tmp_path / "common.cuh", tmp_path / "y" / "common.cuh"
+    if include.startswith('"') and beside:
+        used, other = other, used
+    store = CubinCache(tmp_path / "cache")
+    for value in (0x13572468, 0x24681357):
+        used.write_text(f"#define V {value}\n")
+        if beside:
+            other.write_text(f"#define V {0x7EADBEEF}\n")
+        cold, warm = (compiler.compile_source(src, "sm_90", cache=store) for _ in range(2))
+        assert not cold.cached and warm.cached and warm.image == cold.image
+        assert value.to_bytes(4, "little") in cold.image and (0x7EADBEEF).to_bytes(4, "little") not in cold.image
+    if beside:
+        other.write_text(f"#define V {0x7EADBEEE}\n")   # (the header NVRTC does not read: the same key)
+        assert compiler.compile_source(src, "sm_90", cache=store).cached
+
+
 def test_warm_compile_comes_from_the_cache(tmp_path):
     store = CubinCache(tmp_path)
     cold = compiler.compile_cubin(KERNEL, "sm_90", cache=store)

@@ -13,7 +13,7 @@ import pytest
 
 from tcraw import compiler, cubin, kernels
 from tcraw.cubin import EM_CUDA, elf_arch, entries, kernel_param_sizes, kernel_resources, sections
-from tcraw.errors import CubinError, UsageError
+from tcraw.errors import ArchError, CubinError, UsageError
 
 NAIVE = kernels.KERNELS["naive_fp32"]
 WMMA = kernels.KERNELS["wmma_fp16"]
@@ -109,6 +109,25 @@ def test_load_prebuilt_of_a_garbage_or_wrong_cubin_is_a_cubin_error(tmp_path, wm
     (tmp_path / "naive_fp32.sm_90.cubin").write_bytes(wmma)
     with pytest.raises(CubinError, match=f"no kernel 'naive_fp32'.*{WMMA.entry}"):
         compiler.load_prebuilt(NAIVE, compiler.Arch(90), tmp_path)
+
+
+@pytest.mark.parametrize("cc", [80, 86, 89])
+def test_load_prebuilt_runs_an_older_minor_of_the_same_major(tmp_path, cc):
+    """An Ampere or Ada GPU takes sm_80's cubin (SASS runs forward within a major); sm_90 does not."""
+    (tmp_path / "naive_fp32.sm_80.cubin").write_bytes(compiler.compile_cubin(NAIVE, "sm_80").image)
+    found = compiler.load_prebuilt(NAIVE, compiler.Arch(cc), tmp_path)
+    assert str(found.arch) == "sm_80" and found.cached and found.registers > 0
+    with pytest.raises(ArchError, match="it has: sm_80"):
+        compiler.load_prebuilt(NAIVE, compiler.Arch(90), tmp_path)
+
+
+def test_prebuilt_candidates_of_every_arch_are_targets_of_its_major():
+    """Every device arch has candidates, its own first, all of its major, 'a' only its own."""
+    for cc in range(50, 130):
+        found = compiler.prebuilt_candidates(compiler.Arch(cc))
+        assert found[0] == compiler.Arch(cc) and {a.cc // 10 for a in found} == {cc // 10}
+        assert all(a.cc == cc for a in found if a.suffix == "a")
+        assert any(a.suffix == "a" for a in found) == (cc >= 90)
 
 
 # -- malformed input -----------------------------------------------------------------------------
