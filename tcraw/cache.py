@@ -55,9 +55,9 @@ _header_digest_memo = {}
 
 def included_headers(source, include_dir, source_dir=None):
     """Sorted [(name, content)] of every header the source pulls in, transitively, that exists on
-    disk. An include is looked up where NVRTC looks: "name" next to the including file first,
-    then in ``source_dir`` (the compile's first -I) and ``include_dir``; <name> in those two. Its
-    name is relative to the directory it was found in (the name as included), never that
+    disk. An include is looked up where NVRTC looks: "name" next to the including file first
+    (``source_dir`` for the source itself), then in ``include_dir`` (the -I list); <name> in
+    ``include_dir`` alone. Its name is relative to the directory it was found in (the name as included), never that
     directory's own place, so two installs of tcraw sharing a cache share its keys. A list, not a
     dict: two different headers can be included under the same name from different directories.
     ``include_dir`` may be one directory or a sequence of them (searched in order)."""
@@ -73,7 +73,6 @@ def _scan(source, include_dir, source_dir, toolchain=()):
     include_dirs = [include_dir] if isinstance(include_dir, (str, os.PathLike)) or include_dir is None \
         else list(include_dir)
     toolchain = tuple(os.path.join(os.path.normpath(d), "") for d in toolchain)
-    searched = (source_dir, *include_dirs)
     seen, found, stats = set(), [], []
     todo = [(source_bytes(source), source_dir)]
     computed = False
@@ -82,9 +81,9 @@ def _scan(source, include_dir, source_dir, toolchain=()):
         ours = here is None or not os.path.join(os.path.normpath(here), "").startswith(toolchain)
         computed = computed or (ours and bool(_COMPUTED_INCLUDE.search(text)))
         for opener, name in _INCLUDE.findall(text):
-            # NVRTC's order: "name" beside the including file first, then the -I list; <name> the
-            # -I list alone (source_dir is its first entry: build_options passes it as -I)
-            for base in ((here,) if opener == b'"' else ()) + searched:
+            # NVRTC's order (compiler.build_options): "name" beside the including file, then the
+            # -I list; <name> the -I list alone
+            for base in ((here,) if opener == b'"' else ()) + tuple(include_dirs):
                 if base is None:
                     continue
                 path = os.path.normpath(os.path.join(base, os.fsdecode(name)))

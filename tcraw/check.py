@@ -243,8 +243,10 @@ def check_kernels(device_index, chosen, *, shapes=None, seed=None, isolate=True,
             else:
                 try:
                     cubin = compiler.cubin_for(kern, dev, cubin_dir)
-                except UsageError:
-                    raise   # (the request: no such cubin, an arch it cannot take)
+                except UsageError as exc:   # (the request: no such cubin, an arch it cannot take)
+                    if rows:   # (the kernels checked before it: the caller still gets them)
+                        exc.rows = rows
+                    raise
                 except TcrawError as exc:   # its source does not compile: a failed row a shape, as
                     note(f"{kern.name}: {exc}")   # the isolated children give, exit 1 — the others still run
                     got = [{"case": f"compile {'×'.join(map(str, s))}",

@@ -78,6 +78,8 @@ def _user_options(p):
                                          "1,1,1 one element a thread: block y,x); grid.x over N")
     g.add_argument("--smem", type=_whole, default=0, help="dynamic shared memory per block, bytes")
     g.add_argument("--min-arch", type=_whole, default=70, help="lowest compute capability, e.g. 80")
+    g.add_argument("--arch-specific", action="store_true",
+                   help="build for sm_<min-arch>a alone (wgmma, setmaxnreg: 90 and on), which runs on that arch only")
     g.add_argument("--define", action="append", default=[], help="NAME or NAME=VALUE for NVRTC (repeatable)")
     g.add_argument("--include", action="append", default=[], help="an include directory (repeatable)")
     g.add_argument("--name", help="the kernel's name in the records (default: --entry)")
@@ -115,7 +117,7 @@ def _ints(text, option, count=None):
 
 def _user_kernels(args):
     """The kernels --spec or --source declare ([] when neither is given)."""
-    flags = [f for f in ("entry", "block", "tile", "block_tile", "name", "define", "include")
+    flags = [f for f in ("entry", "block", "tile", "block_tile", "name", "define", "include", "arch_specific")
              if getattr(args, f, None)]
     flags += [f for f, default in (("smem", 0), ("min_arch", 70), ("align", 16))
               if getattr(args, f, default) != default]
@@ -150,7 +152,8 @@ def _user_kernels(args):
     return [kernels.user_kernel(args.source, args.entry, precisions[0], block=_ints(args.block, "--block", (1, 2, 3)),
                                 tile=_ints(args.tile or "1,1,1", "--tile", (3,)), block_tile=block_tile,
                                 smem_bytes=args.smem, min_arch=args.min_arch, defines=args.define,
-                                include_dirs=args.include, name=args.name, align=args.align)]
+                                include_dirs=args.include, name=args.name, align=args.align,
+                                arch_specific=args.arch_specific)]
 
 
 def _open_device(ordinal):
@@ -247,7 +250,8 @@ def _archs_for_compile(archs, device_ordinal):
 def _print_compile_rows(rows, fmt):
     text_rows = rows if fmt != "table" else [
         {**r, "detail": (r.get("detail") or "").split(";")[0][:60],
-         "warnings": len(r.get("ptxas_warnings") or []) if r["status"] == "ok" else None} for r in rows]
+         "warnings": len((r.get("ptxas_warnings") or []) + (r.get("nvrtc_warnings") or []))
+         if r["status"] == "ok" else None} for r in rows]
     print(report.render(text_rows, fmt, report.COMPILE_COLUMNS))
 
 
@@ -507,11 +511,21 @@ def cmd_check(args):
     if args.extras_only and (args.shapes is not None or not args.extras):
         raise UsageError("--extras-only runs the rerun and NaN/Inf cases alone: it takes no --shapes or --no-extras")
     shapes = [] if args.extras_only else _shapes(args.shapes) if args.shapes is not None else None
-    rows = check_kernels(args.device, chosen, shapes=shapes,
-                 seed=seed, isolate=args.isolate, timeout=args.timeout, sanitize=args.sanitize,
-                 extras=args.extras, guard=args.guard, backend=args.backend, cubin_dir=args.cubin_dir,
-                 note=note, open_device=_open_device)
-    if args.format == "table":
+    try:
+        rows = check_kernels(args.device, chosen, shapes=shapes,
+                             seed=seed, isolate=args.isolate, timeout=args.timeout, sanitize=args.sanitize,
+                             extras=args.extras, guard=args.guard, backend=args.backend, cubin_dir=args.cubin_dir,
+                             note=note, open_device=_open_device)
+    except UsageError as exc:
+        if getattr(exc, "rows", None):   # (the kernels checked before the one refused: they still come out)
+            _print_check_rows(exc.rows, args.format, seed)
+        raise
+    _print_check_rows(rows, args.format, seed)
+    return 0 if rows and all(r["passed"] for r in rows) else 1
+
+
+def _print_check_rows(rows, fmt, seed):
+    if fmt == "table":
         print(report.render(rows, "table", report.CHECK_COLUMNS))
         for r in rows:
             if not r["passed"]:
@@ -521,8 +535,7 @@ def cmd_check(args):
             print(f"\n{rows[0]['device'] or ''} ({rows[0]['arch'] or ''}), seed {seed}: "
                   f"{sum(r['passed'] for r in rows)} of {len(rows)} cases passed")
     else:
-        print(report.render(rows, args.format))
-    return 0 if rows and all(r["passed"] for r in rows) else 1
+        print(report.render(rows, fmt))
 
 
 # -- profile --------------------------------------------------------------------------------------

@@ -234,10 +234,12 @@ def nvrtc_compile(backend, source, name, options):
         backend.nvrtc_destroy_program(prog)
 
 
-def build_options(arch, defines=(), cuda_include_dirs=(), source_dir=None, extra_include_dirs=()):
+def build_options(arch, defines=(), cuda_include_dirs=(), extra_include_dirs=()):
+    """NVRTC's options. Includes resolve as nvcc's: "name" beside the including file (the
+    source's own directory: NVRTC takes it from the program's name, a path), then the -I list —
+    the user's ``extra_include_dirs``, then the CUDA headers; <name> in the -I list alone, so a
+    file beside the source never stands in for a CUDA header of the same name."""
     opts = [f"--gpu-architecture={arch}", "--std=c++17", "-Xptxas=-v", "-lineinfo"]
-    if source_dir:   # the kernels' own shared headers ("cp_async.cuh")
-        opts.append(f"-I{source_dir}")
     opts += [f"-I{d}" for d in extra_include_dirs]
     opts += [f"-I{d}" for d in ([cuda_include_dirs] if isinstance(cuda_include_dirs, (str, Path))
                                 else cuda_include_dirs or [])]
@@ -272,7 +274,47 @@ def read_source(path):
     it as tokens; an editor's habit, not code), and bytes that are not UTF-8 — a Latin-1 é in a
     comment — kept as they are (carried as surrogates, encoded back to the same bytes)."""
     data = Path(path).read_bytes()
+    check_no_nul(data, path)
     return data.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "surrogateescape")
+
+
+def check_no_nul(data, what):
+    """Refuse a source holding a NUL byte: NVRTC takes a C string and would compile the part
+    before it alone (what a UTF-16 file gives: a NUL in every other byte)."""
+    at = data.find(b"\0" if isinstance(data, bytes) else "\0")
+    if at >= 0:
+        utf16 = " (a UTF-16 file? save it as UTF-8)" if data[:2] in (b"\xff\xfe", b"\xfe\xff", "\xff\xfe") \
+            or data[1:2] in (b"\0", "\0") else ""
+        raise UsageError(f"{what} holds a NUL byte at offset {at}{utf16}: NVRTC would read only what comes "
+                         "before it; remove it")
+
+
+def first_error(log):
+    """The first error NVRTC's ``log`` states, with its file and line ("k.cu(3): error: ..."), or
+    None."""
+    return next((line.strip() for line in (log or "").splitlines() if "error" in line and "(" in line), None)
+
+
+def compile_hints(text, log, include_dirs, source_dir):
+    """What may have made NVRTC refuse a source, beyond its ``log``: a C or C++ library header it
+    has none of (it compiles device code alone), a UTF-8 byte-order mark at a header's start
+    (NVRTC reads it as tokens: tcraw drops the source's own, but NVRTC opens headers itself) or a
+    NUL byte in one. Empty when there is none."""
+    from .cache import included_headers
+    hints = []
+    for name in dict.fromkeys(re.findall(r'cannot open source file "([\w./]+)"', log or "")):
+        std = f"c{name[:-2]}" if name.endswith(".h") else name   # (stdint.h: cstdint)
+        if any((Path(d) / "cuda" / "std" / std).is_file() for d in include_dirs):
+            hints.append(f"NVRTC has no <{name}> (the host's C/C++ library; it compiles device code alone): "
+                         f"CCCL's <cuda/std/{std}> has its device form")
+        elif std == "cstdio":
+            hints.append(f"NVRTC has no <{name}>: device code has printf without it; drop the include")
+    for name, content in included_headers(text, include_dirs, source_dir):
+        if content.startswith(b"\xef\xbb\xbf"):
+            hints.append(f"{name} begins with a UTF-8 byte-order mark, which NVRTC reads as code: save it without one")
+        elif (at := content.find(b"\0")) >= 0:
+            hints.append(f"{name} holds a NUL byte at offset {at}: NVRTC reads a header up to it")
+    return "; ".join(hints)
 
 
 def compile_source(source, arch, *, defines=(), include_dirs=(), name=None, entry=None,
@@ -280,17 +322,24 @@ def compile_source(source, arch, *, defines=(), include_dirs=(), name=None, entr
     """NVRTC: CUDA C++ → a Cubin for ``arch`` (sm_90, "90", Arch(90, "a")), through the cubin
     cache (``cache=False`` bypasses it). ``source`` is a file path, or the text itself when it
     has a newline (a relative path is the working directory's: tcraw's own kernels are
-    compiler.CUDA_SRC / "name.cu"); ``defines`` are NAME or NAME=VALUE; ``include_dirs`` are
-    searched after the source's own directory and before the CUDA headers. ``entry`` picks whose resources the
-    Cubin carries (default: the first in the cubin's symbol table, not necessarily the source's
+    compiler.CUDA_SRC / "name.cu"); ``defines`` are NAME or NAME=VALUE. Includes resolve as
+    nvcc's: #include "name" beside the including file, then in ``include_dirs``, then the CUDA
+    headers; <name> in the last two (the text's own "name" includes: the working directory's,
+    or that of ``name`` read as a path from it). ``entry`` picks whose resources the
+    Cubin carries (default: the first kernel in the cubin's sections, not necessarily the source's
     first: name it where the source has several). A compile error raises CompileError with
     NVRTC's log, whose lines name the file and line of the source."""
-    if not isinstance(source, (str, Path)) or not str(source).strip() or "\0" in str(source):
+    if not isinstance(source, (str, Path)) or not str(source).strip() or \
+            ("\0" in str(source) and "\n" not in str(source)):
         raise UsageError(f"the kernel source is a path or the CUDA text itself (a str with a newline), "
                          f"not {source!r:.80}")
-    defines = (defines,) if isinstance(defines, str) else tuple(defines)   # one NAME=VALUE, not its letters
+    check_no_nul(str(source), "the CUDA text")
+    from .kernel import texts
+    # one NAME=VALUE or one directory: not its letters
+    defines = texts((defines,) if isinstance(defines, str) else defines, "defines")
     check_defines(defines)
-    include_dirs = (include_dirs,) if isinstance(include_dirs, (str, Path)) else tuple(include_dirs)
+    include_dirs = texts((include_dirs,) if isinstance(include_dirs, (str, os.PathLike)) else include_dirs,
+                         "include_dirs")
     backend = get_backend(backend) if backend is None or isinstance(backend, str) else backend
     if not isinstance(backend, Backend):
         raise UsageError(f"backend is a name ({', '.join(BACKENDS)}) or a tcraw backend, not {backend!r:.80}")
@@ -300,7 +349,8 @@ def compile_source(source, arch, *, defines=(), include_dirs=(), name=None, entr
     check_arch_supported(arch, backend)
     t0 = time.perf_counter()
     if "\n" in str(source):
-        text, source_dir, name = str(source), None, name or "source.cu"
+        text, name = str(source), name or "source.cu"
+        program = name   # (NVRTC reads it as a path from the working directory: "name" includes resolve there)
     else:
         path = Path(source)
         try:
@@ -310,14 +360,15 @@ def compile_source(source, arch, *, defines=(), include_dirs=(), name=None, entr
                 if any(c in str(source) for c in "{}();") else ""
             raise UsageError(f"cannot read the kernel source {path}: {getattr(exc, 'strerror', None) or exc}"
                              f"{text_hint}") from None
-        source_dir, name = path.parent, name or (path.name if path.parent == CUDA_SRC else str(path))
+        program, name = str(path), name or (path.name if path.parent == CUDA_SRC else str(path))
+    source_dir = os.path.dirname(os.path.abspath(program))   # where NVRTC looks for the source's "name" includes
     extra = [Path(d) for d in include_dirs]
     for d in extra:
         if not is_dir(d):
             raise UsageError(f"include directory {d} "
                              f"{'is a file, not a directory' if is_file(d) else 'does not exist'}")
     cuda_dirs = find_include_dirs() if "#include" in text else []
-    options = build_options(arch, defines, cuda_dirs, source_dir, extra)
+    options = build_options(arch, defines, cuda_dirs, extra)
     store = default_cache() if cache is None else (cache or None)
     key = image = None
     if store is not None:
@@ -328,7 +379,14 @@ def compile_source(source, arch, *, defines=(), include_dirs=(), name=None, entr
             (meta, image), cached = hit, True
             log = meta["log"]
     if image is None:
-        image, log = nvrtc_compile(backend, text, name, options)  # raises: nothing cached
+        try:
+            image, log = nvrtc_compile(backend, text, program, options)  # raises: nothing cached
+        except CompileError as exc:
+            if (hints := compile_hints(text, exc.log, [*extra, *cuda_dirs], source_dir)):
+                exc = CompileError(exc.call, exc.name, exc.code, f"{hints}; {exc.detail}", exc.log)
+                exc.hints = hints
+                raise exc from None
+            raise
         cached = False
         if key is not None:
             store.store(key, {"log": log}, image)
@@ -381,13 +439,31 @@ def compile_cubin(kernel, arch, backend=None, cache=None):
     if kernel.entry not in (found := entries(cubin.image)):
         from .errors import CubinError
         raise CubinError(f"kernel {kernel.name}: {kernel.source} has no entry {kernel.entry!r}; its "
-                         f"kernels are: {', '.join(sorted(found)) or 'none'} (an entry needs extern \"C\" "
-                         "__global__ so its name is not mangled)")
+                         f"kernels are: {', '.join(sorted(found)) or 'none'} (an entry is its symbol: "
+                         "the name itself under extern \"C\", else C++'s mangled name, as listed)")
     cubin.kernel = kernel.name
     for field, value in resources(cubin.image, cubin.log, kernel.entry).items():
         setattr(cubin, field, value)
-    check_declared_launch(kernel, cubin.image)
+    check_declared_launch(kernel, cubin.image)   # (first: what it states names the field that drifted)
+    check_signature(kernel, cubin.image)
     return cubin
+
+
+def check_signature(kernel, image):
+    """The entry's parameters, as its cubin records their sizes, against the arguments a launch
+    passes (Kernel.arguments): a kernel that could never be launched is refused when it is built,
+    not once a GPU is open."""
+    from .cubin import kernel_param_sizes
+    from .kernels import REFERENCE
+    if kernel is REFERENCE:   # (no matmul: its entries take two outputs, matmul.device_reference)
+        return
+    sizes = kernel_param_sizes(image, kernel.entry)
+    passed = kernel.arguments()
+    if sizes is not None and sizes != [size for _, size in passed]:
+        raise UsageError(f"kernel {kernel.name}: {kernel.entry} takes {len(sizes)} parameters of "
+                         f"{', '.join(map(str, sizes))} bytes; a launch passes {len(passed)}: "
+                         f"{', '.join(f'{name} ({size})' for name, size in passed)} — declare its parameters so "
+                         "(a pointer is 8 bytes, an int 4)")
 
 
 def check_declared_launch(kernel, image):
@@ -412,9 +488,10 @@ def check_declared_launch(kernel, image):
                                              for d in ("rows", "cols")]
         diff = ", ".join(f"{n} {s} vs {d}" for n, s, d in zip(names, said, declared) if s != d) or \
             f"{len(said)} values vs {len(declared)}"
+        where = "--block and --smem" if kernel.origin[:1] == ("--source",) else \
+            "the geometry (tcraw's registry or the spec)"
         raise UsageError(f"kernel {kernel.name}: its source states tcraw_launch = {said}, its declaration "
-                         f"gives {declared} ({diff}): make the geometry (tcraw's registry or the spec) "
-                         "agree with the source")
+                         f"gives {declared} ({diff}): make {where} agree with the source")
 
 
 def resources(image, log, entry):
@@ -473,6 +550,7 @@ def load_prebuilt(kernel, device_arch, cubin_dir):
             image = path.read_bytes()
             found = kernel_resources(image, kernel.entry, source=str(path))
             check_declared_launch(kernel, image)   # prebuilt cubins drift the easiest
+            check_signature(kernel, image)
             return Cubin(kernel.name, arch, image, "", compile_ms=0.0, cached=True,
                          spill_bytes=0 if found["stack_bytes"] == 0 else None, **found)
     have = sorted(p.name.split(".")[-2] for p in cubin_dir.glob(f"{glob.escape(kernel.file_stem)}.*.cubin")
@@ -490,6 +568,12 @@ def ptxas_warnings(log):
     (C7510–C7520: wgmma serialised, which makes a kernel slower than its source says)."""
     return [line.split(":", 1)[1].strip() for line in (log or "").splitlines()
             if line.startswith("ptxas") and ("warning" in line or "Performance Loss" in line)]
+
+
+def nvrtc_warnings(log):
+    """What NVRTC's front end warned of in a compile log, a line each with its file and line
+    ("k.cu(3): warning #549-D: variable "x" is used before its value is set")."""
+    return [line.strip() for line in (log or "").splitlines() if re.search(r"\(\d+\): warning", line)]
 
 
 def parse_archs(archs):
@@ -521,7 +605,8 @@ def parse_archs(archs):
 
 def compile_table(chosen, archs, *, out=None, note=print):
     """What `tcraw compile` does: each kernel for each arch → rows (kernel, arch, status, registers,
-    smem_bytes, spill_bytes, cubin_bytes, compile_ms, cached, ptxas_warnings (each noted in full),
+    smem_bytes, spill_bytes, cubin_bytes, compile_ms, cached, ptxas_warnings and nvrtc_warnings (each
+    noted in full),
     and sass where cuobjdump is found).
     A kernel an arch cannot take is a status row (below-min-arch, arch-specific, unsupported-by-
     nvrtc); a compile error is an "error" row with NVRTC's log noted in full, and a kernel whose own
@@ -534,14 +619,19 @@ def compile_table(chosen, archs, *, out=None, note=print):
     written a UsageError carrying the rows (``exc.rows``: the CLI still prints them)."""
     from .errors import NoNvrtcError, TcrawError
     from .report import as_json
+    if not callable(note):
+        raise UsageError(f"note is a function taking one message (print, or lambda message: None), not {note!r:.80}")
     from .sass import base_counts, find_cuobjdump, tensor_op_forms
     from .kernel import Kernel
     from .kernels import REFERENCE
     if not isinstance(chosen, (list, tuple)) or not chosen or not all(isinstance(k, Kernel) for k in chosen):
         raise UsageError(f"compile_table takes a non-empty list of tcraw Kernels, not {chosen!r:.80}")
     archs = parse_archs(archs)
-    if out and (Path(out) / "manifest.json").is_dir():   # (found before the work, not after it)
-        raise UsageError(f"{Path(out) / 'manifest.json'} is a directory; compile --out writes its manifest there")
+    if out is not None:   # (made, and its manifest's place found free, before the work, not after it)
+        from .validate import output_dir
+        out = output_dir(out, "compile --out (out=)")
+        if (out / "manifest.json").is_dir():
+            raise UsageError(f"{out / 'manifest.json'} is a directory; compile --out writes its manifest there")
     cuobjdump = find_cuobjdump()
     noted = set()   # (one missing-headers message for every kernel that needs them)
     rows = []
@@ -549,6 +639,12 @@ def compile_table(chosen, archs, *, out=None, note=print):
         chosen = [*chosen, REFERENCE]
     if out:   # a cubin-only run needs whichever configuration the problem picks
         chosen = [c for kernel in chosen for c in kernel.configurations()]
+    stems = {}
+    for kernel in chosen:   # (one name, one row and one cubin file: a second kernel of that name would be lost)
+        if stems.setdefault(kernel.file_stem, kernel) != kernel:
+            raise UsageError(f"two different kernels are named {kernel.file_stem!r}"
+                             f"{' (a name tcraw gives its fp64 reference)' if kernel.name == REFERENCE.name else ''}"
+                             "; give each its own name")
     built = set()   # (kernel, arch as built): sm_90 and sm_90a asked of an arch-specific kernel build one cubin
     for kernel in chosen:
         for arch in archs:
@@ -559,7 +655,7 @@ def compile_table(chosen, archs, *, out=None, note=print):
             # (every row has every key — None where it has no value — so a script reads any row alike)
             row = {"kernel": kernel.file_stem, "arch": str(arch), "status": "ok", "registers": None,
                    "smem_bytes": None, "spill_bytes": None, "cubin_bytes": None, "compile_ms": None,
-                   "cached": None, "ptxas_warnings": None, "detail": None,
+                   "cached": None, "ptxas_warnings": None, "nvrtc_warnings": None, "detail": None,
                    **({"sass_forms": None, "sass": None} if cuobjdump else {})}
             try:
                 cubin = compile_cubin(kernel, arch)
@@ -576,14 +672,21 @@ def compile_table(chosen, archs, *, out=None, note=print):
                     note(f"{kernel.name} {arch}: {exc}")
             except TcrawError as exc:
                 row["status"], row["detail"] = "error", str(exc)
-                note(f"{kernel.name} {arch}: {exc}")   # the whole message and log, not a table cell
+                if isinstance(exc, CompileError) and (first := first_error(exc.log)):
+                    row["detail"] = "; ".join(filter(None, (getattr(exc, "hints", ""), first)))
+                said = getattr(exc, "log", "") or str(exc)   # the whole message and log once, not a table
+                note(f"{kernel.name} {arch}: {exc}" if said not in noted else   # cell (nor once an arch)
+                     f"{kernel.name} {arch}: {row['detail']} (as above)")
+                noted.add(said)
             else:
                 row.update(arch=str(cubin.arch), registers=cubin.registers, smem_bytes=cubin.smem_bytes,
                            spill_bytes=cubin.spill_bytes, cubin_bytes=len(cubin.image),
                            compile_ms=round(cubin.compile_ms, 1), cached=cubin.cached,
-                           ptxas_warnings=ptxas_warnings(cubin.log))
+                           ptxas_warnings=ptxas_warnings(cubin.log), nvrtc_warnings=nvrtc_warnings(cubin.log))
                 for warning in row["ptxas_warnings"]:
                     note(f"{kernel.file_stem} {cubin.arch}: ptxas: {warning}")
+                for warning in row["nvrtc_warnings"]:
+                    note(f"{kernel.file_stem} {cubin.arch}: {warning}")
                 if cuobjdump:
                     row["sass_forms"] = tensor_op_forms(cubin.image, cuobjdump, kernel.entry)   # (its own code)
                     row["sass"] = base_counts(row["sass_forms"])

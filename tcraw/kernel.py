@@ -9,7 +9,7 @@ from typing import Callable
 
 from .errors import UsageError
 from .precision import PRECISIONS, Precision
-from .validate import INT32_MAX, is_whole
+from .validate import INT32_MAX, defines as checked_defines, is_whole
 
 
 def cdiv(a, b):
@@ -29,6 +29,11 @@ class Geometry:
     grid: tuple
     block: tuple
     smem_bytes: int = 0
+
+    @property
+    def blocks(self):
+        """How many blocks the grid launches."""
+        return self.grid[0] * self.grid[1] * self.grid[2]
 
 
 @dataclass(frozen=True)
@@ -55,7 +60,7 @@ class Kernel:
     # TMA kernels: (box rows, box cols) of A and of B (and of C, when the kernel also stores
     # through TMA; then, 06/07, of A again: the 8-row boxes of tiles at M's edge); the launch
     # appends one tensor map per entry after (A, B, C, M, N, K), A's and B's with the element
-    # type from tma_element, C's fp32.
+    # type from tma_element, C's that of the precision's output (matmul.c_element).
     tma_boxes: tuple = ()
     tma_element: tuple = ()
     # Persistent kernels loop over tiles: launch_geometry caps the grid at one block per SM
@@ -95,10 +100,10 @@ class Kernel:
 
     def __post_init__(self):
         """Refuse a declaration that could only fail later (a spec's, or flags')."""
-        import re
-        if not isinstance(self.name, str) or not re.fullmatch(f"{NAME_CHARS}{{1,{NAME_MOST}}}", self.name):
+        if not is_name(self.name):
             raise UsageError(f"kernel name {self.name!r:.140}: use letters, digits and _ - . + = [ ], at most "
-                             f"{NAME_MOST} of them (it names files and command-line arguments)")
+                             f"{NAME_MOST} of them, not starting with - (it names files and command-line "
+                             "arguments)")
         if isinstance(self.source, os.PathLike):
             object.__setattr__(self, "source", os.fspath(self.source))
         if not isinstance(self.entry, str) or not self.entry or not isinstance(self.source, str):
@@ -109,6 +114,11 @@ class Kernel:
                              f"{self.tile!r}; (1, 1, 1) says the kernel takes any shape")
         tile = tuple(int(v) for v in tile)   # (numpy's widths wrap in the padding's products)
         object.__setattr__(self, "tile", tile)
+        if not isinstance(self.tma_boxes, (tuple, list)) or not all(
+                isinstance(b, (tuple, list)) and len(b) == 2 and all(is_whole(v, 1, 256) for v in b)
+                for b in self.tma_boxes):
+            raise UsageError(f"kernel {self.name}: tma_boxes is a tuple of (rows, cols) boxes, each side 1–256, got "
+                             f"{self.tma_boxes!r}")
         if len(self.tma_boxes) > 4:   # (matmul.operand_tensor_maps: one map per box, in this order)
             raise UsageError(f"kernel {self.name} declares {len(self.tma_boxes)} TMA boxes; tcraw encodes maps of A, "
                              "B, C and A again (06/07's 8-row boxes at M's edge), in that order: at most 4")
@@ -151,6 +161,24 @@ class Kernel:
                              f"{', '.join(PRECISIONS)}) or a tcraw Precision, got {self.precision!r}")
         for field in ("defines", "include_dirs"):
             object.__setattr__(self, field, texts(getattr(self, field), field, f"kernel {self.name}: "))
+        try:
+            checked_defines(self.defines)
+        except UsageError as exc:
+            raise UsageError(f"kernel {self.name}: {exc}") from None
+        for field in ("arch_specific", "persistent", "realign_b"):
+            if getattr(self, field) not in (True, False):   # (1 and 0 are the same; "yes" is not)
+                raise UsageError(f"kernel {self.name}: {field} is True or False, got {getattr(self, field)!r}")
+        if self.arch_specific and self.min_arch < 90:
+            raise UsageError(f"kernel {self.name}: arch-specific targets (sm_90a …) begin at sm_90; its min_arch "
+                             f"is {self.min_arch} (give 90 or later, or build it for every arch from there)")
+        if not isinstance(self.summary, str):
+            raise UsageError(f"kernel {self.name}: summary is text, got {self.summary!r}")
+        if (self.configure is None) != (self.pick is None) or not all(
+                f is None or callable(f) for f in (self.configure, self.pick)) or \
+                (self.configure is None and (self.tunables or self.configs)):
+            raise UsageError(f"kernel {self.name}: a kernel with several configurations declares configure, pick, "
+                             "tunables and configs together (kernels.wgmma_kernel shows how); one with one "
+                             "declares none of them")
 
     def configured(self, m, n, k, sm_count, overrides=None):
         """This kernel as it runs on (m, n, k) with ``sm_count`` SMs: its own configuration, or
@@ -171,9 +199,12 @@ class Kernel:
                                               " (it has one configuration, fixed when it was declared)"))
         if not self.configure:
             return self
-        picked = self.pick(m, n, k, sm_count)
+        picked = self._own_call("pick", self.pick, m, n, k, sm_count)
+        if not isinstance(picked, dict):
+            raise UsageError(f"kernel {self.name}: its pick({m}, {n}, {k}, {sm_count}) gave {picked!r:.80}; it must "
+                             "give a dict of MACRO -> value (one of its configs)")
         try:
-            return self._as_this(self.configure(picked, overrides))
+            return self._as_this(self._own_call("configure", self.configure, picked, overrides))
         except UsageError as exc:
             if not picked:
                 raise
@@ -189,7 +220,7 @@ class Kernel:
         built = []
         for config in self.configs:
             try:
-                built.append(self._as_this(self.configure(config, {})))
+                built.append(self._as_this(self._own_call("configure", self.configure, config, {})))
             except UsageError as exc:   # (a kernel declared with macros of its own that one of them cannot take)
                 raise UsageError(f"{exc} — in {self.name}'s configuration {spelt_macros(config)}, one of those "
                                  "it picks from") from None
@@ -200,7 +231,42 @@ class Kernel:
         it as it was declared, but a copy made with another name (dataclasses.replace(KERNELS[
         "wgmma_tma_fp16"], name="mine")) runs and records as that copy. (Its source is configure's
         own: a spec's are resolved as the spec's kernels are, load_spec.)"""
+        if not isinstance(configured, Kernel):
+            raise UsageError(f"kernel {self.name}: its configure gave {configured!r:.80}; it must give a tcraw "
+                             "Kernel (kernels.wgmma_kernel's returns one)")
         return replace(configured, name=self.name, origin=self.origin)
+
+    def _own_call(self, what, function, *args):
+        """``function(*args)``, one the declaration gave (geometry, pick, configure, workspace):
+        what it raises is named as the declaration's fault, unless the kernel is tcraw's own (a bug
+        of tcraw's, shown as one)."""
+        try:
+            return function(*args)
+        except Exception as exc:
+            from .errors import TcrawError
+            from .kernels import taken_name
+            if isinstance(exc, TcrawError) or taken_name(self.name):
+                raise
+            raise UsageError(f"kernel {self.name}: its {what}({', '.join(map(repr, args))}) raised "
+                             f"{type(exc).__name__}: {exc}") from None
+
+    def arguments(self):
+        """(name, bytes) of each argument a launch passes, in order (matmul.matmul_launcher): A, B, C
+        (pointers), M, N, K (int), the workspace where it has one, A's and B's scales (a pointer to
+        two floats) where its precision is scaled (FP8), then one 128-byte tensor map by value
+        (__grid_constant__ const CUtensorMap) per TMA box."""
+        return [("A", 8), ("B", 8), ("C", 8), ("M", 4), ("N", 4), ("K", 4),
+                *([("workspace", 8)] if self.workspace else []), *([("scales", 8)] if self.precision.scaled else []),
+                *((f"tensor map {i}", 128) for i in range(len(self.tma_boxes)))]
+
+    def workspace_bytes(self, blocks):
+        """The scratch bytes a launch of ``blocks`` blocks needs (its ``workspace``; 0 without)."""
+        if self.workspace is None:
+            return 0
+        need = self._own_call("workspace", self.workspace, blocks)
+        if not is_whole(need):
+            raise UsageError(f"kernel {self.name}: its workspace({blocks}) gave {need!r}; it must give bytes ≥ 0")
+        return int(need)
 
     @property
     def file_stem(self):
@@ -221,13 +287,7 @@ class Kernel:
     def geometry_at(self, m, n, k):
         """``geometry`` at (m, n, k), checked: what a user's function returns, or raises, is named
         here as their declaration's fault, not met later as a launch's traceback."""
-        try:
-            g = self.geometry(m, n, k)
-        except Exception as exc:
-            if not self.origin or isinstance(exc, UsageError):
-                raise   # (the registry's own: a bug of tcraw's, shown as one)
-            raise UsageError(f"kernel {self.name}: its geometry({m}, {n}, {k}) raised "
-                             f"{type(exc).__name__}: {exc}") from None
+        g = self._own_call("geometry", self.geometry, m, n, k)
 
         def triple(t):
             return isinstance(t, tuple) and len(t) == 3 and all(is_whole(v, 1) for v in t)
@@ -271,12 +331,24 @@ class Kernel:
         return None
 
     def padded(self, m, n, k):
+        """(M, N, K) rounded up to whole tiles — still ints for the kernel (its M, N, K are int)."""
         tm, tn, tk = self.tile
-        return cdiv(m, tm) * tm, cdiv(n, tn) * tn, cdiv(k, tk) * tk
+        padded = cdiv(m, tm) * tm, cdiv(n, tn) * tn, cdiv(k, tk) * tk
+        if max(padded) > INT32_MAX:
+            raise UsageError(f"{m}×{n}×{k} padded to {self.name}'s tile {self.tile} is "
+                             f"{'×'.join(map(str, padded))}, past the int a kernel takes (2^31 − 1)")
+        return padded
 
 
 NAME_CHARS = r"[A-Za-z0-9_.+=\[\]-]"   # what a kernel's name is made of (it names files and arguments) ...
 NAME_MOST = 160   # ... and how many: with its variant (06's longest: 62) and arch, a file name ≤ 255 (compile --out)
+
+
+def is_name(text):
+    """Whether ``text`` can name a kernel: NAME_CHARS, 1 to NAME_MOST of them, not a leading -
+    (which a command line, --kernel -x, would read as an option)."""
+    import re
+    return isinstance(text, str) and re.fullmatch(f"(?!-){NAME_CHARS}{{1,{NAME_MOST}}}", text) is not None
 
 TEXTS = {"defines": "NAME or NAME=VALUE texts, e.g. (\"BN=128\",)",
          "include_dirs": "directory paths, e.g. (\"include\",)"}
@@ -289,6 +361,8 @@ def texts(value, field, where=""):
     if not isinstance(value, (tuple, list)) or not all(
             isinstance(v, str) or (field == "include_dirs" and isinstance(v, os.PathLike)) for v in value):
         raise UsageError(f"{where}{field} is a tuple of {TEXTS[field]}, got {value!r}")
+    if field == "include_dirs" and not all(os.fspath(v).strip() for v in value):   # ("": the working directory)
+        raise UsageError(f"{where}an empty include directory in {tuple(value)!r}; name the directory")
     return tuple(value)
 
 

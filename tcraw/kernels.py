@@ -7,12 +7,11 @@ the tile the problem is padded to, and a function from the padded (M, N, K) to g
 memory. Every kernel takes (A, B, C, M, N, K) with row-major A (M×K), B (K×N), C (M×N).
 """
 
-import re
 from dataclasses import replace
 
 from .errors import UsageError
-from .kernel import (NAME_CHARS, Geometry, Kernel, cdiv, checked_choose, checked_macros, macro_defines, spelt_macros,
-                     texts)
+from .kernel import (NAME_MOST, Geometry, Kernel, cdiv, checked_choose, checked_macros, is_name, macro_defines,
+                     spelt_macros, texts)
 from .precision import FAMILIES, PRECISIONS
 from .validate import INT32_MAX, defines as checked_defines, is_whole
 from .wgmma import SM90_SMEM_BYTES, wgmma_kernel
@@ -415,12 +414,26 @@ def spec_source(source, here):
     return str(CUDA_SRC / path)
 
 
+def _lives_in(module, here):
+    """Whether a top-level ``module`` was imported from the directory ``here``: here/name.py, or
+    a package here/name/."""
+    import os
+    file = getattr(module, "__file__", None)
+    if not file:
+        return False
+    parent = os.path.dirname(os.path.abspath(file))
+    if os.path.basename(file).startswith("__init__."):
+        parent = os.path.dirname(parent)
+    return parent == str(here)
+
+
 def load_spec(path):
     """The kernels a spec file declares: a Python file that builds ``Kernel`` objects (the same
     class the registry above uses) and lists them in ``KERNELS``. A relative ``source`` or
     include directory in it is relative to the spec file (a source not there, tcraw's own:
     spec_source — so a spec may list the registry's factories, e.g. a fixed 06 configuration
     under a name of its own). Names must not clash with the registry's."""
+    import contextlib
     import os
     import runpy
     from pathlib import Path
@@ -437,15 +450,18 @@ def load_spec(path):
     modules = set(sys.modules)
     sys.path.insert(0, str(here))   # (a spec may import a helper module beside it — its own, not another spec's)
     try:
-        found = runpy.run_path(str(path)).get("KERNELS")
+        with contextlib.redirect_stdout(sys.stderr):   # (what it prints: not into --format json's output)
+            found = runpy.run_path(str(path)).get("KERNELS")
     except UsageError as exc:   # tcraw refused something the spec asked for: say where it was asked
         raise UsageError(f"spec file {path}: {exc}") from None
     except (Exception, SystemExit) as exc:   # the user's own Python: name the file and what it raised
         raise UsageError(f"spec file {path} failed to load: {type(exc).__name__}: {exc}") from None
     finally:
         sys.path.remove(str(here))
-        for name in set(sys.modules) - modules:   # (helpers imported from beside it: the next spec finds its own)
-            if os.path.dirname(getattr(sys.modules[name], "__file__", None) or "") == str(here):
+        new = set(sys.modules) - modules
+        beside = {name for name in new if "." not in name and _lives_in(sys.modules[name], here)}
+        for name in new:   # (helper modules and packages from beside it, all of them: the next spec finds its own)
+            if name.split(".")[0] in beside:
                 del sys.modules[name]
     if not isinstance(found, (list, tuple)) or not found or not all(isinstance(k, Kernel) for k in found):
         raise UsageError(f"spec file {path} must set KERNELS to a non-empty list of tcraw.Kernel objects")
@@ -464,7 +480,6 @@ def load_spec(path):
         if taken_name(k.name):
             raise UsageError(f"spec file {path}: kernel name {k.name!r} is a built-in kernel's; rename it (tcraw's "
                              "factories, e.g. kernels.wgmma_kernel, name theirs so unless given name=...)")
-        checked_defines(k.defines)
         kernels.append(resolved(k))   # (a source that is missing: refused where that kernel is used)
         try:   # (a geometry that gives no launch: refused with the spec, before anything is built)
             kernels[-1].geometry_at(*k.tile)
@@ -499,11 +514,12 @@ def tile_geometry(block, block_tile, smem_bytes=0):
 
 
 def user_kernel(source, entry, precision, *, block, tile=(1, 1, 1), block_tile=None, smem_bytes=0,
-                min_arch=70, defines=(), include_dirs=(), name=None, align=16):
+                min_arch=70, defines=(), include_dirs=(), name=None, align=16, arch_specific=False):
     """A user kernel declared from the command line's flags (tcraw run --source ...): one block
     per ``block_tile`` of C (default: the padding tile's M and N; with the default tile of 1 × 1,
     one element a thread: block y rows by block x columns), grid.x over N, grid.y over M.
-    ``tile`` is what M, N, K are zero-padded to; (1, 1, 1) says the kernel handles any shape."""
+    ``tile`` is what M, N, K are zero-padded to; (1, 1, 1) says the kernel handles any shape.
+    ``arch_specific``: built for sm_<min_arch>a (wgmma), which runs on that arch alone."""
     import os
     from pathlib import Path
     def sizes(v, counts):
@@ -518,9 +534,10 @@ def user_kernel(source, entry, precision, *, block, tile=(1, 1, 1), block_tile=N
     defines, include_dirs = texts(defines, "defines"), texts(include_dirs, "include_dirs")
     if name == "":
         raise UsageError("an empty name: give the kernel one (--name; name= in Python), or none for the entry's")
-    if name is None and not re.fullmatch(f"{NAME_CHARS}+", entry):
-        raise UsageError(f"entry {entry!r} cannot name the kernel's records and files (a template's or mangled "
-                         "symbol): give it a name of letters, digits and _ - . + = [ ] with --name (name=)")
+    if name is None and not is_name(entry):
+        raise UsageError(f"entry {entry!r:.100} cannot name the kernel's records and files (a template's or "
+                         f"mangled symbol, or longer than {NAME_MOST}): give it a name of letters, digits and "
+                         "_ - . + = [ ] with --name (name=)")
     if taken_name(name or entry):
         raise UsageError(f"{name or entry!r} is a built-in kernel's name; give yours its own (--name; name= in Python)")
     if block_tile is None:
@@ -529,13 +546,15 @@ def user_kernel(source, entry, precision, *, block, tile=(1, 1, 1), block_tile=N
         block_tile = (block[1], block[0]) if tile[:2] == (1, 1) else tile[:2]
     geometry = tile_geometry(block, block_tile, smem_bytes)   # what no GPU can launch: refused here
     checked_defines(defines)
-    source, include_dirs = str(Path(source).resolve()), tuple(str(Path(d).resolve()) for d in include_dirs)
+    # absolute, links kept: a linked source's "name" includes are its link's neighbours, as nvcc's
+    source, include_dirs = str(Path(source).absolute()), tuple(str(Path(d).absolute()) for d in include_dirs)
     origin = ("--source", source, "--entry", entry, "--precision", getattr(precision, "key", precision),
               "--block", ",".join(map(str, block)), "--tile", ",".join(map(str, tile)),
               "--block-tile", ",".join(map(str, block_tile)), "--smem", str(smem_bytes),
               "--min-arch", str(min_arch), "--align", str(align), *(f"--define={d}" for d in defines),
-              *(f"--include={d}" for d in include_dirs), "--name", name or entry)
+              *(f"--include={d}" for d in include_dirs), "--name", name or entry,
+              *(("--arch-specific",) if arch_specific else ()))
     return Kernel(name=name or entry, source=source, entry=entry, precision=precision, min_arch=min_arch,
                   tile=tile, geometry=geometry, defines=defines,
-                  include_dirs=include_dirs, align=align, origin=origin,
+                  include_dirs=include_dirs, align=align, origin=origin, arch_specific=arch_specific,
                   summary=f"user kernel from {Path(source).name}")

@@ -130,8 +130,7 @@ def device_bytes(kernel, m, n, k, sm_count=132):
     run = (mp * kp + kp * np_) * p.in_dtype.itemsize + mp * np_ * p.out_dtype.itemsize
     run += max(Pitched.bytes_needed(kernel, m, n, k, layout) for layout in kernel.b_layouts)
     if kernel.workspace:   # (for the blocks the launch has: a persistent grid's are at most the SMs)
-        grid = kernel.launch_geometry(mp, np_, kp, sm_count).grid
-        run += kernel.workspace(grid[0] * grid[1] * grid[2])
+        run += kernel.workspace_bytes(kernel.launch_geometry(mp, np_, kp, sm_count).blocks)
     ref = (m * k + k * n) * p.in_dtype.itemsize + 16 * m * n if reference_kind(m, n, k) == "device" else 0
     return max(run, ref)
 
@@ -254,7 +253,7 @@ def check_layout(kernel, b_layout):
 
 def operand_tensor_maps(kernel, d_a, d_b, d_c, m, n, k, pitches=None, b_layout="row"):
     """TMA kernels read A (M×K) and B (K×N, or N×K when ``b_layout`` is "col"), and may write C
-    (M×N, fp32), through tensor maps encoded here, on the host, from the same device buffers: one
+    (M×N: fp32, int32 or bf16, c_element), through tensor maps encoded here, on the host, from the same device buffers: one
     per box shape the kernel declares — A, B, C, then (06/07) A again in 8-row boxes for tiles at
     M's edge — with ``pitches`` (name -> row pitch in bytes)."""
     if not kernel.tma_boxes:
@@ -389,8 +388,7 @@ def workspace_buffer(device, kernel, m, n, k):
     needs none. One serves every launch of that shape: the kernel leaves it zeroed."""
     if not kernel.workspace:
         return None
-    grid = kernel.launch_geometry(m, n, k, device.sm_count).grid
-    buf = DeviceBuffer(device, kernel.workspace(grid[0] * grid[1] * grid[2]))
+    buf = DeviceBuffer(device, kernel.workspace_bytes(kernel.launch_geometry(m, n, k, device.sm_count).blocks))
     try:
         buf.zero()
     except BaseException:
@@ -441,7 +439,7 @@ def matmul_launcher(kernel, fn, d_a, d_b, d_c, m, n, k, workspace=None, pitched=
     geometry = resident_geometry(kernel, fn, m, n, k)   # (and the shared memory it needs allowed)
     scratch = []
     if kernel.workspace:
-        need = kernel.workspace(geometry.grid[0] * geometry.grid[1] * geometry.grid[2])
+        need = kernel.workspace_bytes(geometry.blocks)
         if workspace is None or workspace.nbytes < need:
             raise UsageError(f"{kernel.name} needs a zeroed {need}-byte workspace for this launch, got "
                              f"{'none' if workspace is None else f'{workspace.nbytes} bytes'}: "

@@ -80,7 +80,7 @@ RUN_COLUMNS = [
 COMPILE_COLUMNS = [
     ("kernel", "kernel"), ("arch", "arch"), ("status", "status"), ("registers", "regs"),
     ("smem_bytes", "static smem B"), ("spill_bytes", "spill B"), ("cubin_bytes", "cubin B"),
-    ("compile_ms", "ms"), ("cached", "cached"), ("sass_forms", "tensor SASS"), ("warnings", "ptxas warnings"),
+    ("compile_ms", "ms"), ("cached", "cached"), ("sass_forms", "tensor SASS"), ("warnings", "warnings"),
     ("detail", "detail"),
 ]
 

@@ -43,6 +43,8 @@ def run_kernels(device, chosen, shape, *, inputs, seed, iters, warmup, cubin_dir
                 save.setdefault("outputs", {})[kern.name] = c
         except TcrawError as exc:
             if strict and isinstance(exc, UsageError):
+                if rows:   # (measured before it: the caller still gets them, as cmd_run prints them)
+                    exc.rows = add_speedups(rows)
                 raise  # the request itself is wrong: nothing else would go better
             note(f"{kern.name}: {exc}")
             rec = failed_record(kern, m, n, k, device, str(exc).splitlines()[0], inputs=inputs,

@@ -183,7 +183,8 @@ def test_helper_kernels_are_skipped_where_they_cannot_be_built(monkeypatch):
         monkeypatch.setattr(compiler, "compile_source", build)
         monkeypatch.setattr(runtime, "Module", load)
         device = runtime.Device.__new__(runtime.Device)   # (no GPU: only what the two read)
-        device.__dict__.update(_open=True, _helpers={}, drv=None, cc=70)
+        device.__dict__.update(_open=True, _helpers={}, drv=None, cc=70, ctx=object())
+        monkeypatch.setattr(runtime._current, "ctx", device.ctx, raising=False)   # (current already)
         if load_error is lost:
             with pytest.raises(CudaError, match="ILLEGAL_ADDRESS"):
                 runtime.Device.hold(device, 1.0)

@@ -89,31 +89,48 @@ def test_header_memo_tells_source_dirs_apart(tmp_path):
     assert _key_in(one, inc) != _key_in(two, inc)   # no clear between: the memo must not answer
 
 
-@pytest.mark.parametrize("include, beside", [('"common.cuh"', True), ('"common.cuh"', False),
-                                             ("<common.cuh>", True)])
-def test_a_header_edit_is_a_new_compile_wherever_nvrtc_found_it(tmp_path, include, beside):
-    """The key hashes the header NVRTC uses for y/h.cuh's include: "common.cuh" is the one beside
-    it, if any, else the source directory's (an -I); <common.cuh> the source directory's even with
-    one beside it. Editing that one compiles again (the cubin holds the new value), editing
-    another does not."""
-    (tmp_path / "y").mkdir()
+@pytest.mark.parametrize("include", ['"common.cuh"', "<common.cuh>"])
+def test_a_header_edit_is_a_new_compile_wherever_nvrtc_found_it(tmp_path, include):
+    """The key hashes the header NVRTC uses for y/h.cuh's include: "common.cuh" the one beside
+    it; <common.cuh> the include directory's, never one beside the includer. Editing that one
+    compiles again (the cubin holds the new value), editing the other does not."""
+    for d in ("y", "inc"):
+        (tmp_path / d).mkdir()
     src = tmp_path / "k.cu"
     src.write_text('#include "y/h.cuh"\nextern "C" __global__ void k(int *p) { p[0] = V; }\n')
     (tmp_path / "y" / "h.cuh").write_text(f"#include {include}\n")
-    used, other = tmp_path / "common.cuh", tmp_path / "y" / "common.cuh"
-    if include.startswith('"') and beside:
+    used, other = tmp_path / "inc" / "common.cuh", tmp_path / "y" / "common.cuh"
+    if include.startswith('"'):
         used, other = other, used
     store = CubinCache(tmp_path / "cache")
+    build = lambda: compiler.compile_source(src, "sm_90", include_dirs=[tmp_path / "inc"], cache=store)  # noqa: E731
     for value in (0x13572468, 0x24681357):
         used.write_text(f"#define V {value}\n")
-        if beside:
-            other.write_text(f"#define V {0x7EADBEEF}\n")
-        cold, warm = (compiler.compile_source(src, "sm_90", cache=store) for _ in range(2))
+        other.write_text(f"#define V {0x7EADBEEF}\n")
+        cold, warm = build(), build()
         assert not cold.cached and warm.cached and warm.image == cold.image
         assert value.to_bytes(4, "little") in cold.image and (0x7EADBEEF).to_bytes(4, "little") not in cold.image
-    if beside:
-        other.write_text(f"#define V {0x7EADBEEE}\n")   # (the header NVRTC does not read: the same key)
-        assert compiler.compile_source(src, "sm_90", cache=store).cached
+    other.write_text(f"#define V {0x7EADBEEE}\n")   # (the header NVRTC does not read: the same key)
+    assert build().cached
+
+
+def test_includes_resolve_as_nvccs(tmp_path):
+    """<mma.h> is CUDA's even with an mma.h of the user's beside the source; a header's "name"
+    is looked for beside that header and in the include directories, not beside the source."""
+    (tmp_path / "mma.h").write_text("#define MY_OWN_MMA_H 1\n")
+    src = tmp_path / "k.cu"
+    src.write_text('#include <mma.h>\n#include "mma.h"\nusing namespace nvcuda;\n'
+                   'extern "C" __global__ void k(float *c) { wmma::fragment<wmma::accumulator, 16, 16, 16, '
+                   'float> acc; wmma::fill_fragment(acc, MY_OWN_MMA_H); '
+                   'wmma::store_matrix_sync(c, acc, 16, wmma::mem_row_major); }\n')
+    assert compiler.compile_source(src, "sm_80", cache=False).kernel == "k"
+    (tmp_path / "y").mkdir()
+    (tmp_path / "y" / "h.cuh").write_text('#include "common.cuh"\n')
+    (tmp_path / "common.cuh").write_text("#define V 1\n")
+    src.write_text('#include "y/h.cuh"\nextern "C" __global__ void k(int *p) { p[0] = V; }\n')
+    with pytest.raises(compiler.CompileError, match='cannot open source file "common.cuh"'):
+        compiler.compile_source(src, "sm_90", cache=False)
+    assert compiler.compile_source(src, "sm_90", include_dirs=[tmp_path], cache=False).kernel == "k"
 
 
 def test_warm_compile_comes_from_the_cache(tmp_path):

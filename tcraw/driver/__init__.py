@@ -147,8 +147,6 @@ class Backend:
     def nvrtc_destroy_program(self, prog): raise NotImplementedError
 
 
-# method name -> driver/NVRTC function, built from the interface itself: a call added to Backend
-# with @seam is traced by that one edit.
 def source_bytes(text):
     """What nvrtcCreateProgram is given for a source (or its name): UTF-8, where the bytes a file
     held that were not UTF-8 (carried as surrogates: compiler.read_source) go back as they were;
@@ -156,6 +154,8 @@ def source_bytes(text):
     return bytes(text) if isinstance(text, (bytes, bytearray)) else text.encode("utf-8", "surrogateescape")
 
 
+# method name -> driver/NVRTC function, built from the interface itself: a call added to Backend
+# with @seam is traced by that one edit.
 SEAM_CALLS = {name: fn.seam_call for name, fn in vars(Backend).items() if hasattr(fn, "seam_call")}
 PREPARED = tuple(name for name, fn in vars(Backend).items() if getattr(fn, "seam_prepared", False))
 

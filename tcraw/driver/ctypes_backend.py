@@ -2,7 +2,9 @@
 
 For minimal environments where cuda-python cannot be installed. Same interface, same errors and
 messages as bindings.py. Driver symbols are the versioned ones where cuda.h maps a name to one
-(cuMemAlloc → cuMemAlloc_v2): the unversioned names are the old ABI, kept for old binaries.
+(cuMemAlloc → cuMemAlloc_v2): the unversioned names are the old ABI, kept for old binaries. One
+exception: cuEventElapsedTime, which CUDA 13's cuda.h maps to a _v2 that older drivers lack; the
+old symbol is in every driver tcraw supports.
 """
 
 import ctypes
@@ -62,7 +64,8 @@ def _find_nvrtc():
         if root:
             patterns.append(os.path.join(root, "lib64", "libnvrtc.so*"))
     for pattern in patterns:
-        hits = sorted(h for h in glob.glob(pattern) if "builtins" not in h and "alt" not in h)
+        hits = sorted(h for h in glob.glob(pattern)   # (not its builtins library, nor the alt one)
+                      if "builtins" not in os.path.basename(h) and "alt" not in os.path.basename(h))
         if hits:
             return hits[0]
     import ctypes.util

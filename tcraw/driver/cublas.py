@@ -81,7 +81,11 @@ class Cublas:
         self.handle = c_void_p()
         self._check("cublasCreate_v2", self.lib.cublasCreate_v2(byref(self.handle)))
         ver = c_int()
-        self._check("cublasGetVersion_v2", self.lib.cublasGetVersion_v2(self.handle, byref(ver)))
+        try:
+            self._check("cublasGetVersion_v2", self.lib.cublasGetVersion_v2(self.handle, byref(ver)))
+        except BaseException:
+            self.lib.cublasDestroy_v2(self.handle)   # (no object to close() it: the handle goes here)
+            raise
         self.version = ver.value
 
     def _check(self, call, status):

@@ -59,7 +59,7 @@ def _traced_call(call_name, shown, fn, args, result_name, stream):
     except Exception as exc:
         us = (time.perf_counter() - t0) * 1e6
         print(f"[tcraw] {call_name}({shown}) -> {type(exc).__name__}: "
-              f"{str(exc).splitlines()[0]}  ({us:.1f} µs)", file=stream, flush=True)
+              f"{(str(exc).splitlines() or [''])[0]}  ({us:.1f} µs)", file=stream, flush=True)
         raise
     us = (time.perf_counter() - t0) * 1e6
     res = "" if result is None else " -> " + _show(result_name, result)
