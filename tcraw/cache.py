@@ -50,6 +50,17 @@ def cache_dir():
     return Path(base) / "tcraw"
 
 
+def dir_problem(path):
+    """Why ``path`` cannot be (made) a directory, or None: a file, or a link to nothing, where it
+    or a directory above it would be (mkdir says only "File exists" of either)."""
+    for p in (Path(path), *Path(path).parents):
+        if p.is_symlink() and not p.exists():
+            return f"{p} is a link to {os.readlink(p)}, which does not exist"
+        if p.exists() and not p.is_dir():
+            return f"{p} is a file, not a directory"
+    return None
+
+
 _header_digest_memo = {}
 
 
@@ -140,7 +151,8 @@ def _headers_digest(source, include_dir, source_dir, toolchain=()):
 
 def cache_key(source, options, arch, nvrtc_version, include_dir=None, source_dir=None, toolchain=()):
     """The entry's name for this compile, or None where it has none (an #include of a macro's
-    file, outside the ``toolchain``'s headers): compile it, and keep nothing."""
+    file, outside the ``toolchain``'s headers): compile it, and keep nothing. ``nvrtc_version``:
+    what tells the compiler apart, compiler.nvrtc_build's (major, minor, library size)."""
     headers = _headers_digest(source, include_dir, source_dir, toolchain)
     if headers is None:
         return None
@@ -231,7 +243,8 @@ class CubinCache:
         try:
             tmp = write_temp(self.path(key), body + hashlib.sha256(body).digest())
         except OSError as exc:  # read-only or full: keep compiling, just without the cache
-            self.writable, self.problem = False, f"cubin cache disabled: cannot write {self.dir} ({exc.strerror})"
+            self.writable, self.problem = False, (f"cubin cache disabled: cannot write {self.dir} "
+                                                  f"({dir_problem(self.dir) or exc.strerror})")
             return False
         # A path that will not take the rename (a directory, made by hand or another tool) costs
         # only this entry: it is skipped, not removed, since store never deletes what it did not

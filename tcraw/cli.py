@@ -264,8 +264,8 @@ def cmd_compile(args):
     out = validate.output_dir(args.out, "--out")
     try:
         rows = compiler.compile_table(chosen, _archs_for_compile(archs, args.device), out=out, note=note)
-    except UsageError as exc:
-        if hasattr(exc, "rows"):   # (the manifest could not be written: the rows built are still shown)
+    except (UsageError, KeyboardInterrupt) as exc:
+        if getattr(exc, "rows", None):   # (the manifest could not be written, or ^C: the rows built are shown)
             _print_compile_rows(exc.rows, args.format)
         raise
     if (store := compiler.default_cache()) is not None and store.problem:
@@ -275,10 +275,13 @@ def cmd_compile(args):
         return 2   # (bad input: each refusal was noted in full as it came)
     if any(r["status"] == "error" for r in rows):
         return 1
-    added = out and kernels.REFERENCE not in chosen   # --out adds the fp64 reference's cubin, not asked for
-    asked = [r for r in rows if not (added and r["kernel"] == kernels.REFERENCE.file_stem)]
+    # nothing asked for could be built: the request was wrong. (--out adds the fp64 reference's cubin
+    # and each configuration a kernel can pick — 06's small-M ones are 09's and 10's code, built where
+    # 06 is not — none of which was asked for.)
+    own = {c.file_stem for k in chosen for c in (k.configurations() if out else [k]) if c.source == k.source}
+    asked = [r for r in rows if r["kernel"] in own] or rows
     if not any(r["status"] == "ok" for r in asked):
-        raise ArchError(asked[0]["detail"])  # nothing asked for could be built: the request was wrong
+        raise ArchError(asked[0]["detail"])
     return 0
 
 
@@ -597,11 +600,11 @@ def _check_run_options_paths(args):
 # -- cache ----------------------------------------------------------------------------------------
 
 def cmd_cache(args):
-    from .cache import CubinCache
+    from .cache import CubinCache, dir_problem
     c = CubinCache()
     try:
-        if not c.dir.is_dir() and any(p.exists() and not p.is_dir() for p in (c.dir, *c.dir.parents)):
-            raise UsageError(f"the cubin cache {c.dir} is not a directory (nor can be); point TCRAW_CACHE_DIR at one")
+        if (problem := dir_problem(c.dir)):
+            raise UsageError(f"the cubin cache {c.dir} cannot be a directory: {problem}; point TCRAW_CACHE_DIR at one")
         if args.action == "clear":   # (removed counts files: an entry's SASS counts sit beside it)
             entries = len(c.entries())
             info = {"dir": str(c.dir), "entries": entries, "removed": c.clear()}

@@ -6,6 +6,8 @@ seam → read registers / shared memory / stack from the cubin and spills from t
 """
 
 import glob
+import hashlib
+import json
 import os
 import re
 import time
@@ -75,6 +77,23 @@ def nvrtc_version(backend=None):
     backend = backend or get_backend()
     supported_archs(backend)
     return _supported[backend.name][1]
+
+
+def nvrtc_build(backend):
+    """(major, minor, the NVRTC library's size in bytes or None) — what the cubin cache keys the
+    compiler by: nvrtcVersion says no patch release, and two of one minor (a ptxas fix) may
+    build other code; their libraries' sizes tell them apart where their paths would not (two
+    installs of one release share keys)."""
+    from .toolchain import choose
+    if backend.name == "ctypes" and os.environ.get("TCRAW_NVRTC_LIBRARY"):
+        path = os.environ["TCRAW_NVRTC_LIBRARY"]
+    else:
+        path = getattr(choose().stack, "nvrtc", None)
+    try:
+        size = os.path.getsize(path) if path else None
+    except OSError:
+        size = None
+    return (*nvrtc_version(backend), size)
 
 
 def nvrtc_source(backend):
@@ -372,7 +391,7 @@ def compile_source(source, arch, *, defines=(), include_dirs=(), name=None, entr
     store = default_cache() if cache is None else (cache or None)
     key = image = None
     if store is not None:
-        key = cache_key(text, options, arch, nvrtc_version(backend), [*extra, *cuda_dirs], source_dir, cuda_dirs)
+        key = cache_key(text, options, arch, nvrtc_build(backend), [*extra, *cuda_dirs], source_dir, cuda_dirs)
     if key is not None:   # (None: the source includes a macro's file — compiled every time)
         hit = store.load(key)
         if hit is not None:
@@ -476,6 +495,9 @@ def check_declared_launch(kernel, image):
     from .cubin import symbol_bytes
     raw = symbol_bytes(image, "tcraw_launch")
     if raw is None:
+        if b"12tcraw_launchE" in bytes(image):   # (my::tcraw_launch's mangled name: _ZN2my12tcraw_launchE)
+            raise UsageError(f"kernel {kernel.name}: its source declares tcraw_launch inside a namespace, where "
+                             "tcraw cannot read it; declare extern \"C\" __constant__ int tcraw_launch[] at file scope")
         return
     if len(raw) % 4:   # (a char[] or short[] is no list of ints: refused as the kernel's, not raised as numpy's)
         raise UsageError(f"kernel {kernel.name}: its source's tcraw_launch is {len(raw)} bytes, not an array of int; "
@@ -549,6 +571,7 @@ def load_prebuilt(kernel, device_arch, cubin_dir):
         if path.is_file():
             image = path.read_bytes()
             found = kernel_resources(image, kernel.entry, source=str(path))
+            check_prebuilt(kernel, arch, path, image)
             check_declared_launch(kernel, image)   # prebuilt cubins drift the easiest
             check_signature(kernel, image)
             return Cubin(kernel.name, arch, image, "", compile_ms=0.0, cached=True,
@@ -618,7 +641,6 @@ def compile_table(chosen, archs, *, out=None, note=print):
     a cubin that cannot be written there is an "unwritten" row, and a manifest that cannot be
     written a UsageError carrying the rows (``exc.rows``: the CLI still prints them)."""
     from .errors import NoNvrtcError, TcrawError
-    from .report import as_json
     if not callable(note):
         raise UsageError(f"note is a function taking one message (print, or lambda message: None), not {note!r:.80}")
     from .sass import base_counts, find_cuobjdump, tensor_op_forms
@@ -646,73 +668,158 @@ def compile_table(chosen, archs, *, out=None, note=print):
                              f"{' (a name tcraw gives its fp64 reference)' if kernel.name == REFERENCE.name else ''}"
                              "; give each its own name")
     built = set()   # (kernel, arch as built): sm_90 and sm_90a asked of an arch-specific kernel build one cubin
-    for kernel in chosen:
-        for arch in archs:
-            target = (kernel.file_stem, str(built_arch(kernel, arch)))
-            if target in built:
-                continue   # (its row, ok or not, is in already)
-            built.add(target)
-            # (every row has every key — None where it has no value — so a script reads any row alike)
-            row = {"kernel": kernel.file_stem, "arch": str(arch), "status": "ok", "registers": None,
-                   "smem_bytes": None, "spill_bytes": None, "cubin_bytes": None, "compile_ms": None,
-                   "cached": None, "ptxas_warnings": None, "nvrtc_warnings": None, "detail": None,
-                   **({"sass_forms": None, "sass": None} if cuobjdump else {})}
-            try:
-                cubin = compile_cubin(kernel, arch)
-            except ArchError as exc:
-                row["status"] = ("below-min-arch" if arch.cc < kernel.min_arch else
-                                 "arch-specific" if not kernel.runs_on(arch.cc) else "unsupported-by-nvrtc")
-                row["detail"] = str(exc)
-            except NoNvrtcError:
-                raise  # nothing at all can be compiled here
-            except (UsageError, MissingHeaderError) as exc:   # this kernel's own inputs (its source
-                row["status"], row["detail"] = "refused", str(exc)   # unreadable, no such entry, a launch
-                if str(exc) not in noted:                            # the source disowns) or headers it
-                    noted.add(str(exc))                              # needs: the others still build
-                    note(f"{kernel.name} {arch}: {exc}")
-            except TcrawError as exc:
-                row["status"], row["detail"] = "error", str(exc)
-                if isinstance(exc, CompileError) and (first := first_error(exc.log)):
-                    row["detail"] = "; ".join(filter(None, (getattr(exc, "hints", ""), first)))
-                said = getattr(exc, "log", "") or str(exc)   # the whole message and log once, not a table
-                note(f"{kernel.name} {arch}: {exc}" if said not in noted else   # cell (nor once an arch)
-                     f"{kernel.name} {arch}: {row['detail']} (as above)")
-                noted.add(said)
-            else:
-                row.update(arch=str(cubin.arch), registers=cubin.registers, smem_bytes=cubin.smem_bytes,
-                           spill_bytes=cubin.spill_bytes, cubin_bytes=len(cubin.image),
-                           compile_ms=round(cubin.compile_ms, 1), cached=cubin.cached,
-                           ptxas_warnings=ptxas_warnings(cubin.log), nvrtc_warnings=nvrtc_warnings(cubin.log))
-                for warning in row["ptxas_warnings"]:
-                    note(f"{kernel.file_stem} {cubin.arch}: ptxas: {warning}")
-                for warning in row["nvrtc_warnings"]:
-                    note(f"{kernel.file_stem} {cubin.arch}: {warning}")
-                if cuobjdump:
-                    row["sass_forms"] = tensor_op_forms(cubin.image, cuobjdump, kernel.entry)   # (its own code)
-                    row["sass"] = base_counts(row["sass_forms"])
-                    if row["sass"] is None:   # CUDA 13's cuobjdump cannot read sm_50 … sm_72
-                        row["detail"] = (f"{cuobjdump} could not disassemble {cubin.arch}; set "
-                                         "TCRAW_CUOBJDUMP to a CUDA 12 or older cuobjdump")
-                if out:
-                    try:
-                        row["cubin"] = str(_write_file(Path(out) / f"{kernel.file_stem}.{cubin.arch}.cubin",
-                                                       cubin.image))
-                    except UsageError as exc:   # (this one path: the other kernels still build and write)
-                        row["status"], row["detail"] = "unwritten", str(exc)
-                        note(f"{kernel.file_stem} {cubin.arch}: {exc}")
-            rows.append(row)
+    try:
+        for kernel in chosen:
+            for arch in archs:
+                target = (kernel.file_stem, str(built_arch(kernel, arch)))
+                if target in built:
+                    continue   # (its row, ok or not, is in already)
+                built.add(target)
+                # (every row has every key — None where it has no value — so a script reads any row alike)
+                row = {"kernel": kernel.file_stem, "arch": str(arch), "status": "ok", "registers": None,
+                       "smem_bytes": None, "spill_bytes": None, "cubin_bytes": None, "compile_ms": None,
+                       "cached": None, "ptxas_warnings": None, "nvrtc_warnings": None, "detail": None,
+                       **({"sass_forms": None, "sass": None} if cuobjdump else {})}
+                try:
+                    cubin = compile_cubin(kernel, arch)
+                except ArchError as exc:
+                    row["status"] = ("below-min-arch" if arch.cc < kernel.min_arch else
+                                     "arch-specific" if not kernel.runs_on(arch.cc) else "unsupported-by-nvrtc")
+                    row["detail"] = str(exc)
+                except NoNvrtcError:
+                    raise  # nothing at all can be compiled here
+                except (UsageError, MissingHeaderError) as exc:   # this kernel's own inputs (its source
+                    row["status"], row["detail"] = "refused", str(exc)   # unreadable, no such entry, a launch
+                    if str(exc) not in noted:                            # the source disowns) or headers it
+                        noted.add(str(exc))                              # needs: the others still build
+                        note(f"{kernel.name} {arch}: {exc}")
+                except TcrawError as exc:
+                    row["status"], row["detail"] = "error", str(exc)
+                    if isinstance(exc, CompileError) and (first := first_error(exc.log)):
+                        row["detail"] = "; ".join(filter(None, (getattr(exc, "hints", ""), first)))
+                    said = getattr(exc, "log", "") or str(exc)   # the whole message and log once, not a table
+                    note(f"{kernel.name} {arch}: {exc}" if said not in noted else   # cell (nor once an arch)
+                         f"{kernel.name} {arch}: {row['detail']} (as above)")
+                    noted.add(said)
+                else:
+                    row.update(arch=str(cubin.arch), registers=cubin.registers, smem_bytes=cubin.smem_bytes,
+                               spill_bytes=cubin.spill_bytes, cubin_bytes=len(cubin.image),
+                               compile_ms=round(cubin.compile_ms, 1), cached=cubin.cached,
+                               ptxas_warnings=ptxas_warnings(cubin.log), nvrtc_warnings=nvrtc_warnings(cubin.log))
+                    for warning in row["ptxas_warnings"]:
+                        note(f"{kernel.file_stem} {cubin.arch}: ptxas: {warning}")
+                    for warning in row["nvrtc_warnings"]:
+                        note(f"{kernel.file_stem} {cubin.arch}: {warning}")
+                    if cuobjdump:
+                        row["sass_forms"] = tensor_op_forms(cubin.image, cuobjdump, kernel.entry)   # (its own code)
+                        row["sass"] = base_counts(row["sass_forms"])
+                        if row["sass"] is None:   # CUDA 13's cuobjdump cannot read sm_50 … sm_72
+                            row["detail"] = (f"{cuobjdump} could not disassemble {cubin.arch}; set "
+                                             "TCRAW_CUOBJDUMP to a CUDA 12 or older cuobjdump")
+                    if out:
+                        try:
+                            row["cubin"] = str(_write_file(Path(out) / f"{kernel.file_stem}.{cubin.arch}.cubin",
+                                                           cubin.image))
+                            row["cubin_sha256"] = hashlib.sha256(cubin.image).hexdigest()
+                            row["source_sha256"] = source_digest(kernel)
+                        except UsageError as exc:   # (this one path: the other kernels still build and write)
+                            row["status"], row["detail"] = "unwritten", str(exc)
+                            note(f"{kernel.file_stem} {cubin.arch}: {exc}")
+                rows.append(row)
+    except KeyboardInterrupt as exc:   # (^C: the cubins written so far are listed, and the rows come out)
+        if out:
+            write_manifest(out, rows)
+        exc.rows = rows
+        raise
     if out:
         try:
-            _write_file(Path(out) / "manifest.json", as_json(rows).encode())
+            write_manifest(out, rows)
         except UsageError as exc:
             exc.rows = rows
             raise
     return rows
 
 
-def _write_file(path, data):
+MANIFEST = "manifest.json"
+
+
+def source_digest(kernel):
+    """The sha256 of ``kernel``'s source as NVRTC is given it: what the manifest records of each
+    cubin, and a cubin-only run compares with the source it has (a cubin of another version of
+    it is stale). Headers are not in it: a cubin-only machine may have no CUDA headers to read."""
+    from .driver import source_bytes
+    return hashlib.sha256(source_bytes(read_source(source_path(kernel.source)))).hexdigest()
+
+
+def write_manifest(out, rows):
+    """``out``/manifest.json: a row for each cubin there, by file name (the directory may move to
+    another machine), with its digest and its source's. A row of this compile replaces the one of
+    the same kernel and arch; the others stay while their cubins do (a compile of one arch into a
+    directory of many keeps the rest)."""
+    from .report import as_json
+    out = Path(out)
+    kept = {}
+    for row in [*read_manifest(out, missing_ok=True, broken_ok=True), *rows]:
+        if row.get("cubin"):
+            row = {**row, "cubin": Path(row["cubin"]).name}
+        if not row.get("cubin") or (out / row["cubin"]).is_file():
+            kept[(row.get("kernel"), row.get("arch"))] = row
+    _write_file(out / MANIFEST, as_json(list(kept.values())).encode())
+
+
+def read_manifest(cubin_dir, missing_ok=False, broken_ok=False):
+    """The rows of ``cubin_dir``/manifest.json ([] where there is none and ``missing_ok``)."""
+    path = Path(cubin_dir) / MANIFEST
     try:
-        path.write_bytes(data)
+        rows = json.loads(path.read_text())
+        if isinstance(rows, list) and all(isinstance(r, dict) for r in rows):
+            return rows
+        problem = "is not a list of rows"
+    except FileNotFoundError:
+        if missing_ok:
+            return []
+        problem = "does not exist"
+    except (OSError, ValueError) as exc:
+        problem = f"cannot be read ({getattr(exc, 'strerror', None) or exc})"
+    if broken_ok:
+        return []
+    from .errors import CubinError
+    raise CubinError(f"{path} {problem}; rebuild the directory with `tcraw compile --arch ... --out {cubin_dir}`")
+
+
+def check_prebuilt(kernel, arch, path, image):
+    """A prebuilt cubin is what its directory's manifest says was built there — its digest, and
+    its source's where that source is here — and for the arch its name says: a cubin damaged,
+    copied in by hand or built from another version of the source is refused, not run. (A
+    directory without manifest.json — made by hand — is trusted as it is, its arch still read.)"""
+    from .cubin import elf_arch
+    from .errors import CubinError
+    rebuild = f"rebuild it with `tcraw compile --arch {arch} --out {path.parent}`"
+    if elf_arch(image, str(path))[1] != arch.cc:
+        raise CubinError(f"{path} is named for {arch} but its ELF says sm_{elf_arch(image)[1]}; {rebuild}")
+    if not (path.parent / MANIFEST).exists():
+        return
+    row = next((r for r in read_manifest(path.parent) if Path(str(r.get("cubin"))).name == path.name), None)
+    if row is None:
+        raise CubinError(f"{path.parent / MANIFEST} does not list {path.name}: it is no cubin that `tcraw "
+                         f"compile --out` wrote there; {rebuild}")
+    if row.get("cubin_sha256") not in (None, hashlib.sha256(image).hexdigest()):
+        raise CubinError(f"{path} is not the cubin its manifest records (its sha256 differs: changed since it "
+                         f"was built); {rebuild}")
+    if row.get("source_sha256") and is_file(source_path(kernel.source)) and \
+            row["source_sha256"] != source_digest(kernel):
+        raise CubinError(f"{path} was built from another version of {source_path(kernel.source)} than the one "
+                         f"here (stale); {rebuild}")
+
+
+def _write_file(path, data):
+    """``data`` into ``path`` whole or not at all: a temporary file beside it renamed over it (an
+    interrupted compile --out leaves the old file or the new, never half of one)."""
+    from .cache import replace_with, write_temp
+    try:
+        replaced = replace_with(write_temp(path, data), path)
     except OSError as exc:
         raise UsageError(f"could not write {path} ({exc.strerror or exc})") from None
+    if not replaced:
+        raise UsageError(f"could not write {path} (it cannot be replaced: a directory in its place?)")
     return path

@@ -440,7 +440,12 @@ def load_spec(path):
     from .validate import is_dir, is_file
     if not isinstance(path, (str, os.PathLike)):
         raise UsageError(f"a spec file is a path, not {path!r:.80}")
+    if not str(path).strip():
+        raise UsageError("--spec (load_spec) needs a file path, got an empty one")
     path = Path(path)
+    if path.suffix in (".cu", ".cuh", ".h"):
+        raise UsageError(f"spec file {path} is CUDA source; a spec is a Python file with KERNELS = [...]. "
+                         "Declare a .cu kernel with --source FILE --entry NAME --precision P --block B instead")
     if not is_file(path):
         raise UsageError(f"spec file {path} {'is a directory' if is_dir(path) else 'does not exist'}; a spec is "
                          "a Python file with KERNELS = "
@@ -504,7 +509,8 @@ def tile_geometry(block, block_tile, smem_bytes=0):
         raise UsageError(f"block_tile is the (rows, cols) of C each block computes, whole numbers from 1 to 2^31 − 1; "
                          f"got {block_tile!r}")
     if not is_whole(smem_bytes, 0, SM90_SMEM_BYTES):
-        raise UsageError(f"dynamic shared memory is a whole number of bytes from 0 to {SM90_SMEM_BYTES} (the most a "
+        raise UsageError(f"dynamic shared memory (--smem, smem_bytes=) is a whole number of bytes from 0 to "
+                         f"{SM90_SMEM_BYTES} (the most a "
                          f"block has on any GPU tcraw runs on); got {smem_bytes!r}")
     rows, cols = tile
 

@@ -403,7 +403,9 @@ def resident_geometry(kernel, fn, m, n, k):
     piece after): every block of its grid must be on the GPU at once, or the waits never end. A
     cluster's blocks must share a GPC, so the device may hold fewer of them at once than it has
     SMs (clusters of 4 on the H200); the grid is cut to what it holds
-    (cuOccupancyMaxActiveClusters), and the kernel deals its tiles over the grid it gets."""
+    (cuOccupancyMaxActiveClusters), and the kernel deals its tiles over the grid it gets. First
+    ``fn`` is allowed the dynamic shared memory the launch needs (cuFuncSetAttribute): the
+    occupancy question counts it only once allowed."""
     device = fn.module.device
     geometry = kernel.launch_geometry(m, n, k, device.sm_count)
     if geometry.smem_bytes > fn.max_dynamic_smem:   # (the occupancy question counts it only once allowed)

@@ -18,7 +18,6 @@ includes — is ``include/cccl`` in CUDA 13 (wheel and toolkit alike) and ``nvid
 in CUDA 12. A toolkit under CUDA_HOME / CUDA_PATH / /usr/local/cuda counts as its own major.
 """
 
-import glob
 import importlib.metadata as md
 import json
 import os
@@ -27,6 +26,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .driver import library_file
 from .errors import UsageError
 
 MAJORS = (12, 13)
@@ -48,24 +48,16 @@ def _site_dirs():
     return [Path(p) for p in sys.path if p and Path(p, "nvidia").is_dir()]
 
 
-def _first(pattern_list):
-    for pattern in pattern_list:
-        hits = sorted(h for h in glob.glob(pattern) if "builtins" not in h and ".alt." not in h)
-        if hits:
-            return hits[0]
-    return None
-
-
 def installed_stacks():
     """{major: Stack} for the CUDA stacks found in pip wheels and in a toolkit directory."""
     stacks = {}
     for site in _site_dirs():
         nv = site / "nvidia"
         if 13 not in stacks and (nv / "cu13").is_dir():
-            lib = _first([str(nv / "cu13" / "lib" / "libnvrtc.so.13*")])
+            lib = library_file([str(nv / "cu13" / "lib" / "libnvrtc.so.13*")])
             stacks[13] = Stack(13, lib, [nv / "cu13" / "include"], "wheels")
         if 12 not in stacks and (nv / "cuda_nvrtc").is_dir():
-            lib = _first([str(nv / "cuda_nvrtc" / "lib" / "libnvrtc.so.12*")])
+            lib = library_file([str(nv / "cuda_nvrtc" / "lib" / "libnvrtc.so.12*")])
             cccl = [nv / "cuda_cccl" / "include"] if (nv / "cuda_cccl" / "include").is_dir() else []
             stacks[12] = Stack(12, lib, [nv / "cuda_runtime" / "include", nv / "cuda_nvcc" / "include", *cccl],
                                "wheels")
@@ -73,7 +65,7 @@ def installed_stacks():
         root = Path(os.environ[var]) if var and os.environ.get(var) else (None if var else Path("/usr/local/cuda"))
         major = toolkit_major(root) if root else None
         if major in MAJORS and major not in stacks:
-            lib = _first([str(root / "lib64" / f"libnvrtc.so.{major}*"), str(root / "lib64" / "libnvrtc.so")])
+            lib = library_file([str(root / "lib64" / f"libnvrtc.so.{major}*"), str(root / "lib64" / "libnvrtc.so")])
             stacks[major] = Stack(major, lib, [root / "include"], str(root))
     return stacks
 

@@ -1,6 +1,7 @@
 """The cubin cache: keys, corruption, concurrent writers, unwritable directories, kept SASS
 counts (CPU)."""
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -24,8 +25,22 @@ def key(**change):
 def test_key_is_stable_and_changes_with_every_part():
     assert key() == key()
     variants = [key(source="src2"), key(options=["--gpu-architecture=sm_90", "-DY"]),
-                key(arch="sm_80"), key(nvrtc_version=(13, 1))]
+                key(arch="sm_80"), key(nvrtc_version=(13, 1)), key(nvrtc_version=(13, 0, 123456))]
     assert len({key(), *variants}) == 1 + len(variants)
+
+
+def test_the_key_tells_two_nvrtc_builds_of_one_minor_apart(monkeypatch, tmp_path):
+    """nvrtcVersion gives major.minor alone; the library's size tells patch releases apart."""
+    from tcraw.driver import get_backend
+    backend = get_backend()
+    built = compiler.nvrtc_build(backend)
+    assert built[:2] == compiler.nvrtc_version(backend) and built[2] > 1 << 20
+    store = CubinCache(tmp_path)
+    compiler.compile_cubin(KERNEL, "sm_90", cache=store)
+    assert compiler.compile_cubin(KERNEL, "sm_90", cache=store).cached
+    monkeypatch.setattr(compiler, "nvrtc_build", lambda b: (*built[:2], built[2] + 1))   # (another build)
+    assert not compiler.compile_cubin(KERNEL, "sm_90", cache=store).cached
+    assert compiler.compile_cubin(KERNEL, "sm_90", cache=store).cached
 
 
 def test_key_ignores_where_the_headers_live_but_not_what_they_say(tmp_path):
@@ -131,6 +146,21 @@ def test_includes_resolve_as_nvccs(tmp_path):
     with pytest.raises(compiler.CompileError, match='cannot open source file "common.cuh"'):
         compiler.compile_source(src, "sm_90", cache=False)
     assert compiler.compile_source(src, "sm_90", include_dirs=[tmp_path], cache=False).kernel == "k"
+
+
+def test_a_cache_dir_that_cannot_be_says_why(tmp_path, monkeypatch, capsys):
+    """mkdir says "File exists" of a dangling link and of a file alike: each is named as what it is."""
+    from tcraw.cli import main
+    (tmp_path / "link").symlink_to(tmp_path / "gone")
+    (tmp_path / "file").write_text("")
+    for where, why in ((tmp_path / "link", "is a link to .*gone, which does not exist"),
+                       (tmp_path / "file" / "sub", "file is a file, not a directory")):
+        monkeypatch.setenv("TCRAW_CACHE_DIR", str(where))
+        assert main(["cache", "info"]) == 2
+        assert re.search(why, capsys.readouterr().err)
+        store = CubinCache()
+        compiler.compile_cubin(KERNEL, "sm_90", cache=store)
+        assert re.search(why, store.problem)
 
 
 def test_warm_compile_comes_from_the_cache(tmp_path):

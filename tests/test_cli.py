@@ -51,6 +51,13 @@ def test_compile_all_lists_every_supported_arch(capsys):
         assert r["status"] == ("ok" if runs else "below-min-arch"), r
 
 
+def test_compile_out_of_a_kernel_no_asked_arch_takes_is_refused_as_without_out(tmp_path, capsys):
+    """06 at sm_80 (exit 2): with --out, its small-M configurations — 09's and 10's code, which
+    build there — are not 06 built."""
+    for extra in ([], ["--out", str(tmp_path)]):
+        assert main(["compile", "--arch", "sm_80", "--kernel", "wgmma_tma_fp16", *extra]) == 2, extra
+
+
 def test_compile_writes_cubins_and_manifest(tmp_path, capsys):
     assert main(["compile", "--arch", "sm_80,sm_90", "--kernel", "wmma_bf16", "--out", str(tmp_path)]) == 0
     assert (tmp_path / "wmma_bf16.sm_90.cubin").read_bytes()[:4] == b"\x7fELF"

@@ -3,6 +3,7 @@ not an ELF, not 64-bit, not CUDA, cut short anywhere, bytes flipped — is a Cub
 
 import ctypes.util
 import glob
+import json
 import os
 import random
 import struct
@@ -119,6 +120,65 @@ def test_load_prebuilt_runs_an_older_minor_of_the_same_major(tmp_path, cc):
     assert str(found.arch) == "sm_80" and found.cached and found.registers > 0
     with pytest.raises(ArchError, match="it has: sm_80"):
         compiler.load_prebuilt(NAIVE, compiler.Arch(90), tmp_path)
+
+
+def test_a_prebuilt_cubin_is_what_its_manifest_says(tmp_path):
+    """compile --out records each cubin's digest and its source's; a cubin-only run refuses one
+    damaged, copied in by hand, named for another arch or built from another version of the
+    source, and compiles into a directory keep the manifest's other rows."""
+    out = tmp_path / "cubins"
+    compiler.compile_table([NAIVE], "sm_80", out=out, note=print)
+    compiler.compile_table([NAIVE, WMMA], "sm_90", out=out, note=print)
+    rows = json.loads((out / "manifest.json").read_text())
+    assert {(r["kernel"], r["arch"]) for r in rows} == {("naive_fp32", "sm_80"), ("reference_fp64", "sm_80"),
+                                                         ("naive_fp32", "sm_90"), ("wmma_fp16", "sm_90"),
+                                                         ("reference_fp64", "sm_90")}
+    assert all(r["cubin"] == f"{r['kernel']}.{r['arch']}.cubin" and len(r["cubin_sha256"]) == 64 for r in rows)
+    assert str(compiler.load_prebuilt(NAIVE, compiler.Arch(90), out).arch) == "sm_90"
+    cubin90, cubin80 = out / "naive_fp32.sm_90.cubin", out / "naive_fp32.sm_80.cubin"
+    good = cubin90.read_bytes()
+    cubin90.write_bytes(with_byte(good, 3000, good[3000] ^ 0xFF))
+    with pytest.raises(CubinError, match="not the cubin its manifest records"):
+        compiler.load_prebuilt(NAIVE, compiler.Arch(90), out)
+    cubin90.write_bytes(cubin80.read_bytes())
+    with pytest.raises(CubinError, match="named for sm_90 but its ELF says sm_80"):
+        compiler.load_prebuilt(NAIVE, compiler.Arch(90), out)
+    cubin90.write_bytes(good)
+    (out / "naive_fp32.sm_89.cubin").write_bytes(compiler.compile_cubin(NAIVE, "sm_89").image)   # (by hand)
+    with pytest.raises(CubinError, match="does not list naive_fp32.sm_89.cubin"):
+        compiler.load_prebuilt(NAIVE, compiler.Arch(89), out)
+    (out / "manifest.json").write_text("{broken")
+    with pytest.raises(CubinError, match="manifest.json cannot be read"):
+        compiler.load_prebuilt(NAIVE, compiler.Arch(90), out)
+
+
+def test_a_prebuilt_cubin_of_another_version_of_its_source_is_stale(tmp_path):
+    src = tmp_path / "k.cu"
+    src.write_text('extern "C" __global__ void mm(const float* A, const float* B, float* C, int M, int N, int K) '
+                   "{ C[0] = A[0]; }\n")
+    mine = kernels.user_kernel(src, "mm", "fp32", block=(16,))
+    compiler.compile_table([mine], "sm_80", out=tmp_path / "o", note=print)
+    assert compiler.load_prebuilt(mine, compiler.Arch(80), tmp_path / "o").kernel == "mm"
+    src.write_text(src.read_text().replace("A[0]", "B[0]"))
+    with pytest.raises(CubinError, match="built from another version of .*k.cu"):
+        compiler.load_prebuilt(mine, compiler.Arch(80), tmp_path / "o")
+
+
+def test_an_interrupted_compile_out_lists_what_it_wrote_and_keeps_its_rows(tmp_path, monkeypatch):
+    built = []
+    real = compiler.compile_cubin
+
+    def compile_twice(kernel, arch, *args, **kwargs):
+        if len(built) == 2:
+            raise KeyboardInterrupt
+        built.append(kernel.name)
+        return real(kernel, arch, *args, **kwargs)
+    monkeypatch.setattr(compiler, "compile_cubin", compile_twice)
+    with pytest.raises(KeyboardInterrupt) as exc:
+        compiler.compile_table([NAIVE, WMMA], "sm_80,sm_90", out=tmp_path, note=print)
+    assert [r["kernel"] for r in exc.value.rows] == ["naive_fp32", "naive_fp32"]
+    listed = json.loads((tmp_path / "manifest.json").read_text())
+    assert sorted(r["cubin"] for r in listed) == sorted(p.name for p in tmp_path.glob("*.cubin"))
 
 
 def test_prebuilt_candidates_of_every_arch_are_targets_of_its_major():

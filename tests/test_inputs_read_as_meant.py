@@ -253,14 +253,36 @@ def test_make_clean_refuses_an_out_that_is_no_build_directory(tmp_path):
     work = tmp_path / "checkout"
     work.mkdir()
     text = (ROOT / "Makefile").read_text()
-    assert "\trm -rf $(OUT) .pytest_cache\n" in text
-    (work / "Makefile").write_text(text.replace("\trm -rf $(OUT) .pytest_cache\n", "\t@echo would remove $(OUT)\n"))
-    for out in (".", "/", "//", "..", "", str(tmp_path), str(work) + "/", os.path.expanduser("~")):
+    rm = '\trm -rf -- "$(OUT)" .pytest_cache\n'
+    assert rm in text
+    (work / "Makefile").write_text(text.replace(rm, "\t@echo would remove $(OUT)\n"))
+    subprocess.run(["git", "init", "-q", "."], cwd=work, check=True)
+    (work / "docs").mkdir()
+    (work / "docs" / "a.md").write_text("kept\n")
+    subprocess.run(["git", "add", "docs/a.md"], cwd=work, check=True)
+    for out, why in [*((o, "is not a build directory") for o in (".", "/", "//", "..", str(tmp_path),
+                                                                    str(work) + "/", os.path.expanduser("~"))),
+                     *((o, "must be one directory path") for o in ("", "my out", "x*", "o'q", "b?", "[ab]")),
+                     ("docs", "holds files git tracks")]:
         done = subprocess.run(["make", "-s", "clean", f"OUT={out}"], cwd=work, capture_output=True, text=True)
-        assert done.returncode == 2 and "is not a build directory" in done.stderr, out
+        assert done.returncode == 2 and why in done.stderr and "would remove" not in done.stdout, out
     for out in ("build", str(tmp_path / "elsewhere" / "out")):
         done = subprocess.run(["make", "-s", "clean", f"OUT={out}"], cwd=work, capture_output=True, text=True)
         assert done.returncode == 0 and done.stdout == f"would remove {out}\n", out
+
+
+def test_make_passes_one_out_and_lists_as_tcraw_reads_them():
+    """An empty OUT (which made /cubins) is refused by every target that writes there; KERNELS
+    space-separated reaches sanitize as a list; run takes DEVICE, KERNELS and CUBINS."""
+    def dry(*argv):
+        return subprocess.run(["make", "-n", *argv], cwd=ROOT, capture_output=True, text=True)
+    for target in ("compile", "cubins", "sweep", "bench", "sanitize", "clean"):
+        done = dry(target, "OUT=")
+        assert done.returncode == 2 and 'OUT="" must be one directory path' in done.stderr, target
+    assert "KERNELS=a,b bash scripts/sanitize.sh" in dry("sanitize", "KERNELS=a b").stdout
+    run = dry("run", "KERNELS=a b", "DEVICE=1", "CUBINS=c").stdout
+    assert "--device 1 --kernel a,b" in run and "--cubin-dir c" in run
+    assert "--arch 90 --out build/cubins" in dry("cubins", "ARCHS=90").stdout
 
 
 def test_make_sanitize_checks_kernels_then_the_sanitizer_in_one_line(tmp_path):

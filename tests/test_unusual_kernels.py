@@ -153,6 +153,13 @@ def test_a_source_kernels_launch_table_names_the_flags_to_change(tmp_path):
         compiler.compile_cubin(flags, "sm_80")
 
 
+def test_a_launch_table_in_a_namespace_is_named_not_skipped(tmp_path):
+    src = tmp_path / "t.cu"
+    src.write_text('namespace my { __constant__ int tcraw_launch[2] = {256, 0}; }\n' + SCALAR)
+    with pytest.raises(UsageError, match="tcraw_launch inside a namespace"):
+        compiler.compile_cubin(kernels.user_kernel(src, "mm", "fp32", block=(16, 16)), "sm_80")
+
+
 def test_an_arch_specific_source_kernel_builds_for_its_a_target(tmp_path):
     src = tmp_path / "wg.cu"
     src.write_text(SCALAR.replace("if (threadIdx.x", 'asm volatile("wgmma.fence.sync.aligned;"); if (threadIdx.x'))

@@ -52,7 +52,7 @@ def test_flags_declare_the_same_kernel_as_a_spec():
     (["compile", "--source", str(ROOT / "examples" / "edge_bug.cu"), "--entry", "edge_bug", "--precision", "fp16",
       "--block", "32,32,2"], "at most 1024 threads"),
     (["run", "--source", str(ROOT / "examples" / "edge_bug.cu"), "--entry", "edge_bug", "--precision", "fp16",
-      "--block", "16", "--smem", "99999999999"], "dynamic shared memory is a whole number of bytes"),
+      "--block", "16", "--smem", "99999999999"], "dynamic shared memory (--smem, smem_bytes=) is a whole number"),
     (["run", "--source", str(ROOT / "examples" / "edge_bug.cu"), "--entry", "edge_bug", "--precision", "fp16",
       "--block", "16", "--tile", "99999999999,1,1"], "below 2^31"),
     (["bench", "--spec", str(ROOT / "examples" / "wmma_smem_64.py"), "--precision", "fp32"],

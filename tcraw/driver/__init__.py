@@ -147,6 +147,35 @@ class Backend:
     def nvrtc_destroy_program(self, prog): raise NotImplementedError
 
 
+def library_file(patterns):
+    """The first file the glob ``patterns`` match (in order; sorted within one) that is the library
+    itself — not NVRTC's builtins library nor the .alt. build beside it. None if none."""
+    import glob
+    for pattern in patterns:
+        name = os.path.basename
+        hits = sorted(h for h in glob.glob(pattern) if "builtins" not in name(h) and ".alt." not in name(h))
+        if hits:
+            return hits[0]
+    return None
+
+
+def find_library(name, patterns=()):
+    """libNAME (cublas, cublasLt, nvrtc): cuda-pathfinder (an NVIDIA wheel), then ``patterns``
+    (globs), then CUDA_HOME / CUDA_PATH / /usr/local/cuda's lib64, then the system's search path.
+    A path, a soname, or None."""
+    try:
+        from cuda.pathfinder import load_nvidia_dynamic_lib
+        return load_nvidia_dynamic_lib(name).abs_path
+    except Exception:  # no pathfinder, or no wheel: look where a toolkit would be
+        pass
+    roots = [r for r in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda") if r]
+    found = library_file([*patterns, *(os.path.join(r, "lib64", f"lib{name}.so*") for r in roots)])
+    if found:
+        return found
+    import ctypes.util
+    return ctypes.util.find_library(name)
+
+
 def source_bytes(text):
     """What nvrtcCreateProgram is given for a source (or its name): UTF-8, where the bytes a file
     held that were not UTF-8 (carried as surrogates: compiler.read_source) go back as they were;

@@ -19,13 +19,20 @@ except ImportError as exc:  # pragma: no cover - exercised only without cuda-pyt
     ) from exc
 
 
+_loaded_nvrtc = []
+
+
 def _nvrtc():
-    try:
-        from cuda.bindings import nvrtc
-        nvrtc.nvrtcVersion()  # loads libnvrtc: fail here, with a message, not mid-compile
-        return nvrtc
-    except Exception as exc:
-        raise no_nvrtc(f"{type(exc).__name__}: {(str(exc).splitlines() or [''])[0]}") from None
+    """cuda.bindings.nvrtc with libnvrtc loaded — once: its load fails here, with a message, not
+    mid-compile (and is tried again by the next call)."""
+    if not _loaded_nvrtc:
+        try:
+            from cuda.bindings import nvrtc
+            nvrtc.nvrtcVersion()   # (what loads libnvrtc)
+        except Exception as exc:
+            raise no_nvrtc(f"{type(exc).__name__}: {(str(exc).splitlines() or [''])[0]}") from None
+        _loaded_nvrtc.append(nvrtc)
+    return _loaded_nvrtc[0]
 
 
 def _ok(call, result):

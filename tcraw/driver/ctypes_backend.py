@@ -8,13 +8,12 @@ old symbol is in every driver tcraw supports.
 """
 
 import ctypes
-import glob
 import os
 import sys
 from ctypes import POINTER, byref, c_char_p, c_float, c_int, c_size_t, c_uint, c_uint64, c_void_p
 
 from ..errors import CudaError, NoDeviceError, no_driver, no_nvrtc
-from . import Backend, source_bytes
+from . import Backend, find_library, source_bytes
 from .constants import TENSOR_MAP_L2_PROMOTION_256B
 
 CUresult = c_int
@@ -53,23 +52,8 @@ def _find_nvrtc():
     stack = choose().stack
     if stack and stack.nvrtc:
         return stack.nvrtc
-    try:
-        from cuda.pathfinder import load_nvidia_dynamic_lib
-        return load_nvidia_dynamic_lib("nvrtc").abs_path
-    except Exception:  # pathfinder not installed, or it found nothing: look ourselves
-        pass
-    patterns = [os.path.join(p, "nvidia", sub, "lib", "libnvrtc.so*") for p in sys.path
-                for sub in ("cu13", "cu12", "cuda_nvrtc")]
-    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
-        if root:
-            patterns.append(os.path.join(root, "lib64", "libnvrtc.so*"))
-    for pattern in patterns:
-        hits = sorted(h for h in glob.glob(pattern)   # (not its builtins library, nor the alt one)
-                      if "builtins" not in os.path.basename(h) and "alt" not in os.path.basename(h))
-        if hits:
-            return hits[0]
-    import ctypes.util
-    return ctypes.util.find_library("nvrtc")
+    return find_library("nvrtc", [os.path.join(p, "nvidia", sub, "lib", "libnvrtc.so*") for p in sys.path
+                                  for sub in ("cu13", "cu12", "cuda_nvrtc")])
 
 
 def _load_nvrtc():

@@ -7,11 +7,10 @@ the operands swapped, no transposes.
 """
 
 import ctypes
-import glob
-import os
 from ctypes import byref, c_double, c_float, c_int, c_int32, c_void_p
 
 from ..errors import CudaError, NoDeviceError, UsageError
+from . import find_library
 
 # cudaDataType_t
 R_32F, R_64F, R_16F, R_8I, R_32I, R_16BF = 0, 1, 2, 3, 10, 14
@@ -42,21 +41,6 @@ def check_status(call, status):
         raise CudaError(call, name, status)
 
 
-def find_library(name):
-    """libNAME (cublas, cublasLt): cuda-pathfinder (the nvidia-cublas wheel), then CUDA_HOME /
-    CUDA_PATH / /usr/local/cuda, then the system's search path. A path, a soname, or None."""
-    try:
-        from cuda.pathfinder import load_nvidia_dynamic_lib
-        return load_nvidia_dynamic_lib(name).abs_path
-    except Exception:  # no pathfinder, or no wheel: look where a toolkit would be
-        pass
-    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
-        if root:
-            hits = sorted(glob.glob(os.path.join(root, "lib64", f"lib{name}.so*")))
-            if hits:
-                return hits[0]
-    import ctypes.util
-    return ctypes.util.find_library(name)
 
 
 
