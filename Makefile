@@ -13,12 +13,13 @@ empty :=
 space := $(empty) $(empty)
 comma := ,
 csv = $(subst $(space),$(comma),$(strip $(1)))
-# OUT is one directory path: empty it would be /cubins; with spaces, quotes or * ? [ the shell
-# would read another path, or several, out of it
-bad_out = $(or $(filter-out 1,$(words $(OUT))),$(findstring ',$(OUT)),$(findstring ",$(OUT)),\
-  $(findstring *,$(OUT)),$(findstring ?,$(OUT)),$(findstring [,$(OUT)))
-check_out = $(if $(bad_out),$(error OUT="$(OUT)" must be one directory path without spaces, quotes or\
-  * ? [ (default: build)))
+# OUT (and CUBINS) is one directory path: empty, OUT would be /cubins; with spaces, quotes, ` $ \ or
+# * ? [ the shell would read another path, or several, or a command, out of it (recipes quote it too)
+bad_path = $(or $(filter-out 1,$(words $(1))),$(findstring ',$(1)),$(findstring ",$(1)),$(findstring `,$(1)),\
+  $(findstring $$,$(1)),$(findstring \,$(1)),$(findstring *,$(1)),$(findstring ?,$(1)),$(findstring [,$(1)))
+check_out = $(if $(call bad_path,$(OUT)),$(error OUT="$(OUT)" must be one directory path without spaces,\
+  quotes or ` $$ \ * ? [ (default: build)))$(if $(CUBINS),$(if $(call bad_path,$(CUBINS)),$(error\
+  CUBINS="$(CUBINS)" must be one directory path without spaces, quotes or ` $$ \ * ? [)))
 
 .PHONY: help install test run compile cubins sweep bench sanitize clean
 .DEFAULT_GOAL := help
@@ -33,9 +34,9 @@ help:   # bare `make` lists the targets rather than install anything
 	@echo "make bench               the ladder against cuBLAS, launch and cache costs, in $(OUT)/bench"
 	@echo "make sanitize [KERNELS=a,b]   compute-sanitizer over the kernels"
 	@echo "make clean               remove $(OUT) and .pytest_cache"
-	@echo "  DEVICE=0 the GPU (run, sweep: DEVICE=all); OUT=build where results go; CUBINS=DIR runs"
-	@echo "  prebuilt cubins (run, sweep). make exits 2 on any failure: tcraw's own code (3: no GPU)"
-	@echo "  is the N of make's 'Error N'"
+	@echo "  DEVICE=0 the GPU of run, bench and sweep (sweep: DEVICE=all, every GPU); KERNELS=a,b for"
+	@echo "  every target but clean; OUT=build where results go; CUBINS=DIR runs prebuilt cubins (run,"
+	@echo "  sweep). make exits 2 on any failure: tcraw's own code (3: no GPU) is the N of 'Error N'"
 
 # A project venv: works where the system Python refuses global pip installs (PEP 668).
 # CUDA=13 (default; driver >= 580) or CUDA=12 (drivers 525-579, sm_50 ... sm_72): `nvidia-smi`'s
@@ -52,38 +53,32 @@ test:
 	$(PY) -m pytest -q -rs
 
 run:
-	$(PY) -m tcraw run --size $(SIZE) --device $(DEVICE) $(if $(KERNELS),--kernel $(call csv,$(KERNELS))) \
-	  $(if $(CUBINS),--cubin-dir $(CUBINS))
+	$(check_out)$(PY) -m tcraw run --size $(SIZE) --device $(DEVICE) $(if $(KERNELS),--kernel $(call csv,$(KERNELS))) \
+	  $(if $(CUBINS),--cubin-dir "$(CUBINS)")
 
 # Cubins and the resource table for each arch (no GPU needed); archs NVRTC lacks are listed.
 compile:
-	$(check_out)$(PY) -m tcraw compile --arch $(call csv,$(ARCHS)) --out $(OUT)/cubins \
+	$(check_out)$(PY) -m tcraw compile --arch $(call csv,$(ARCHS)) --out "$(OUT)/cubins" \
 	  $(if $(KERNELS),--kernel $(call csv,$(KERNELS)))
 
 # Prebuilt cubins + manifest.json for cubin-only runs: tcraw run --cubin-dir $(OUT)/cubins
-cubins:
-	$(check_out)$(PY) -m tcraw compile --arch $(call csv,$(ARCHS)) --out $(OUT)/cubins \
-	  $(if $(KERNELS),--kernel $(call csv,$(KERNELS)))
+cubins: compile
 	@echo "cubins and manifest.json in $(OUT)/cubins: make run CUBINS=$(OUT)/cubins"
 
 sweep:
-	$(check_out)$(PY) -m tcraw sweep --sizes $(call csv,$(SIZES)) --device $(DEVICE) --out $(OUT)/sweep \
-	  $(if $(KERNELS),--kernel $(call csv,$(KERNELS))) $(if $(CUBINS),--cubin-dir $(CUBINS))
+	$(check_out)$(PY) -m tcraw sweep --sizes $(call csv,$(SIZES)) --device $(DEVICE) --out "$(OUT)/sweep" \
+	  $(if $(KERNELS),--kernel $(call csv,$(KERNELS))) $(if $(CUBINS),--cubin-dir "$(CUBINS)")
 
 bench:   # (the GPU's part first: without one, refused at once, not after the compile timings)
-	$(check_out)$(PY) -m tcraw bench --out $(OUT)/bench
-	-$(PY) scripts/plot_bench.py $(OUT)/bench/bench.json -o $(OUT)/bench/bench.png
+	$(check_out)$(PY) -m tcraw bench --out "$(OUT)/bench" --device $(DEVICE) \
+	  $(if $(KERNELS),--kernel $(call csv,$(KERNELS)))
+	-$(PY) scripts/plot_bench.py "$(OUT)/bench/bench.json" -o "$(OUT)/bench/bench.png"
 	$(PY) scripts/bench_launch.py
 	$(PY) scripts/bench_cache.py
 
 # compute-sanitizer memcheck/racecheck/initcheck/synccheck over every kernel (needs a GPU)
 sanitize:   # KERNELS=a,b to check only those
-	$(check_out)PY=$(PY) KERNELS=$(call csv,$(KERNELS)) bash scripts/sanitize.sh $(OUT)/sanitize.log
+	$(check_out)PY=$(PY) KERNELS=$(call csv,$(KERNELS)) bash scripts/sanitize.sh "$(OUT)/sanitize.log"
 
-clean:   # (OUT=., /, this checkout, ~ or what holds them, or files git tracks: far more than build output)
-	$(check_out)@out="$$(realpath -m -- "$(OUT)" 2>/dev/null)"; \
-	for keep in "$(CURDIR)" "$${HOME:-/}" /; do case "$$keep/" in "$${out%/}/"*) \
-	  echo "make clean: OUT=$(OUT) is not a build directory" >&2; exit 2;; esac; done; \
-	if [ -n "$$(git ls-files -- "$(OUT)" 2>/dev/null | head -n 1)" ]; then \
-	  echo "make clean: OUT=$(OUT) holds files git tracks, not build output" >&2; exit 2; fi
-	rm -rf -- "$(OUT)" .pytest_cache
+clean:   # (OUT=., /, ~, .git, .venv, sources: far more than build output — scripts/clean.sh refuses them)
+	$(check_out)@bash scripts/clean.sh "$(OUT)"

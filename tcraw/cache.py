@@ -54,10 +54,13 @@ def dir_problem(path):
     """Why ``path`` cannot be (made) a directory, or None: a file, or a link to nothing, where it
     or a directory above it would be (mkdir says only "File exists" of either)."""
     for p in (Path(path), *Path(path).parents):
-        if p.is_symlink() and not p.exists():
-            return f"{p} is a link to {os.readlink(p)}, which does not exist"
-        if p.exists() and not p.is_dir():
-            return f"{p} is a file, not a directory"
+        try:
+            if p.is_symlink() and not p.exists():
+                return f"{p} is a link to {os.readlink(p)}, which does not exist"
+            if p.exists() and not p.is_dir():
+                return f"{p} is a file, not a directory"
+        except OSError:   # (a directory above that cannot be entered: the caller's own error says so)
+            return None
     return None
 
 

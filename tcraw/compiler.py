@@ -311,7 +311,8 @@ def check_no_nul(data, what):
 def first_error(log):
     """The first error NVRTC's ``log`` states, with its file and line ("k.cu(3): error: ..."), or
     None."""
-    return next((line.strip() for line in (log or "").splitlines() if "error" in line and "(" in line), None)
+    return next((line.strip() for line in (log or "").splitlines()
+                 if re.search(r"\(\d+\): (catastrophic )?error", line)), None)
 
 
 def compile_hints(text, log, include_dirs, source_dir):
@@ -328,6 +329,8 @@ def compile_hints(text, log, include_dirs, source_dir):
                          f"CCCL's <cuda/std/{std}> has its device form")
         elif std == "cstdio":
             hints.append(f"NVRTC has no <{name}>: device code has printf without it; drop the include")
+        elif name.isalpha() and name.islower():   # (<vector>, <string>: the host's C++ library)
+            hints.append(f"NVRTC has no <{name}>: it compiles device code alone, without the host's C++ library")
     for name, content in included_headers(text, include_dirs, source_dir):
         if content.startswith(b"\xef\xbb\xbf"):
             hints.append(f"{name} begins with a UTF-8 byte-order mark, which NVRTC reads as code: save it without one")
@@ -560,6 +563,8 @@ def check_cubin_dir(cubin_dir):
     if not any(path.glob("*.cubin")):
         raise UsageError(f"--cubin-dir {cubin_dir} holds no .cubin files; fill it with "
                          "`tcraw compile --arch ... --out DIR` or `make cubins`")
+    if os.path.lexists(path / MANIFEST):
+        read_manifest(path)   # (one that cannot be read: refused here, before a GPU is opened)
     return path
 
 
@@ -570,8 +575,8 @@ def load_prebuilt(kernel, device_arch, cubin_dir):
         path = cubin_dir / f"{kernel.file_stem}.{arch}.cubin"
         if path.is_file():
             image = path.read_bytes()
+            check_prebuilt(kernel, arch, path, image)   # (first: a damaged cubin is named as such)
             found = kernel_resources(image, kernel.entry, source=str(path))
-            check_prebuilt(kernel, arch, path, image)
             check_declared_launch(kernel, image)   # prebuilt cubins drift the easiest
             check_signature(kernel, image)
             return Cubin(kernel.name, arch, image, "", compile_ms=0.0, cached=True,
@@ -580,8 +585,8 @@ def load_prebuilt(kernel, device_arch, cubin_dir):
                   if p.is_file())
     raise ArchError(
         f"no prebuilt cubin of {kernel.file_stem} in {cubin_dir} runs on this GPU ({device_arch}); "
-        f"it has: {', '.join(have) or 'none'}. Build one with `tcraw compile --arch {device_arch} "
-        f"--out {cubin_dir}` where NVRTC is installed")
+        f"it has: {', '.join(have) or 'none'}. Build one with `{rebuild_command(kernel, device_arch, cubin_dir)}` "
+        "where NVRTC is installed")
 
 
 # -- many kernels × archs (tcraw compile) ---------------------------------------------------------
@@ -663,7 +668,7 @@ def compile_table(chosen, archs, *, out=None, note=print):
         chosen = [c for kernel in chosen for c in kernel.configurations()]
     stems = {}
     for kernel in chosen:   # (one name, one row and one cubin file: a second kernel of that name would be lost)
-        if stems.setdefault(kernel.file_stem, kernel) != kernel:
+        if stems.setdefault(kernel.file_stem, _built_as(kernel)) != _built_as(kernel):
             raise UsageError(f"two different kernels are named {kernel.file_stem!r}"
                              f"{' (a name tcraw gives its fp64 reference)' if kernel.name == REFERENCE.name else ''}"
                              "; give each its own name")
@@ -722,14 +727,18 @@ def compile_table(chosen, archs, *, out=None, note=print):
                                                            cubin.image))
                             row["cubin_sha256"] = hashlib.sha256(cubin.image).hexdigest()
                             row["source_sha256"] = source_digest(kernel)
+                            row["built_with"] = built_with(kernel)
                         except UsageError as exc:   # (this one path: the other kernels still build and write)
                             row["status"], row["detail"] = "unwritten", str(exc)
                             note(f"{kernel.file_stem} {cubin.arch}: {exc}")
                 rows.append(row)
     except KeyboardInterrupt as exc:   # (^C: the cubins written so far are listed, and the rows come out)
-        if out:
-            write_manifest(out, rows)
         exc.rows = rows
+        if out:
+            try:
+                write_manifest(out, rows)
+            except UsageError:
+                pass   # (a cubin left unlisted is refused by a cubin-only run, not trusted)
         raise
     if out:
         try:
@@ -743,28 +752,69 @@ def compile_table(chosen, archs, *, out=None, note=print):
 MANIFEST = "manifest.json"
 
 
+def rebuild_command(kernel, arch, cubin_dir):
+    """The `tcraw compile` that builds ``kernel``'s cubins for ``arch`` into ``cubin_dir``: a
+    registry kernel by name, a user's by the spec or flags that declared it."""
+    import shlex
+    named = kernel.origin + ("--kernel", kernel.name) if kernel.origin[:1] == ("--spec",) else \
+        kernel.origin or ("--kernel", kernel.name)
+    return shlex.join(["tcraw", "compile", "--arch", str(arch), *named, "--out", str(cubin_dir)])
+
+
+def built_with(kernel):
+    """How a cubin of ``kernel`` was built beyond its source: entry, precision and -D macros, as
+    the manifest records them (a --define changed is another cubin)."""
+    return " ".join([kernel.entry, kernel.precision.key, *(f"-D{d}" for d in kernel.defines)])
+
+
+def _built_as(kernel):
+    """What makes two Kernels of one name the same build (a configuration is made afresh, with new
+    functions, each time it is asked for: equality of the whole Kernel would tell them apart)."""
+    return kernel.source, kernel.entry, kernel.defines, kernel.include_dirs, kernel.precision.key, kernel.arch_specific
+
+
 def source_digest(kernel):
-    """The sha256 of ``kernel``'s source as NVRTC is given it: what the manifest records of each
-    cubin, and a cubin-only run compares with the source it has (a cubin of another version of
-    it is stale). Headers are not in it: a cubin-only machine may have no CUDA headers to read."""
+    """The sha256 of ``kernel``'s source as NVRTC is given it and of the "name" headers found from
+    it, beside it (06's wgmma_tma.cuh): what the manifest records of each cubin, and a cubin-only
+    run compares with the source it has (a cubin of another version of it is stale). Not the
+    headers of include directories or <name> ones: a cubin-only machine may lack them."""
+    from .cache import included_headers
     from .driver import source_bytes
-    return hashlib.sha256(source_bytes(read_source(source_path(kernel.source)))).hexdigest()
+    path = source_path(kernel.source)
+    text = source_bytes(read_source(path))
+    h = hashlib.sha256(text)
+    for name, content in included_headers(text, [], path.parent):
+        h.update(source_bytes(name) + b"\0" + content)
+    return h.hexdigest()
 
 
 def write_manifest(out, rows):
-    """``out``/manifest.json: a row for each cubin there, by file name (the directory may move to
-    another machine), with its digest and its source's. A row of this compile replaces the one of
-    the same kernel and arch; the others stay while their cubins do (a compile of one arch into a
-    directory of many keeps the rest)."""
+    """``out``/manifest.json: compile_table's rows, a cubin by its file name (the directory may move
+    to another machine) with its digest, its source's and how it was built (built_with). A row of
+    this compile replaces the one of the same kernel and arch — unless this one built nothing and
+    that one's cubin is there (a failed rebuild leaves the last good one, which the digests then
+    judge); the others stay, those with a cubin while it is there (a compile of one arch into a
+    directory of many keeps the rest). Compiles into one directory at once take turns (a lock)."""
+    import fcntl
     from .report import as_json
     out = Path(out)
-    kept = {}
-    for row in [*read_manifest(out, missing_ok=True, broken_ok=True), *rows]:
-        if row.get("cubin"):
-            row = {**row, "cubin": Path(row["cubin"]).name}
-        if not row.get("cubin") or (out / row["cubin"]).is_file():
-            kept[(row.get("kernel"), row.get("arch"))] = row
-    _write_file(out / MANIFEST, as_json(list(kept.values())).encode())
+    try:
+        lock = open(out / ".manifest.lock", "a")
+    except OSError as exc:
+        raise UsageError(f"could not write {out / '.manifest.lock'} ({exc.strerror or exc})") from None
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)   # (released as the file closes)
+        kept = {}
+        for row in [*read_manifest(out, missing_ok=True, broken_ok=True), *rows]:
+            key = row.get("kernel"), row.get("arch")
+            if row.get("cubin"):
+                row = {**row, "cubin": Path(row["cubin"]).name}
+                if not (out / row["cubin"]).is_file():
+                    continue
+            elif kept.get(key, {}).get("cubin"):
+                continue
+            kept[key] = row
+        _write_file(out / MANIFEST, as_json(list(kept.values())).encode())
 
 
 def read_manifest(cubin_dir, missing_ok=False, broken_ok=False):
@@ -794,22 +844,24 @@ def check_prebuilt(kernel, arch, path, image):
     directory without manifest.json — made by hand — is trusted as it is, its arch still read.)"""
     from .cubin import elf_arch
     from .errors import CubinError
-    rebuild = f"rebuild it with `tcraw compile --arch {arch} --out {path.parent}`"
-    if elf_arch(image, str(path))[1] != arch.cc:
-        raise CubinError(f"{path} is named for {arch} but its ELF says sm_{elf_arch(image)[1]}; {rebuild}")
-    if not (path.parent / MANIFEST).exists():
-        return
-    row = next((r for r in read_manifest(path.parent) if Path(str(r.get("cubin"))).name == path.name), None)
-    if row is None:
-        raise CubinError(f"{path.parent / MANIFEST} does not list {path.name}: it is no cubin that `tcraw "
-                         f"compile --out` wrote there; {rebuild}")
-    if row.get("cubin_sha256") not in (None, hashlib.sha256(image).hexdigest()):
-        raise CubinError(f"{path} is not the cubin its manifest records (its sha256 differs: changed since it "
-                         f"was built); {rebuild}")
-    if row.get("source_sha256") and is_file(source_path(kernel.source)) and \
-            row["source_sha256"] != source_digest(kernel):
-        raise CubinError(f"{path} was built from another version of {source_path(kernel.source)} than the one "
-                         f"here (stale); {rebuild}")
+    rebuild = f"rebuild it with `{rebuild_command(kernel, arch, path.parent)}`"
+    if os.path.lexists(path.parent / MANIFEST):   # (a link to nothing is a manifest that cannot be read)
+        row = next((r for r in read_manifest(path.parent) if Path(str(r.get("cubin"))).name == path.name), None)
+        if row is None:
+            raise CubinError(f"{path.parent / MANIFEST} does not list {path.name}: it is no cubin that `tcraw "
+                             f"compile --out` wrote there; {rebuild}")
+        if row.get("cubin_sha256") not in (None, hashlib.sha256(image).hexdigest()):
+            raise CubinError(f"{path} is not the cubin its manifest records (its sha256 differs: changed since "
+                             f"it was built); {rebuild}")
+        if row.get("built_with") not in (None, built_with(kernel)):
+            raise CubinError(f"{path} was built as {row['built_with']}, not as {kernel.name} is declared here "
+                             f"({built_with(kernel)}); {rebuild}")
+        if row.get("source_sha256") and is_file(source_path(kernel.source)) and \
+                row["source_sha256"] != source_digest(kernel):
+            raise CubinError(f"{path} was built from another version of {source_path(kernel.source)} (or the "
+                             f"headers beside it) than the one here (stale); {rebuild}")
+    if (built := elf_arch(image, str(path))[1]) != arch.cc:
+        raise CubinError(f"{path} is named for {arch} but its ELF says sm_{built}; {rebuild}")
 
 
 def _write_file(path, data):
@@ -817,7 +869,15 @@ def _write_file(path, data):
     interrupted compile --out leaves the old file or the new, never half of one)."""
     from .cache import replace_with, write_temp
     try:
-        replaced = replace_with(write_temp(path, data), path)
+        tmp = write_temp(path, data)
+        try:
+            mask = os.umask(0)
+            os.umask(mask)
+            os.chmod(tmp, 0o666 & ~mask)   # (mkstemp's 0600 would keep the cubins from another user's run)
+        except OSError:
+            os.unlink(tmp)
+            raise
+        replaced = replace_with(tmp, path)
     except OSError as exc:
         raise UsageError(f"could not write {path} ({exc.strerror or exc})") from None
     if not replaced:

@@ -204,7 +204,8 @@ def kernel_param_sizes(image, entry, source=None):
 
     The driver can say the same (cuFuncGetParamInfo), but only by being asked one index past
     the last and failing — an API error compute-sanitizer reports — and cuFuncGetParamCount
-    is newer than the 13.0 driver. The cubin always knows. Returns None if it has no records;
+    is newer than the 13.0 driver. The cubin always knows. Returns None if it has no .nv.info section
+    for the entry, [] where that holds no parameter records (a kernel of none);
     raises CubinError if the cubin cannot be read or holds no kernel ``entry``.
     """
     secs = sections(image, source)
@@ -220,7 +221,7 @@ def kernel_param_sizes(image, entry, source=None):
     if params and sorted(params) != list(range(len(params))):
         raise _bad(source, f"the parameter records of {entry!r} have ordinals {sorted(params)}, "
                            f"not 0 to {len(params) - 1}")
-    return [params[i] for i in range(len(params))] if params else None
+    return [params[i] for i in range(len(params))]   # ([]: a kernel of no parameters)
 
 
 _SYM = struct.Struct("<IBBHQQ")   # one 24-byte ELF64 symbol: name, info, other, section, value, size

@@ -238,20 +238,20 @@ class Kernel:
 
     def _own_call(self, what, function, *args):
         """``function(*args)``, one the declaration gave (geometry, pick, configure, workspace):
-        what it raises is named as the declaration's fault, unless the kernel is tcraw's own (a bug
-        of tcraw's, shown as one)."""
+        what it raises is named as the declaration's fault, unless the function is tcraw's own
+        code (tile_geometry's, a factory's: a bug of tcraw's, shown as one)."""
         try:
             return function(*args)
         except Exception as exc:
             from .errors import TcrawError
-            from .kernels import taken_name
-            if isinstance(exc, TcrawError) or taken_name(self.name):
-                raise
+            if isinstance(exc, TcrawError) or getattr(function, "__module__", "").startswith("tcraw."):
+                raise   # (tcraw's own function — tile_geometry's, a factory's — failing: a bug of tcraw's)
             raise UsageError(f"kernel {self.name}: its {what}({', '.join(map(repr, args))}) raised "
                              f"{type(exc).__name__}: {exc}") from None
 
     def arguments(self):
-        """(name, bytes) of each argument a launch passes, in order (matmul.matmul_launcher): A, B, C
+        """(name, bytes) of each argument a launch passes, in order (matmul.matmul_launcher packs them
+        by these names; compiler.check_signature checks a build's parameters against them): A, B, C
         (pointers), M, N, K (int), the workspace where it has one, A's and B's scales (a pointer to
         two floats) where its precision is scaled (FP8), then one 128-byte tensor map by value
         (__grid_constant__ const CUtensorMap) per TMA box."""

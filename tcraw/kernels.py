@@ -316,20 +316,24 @@ def _changed_since_declared(kernel):
         again = _spec_again(kernel.origin[1]).get(kernel.name)
     else:
         flags, defines, includes = {}, [], []
-        args = list(kernel.origin)   # (as user_kernel wrote it: --flag value pairs, --define=X, --include=X)
+        # (as user_kernel wrote it: --flag value pairs, --define=X, --include=X, a bare --arch-specific)
+        args = list(kernel.origin)
         while args:
             flag = args.pop(0)
             if flag.startswith("--define="):
                 defines.append(flag.split("=", 1)[1])
             elif flag.startswith("--include="):
                 includes.append(flag.split("=", 1)[1])
+            elif flag == "--arch-specific":
+                flags[flag] = True
             else:
                 flags[flag] = args.pop(0)
         ints = lambda text: tuple(int(v) for v in text.split(","))   # noqa: E731 (tcraw wrote them)
         again = user_kernel(flags["--source"], flags["--entry"], flags["--precision"], block=ints(flags["--block"]),
                             tile=ints(flags["--tile"]), block_tile=ints(flags["--block-tile"]),
                             smem_bytes=int(flags["--smem"]), min_arch=int(flags["--min-arch"]), defines=tuple(defines),
-                            include_dirs=tuple(includes), name=flags["--name"], align=int(flags["--align"]))
+                            include_dirs=tuple(includes), name=flags["--name"], align=int(flags["--align"]),
+                            arch_specific=flags.get("--arch-specific", False))
     if again is None:
         return f"it declares no kernel {kernel.name}"
     for field in _DECLARED:
@@ -416,11 +420,11 @@ def spec_source(source, here):
 
 def _lives_in(module, here):
     """Whether a top-level ``module`` was imported from the directory ``here``: here/name.py, or
-    a package here/name/."""
+    a package here/name/ (with an __init__.py or without)."""
     import os
     file = getattr(module, "__file__", None)
-    if not file:
-        return False
+    if not file:   # (a namespace package, a directory without __init__.py: its directories say)
+        return any(os.path.dirname(os.path.abspath(d)) == str(here) for d in getattr(module, "__path__", ()))
     parent = os.path.dirname(os.path.abspath(file))
     if os.path.basename(file).startswith("__init__."):
         parent = os.path.dirname(parent)
@@ -542,8 +546,8 @@ def user_kernel(source, entry, precision, *, block, tile=(1, 1, 1), block_tile=N
         raise UsageError("an empty name: give the kernel one (--name; name= in Python), or none for the entry's")
     if name is None and not is_name(entry):
         raise UsageError(f"entry {entry!r:.100} cannot name the kernel's records and files (a template's or "
-                         f"mangled symbol, or longer than {NAME_MOST}): give it a name of letters, digits and "
-                         "_ - . + = [ ] with --name (name=)")
+                         f"mangled symbol, longer than {NAME_MOST} or starting with -): give it a name of letters, "
+                         "digits and _ - . + = [ ], not starting with -, with --name (name=)")
     if taken_name(name or entry):
         raise UsageError(f"{name or entry!r} is a built-in kernel's name; give yours its own (--name; name= in Python)")
     if block_tile is None:

@@ -439,18 +439,17 @@ def matmul_launcher(kernel, fn, d_a, d_b, d_c, m, n, k, workspace=None, pitched=
         ops[name], pitches[name] = buf, pitch
     d_a, d_b, d_c = ops["A"], ops["B"], ops["C"]
     geometry = resident_geometry(kernel, fn, m, n, k)   # (and the shared memory it needs allowed)
-    scratch = []
     if kernel.workspace:
         need = kernel.workspace_bytes(geometry.blocks)
         if workspace is None or workspace.nbytes < need:
             raise UsageError(f"{kernel.name} needs a zeroed {need}-byte workspace for this launch, got "
                              f"{'none' if workspace is None else f'{workspace.nbytes} bytes'}: "
                              "make it with matmul.workspace_buffer")
-        scratch = [workspace]
-    if kernel.precision.scaled:
-        scratch.append(scales)
-    args = KernelArgs([d_a, d_b, d_c, np.int32(m), np.int32(n), np.int32(k), *scratch,
-                       *operand_tensor_maps(kernel, d_a, d_b, d_c, m, n, k, pitches, b_layout)])
+    values = {"A": d_a, "B": d_b, "C": d_c, "M": np.int32(m), "N": np.int32(n), "K": np.int32(k),
+              "workspace": workspace, "scales": scales}
+    maps = iter(operand_tensor_maps(kernel, d_a, d_b, d_c, m, n, k, pitches, b_layout))
+    # (in Kernel.arguments' order, which the build checked the kernel's parameters against)
+    args = KernelArgs([values[name] if name in values else next(maps) for name, _ in kernel.arguments()])
     go = launcher(fn, geometry, args)  # checks geometry and arguments: no bad launch happens
     if not before and not after:
         return go

@@ -103,6 +103,9 @@ class Device:
         """Refuse a closed Device; make its context current where another's is (cuCtxSetCurrent)."""
         if not self._open:
             raise Closed("this Device was closed; open a new one")
+        self._make_current()
+
+    def _make_current(self):
         if getattr(_current, "ctx", None) is not self.ctx:
             self.drv.ctx_set_current(self.ctx)
             _current.ctx = self.ctx
@@ -163,6 +166,8 @@ class Device:
         if getattr(self, "_open", False):
             self._open = False
             try:
+                if any(getattr(self, "_helpers", {}).values()):
+                    self._make_current()   # (cuModuleUnload acts in the current context)
                 for functions in getattr(self, "_helpers", {}).values():
                     if functions:
                         functions[0].module.unload()
@@ -243,7 +248,7 @@ class DeviceBuffer:
         v = object.__new__(DeviceBuffer)
         v.device, v.drv, v.nbytes = self.device, self.drv, nbytes
         v.dtype = np.dtype(dtype) if dtype is not None else self.dtype
-        v.ptr, v._owner, v._parent = self.ptr + offset, False, self
+        v.ptr, v._owner, v._parent = self.ptr + offset, False, self._parent or self   # (the buffer that owns it)
         return v
 
     def _check(self, nbytes):
@@ -588,6 +593,8 @@ def time_launches(device, run_once, iters, warmup):
     hold = getattr(device, "hold", None) if HOLD_MS_PER_LAUNCH else None
     # built now, not between warm-up and the timed launches (an NVRTC compile, once a Device)
     held = bool(hold and hold(0))
+    if isinstance(device, Device):
+        device._check()   # (its context current: the events are made in it)
     drv = device.drv
     warm_up(drv, run_once, warmup)
     made = []

@@ -107,7 +107,7 @@ def test_load_prebuilt_of_a_garbage_or_wrong_cubin_is_a_cubin_error(tmp_path, wm
     (tmp_path / "naive_fp32.sm_90.cubin").write_bytes(b"not a cubin at all\n")
     with pytest.raises(CubinError, match="not an ELF"):
         compiler.load_prebuilt(NAIVE, compiler.Arch(90), tmp_path)
-    (tmp_path / "naive_fp32.sm_90.cubin").write_bytes(wmma)
+    (tmp_path / "naive_fp32.sm_90.cubin").write_bytes(compiler.compile_cubin(WMMA, "sm_90").image)
     with pytest.raises(CubinError, match=f"no kernel 'naive_fp32'.*{WMMA.entry}"):
         compiler.load_prebuilt(NAIVE, compiler.Arch(90), tmp_path)
 
@@ -141,8 +141,13 @@ def test_a_prebuilt_cubin_is_what_its_manifest_says(tmp_path):
     with pytest.raises(CubinError, match="not the cubin its manifest records"):
         compiler.load_prebuilt(NAIVE, compiler.Arch(90), out)
     cubin90.write_bytes(cubin80.read_bytes())
-    with pytest.raises(CubinError, match="named for sm_90 but its ELF says sm_80"):
+    with pytest.raises(CubinError, match="not the cubin its manifest records"):
         compiler.load_prebuilt(NAIVE, compiler.Arch(90), out)
+    by_hand = tmp_path / "by_hand"   # (no manifest: trusted, its ELF still read)
+    by_hand.mkdir()
+    (by_hand / "naive_fp32.sm_90.cubin").write_bytes(cubin80.read_bytes())
+    with pytest.raises(CubinError, match="named for sm_90 but its ELF says sm_80"):
+        compiler.load_prebuilt(NAIVE, compiler.Arch(90), by_hand)
     cubin90.write_bytes(good)
     (out / "naive_fp32.sm_89.cubin").write_bytes(compiler.compile_cubin(NAIVE, "sm_89").image)   # (by hand)
     with pytest.raises(CubinError, match="does not list naive_fp32.sm_89.cubin"):
@@ -162,6 +167,58 @@ def test_a_prebuilt_cubin_of_another_version_of_its_source_is_stale(tmp_path):
     src.write_text(src.read_text().replace("A[0]", "B[0]"))
     with pytest.raises(CubinError, match="built from another version of .*k.cu"):
         compiler.load_prebuilt(mine, compiler.Arch(80), tmp_path / "o")
+
+
+def test_a_prebuilt_cubin_built_with_other_macros_or_after_a_failed_rebuild(tmp_path):
+    """The manifest records the entry, precision and -D macros (a --define changed is another
+    cubin); a rebuild that fails leaves the last good cubin listed, which its digests then judge."""
+    src = tmp_path / "k.cu"
+    good = ('extern "C" __global__ void mm(const float* A, const float* B, float* C, int M, int N, int K) '
+            "{ C[0] = A[0] * S; }\n")
+    src.write_text(good)
+    scaled = kernels.user_kernel(src, "mm", "fp32", block=(16,), defines=("S=2.0f",))
+    out = tmp_path / "o"
+    compiler.compile_table([scaled], "sm_80", out=out, note=print)
+    assert compiler.load_prebuilt(scaled, compiler.Arch(80), out).kernel == "mm"
+    other = kernels.user_kernel(src, "mm", "fp32", block=(16,), defines=("S=3.0f",))
+    with pytest.raises(CubinError, match="built as mm fp32 -DS=2.0f, not as mm is declared here"):
+        compiler.load_prebuilt(other, compiler.Arch(80), out)
+    src.write_text(good + "this does not compile\n")
+    assert compiler.compile_table([scaled], "sm_80", out=out, note=lambda m: None)[0]["status"] == "error"
+    src.write_text(good)
+    assert compiler.load_prebuilt(scaled, compiler.Arch(80), out).kernel == "mm"
+
+
+def test_compiles_into_one_directory_take_turns_at_its_manifest(tmp_path):
+    """A compile --out writes its manifest under the directory's lock: while another holds it,
+    it waits, then merges its rows with what the other wrote (none lost)."""
+    import fcntl
+    import time
+    compiler.compile_table([NAIVE], "sm_80", out=tmp_path, note=print)
+    with open(tmp_path / ".manifest.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        child = subprocess.Popen([sys.executable, "-m", "tcraw", "compile", "--arch", "sm_80", "--kernel",
+                                  "wmma_fp16", "--out", str(tmp_path), "--format", "json"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 120
+        while not (tmp_path / "wmma_fp16.sm_80.cubin").exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(1.0)
+        assert child.poll() is None   # (its cubin written, its manifest waiting for the lock)
+        rows = json.loads((tmp_path / "manifest.json").read_text())
+        (tmp_path / "by_the_other.sm_80.cubin").write_bytes(b"x")
+        (tmp_path / "manifest.json").write_text(json.dumps([*rows, {"kernel": "by_the_other", "arch": "sm_80",
+                                                                     "cubin": "by_the_other.sm_80.cubin"}]))
+    assert child.wait(timeout=120) == 0
+    listed = {r["cubin"] for r in json.loads((tmp_path / "manifest.json").read_text())}
+    assert listed == {p.name for p in tmp_path.glob("*.cubin")} and "by_the_other.sm_80.cubin" in listed
+
+
+def test_a_cubin_dirs_manifest_that_cannot_be_read_is_refused_before_any_gpu(tmp_path):
+    (tmp_path / "naive_fp32.sm_90.cubin").write_bytes(b"x")
+    (tmp_path / "manifest.json").symlink_to(tmp_path / "gone.json")
+    with pytest.raises(CubinError, match="manifest.json does not exist"):
+        compiler.check_cubin_dir(tmp_path)
 
 
 def test_an_interrupted_compile_out_lists_what_it_wrote_and_keeps_its_rows(tmp_path, monkeypatch):
@@ -188,6 +245,8 @@ def test_prebuilt_candidates_of_every_arch_are_targets_of_its_major():
         assert found[0] == compiler.Arch(cc) and {a.cc // 10 for a in found} == {cc // 10}
         assert all(a.cc == cc for a in found if a.suffix == "a")
         assert any(a.suffix == "a" for a in found) == (cc >= 90)
+        assert {a.cc for a in found if a.suffix == "f"} == ({c for c in range(cc // 10 * 10, cc + 1)} if cc >= 100
+                                                             else set())   # ('f': the family's, its minor or below)
 
 
 # -- malformed input -----------------------------------------------------------------------------

@@ -248,27 +248,35 @@ def test_bench_leaves_no_out_directory_behind_a_refused_request(tmp_path, capsys
 
 
 def test_make_clean_refuses_an_out_that_is_no_build_directory(tmp_path):
-    """On a copy of the Makefile whose rm only says what it would remove (a guard that failed here
-    must not remove anything)."""
+    """In a checkout of its own, with DRY_RUN=1 (scripts/clean.sh then only says what it would
+    remove: a guard that failed here must not remove anything)."""
     work = tmp_path / "checkout"
-    work.mkdir()
-    text = (ROOT / "Makefile").read_text()
-    rm = '\trm -rf -- "$(OUT)" .pytest_cache\n'
-    assert rm in text
-    (work / "Makefile").write_text(text.replace(rm, "\t@echo would remove $(OUT)\n"))
-    subprocess.run(["git", "init", "-q", "."], cwd=work, check=True)
+    (work / "scripts").mkdir(parents=True)
+    for name in ("Makefile", "scripts/clean.sh"):
+        (work / name).write_text((ROOT / name).read_text())
     (work / "docs").mkdir()
     (work / "docs" / "a.md").write_text("kept\n")
+    (work / ".venv").mkdir()
+    (work / ".venv" / "pyvenv.cfg").write_text("home = /usr\n")
+
+    def clean(out):
+        return subprocess.run(["make", "-s", "clean", f"OUT={out}"], cwd=work, capture_output=True, text=True,
+                              env={**os.environ, "DRY_RUN": "1"})
+    done = clean("docs")   # (no git here: inside the checkout only build/ is removed)
+    assert done.returncode == 2 and "which git does not track" in done.stderr
+    subprocess.run(["git", "init", "-q", "."], cwd=work, check=True)
     subprocess.run(["git", "add", "docs/a.md"], cwd=work, check=True)
     for out, why in [*((o, "is not a build directory") for o in (".", "/", "//", "..", str(tmp_path),
                                                                     str(work) + "/", os.path.expanduser("~"))),
-                     *((o, "must be one directory path") for o in ("", "my out", "x*", "o'q", "b?", "[ab]")),
-                     ("docs", "holds files git tracks")]:
-        done = subprocess.run(["make", "-s", "clean", f"OUT={out}"], cwd=work, capture_output=True, text=True)
+                     *((o, "must be one directory path") for o in ("", "my out", "x*", "o'q", "b?", "[ab]", "a$$b",
+                                                                    "a`b", "a\\b")),
+                     ("docs", "holds files git tracks"), (".git", "git's own directory"),
+                     (".git/hooks", "git's own directory"), (".venv", "is a Python venv")]:
+        done = clean(out)
         assert done.returncode == 2 and why in done.stderr and "would remove" not in done.stdout, out
-    for out in ("build", str(tmp_path / "elsewhere" / "out")):
-        done = subprocess.run(["make", "-s", "clean", f"OUT={out}"], cwd=work, capture_output=True, text=True)
-        assert done.returncode == 0 and done.stdout == f"would remove {out}\n", out
+    for out in ("build", "results", str(tmp_path / "elsewhere" / "out")):
+        done = clean(out)
+        assert done.returncode == 0 and done.stdout == f"would remove {out} .pytest_cache\n", out
 
 
 def test_make_passes_one_out_and_lists_as_tcraw_reads_them():
@@ -281,8 +289,9 @@ def test_make_passes_one_out_and_lists_as_tcraw_reads_them():
         assert done.returncode == 2 and 'OUT="" must be one directory path' in done.stderr, target
     assert "KERNELS=a,b bash scripts/sanitize.sh" in dry("sanitize", "KERNELS=a b").stdout
     run = dry("run", "KERNELS=a b", "DEVICE=1", "CUBINS=c").stdout
-    assert "--device 1 --kernel a,b" in run and "--cubin-dir c" in run
-    assert "--arch 90 --out build/cubins" in dry("cubins", "ARCHS=90").stdout
+    assert "--device 1 --kernel a,b" in run and '--cubin-dir "c"' in run
+    assert '--arch 90 --out "build/cubins"' in dry("cubins", "ARCHS=90").stdout
+    assert dry("compile", "OUT=a`b").returncode == 2
 
 
 def test_make_sanitize_checks_kernels_then_the_sanitizer_in_one_line(tmp_path):

@@ -125,6 +125,15 @@ def test_each_object_acts_in_its_own_devices_context(image):
     assert {ctx for call, ctx in drv.log if call != "cuCtxSetCurrent"} <= {"ctx0", "ctx1"}
 
 
+def test_timing_makes_its_events_in_its_devices_context():
+    drv = TwoGpus()
+    with Device(0, drv) as d0, Device(1, drv) as d1:
+        d0.hold = lambda ms: False
+        DeviceBuffer(d1, 64).free()   # (d1's context current now)
+        time_launches(d0, lambda: None, iters=2, warmup=0)
+    assert {ctx for call, ctx in drv.log if call in ("cuEventCreate", "cuEventRecord")} == {"ctx0"}
+
+
 def test_a_new_thread_gets_the_context_made_current_too():
     """The driver's current context is per thread: a Device opened in one thread and used in
     another makes its context current there (else cuMemAlloc: CUDA_ERROR_INVALID_CONTEXT)."""
@@ -141,11 +150,12 @@ def test_use_after_close_is_refused_before_the_driver(image):
     with Device(0, drv) as d:
         buf = DeviceBuffer(d, 64)
         view = buf.view(16)
+        view_of_view = view.view(8)
         m = Module(d, image)
         fn = m.function(NAIVE.entry)
         buf.free()
         for use in (lambda: view.copy_from_host(np.zeros(4, np.float32)), lambda: buf.view(0),
-                    lambda: view.to_array()):
+                    lambda: view.to_array(), lambda: view_of_view.copy_from_host(np.zeros(2, np.float32))):
             with pytest.raises(Closed, match="freed"):
                 use()
         m.unload()
