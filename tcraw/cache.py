@@ -71,8 +71,9 @@ def included_headers(source, include_dir, source_dir=None):
     """Sorted [(name, content)] of every header the source pulls in, transitively, that exists on
     disk. An include is looked up where NVRTC looks: "name" next to the including file first
     (``source_dir`` for the source itself), then in ``include_dir`` (the -I list); <name> in
-    ``include_dir`` alone. Its name is relative to the directory it was found in (the name as included), never that
-    directory's own place, so two installs of tcraw sharing a cache share its keys. A list, not a
+    ``include_dir`` alone. Its name is relative to the directory it was found in (the name as
+    included), never that directory's own place, so two installs of tcraw sharing a cache share
+    its keys. A list, not a
     dict: two different headers can be included under the same name from different directories.
     ``include_dir`` may be one directory or a sequence of them (searched in order)."""
     return _scan(source, include_dir, source_dir)[0]

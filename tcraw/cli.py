@@ -761,6 +761,14 @@ ENVIRONMENT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG, errno.
 
 
 def main(argv=None):
+    code = _main(argv)
+    if code not in (0, 1):   # (refused, interrupted or broken: not the empty --out it made)
+        validate.remove_unused_dirs()
+    validate.MADE.clear()
+    return code
+
+
+def _main(argv):
     try:
         args = build_parser().parse_args(argv)
         driver.configure(args.backend, args.trace)

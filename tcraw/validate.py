@@ -5,6 +5,7 @@ machine (not "no GPU" on one without); the library runs the same ones on its own
 Each raises UsageError naming the value and what would be accepted.
 """
 
+import contextlib
 import os
 import re
 import tempfile
@@ -114,6 +115,18 @@ def device_index(spec, allow_all=False):
     return index
 
 
+MADE = []   # the directories output_dir made in this command, deepest first
+
+
+def remove_unused_dirs():
+    """Remove what output_dir made that is still empty — a command refused after its checks made
+    its --out (no GPU, say) leaves no empty directory behind — and forget the rest."""
+    for path in MADE:
+        with contextlib.suppress(OSError):
+            path.rmdir()
+    MADE.clear()
+
+
 def output_dir(path, option):
     """A directory results can be written into, made now and proven by writing a probe file:
     better refused before a long run than after it."""
@@ -126,6 +139,7 @@ def output_dir(path, option):
     if (blocking := next((p for p in (out, *out.parents) if is_file(p)), None)) is not None:
         raise UsageError(f"{option} {path}: {blocking} is a file, not a directory; choose a directory")
     try:
+        MADE.extend(p for p in (out, *out.parents) if not os.path.lexists(p))   # (deepest first)
         out.mkdir(parents=True, exist_ok=True)
         fd, probe = tempfile.mkstemp(dir=out, prefix=".tcraw-probe-")
         os.close(fd)

@@ -247,6 +247,21 @@ def test_bench_leaves_no_out_directory_behind_a_refused_request(tmp_path, capsys
     assert not (tmp_path / "new").exists()
 
 
+@pytest.mark.parametrize("argv", [["bench", "--kernel", "naive_fp32", "--sizes", "64"], ["sweep", "--sizes", "64"],
+                                  ["run", "--size", "64", "--save"]])
+def test_a_command_refused_at_the_gpu_leaves_no_empty_out_behind(tmp_path, monkeypatch, capsys, argv):
+    """--out is made (and proven writable) before the GPU is asked for; refused there, the
+    directories it made go again — one that was there stays."""
+    from tcraw import cli
+    monkeypatch.setattr(cli, "_open_device", _no_gpu)
+    out = tmp_path / "new" / "deep"
+    assert main([*argv, *([] if argv[-1] == "--save" else ["--out"]), str(out)]) == 3
+    assert not (tmp_path / "new").exists()
+    (tmp_path / "kept").mkdir()
+    assert main([*argv, *([] if argv[-1] == "--save" else ["--out"]), str(tmp_path / "kept")]) == 3
+    assert (tmp_path / "kept").is_dir()
+
+
 def test_make_clean_refuses_an_out_that_is_no_build_directory(tmp_path):
     """In a checkout of its own, with DRY_RUN=1 (scripts/clean.sh then only says what it would
     remove: a guard that failed here must not remove anything)."""
