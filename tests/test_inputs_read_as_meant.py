@@ -297,8 +297,10 @@ def test_make_clean_refuses_an_out_that_is_no_build_directory(tmp_path):
 def test_make_passes_one_out_and_lists_as_tcraw_reads_them():
     """An empty OUT (which made /cubins) is refused by every target that writes there; KERNELS
     space-separated reaches sanitize as a list; run takes DEVICE, KERNELS and CUBINS."""
-    def dry(*argv):
-        return subprocess.run(["make", "-n", *argv], cwd=ROOT, capture_output=True, text=True)
+    env = {k: v for k, v in os.environ.items() if k not in ("OUT", "KERNELS", "ARCHS", "DEVICE", "CUBINS", "SIZES")}
+
+    def dry(*argv):   # (the Makefile's defaults, whatever this shell's environment sets)
+        return subprocess.run(["make", "-n", *argv], cwd=ROOT, capture_output=True, text=True, env=env)
     for target in ("compile", "cubins", "sweep", "bench", "sanitize", "clean"):
         done = dry(target, "OUT=")
         assert done.returncode == 2 and 'OUT="" must be one directory path' in done.stderr, target
