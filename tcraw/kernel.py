@@ -350,6 +350,7 @@ def is_name(text):
     import re
     return isinstance(text, str) and re.fullmatch(f"(?!-){NAME_CHARS}{{1,{NAME_MOST}}}", text) is not None
 
+
 TEXTS = {"defines": "NAME or NAME=VALUE texts, e.g. (\"BN=128\",)",
          "include_dirs": "directory paths, e.g. (\"include\",)"}
 
