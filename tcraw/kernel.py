@@ -72,7 +72,7 @@ class Kernel:
     # the launch grid -> bytes. The launch passes it after (A, B, C, M, N, K),
     # zeroed once; such kernels leave it as they found it.
     workspace: Callable | None = None
-    include_dirs: tuple = ()  # searched after the source's own directory (user kernels' headers)
+    include_dirs: tuple = ()  # -I, before the CUDA headers' ("name": after the including file's directory)
     # The command-line arguments that declare this kernel again in a child process (--isolate,
     # check): () for the registry's, --spec FILE or the --source flags for a user's.
     origin: tuple = ()
