@@ -1,13 +1,15 @@
 # tcraw — make install · make test · make run · make compile ARCHS="75 80 90" · make sweep
 VENV    ?= .venv
 PY      ?= $(VENV)/bin/python
-ARCHS   ?= all
-SIZE    ?= 1024
-SIZES   ?= 256 1024 2048
-KERNELS ?=
-DEVICE  ?= 0
-OUT     ?= build
-CUBINS  ?=
+# What to run and where results go: given on the command line (make sweep SIZES="256 1024"), never
+# read from the environment, where OUT, DEVICE or CUDA may be set for other tools
+ARCHS   = all
+SIZE    = 1024
+SIZES   = 256 1024 2048
+KERNELS =
+DEVICE  = 0
+OUT     = build
+CUBINS  =
 
 empty :=
 space := $(empty) $(empty)
@@ -41,7 +43,7 @@ help:   # bare `make` lists the targets rather than install anything
 # A project venv: works where the system Python refuses global pip installs (PEP 668).
 # CUDA=13 (default; driver >= 580) or CUDA=12 (drivers 525-579, sm_50 ... sm_72): `nvidia-smi`'s
 # "CUDA Version" says which. CUDA=12 adds the 12.x NVRTC and headers and pins cuda-bindings to 12.x.
-CUDA    ?= 13
+CUDA    = 13
 install:
 	python3 -m venv $(VENV)
 	$(VENV)/bin/python -m pip install -q --upgrade pip

@@ -309,6 +309,9 @@ def test_make_passes_one_out_and_lists_as_tcraw_reads_them():
     assert "--device 1 --kernel a,b" in run and '--cubin-dir "c"' in run
     assert '--arch 90 --out "build/cubins"' in dry("cubins", "ARCHS=90").stdout
     assert dry("compile", "OUT=a`b").returncode == 2
+    env.update(OUT="/elsewhere", KERNELS="nope", CUDA="/usr/local/cuda")   # (set for other tools: not read)
+    assert '--out "build/cubins"' in dry("compile").stdout and "--kernel" not in dry("compile").stdout
+    assert "'.[dev,cu13]'" in dry("install").stdout
 
 
 def test_make_sanitize_checks_kernels_then_the_sanitizer_in_one_line(tmp_path):
