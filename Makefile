@@ -15,6 +15,7 @@ empty :=
 space := $(empty) $(empty)
 comma := ,
 csv = $(subst $(space),$(comma),$(strip $(1)))
+kernel_flag = $(if $(KERNELS),--kernel $(call csv,$(KERNELS)))
 # OUT (and CUBINS) is one directory path: empty, OUT would be /cubins; with spaces, quotes, ` $ \ or
 # * ? [ the shell would read another path, or several, or a command, out of it (recipes quote it too)
 bad_path = $(or $(filter-out 1,$(words $(1))),$(findstring ',$(1)),$(findstring ",$(1)),$(findstring `,$(1)),\
@@ -55,13 +56,13 @@ test:
 	$(PY) -m pytest -q -rs
 
 run:
-	$(check_out)$(PY) -m tcraw run --size $(SIZE) --device $(DEVICE) $(if $(KERNELS),--kernel $(call csv,$(KERNELS))) \
+	$(check_out)$(PY) -m tcraw run --size $(SIZE) --device $(DEVICE) $(kernel_flag) \
 	  $(if $(CUBINS),--cubin-dir "$(CUBINS)")
 
 # Cubins and the resource table for each arch (no GPU needed); archs NVRTC lacks are listed.
 compile:
 	$(check_out)$(PY) -m tcraw compile --arch $(call csv,$(ARCHS)) --out "$(OUT)/cubins" \
-	  $(if $(KERNELS),--kernel $(call csv,$(KERNELS)))
+	  $(kernel_flag)
 
 # Prebuilt cubins + manifest.json for cubin-only runs: tcraw run --cubin-dir $(OUT)/cubins
 cubins: compile
@@ -69,11 +70,11 @@ cubins: compile
 
 sweep:
 	$(check_out)$(PY) -m tcraw sweep --sizes $(call csv,$(SIZES)) --device $(DEVICE) --out "$(OUT)/sweep" \
-	  $(if $(KERNELS),--kernel $(call csv,$(KERNELS))) $(if $(CUBINS),--cubin-dir "$(CUBINS)")
+	  $(kernel_flag) $(if $(CUBINS),--cubin-dir "$(CUBINS)")
 
 bench:   # (the GPU's part first: without one, refused at once, not after the compile timings)
 	$(check_out)$(PY) -m tcraw bench --out "$(OUT)/bench" --device $(DEVICE) \
-	  $(if $(KERNELS),--kernel $(call csv,$(KERNELS)))
+	  $(kernel_flag)
 	-$(PY) scripts/plot_bench.py "$(OUT)/bench/bench.json" -o "$(OUT)/bench/bench.png"
 	$(PY) scripts/bench_launch.py
 	$(PY) scripts/bench_cache.py

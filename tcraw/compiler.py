@@ -770,7 +770,7 @@ def built_with(kernel):
 def _built_as(kernel):
     """What makes two Kernels of one name the same build (a configuration is made afresh, with new
     functions, each time it is asked for: equality of the whole Kernel would tell them apart)."""
-    return kernel.source, kernel.entry, kernel.defines, kernel.include_dirs, kernel.precision.key, kernel.arch_specific
+    return kernel.source, built_with(kernel), kernel.include_dirs, kernel.arch_specific
 
 
 def source_digest(kernel):
