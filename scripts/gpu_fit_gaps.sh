@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# (issue 14) Three gaps the sixth survey and session 59's profile left, each against the picks (fp16;
+# PRECISIONS for more), every row verified, logs under $OUT:
+#   lowfit  M of 129–256 against a large B (scripts/shapes/mid_m_low_fit.txt): swapped tiles whose M side
+#           fits M — BN 144, 176, 208, 240; two consumers (128 of N) in clusters of 2 and 4 along N, three
+#           (192 of N, BN ≤ 192) in clusters of 2 — beside the pick, a call of its own per width group
+#   wait    three consumers' swapped 144-wide picks with and without a slice's MMAs in flight
+#           (picked:WAIT_DEPTH=0; scripts/shapes/three_swapped_wait.txt)
+#   bigfit  large problems whose 128 × 256 tiles fit badly (scripts/shapes/big_loose_fit.txt): 128 × 192 in
+#           clusters of 2, 128 × 128 in clusters of 2, 192 × 192 in clusters of 2, beside the pick
+#   OUT=out bash scripts/gpu_fit_gaps.sh wait lowfit bigfit
+source "$(dirname "$0")/gpu_env.sh"
+write_env
+ladder() {   # name shapes-file seconds variants...
+  local name=$1 shapes=$2 seconds=$3; shift 3
+  for p in ${PRECISIONS:-fp16}; do
+    timeout $seconds $PY scripts/tune_ladder.py --family wgmma --precision $p --shapes "$shapes" --iters 20 \
+      --seed 59 --variants "$@" > "$OUT/${name}_$p.txt" 2>&1
+    echo "$name $p exit $?: $(grep -c PASS "$OUT/${name}_$p.txt") passed"
+    ties "$OUT/${name}_$p.txt"
+  done
+}
+for part in "$@"; do
+  case $part in
+  lowfit)
+    for bn in 144 176 208 240; do   # (this width's five shapes from the file; stages: the most that fit)
+      awk -v bn="# BN=$bn" '/^# BN=/ {on = ($0 == bn); next} on && /^[0-9]/' scripts/shapes/mid_m_low_fit.txt \
+        > "$OUT/low_fit_$bn.txt"
+      s2=$($PY -c "from tcraw.wgmma import wgmma_max_stages as m; print(m(2, $bn, 8, 128, True))")
+      s3=$($PY -c "from tcraw.wgmma import wgmma_max_stages as m; print(m(3, $bn, 8, 192, True))")
+      two=SWAP_AB=1,CONSUMERS=2,BN=$bn,STAGES=$s2
+      three=$([ $bn -le 192 ] && echo SWAP_AB=1,CONSUMERS=3,BN=$bn,CLUSTER=2,STAGES=$s3)
+      ladder low_fit_$bn "$OUT/low_fit_$bn.txt" ${LOWFIT_S:-150} picked $two,CLUSTER=2 $two,CLUSTER=4 $three
+    done ;;
+  wait) ladder three_wait scripts/shapes/three_swapped_wait.txt ${WAIT_S:-150} picked picked:WAIT_DEPTH=0 ;;
+  bigfit)
+    ladder big_fit scripts/shapes/big_loose_fit.txt ${BIGFIT_S:-300} picked CONSUMERS=2,BN=192,CLUSTER=2,STAGES=4 \
+      CONSUMERS=2,BN=128,CLUSTER=2,STAGES=6 CONSUMERS=3,BN=192,CLUSTER=2,STAGES=3 ;;
+  *) echo "unknown part $part: see the list at the top of $0"; exit 2 ;;
+  esac
+done
