@@ -18,7 +18,7 @@ source "$(dirname "$0")/gpu_env.sh"
 write_env
 # Nsight Compute's speed-of-light: SMs, memory as a whole, L2, DRAM — % of peak over the kernel
 SOL=sm__throughput.avg.pct_of_peak_sustained_elapsed,gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed
-SOL=$SOL,lts__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed
+SOL=$SOL,lts__throughput.avg.pct_of_peak_sustained_elapsed,gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed
 for part in "$@"; do
   case $part in
   durations)
