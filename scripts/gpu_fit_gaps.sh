@@ -5,8 +5,9 @@
 #           fits M — BN 144, 176, 208, 240; two consumers (128 of N) in clusters of 2 and 4 along N, three
 #           (192 of N, BN ≤ 192) in clusters of 2 — beside the pick; LOWFIT_BNS (144 176 208 240) the width
 #           groups, up to LOWFIT_S (150) seconds each: two or three groups a call
-#   wait    three consumers' swapped 144-wide picks with and without a slice's MMAs in flight
-#           (picked:WAIT_DEPTH=0; scripts/shapes/three_swapped_wait.txt)
+#   wait    three consumers' swapped 144-wide picks without and with a slice's MMAs in flight
+#           (picked:WAIT_DEPTH=1, their default until run 5 of docs/results/2026-12-05-h100-h200-split-boxes-survey6/,
+#           which ran this part with picked:WAIT_DEPTH=0 against it; scripts/shapes/three_swapped_wait.txt)
 #   bigfit  large problems whose 128 × 256 tiles fit badly (scripts/shapes/big_loose_fit.txt): 128 × 192 in
 #           clusters of 2, 128 × 128 in clusters of 2, 192 × 192 in clusters of 2, beside the pick
 #   OUT=out bash scripts/gpu_fit_gaps.sh wait lowfit bigfit
@@ -33,7 +34,7 @@ for part in "$@"; do
       three=$([ $bn -le 192 ] && echo SWAP_AB=1,CONSUMERS=3,BN=$bn,CLUSTER=2,STAGES=$s3)
       ladder low_fit_$bn "$OUT/low_fit_$bn.txt" ${LOWFIT_S:-150} picked $two,CLUSTER=2 $two,CLUSTER=4 $three
     done ;;
-  wait) ladder three_wait scripts/shapes/three_swapped_wait.txt ${WAIT_S:-150} picked picked:WAIT_DEPTH=0 ;;
+  wait) ladder three_wait scripts/shapes/three_swapped_wait.txt ${WAIT_S:-150} picked picked:WAIT_DEPTH=1 ;;
   bigfit)
     ladder big_fit scripts/shapes/big_loose_fit.txt ${BIGFIT_S:-300} picked CONSUMERS=2,BN=192,CLUSTER=2,STAGES=4 \
       CONSUMERS=2,BN=128,CLUSTER=2,STAGES=6 CONSUMERS=3,BN=192,CLUSTER=2,STAGES=3 ;;

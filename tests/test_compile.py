@@ -520,9 +520,10 @@ def test_one_consumer_is_picked_for_one_round_and_keeps_a_slice_in_flight():
 
 
 def test_small_swapped_tiles_keep_a_slice_in_flight():
-    """Two consumers' swapped tiles of at most SWAPPED_IN_FLIGHT_BN of M and three consumers'
-    (a slice a few small MMAs) build with WAIT_DEPTH=1; two consumers' wider ones (the fit forms),
-    unswapped ones and any asked for with 0 build with 0."""
+    """Two consumers' swapped tiles of at most SWAPPED_IN_FLIGHT_BN of M and three consumers' of
+    at most THREE_IN_FLIGHT_BN (a slice a few small MMAs) build with WAIT_DEPTH=1; wider ones (two
+    consumers' fit forms, three consumers' 144-wide fits), unswapped ones and any asked for with 0
+    build with 0."""
     k06 = kernels.KERNELS["wgmma_tma_fp16"]
     bound = kernels.SWAPPED_IN_FLIGHT_BN
     for m, n, k in [(8, 4008, 1808), (16, 11008, 4096), (23, 5088, 10488), (32, 15816, 6712)]:
@@ -533,13 +534,17 @@ def test_small_swapped_tiles_keep_a_slice_in_flight():
         assert told["WAIT_DEPTH"] == 0 and told["BN"] == macros["BN"], (m, n, k)
     for config, depth in [({"SWAP_AB": 1, "CONSUMERS": 2, "BN": bound + 16, "CLUSTER": 1}, 0),
                           ({"SWAP_AB": 0, "CONSUMERS": 2, "BN": 128, "CLUSTER": 1}, 0),
-                          ({"SWAP_AB": 1, "CONSUMERS": 3, "BN": 64, "CLUSTER": 2}, 1)]:
+                          ({"SWAP_AB": 1, "CONSUMERS": 3, "BN": kernels.THREE_IN_FLIGHT_BN, "CLUSTER": 2}, 1),
+                          ({"SWAP_AB": 1, "CONSUMERS": 3, "BN": kernels.THREE_IN_FLIGHT_BN + 16, "CLUSTER": 2}, 0)]:
         macros = wgmma_macros(k06.configured(16, 11008, 4096, 132, config).defines)
         assert macros["WAIT_DEPTH"] == depth, config
     three = wgmma_macros(k06.configured(17, 7000, 4096, 132).defines)   # B's rows off 128-byte lines
     assert (three["SWAP_AB"], three["CONSUMERS"], three["WAIT_DEPTH"]) == (1, 3, 1)
     fit = wgmma_macros(k06.configured(395, 6500, 997, 132).defines)   # a fit form: BN 208, two consumers
     assert (fit["SWAP_AB"], fit["CONSUMERS"], fit["WAIT_DEPTH"]) == (1, 2, 0) and fit["BN"] > bound
+    for shape in [(272, 12376, 9496), (265, 12184, 3688)]:   # three consumers' 144-wide fits
+        fit = wgmma_macros(k06.configured(*shape, 132).defines)
+        assert (fit["SWAP_AB"], fit["CONSUMERS"], fit["BN"], fit["WAIT_DEPTH"]) == (1, 3, 144, 0), shape
 
 
 def test_small_swapped_tiles_pair_up_where_b_rows_lie_off_lines():

@@ -1,6 +1,7 @@
 """Reads this folder's logs and prints tables.txt: run 2's Nsight Compute stall samples at
 272×12376×9496 (06's pick and cuBLAS's kernel, H100) by instruction; run 3's picks with B's boxes
-whole and split by rows of K (SPLIT_BOXES, H200); run 4's survey (H200) shape by shape. Run from
+whole and split by rows of K (SPLIT_BOXES, H200); run 5's three consumers' fits with and without a
+slice in flight (H200); run 4's survey (H200) shape by shape. Run from
 the repository root:
 python docs/results/2026-12-05-h100-h200-split-boxes-survey6/tables.py > docs/results/2026-12-05-h100-h200-split-boxes-survey6/tables.txt"""
 import csv
@@ -29,6 +30,25 @@ def stalls(name, top=12):
     for r in sorted(lines, key=lambda r: -int(r[samples] or 0))[:top]:
         print(f"  {int(r[samples]):6d} {100 * int(r[samples]) / total:5.1f} %  ran {int(r[ran]):7d}  {r[src].strip()}")
     print()
+
+
+def ladder(name):
+    """{shape: {variant: µs}} from a tune_ladder log's table ('cublas' for cuBLAS), verified rows only."""
+    table = {}
+    for line in open(HERE / name):
+        if (m := ROW.match(line)):
+            table.setdefault(m[3], {})[m[2] or "cublas"] = float(m[4]) * 1000
+    return table
+
+
+def wait_depth():
+    table = ladder("run5_three_wait_fp16.txt")
+    print("# Run 5 (H200, fp16): three consumers' 144-wide picks, WAIT_DEPTH 1 (as picked then) and 0; µs, × cuBLAS")
+    for shape, t in table.items():
+        one, zero = t["picked"], t["picked+WAIT_DEPTH=0"]
+        print(f"  {shape:16s} cuBLAS {t['cublas']:8.2f}  1: {one:8.2f} ({t['cublas'] / one:.3f})"
+              f"  0: {zero:8.2f} ({t['cublas'] / zero:.3f})  0 / 1 {zero / one:.3f}")
+    print(f"  geomean 0 / 1 {geomean(t['picked+WAIT_DEPTH=0'] / t['picked'] for t in table.values()):.3f}\n")
 
 
 def split_boxes():
@@ -66,6 +86,7 @@ if __name__ == "__main__":
     stalls("run2_source_sass_wgmma.csv")
     stalls("run2_source_sass_nvjet.csv")
     split_boxes()
+    wait_depth()
     fp16, bf16 = survey("fp16"), survey("bf16")
     common = [s for s in bf16 if s in fp16]
     print(f"# Run 4: fp16 on the {len(common)} shapes bf16 reached: geomean {geomean(fp16[s] for s in common):.3f} "
