@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # (issue 14) Three gaps the sixth survey and session 59's profile left, each against the picks (fp16;
 # PRECISIONS for more), every row verified, logs under $OUT:
-#   lowfit  M of 129–256 against a large B (scripts/shapes/mid_m_low_fit.txt): swapped tiles whose M side
+#   lowfit  M of 129–240 against a large B (scripts/shapes/mid_m_low_fit.txt): swapped tiles whose M side
 #           fits M — BN 144, 176, 208, 240; two consumers (128 of N) in clusters of 2 and 4 along N, three
 #           (192 of N, BN ≤ 192) in clusters of 2 — beside the pick; LOWFIT_BNS (144 176 208 240) the width
 #           groups, up to LOWFIT_S (150) seconds each: two or three groups a call
 #   wait    three consumers' swapped 144-wide picks without and with a slice's MMAs in flight
 #           (picked:WAIT_DEPTH=1, their default until run 5 of docs/results/2026-12-05-h100-h200-split-boxes-survey6/,
 #           which ran this part with picked:WAIT_DEPTH=0 against it; scripts/shapes/three_swapped_wait.txt)
-#   bigfit  large problems whose 128 × 256 tiles fit badly (scripts/shapes/big_loose_fit.txt): 128 × 192 in
-#           clusters of 2, 128 × 128 in clusters of 2, 192 × 192 in clusters of 2, beside the pick
+#   bigfit  large problems below 0.95× or whose 128 × 256 picks fit badly (scripts/shapes/big_loose_fit.txt):
+#           128 × 192 in clusters of 2, 128 × 128 in clusters of 2, 192 × 192 in clusters of 2, beside the pick
 #   OUT=out bash scripts/gpu_fit_gaps.sh wait lowfit bigfit
 source "$(dirname "$0")/gpu_env.sh"
 write_env
@@ -25,7 +25,7 @@ ladder() {   # name shapes-file seconds variants...
 for part in "$@"; do
   case $part in
   lowfit)
-    for bn in ${LOWFIT_BNS:-144 176 208 240}; do   # (this width's five shapes from the file; stages: the most that fit)
+    for bn in ${LOWFIT_BNS:-144 176 208 240}; do   # (this width's shapes from the file; stages: the most that fit)
       awk -v bn="# BN=$bn" '/^# BN=/ {on = ($0 == bn); next} on && /^[0-9]/' scripts/shapes/mid_m_low_fit.txt \
         > "$OUT/low_fit_$bn.txt"
       s2=$($PY -c "from tcraw.wgmma import wgmma_max_stages as m; print(m(2, $bn, 8, 128, True))")

@@ -914,13 +914,14 @@ def wgmma_wait_depth(tile):
     (docs/results/2026-12-04-h200-cluster-k-small-m/, run 5; SWAPPED_IN_FLIGHT_BN). So do three
     consumers' swapped tiles (64 × 16–64 a consumer): 0.991× the time over 8 shapes (less at 7;
     12 drawn after: less at 12 / 11 of fp16 / bf16, docs/results/2026-12-04-h200-in-flight/) —
-    but not their 144-wide fits (FIT_THREE_CONFIGS), whose consumers waited for stages to land
-    67 % of the time (Nsight Compute, H100) and whose four 64 × 144 MMAs a slice are long enough
-    for the other two consumers' to cover a wait: with 0 they took less time at all 8 shapes timed
-    (0.984× geomean, 0.95–1.00; 264×9744×2672 0.904 → 0.951× cuBLAS, 265×12184×3688 0.841 → 0.869;
-    H200, fp16, docs/results/2026-12-05-h100-h200-split-boxes-survey6/, run 5). So three keep
-    a slice in flight up to THREE_IN_FLIGHT_BN, the widths measured there; 80–128 are measured
-    neither way."""
+    but not their 144-wide fits (FIT_THREE_CONFIGS), whose consumers' spin on a stage's `full`
+    barrier took 67 % of the warps' stall samples (built with 1; Nsight Compute, H100) and whose
+    four 64 × 144 MMAs a slice are long enough for the other two consumers' to cover a wait: with 0
+    they took less time at all 8 shapes timed (0.984× geomean, 0.95–1.00; 264×9744×2672 0.904 →
+    0.951× cuBLAS, 265×12184×3688 0.841 → 0.869; H200, fp16,
+    docs/results/2026-12-05-h100-h200-split-boxes-survey6/, run 5). So three keep a slice in
+    flight up to THREE_IN_FLIGHT_BN, the widths the in-flight runs measured; 80–128 and 160–192
+    are measured neither way."""
     if tile["WAIT_DEPTH"] is not None:
         return tile["WAIT_DEPTH"]
     alone = tile["CONSUMERS"] == 1 or tile.get("PINGPONG")   # taking turns, a consumer mostly multiplies alone
