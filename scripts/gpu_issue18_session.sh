@@ -168,6 +168,9 @@
 #   heldcheck the hold's GPU tests, the records' held_ms and tests/test_cubin_only.py (both backends)
 #   suite1 tests/test_gpu.py with the GPU (TCRAW_TEST_SHARD=i/3: a third of it, a call each; TEST_K=bindings
 #          one backend's half); suite2 every other test file (each a call of its own)
+#   suitepar tests/test_gpu.py in PAR (12) processes at once — its cases mostly wait on NVRTC, one core a
+#          build (about 12 s a case a process, 2026-12-05: docs/results/2026-12-05-h100-h200-split-boxes-survey6/)
+#          — call CALL (1) of CALLS (1): process j runs shard (CALL-1)·PAR + j of PAR·CALLS (TEST_K narrows)
 #   small09 (issue 14) 09 (M ≤ 64, B read in place): its GPU tests (PYTEST_K09) and 06 handing it M ≤ 32 (≤ 48
 #          where N ≥ 4096) with N off 8; compute-sanitizer's four tools over 09 as 06's pick runs it
 #          (SAN09_SHAPES); memcheck, initcheck over 09 alone at N < 64
@@ -1131,6 +1134,17 @@ or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
     # (TEST_K narrows it, e.g. TEST_K=bindings: one backend; shards cut the narrowed collection)
     TCRAW_TEST_SHARD=$shard timeout ${PYTEST_S:-560} $PY -m pytest -q -rs -p no:cacheprovider $what ${TEST_K:+-k "$TEST_K"} > "$log" 2>&1
     echo "pytest exit $?: $(tail -1 "$log")" ;;
+  suitepar)
+    par=${PAR:-12} calls=${CALLS:-1} call=${CALL:-1}
+    for j in $(seq 1 $par); do
+      shard=$(( (call - 1) * par + j ))/$(( par * calls ))
+      TCRAW_TEST_SHARD=$shard timeout ${PYTEST_S:-540} $PY -m pytest -v -rs -p no:cacheprovider tests/test_gpu.py \
+        ${TEST_K:+-k "$TEST_K"} > "$OUT/pytest_par_${shard/\//_of_}.txt" 2>&1 &
+    done
+    wait
+    echo "suitepar call $call of $calls: $(cat "$OUT"/pytest_par_*.txt | grep -c ' PASSED') passed," \
+      "$(cat "$OUT"/pytest_par_*.txt | grep -c ' FAILED') failed, $(cat "$OUT"/pytest_par_*.txt | grep -c ' SKIPPED') skipped"
+    grep -h " FAILED" "$OUT"/pytest_par_*.txt | head -20 ;;
   small09)
     # (issue 14) 09 (M ≤ 64, B read in place, split-K over every SM): its GPU tests and 06 handing it
     # M ≤ 32 (≤ 48 with N ≥ 4096) with N off 8; compute-sanitizer's four tools over 09 as 06's pick runs
