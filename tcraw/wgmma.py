@@ -925,7 +925,8 @@ def wgmma_wait_depth(tile):
     if tile["WAIT_DEPTH"] is not None:
         return tile["WAIT_DEPTH"]
     alone = tile["CONSUMERS"] == 1 or tile.get("PINGPONG")   # taking turns, a consumer mostly multiplies alone
-    short = tile.get("SWAP_AB") and tile["BN"] <= (THREE_IN_FLIGHT_BN if tile["CONSUMERS"] == 3 else SWAPPED_IN_FLIGHT_BN)
+    bound = THREE_IN_FLIGHT_BN if tile["CONSUMERS"] == 3 else SWAPPED_IN_FLIGHT_BN
+    short = tile.get("SWAP_AB") and tile["BN"] <= bound
     return int(bool(alone or short) and not tile["PROMOTE"] and tile["STAGES"] > 1)
 
 
