@@ -168,8 +168,9 @@
 #   heldcheck the hold's GPU tests, the records' held_ms and tests/test_cubin_only.py (both backends)
 #   suite1 tests/test_gpu.py with the GPU (TCRAW_TEST_SHARD=i/3: a third of it, a call each; TEST_K=bindings
 #          one backend's half); suite2 every other test file (each a call of its own)
-#   suitepar tests/test_gpu.py in PAR (12) processes at once — its cases mostly wait on NVRTC, one core a
-#          build (about 12 s a case a process, 2026-12-05: docs/results/2026-12-05-h100-h200-split-boxes-survey6/)
+#   suitepar tests/test_gpu.py in PAR (12) processes at once — its cases spend about 12 s each in a process,
+#          we believe on the host: NVRTC, one core a build, and the CPU reference (2026-12-05, not separated:
+#          docs/results/2026-12-05-h100-h200-split-boxes-survey6/)
 #          — call CALL (1) of CALLS (1): process j runs shard (CALL-1)·PAR + j of PAR·CALLS (TEST_K narrows)
 #   small09 (issue 14) 09 (M ≤ 64, B read in place): its GPU tests (PYTEST_K09) and 06 handing it M ≤ 32 (≤ 48
 #          where N ≥ 4096) with N off 8; compute-sanitizer's four tools over 09 as 06's pick runs it
