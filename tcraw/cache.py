@@ -27,6 +27,7 @@ import tempfile
 from pathlib import Path
 
 from .driver import source_bytes
+from .validate import dir_problem
 
 SCHEMA = 1
 MAGIC = b"TCRAWC01"
@@ -48,20 +49,6 @@ def cache_dir():
         return Path(os.environ["TCRAW_CACHE_DIR"]).expanduser()
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "tcraw"
-
-
-def dir_problem(path):
-    """Why ``path`` cannot be (made) a directory, or None: a file, or a link to nothing, where it
-    or a directory above it would be (mkdir says only "File exists" of either)."""
-    for p in (Path(path), *Path(path).parents):
-        try:
-            if p.is_symlink() and not p.exists():
-                return f"{p} is a link to {os.readlink(p)}, which does not exist"
-            if p.exists() and not p.is_dir():
-                return f"{p} is a file, not a directory"
-        except OSError:   # (a directory above that cannot be entered: the caller's own error says so)
-            return None
-    return None
 
 
 _header_digest_memo = {}

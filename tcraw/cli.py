@@ -600,7 +600,8 @@ def _check_run_options_paths(args):
 # -- cache ----------------------------------------------------------------------------------------
 
 def cmd_cache(args):
-    from .cache import CubinCache, dir_problem
+    from .cache import CubinCache
+    from .validate import dir_problem
     c = CubinCache()
     try:
         if (problem := dir_problem(c.dir)):

@@ -127,6 +127,20 @@ def remove_unused_dirs():
     MADE.clear()
 
 
+def dir_problem(path):
+    """Why ``path`` cannot be (made) a directory, or None: a file, or a link to nothing, where it
+    or a directory above it would be (mkdir says only "File exists" of either)."""
+    for p in (Path(path), *Path(path).parents):
+        try:
+            if p.is_symlink() and not p.exists():
+                return f"{p} is a link to {os.readlink(p)}, which does not exist"
+            if p.exists() and not p.is_dir():
+                return f"{p} is a file, not a directory"
+        except OSError:   # (a directory above that cannot be entered: the caller's own error says so)
+            return None
+    return None
+
+
 def output_dir(path, option):
     """A directory results can be written into, made now and proven by writing a probe file:
     better refused before a long run than after it."""
@@ -135,9 +149,8 @@ def output_dir(path, option):
     if str(path).strip() == "":
         raise UsageError(f"{option} needs a directory path, got an empty one")
     out = Path(path)
-    # (mkdir says "File exists" of a file in the way — of the path itself or of a directory above it)
-    if (blocking := next((p for p in (out, *out.parents) if is_file(p)), None)) is not None:
-        raise UsageError(f"{option} {path}: {blocking} is a file, not a directory; choose a directory")
+    if (problem := dir_problem(out)):   # (where mkdir would say only "File exists")
+        raise UsageError(f"{option} {path}: {problem}; choose a directory")
     try:
         MADE.extend(p for p in (out, *out.parents) if not os.path.lexists(p))   # (deepest first)
         out.mkdir(parents=True, exist_ok=True)

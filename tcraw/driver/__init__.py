@@ -151,8 +151,8 @@ def library_file(patterns):
     """The first file the glob ``patterns`` match (in order; sorted within one) that is the library
     itself — not NVRTC's builtins library nor the .alt. build beside it. None if none."""
     import glob
+    name = os.path.basename
     for pattern in patterns:
-        name = os.path.basename
         hits = sorted(h for h in glob.glob(pattern) if "builtins" not in name(h) and ".alt." not in name(h))
         if hits:
             return hits[0]

@@ -41,9 +41,6 @@ def check_status(call, status):
         raise CudaError(call, name, status)
 
 
-
-
-
 def open_library(name, what):
     """(path, CDLL) of libNAME, or NoDeviceError saying ``what`` is missing and how to install it."""
     path = find_library(name)
