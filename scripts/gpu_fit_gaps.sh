@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# (issue 14) Three gaps the sixth survey and session 59's profile left, each against the picks (fp16;
-# PRECISIONS for more), every row verified, logs under $OUT:
+# (issue 14) Gaps the sixth survey and session 59's profile left, and rules that came of them, each
+# against the picks (fp16; PRECISIONS for more), every row verified, logs under $OUT:
 #   lowfit  M of 129–240 against a large B (scripts/shapes/mid_m_low_fit.txt): swapped tiles whose M side
 #           fits M — BN 144, 176, 208, 240; two consumers (128 of N) in clusters of 2 and 4 along N, three
 #           (192 of N, BN ≤ 192) in clusters of 2 — beside the pick; LOWFIT_BNS (144 176 208 240) the width
@@ -10,6 +10,19 @@
 #           which ran this part with picked:WAIT_DEPTH=0 against it; scripts/shapes/three_swapped_wait.txt)
 #   bigfit  large problems below 0.95× or whose 128 × 256 picks fit badly (scripts/shapes/big_loose_fit.txt):
 #           128 × 192 in clusters of 2, 128 × 128 in clusters of 2, 192 × 192 in clusters of 2, beside the pick
+#   lowfresh  the rule that came of lowfit (kernels.wgmma_swaps_one_tile): the pick with and without it
+#           on scripts/shapes/low_fit_fresh.txt (swap_fit_study.py --rule, one process a pass: fp16, bf16,
+#           fp16 again — logs STEM_fp16, _bf16, _fp16_2, STEM the file's), every row verified; LOW_SHAPES
+#           another file (scripts/shapes/low_fit_fresh_2.txt, _3.txt: drawn after each of the rule's two
+#           later forms)
+#   lowchecks its GPU test, then compute-sanitizer's memcheck, racecheck and synccheck over its new
+#           widths in clusters of 4 (N off 8: pitched; cut along K), integer inputs
+#   clusterone  large problems whose pick runs in clusters of 1 (scripts/shapes/cluster_one_big.txt): the
+#           pick beside two consumers' 128 × 256 and 128 × 192 tiles in clusters of 2 (tune_ladder leaves a
+#           pick's cluster to the pick), up to CLUSTERONE_S (240) seconds
+#   clusterstudy  the pick beside the pick made without two and three consumers' clusters of 1
+#           (scripts/cluster_one_study.py) on CLUSTER_SHAPES (scripts/shapes/cluster_one_big.txt), fp16, up
+#           to CLUSTER_S (150) seconds
 #   OUT=out bash scripts/gpu_fit_gaps.sh wait lowfit bigfit
 source "$(dirname "$0")/gpu_env.sh"
 write_env
@@ -38,6 +51,25 @@ for part in "$@"; do
   bigfit)
     ladder big_fit scripts/shapes/big_loose_fit.txt ${BIGFIT_S:-300} picked CONSUMERS=2,BN=192,CLUSTER=2,STAGES=4 \
       CONSUMERS=2,BN=128,CLUSTER=2,STAGES=6 CONSUMERS=3,BN=192,CLUSTER=2,STAGES=3 ;;
+  clusterone) ladder cluster_one scripts/shapes/cluster_one_big.txt ${CLUSTERONE_S:-240} picked \
+    CONSUMERS=2,BN=256,CLUSTER=2,STAGES=4 CONSUMERS=2,BN=192,CLUSTER=2,STAGES=4 ;;
+  clusterstudy)
+    timeout ${CLUSTER_S:-150} $PY scripts/cluster_one_study.py \
+      --shapes "${CLUSTER_SHAPES:-scripts/shapes/cluster_one_big.txt}" --seed 61 > "$OUT/cluster_study_fp16.txt" 2>&1
+    echo "cluster_study exit $?: $(grep -c PASS "$OUT/cluster_study_fp16.txt") passed" ;;
+  lowfresh)
+    shapes=${LOW_SHAPES:-scripts/shapes/low_fit_fresh.txt}
+    for run in fp16 bf16 fp16_2; do
+      log=$(basename "$shapes" .txt)_$run
+      timeout ${FRESH_S:-150} $PY scripts/swap_fit_study.py --shapes "$shapes" --precision ${run%_2} \
+        --rule wgmma_swaps_one_tile --seed 60 > "$OUT/$log.txt" 2>&1
+      echo "$log exit $?: $(grep -c PASS "$OUT/$log.txt") passed"
+    done ;;
+  lowchecks)
+    gpu_tests "swapped_tiles_that_fit" low_fit
+    sw=SWAP_AB=1,CONSUMERS=2,CLUSTER=4
+    SAN_TOOLS="memcheck racecheck synccheck" SAN_S=120 sanitize_configs low_fit fp16:137x4001x1003:$sw,BN=144,STAGES=5 \
+      bf16:171x3001x2056:$sw,BN=176,STAGES=4 fp16:201x2001x777:$sw,BN=208,STAGES=4 ;;
   *) echo "unknown part $part: see the list at the top of $0"; exit 2 ;;
   esac
 done

@@ -1,7 +1,7 @@
 """06's pick with and without wgmma_swaps_to_fit (swapped tiles whose M side fits M) side by side
 with cuBLAS, in one process, on the same buffers — each shape timed under both pickers (with
 --without, the rule without the forms given — kernels.FIT_FORMS, or "split": 2 × 2 cut along K,
-FIT_SPLIT_SLICES). With
+FIT_SPLIT_SLICES; with --rule wgmma_swaps_one_tile, with and without that rule instead). With
 --fits, the pick beside swapped tiles fitted to each shape's M — BN the least width that covers
 M in 2 or 3 tiles — in clusters of 1, 2 and 4 along N (sharing A's rows); or the forms given,
 TILES:CLUSTER[:SA] or TILES:CLUSTER:C1 each (SA: SHARE_A, pairs of the cluster along M sharing B's
@@ -9,6 +9,7 @@ columns too; C1: one consumer, tiles of 64 rows of N, not 128).
 
     python scripts/swap_fit_study.py --shapes scripts/shapes/swap_fit_fresh.txt --precision bf16
     python scripts/swap_fit_study.py --shapes scripts/shapes/swap_2d_fresh.txt --without 2:4:SA split
+    python scripts/swap_fit_study.py --shapes scripts/shapes/low_fit_fresh.txt --rule wgmma_swaps_one_tile
     python scripts/swap_fit_study.py --shapes scripts/shapes/swap_clusters.txt --fits
     python scripts/swap_fit_study.py --shapes scripts/shapes/swap_clusters.txt --fits 3:4 2:4:SA 2:2:SA
     python scripts/swap_fit_study.py --shapes scripts/shapes/tiny_swap.txt --fits 1:1:C1 1:2:C1 1:2
@@ -27,20 +28,25 @@ from tcraw.bench import bench_vs_cublas, parse_shapes, suite_summary  # noqa: E4
 from tcraw.errors import UsageError, run_main  # noqa: E402
 
 
-def picker_without_fit(elem_bytes, forms=None):
-    """wgmma_config as it was before wgmma_swaps_to_fit: the rule held off for the call — or, given
-    ``forms`` ((tiles, cluster, share_a) of kernels.FIT_FORMS, or "split"), the rule without those."""
+RULES = ("wgmma_swaps_to_fit", "wgmma_swaps_one_tile")   # the rules --rule holds off
+
+
+def picker_without_fit(elem_bytes, forms=None, name=RULES[0]):
+    """wgmma_config as it was before the rule ``name`` (of RULES): the rule held off for the call —
+    or, given ``forms`` ((tiles, cluster, share_a) of kernels.FIT_FORMS, or "split"),
+    wgmma_swaps_to_fit without those."""
     def pick(m, n, k, sms):
-        rule, kept, slices = wgmma.wgmma_swaps_to_fit, wgmma.FIT_FORMS, wgmma.FIT_SPLIT_SLICES
+        rule, kept, slices = getattr(wgmma, name), wgmma.FIT_FORMS, wgmma.FIT_SPLIT_SLICES
         if forms is None:
-            wgmma.wgmma_swaps_to_fit = lambda *args: None
+            setattr(wgmma, name, lambda *args: None)
         else:
             wgmma.FIT_FORMS = tuple(f for f in kept if f not in forms)
             wgmma.FIT_SPLIT_SLICES = 0 if "split" in forms else slices
         try:
             return wgmma.wgmma_config(m, n, k, sms, elem_bytes)
         finally:
-            wgmma.wgmma_swaps_to_fit, wgmma.FIT_FORMS, wgmma.FIT_SPLIT_SLICES = rule, kept, slices
+            setattr(wgmma, name, rule)
+            wgmma.FIT_FORMS, wgmma.FIT_SPLIT_SLICES = kept, slices
     return pick
 
 
@@ -83,24 +89,42 @@ def fit_forms(items, option="--fits", also=""):
     return forms
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def study_parser(doc):
+    """The options every picker study takes (this one's and scripts/cluster_one_study.py's): --shapes,
+    --precision (fp16, bf16), --iters, --seed; ``doc``'s first line the description."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--shapes", required=True, help="shape suites or a file of M N K lines (see tcraw bench)")
     ap.add_argument("--precision", default="fp16", choices=("fp16", "bf16"))
     ap.add_argument("--iters", type=int, default=20)
     ap.add_argument("--seed", type=int, default=secrets.randbits(31))
+    return ap
+
+
+def parsed(ap):
+    """``ap``'s arguments, --iters refused below 1."""
+    args = ap.parse_args()
+    if args.iters < 1:
+        raise UsageError(f"--iters {args.iters}: must be at least 1")
+    return args
+
+
+def main():
+    ap = study_parser(__doc__)
+    ap.add_argument("--rule", default=RULES[0], choices=RULES, help="the rule the pick is timed with and without "
+                    "(default: %(default)s)")
     ap.add_argument("--without", nargs="+", metavar="TILES:CLUSTER[:SA]|split",
                     help="the pick beside the rule without these of its forms (kernels.FIT_FORMS; split: 2 × 2 cut "
                          "along K), not without it")
     ap.add_argument("--fits", nargs="*", metavar="TILES:CLUSTER[:SA|:C1]",
                     help="the pick beside swapped tiles fitting M in 2 and 3 tiles, in clusters of 1, 2 and 4 "
                          "— or in the forms given (SA: SHARE_A, pairs along M sharing B's columns; C1: one consumer)")
-    args = ap.parse_args()
-    if args.iters < 1:
-        raise UsageError(f"--iters {args.iters}: must be at least 1")
+    args = parsed(ap)
     if args.without and args.fits is not None:
         raise UsageError("--without times the pick against the rule without some of its forms, --fits against "
                          "fitted widths: give one of them")
+    if (args.without or args.fits is not None) and args.rule != RULES[0]:
+        raise UsageError(f"--rule {args.rule} times the pick with and without that rule; --without and --fits "
+                         f"are {RULES[0]}'s: give them without --rule")
     if args.without and args.without.count("split") > 1:
         raise UsageError("--without: split is given twice; give each form once")
     without = fit_forms([f for f in args.without if f != "split"], "--without", ", or split") + \
@@ -122,13 +146,20 @@ def main():
                                             pick=fitted(t, c, sa, one))
                         for t, c, sa, one in forms]
     else:
-        rung = [dataclasses.replace(now, name=f"{now.name}[before]", pick=picker_without_fit(2, without)), now]
-    rows = bench_vs_cublas(0, [args.precision], shapes, rungs={args.precision: rung},
-                           iters=args.iters, warmup=5, seed=args.seed, note=lambda line: print(line, file=sys.stderr))
+        before = picker_without_fit(2, without, args.rule)
+        rung = [dataclasses.replace(now, name=f"{now.name}[before]", pick=before), now]
+    side_by_side(args.precision, shapes, rung, args.iters, args.seed)
+
+
+def side_by_side(precision, shapes, rung, iters, seed):
+    """``rung`` (06 under several pickers) beside cuBLAS on ``shapes`` in one process, on the same
+    buffers: the table, each picker's geomean line, the GPU and seed (scripts/cluster_one_study.py too)."""
+    rows = bench_vs_cublas(0, [precision], shapes, rungs={precision: rung},
+                           iters=iters, warmup=5, seed=seed, note=lambda line: print(line, file=sys.stderr))
     print(report.render([{**r, "shape": f"{r['m']}×{r['n']}×{r['k']}"} for r in rows], "table", report.BENCH_COLUMNS))
     print(report.render(suite_summary(rows), "table", report.SUITE_COLUMNS))
     if rows:
-        print(f"\n{rows[0]['device']} ({rows[0]['arch']}), seed {args.seed}, median of {args.iters} launches")
+        print(f"\n{rows[0]['device']} ({rows[0]['arch']}), seed {seed}, median of {iters} launches")
 
 
 if __name__ == "__main__":

@@ -296,7 +296,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
         configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY + SWAPPED_CONFIGS + SWAPPED_PAIRS_CONFIGS +
                  STREAM_B_WIDE_CONFIGS +
-                 (STREAM_B_SWAPPED_CONFIG,) + FIT_CONFIGS + FIT_THREE_CONFIGS + REALIGN_CONFIGS +
+                 (STREAM_B_SWAPPED_CONFIG,) + FIT_CONFIGS + FIT_THREE_CONFIGS + LOW_FIT_ONLY + REALIGN_CONFIGS +
                  ({IN_PLACE_09: 1}, {GEMV_10: 1}, {GEMV_10_IN_CLUSTER: GEMV_IN_CLUSTER})
                  if elem == 2
                  else tuple(c for c in WGMMA_CONFIGS if not wgmma_sixteen_bit_only(c))) if choose else (),
@@ -764,8 +764,16 @@ WIDE_PAIRS_BUSY = 0.7
 FIT_MOST_BN = 208
 FIT_SPLIT_SLICES = 32   # (0: no fallback)
 FIT_FORMS = ((3, 4, 0), (3, 2, 0), (2, 4, 0), (2, 4, 1), (2, 2, 0))
-FIT_CONFIGS = tuple({"SWAP_AB": 1, "CONSUMERS": 2, "BN": bn, "CLUSTER": cluster, **({"SHARE_A": 1} if share_a else {}),
-                     "STAGES": wgmma_max_stages(2, bn, swap=True)}
+
+
+def swapped_two(bn, cluster, share_a=0):
+    """Two consumers' swapped tiles, 128 of N by ``bn`` of M, in clusters of ``cluster`` along N (with
+    ``share_a``: 2 × 2), the most stages that fit — the form of FIT_CONFIGS and LOW_FIT_CONFIGS."""
+    return {"SWAP_AB": 1, "CONSUMERS": 2, "BN": bn, "CLUSTER": cluster, **({"SHARE_A": 1} if share_a else {}),
+            "STAGES": wgmma_max_stages(2, bn, swap=True)}
+
+
+FIT_CONFIGS = tuple(swapped_two(bn, cluster, share_a)
                     for cluster, share_a, least in ((4, 0, 96), (2, 0, 96), (4, 1, 144))   # (2 × 2: M of 257+ in 2)
                     for bn in range(least, FIT_MOST_BN + 1, wgmma_swap_step(cluster, share_a)))
 
@@ -776,6 +784,36 @@ def fit_config(cluster, share_a, bn):
     return next((c for c in FIT_CONFIGS if (c["CLUSTER"], c.get("SHARE_A", 0), c["BN"]) == (cluster, share_a, bn)),
                 None)
 
+
+# M of 129–208 against wide N: one swapped tile covers M — two consumers' 128 of N by BN = 16 ·
+# cdiv(M, 16) of M (144–208) — where the pick computes 128- or 192-row tiles a fifth to a half
+# padding (144×13104×11792: 0.75× cuBLAS on the H200, docs/results/2026-12-05-h100-h200-split-boxes-survey6/).
+# All on an H100 (the device tool lent no H200 that session), each comparison within one call:
+# docs/results/2026-12-05-h100-low-fit/. Beside the pick (run 1, fp16, 16 shapes of M 129–197
+# drawn for it), those tiles in clusters of 4 along N, sharing A's rows, took less time at 13: 1 %
+# more at 129×12040×8240, and more where they took two rounds (31–32 clusters; 30 hold them), where
+# clusters of 2 won (138×15800×2424 0.81 → 0.96× cuBLAS, 166×16032×11592 0.89 → 1.00×). Past 208 of
+# M, 240-wide tiles (3 stages) lost to the pick at 4 of 5 (run 2, M of 225–237). (The M = 199 at
+# which every swapped form lost, FIT_CONFIGS' note, was 2 and 3 tiles of M; one was not timed.)
+# So: clusters of 4 where they take one round (split-K's pieces counted: the kernel cuts few tiles
+# along K), else of 2. Against the pick without it, one process a precision (swap_fit_study.py
+# --rule), on 24 shapes (run 3: 20 drawn after it, 199×5688×7616, 3 of N ≤ 2048 chosen): 0.951 /
+# 0.959× the time (fp16 / bf16), but slower where K was cut in short pieces (181×1032×2048, 8 of 4
+# slices: 1.50–1.52×; 150×1536×8192, 10 of 13: 1.09–1.12×; 154×6367×1064, 2 of 9: 1.05–1.07×) and
+# faster where in pieces of 31–32 (143×2098×12088, 6 of them: 0.91×): pieces of LOW_FIT_SLICES or
+# more since, as cdiv counts them (the kernel's shortest may hold one less; this leaves
+# 143×4464×4272's 3 of 23, 6 % faster in run 1). On 20 drawn after that (run 5): 0.945 / 0.950×, but
+# slower at all 3 where the pick was 128×128 tiles in 2 × 2 clusters (1.3–1.9× cuBLAS already:
+# +4 to +16 %): not over those since. On 20 drawn after that (run 6): 0.947 / 0.953× the time (0.951
+# on a second fp16 pass), 1.053 → 1.112× / 1.055 → 1.107× cuBLAS (geomean), below 0.85× 3 → 0,
+# faster at 17–18 of 20, slower at 195×3933×6664 (+3 %), by 1 % or less at 173×10288×15752. Not
+# timed on the H200.
+LOW_FIT_M = (129, FIT_MOST_BN)
+LOW_FIT_SLICES = 32   # the least k-slices a piece, as cdiv(k-slices, pieces) counts them
+LOW_FIT_CONFIGS = tuple(swapped_two(bn, cluster)
+                        for cluster in (4, 2) for bn in range(16 * cdiv(LOW_FIT_M[0], 16), FIT_MOST_BN + 1, 16))
+# (those FIT_CONFIGS lacks: clusters of 4 at 144, 176 and 208 — its own step there is 32)
+LOW_FIT_ONLY = tuple(c for c in LOW_FIT_CONFIGS if c not in FIT_CONFIGS)
 
 # Three consumers' swapped tiles: 192 of N by 144 of M — cuBLAS's `192x144_64x5_1x2` at
 # 272×12376×9496, in pairs along M sharing B's columns (Nsight Compute, H200,
@@ -1077,8 +1115,9 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     consumer — two rows of 64×128 tiles sharing B where K is long (wgmma_pairs_rows), of 64×192
     or 64×256 where those fill the GPU in one round (wgmma_pairs_wide); few tiles
     narrower ones and split-K — in 2 × 2 clusters where K is long (wgmma_shares_both) — short K
-    tiles taken in turn (wgmma_takes_turns), and M of a few hundred swapped tiles that fit it,
-    in clusters along N sharing A's rows, or 2 × 2 sharing B's columns too — at M of 257–288
+    tiles taken in turn (wgmma_takes_turns), M of 129–208 one swapped tile that covers it, in
+    clusters of 4 or 2 along N (wgmma_swaps_one_tile), and M of a few hundred swapped tiles that
+    fit it, in clusters along N sharing A's rows, or 2 × 2 sharing B's columns too — at M of 257–288
     three consumers' 192 of N by 144 of M, 2 × 2 or in pairs along M (wgmma_swaps_to_fit); at
     M of 257–416 and 513–832 2 × 2 swapped tiles in several rounds where they cut the busiest
     cluster's MMAs (wgmma_swaps_over_rounds).
@@ -1109,7 +1148,8 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
         return dict(PAIRED_ROWS_CONFIG)
     if wgmma_shares_both(m, n, k, sms, picked, elem_bytes):
         return dict(SHARED_BOTH_CONFIG)
-    return (wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes)
+    return (wgmma_swaps_one_tile(m, n, k, sms, picked, elem_bytes)
+            or wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes)
             or wgmma_swaps_over_rounds(m, n, k, sms, picked, elem_bytes, stream_k) or picked)
 
 
@@ -1316,6 +1356,24 @@ def wgmma_shares_both(m, n, k, sms, picked, elem_bytes=2):
     p = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **picked}, elem_bytes)[3]
     q = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **SHARED_BOTH_CONFIG}, elem_bytes)[3]
     return min(p, q) >= 5
+
+
+def wgmma_swaps_one_tile(m, n, k, sms, picked, elem_bytes=2):
+    """The swapped tiles that cover M in one (LOW_FIT_CONFIGS: 128 of N by BN = 16 · cdiv(M, 16)
+    of M) that replace the model's ``picked`` for (m, n, k), or None: 16-bit inputs, M in
+    LOW_FIT_M, a pick other than 128×128 tiles in 2 × 2 clusters; in clusters of 4 along N, else
+    of 2, the first that takes one round — its tiles times split-K's pieces at most the clusters
+    held, cdiv(k-slices, pieces) at least LOW_FIT_SLICES."""
+    low, high = LOW_FIT_M
+    if elem_bytes != 2 or not low <= m <= high or \
+            (picked["BN"], picked["CLUSTER"], picked.get("SHARE_A")) == (128, 4, 1):
+        return None   # (over 128×128 in 2 × 2 the rule took more time: LOW_FIT_CONFIGS' note)
+    bn = 16 * cdiv(m, 16)
+    for config in (c for c in LOW_FIT_CONFIGS if c["BN"] == bn):
+        tiles, kt, clusters, p, _ = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **config}, elem_bytes)
+        if tiles * p <= clusters and (p == 1 or cdiv(kt, p) >= LOW_FIT_SLICES):
+            return dict(config)
+    return None
 
 
 def wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes=2):

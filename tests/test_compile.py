@@ -306,11 +306,13 @@ def test_every_06_configuration_compiles_without_spills_and_states_its_launch(ke
     configs = kernels.KERNELS[f"wgmma_tma_{key}"].configurations()
     # + turns, wide pairs (64×192), the two swapped for M ≤ 32 (in clusters of 1, and of 2 where B's
     # rows lie off lines) and the four of three consumers (16–64 of M), the swapped 64×48 streaming B
-    # for M of 33–48, the swapped that fit M (FIT_CONFIGS; three consumers' two: FIT_THREE_CONFIGS), B
+    # for M of 33–48, the swapped that fit M (FIT_CONFIGS; three consumers' two: FIT_THREE_CONFIGS; one
+    # tile of M in clusters of 4 at widths FIT_CONFIGS lacks: LOW_FIT_ONLY), B
     # realigned (64 and 128 columns), 09, 10 (K's pieces through the workspace, in a cluster)
     assert kernels.WIDE_PAIRS_ONLY == kernels.WIDE_PAIRS_CONFIGS[:1]   # (64×256 pairs: a candidate already)
     assert len({c.file_stem for c in configs}) == len(configs) == \
-        len(kernels.WGMMA_CONFIGS) + 16 + len(kernels.FIT_CONFIGS) + len(kernels.FIT_THREE_CONFIGS)
+        len(kernels.WGMMA_CONFIGS) + 16 + len(kernels.FIT_CONFIGS) + len(kernels.FIT_THREE_CONFIGS) + \
+        len(kernels.LOW_FIT_ONLY)
     for config in configs:
         cubin = compiler.compile_cubin(config, "sm_90")
         assert cubin.spill_bytes == 0, config.file_stem
@@ -819,9 +821,10 @@ def test_swapped_tiles_that_fit_m_replace_picks_in_clusters_along_n():
                    (bn, cluster, *(share_a or [0])))
         assert kernels.wgmma_config(*shape, 132) == fit, shape
         assert kernels.wgmma_config(*shape, 132, elem_bytes=1).get("SWAP_AB", 0) == 0, shape   # (16-bit only)
-    # measured slower (or level) and left alone: M of 199, M = 384 (a whole number of 128-row
-    # tiles), picks of two 192-row tiles, a pick cut in 3 pieces, 18 and 21 of 30 clusters busy
-    for shape in [(199, 5688, 7616), (384, 4096, 4096), (304, 4936, 4872), (342, 5624, 4880), (440, 2696, 6920),
+    # measured slower (or level) and left alone: M = 384 (a whole number of 128-row tiles), picks
+    # of two 192-row tiles, a pick cut in 3 pieces, 18 and 21 of 30 clusters busy (M = 199, where 2
+    # and 3 tiles of M lost, takes one tile of M since: test_one_swapped_tile_covers_m_of_129_to_208)
+    for shape in [(384, 4096, 4096), (304, 4936, 4872), (342, 5624, 4880), (440, 2696, 6920),
                   (443, 2624, 2048), (262, 3448, 2128),
                   # and 2 × 2 measured slower: pieces of 13–14 slices, 224 columns (M past 416)
                   (367, 3424, 1696), (296, 2328, 2704), (441, 3512, 3984)]:
@@ -860,6 +863,58 @@ def test_swapped_tiles_that_fit_m_replace_picks_in_clusters_along_n():
     assert {"SWAP_AB=1", "BN=96", "CLUSTER=4", "STAGES=7"} <= set(k06.configured(279, 4360, 3584, 132).defines)
     swapped = [dict(c) for c in k06.configs if c.get("SWAP_AB")]
     assert all(fit in swapped for fit in kernels.FIT_CONFIGS)
+
+
+def test_one_swapped_tile_covers_m_of_129_to_208():
+    """wgmma_swaps_one_tile: with M of 129–208 and 16-bit inputs, one swapped tile of BN = 16 ·
+    cdiv(M, 16) of M replaces the model's pick — in clusters of 4 along N where they take one
+    round (split-K's pieces counted, cdiv(k-slices, pieces) at least LOW_FIT_SLICES), else of 2 — as measured
+    faster (kernels.LOW_FIT_CONFIGS' note); not past 208 of M (240 wide lost), not over 128×128
+    tiles in 2 × 2 clusters, not where neither cluster size takes one round, not for 8-bit
+    inputs; the shapes timed after the rule (scripts/shapes/low_fit_fresh_3.txt) pick them; the
+    registry's 06 builds them and the cubin-only set holds them."""
+    faster = {(144, 13104, 11792): (144, 4), (136, 5480, 12704): (144, 4), (164, 5752, 8152): (176, 4),
+              (195, 13320, 12064): (208, 4), (197, 14984, 8672): (208, 4),
+              (199, 5688, 7616): (208, 4),   # (where 2 and 3 swapped tiles of M lost)
+              # two rounds in clusters of 4 (31–32 of the 30 held): clusters of 2
+              (138, 15800, 2424): (144, 2), (166, 16032, 11592): (176, 2)}
+    for shape, (bn, cluster) in faster.items():
+        pick = kernels.wgmma_config(*shape, 132)
+        assert (pick.get("SWAP_AB"), pick["CONSUMERS"], pick["BN"], pick["CLUSTER"]) == (1, 2, bn, cluster), shape
+        assert pick in kernels.LOW_FIT_CONFIGS, shape
+        assert kernels.wgmma_config(*shape, 132, elem_bytes=1).get("SWAP_AB", 0) == 0, shape   # (16-bit only)
+    # M's range, the widths at its ends; 240 of M measured slower: left alone
+    big = {"CONSUMERS": 2, "BN": 256, "CLUSTER": 2}
+    assert kernels.wgmma_swaps_one_tile(129, 8000, 4096, 132, big)["BN"] == 144
+    assert kernels.wgmma_swaps_one_tile(208, 8000, 4096, 132, big)["BN"] == 208
+    for m in (128, 209, 237):
+        assert kernels.wgmma_swaps_one_tile(m, 8000, 4096, 132, big) is None, m
+    # few tiles are cut along K, in as many pieces as one round holds (137 × 4001: 8 tiles × 3 of
+    # 97 slices; at K = 1003, 3 of 16: left alone); 31 and 32 (cdiv 32) pass: 143 × 2098, 6 of 189
+    pick = kernels.wgmma_config(137, 4001, 6152, 132)
+    assert kernels.wgmma_schedule(137, 4001, 6152, 132, {**kernels.WGMMA_TILE, **pick})[::3] == (8, 3)
+    assert kernels.wgmma_config(137, 4001, 1003, 132).get("SWAP_AB", 0) == 0
+    pick = kernels.wgmma_config(143, 2098, 12088, 132)
+    assert pick in kernels.LOW_FIT_CONFIGS
+    assert kernels.wgmma_schedule(143, 2098, 12088, 132, {**kernels.WGMMA_TILE, **pick})[1:4:2] == (189, 6)
+    # measured slower and left alone: pieces of K shorter than LOW_FIT_SLICES (8 of 4 slices, 10 of
+    # 13, 2 of 9), a pick of 128×128 tiles in 2 × 2 clusters
+    for shape in [(181, 1032, 2048), (150, 1536, 8192), (154, 6367, 1064),
+                  (183, 2136, 12848), (205, 3479, 12272), (207, 3487, 11560)]:
+        assert kernels.wgmma_config(*shape, 132).get("SWAP_AB", 0) == 0, shape
+    two_by_two = {"CONSUMERS": 2, "BN": 128, "CLUSTER": 4, "SHARE_A": 1}
+    assert kernels.wgmma_config(183, 2136, 12848, 132) == {**two_by_two, "STAGES": 6}
+    assert kernels.wgmma_swaps_one_tile(183, 2136, 12848, 132, {**two_by_two, "SHARE_A": 0})
+    # two rounds in clusters of 4 and of 2 (34 and 67 clusters' tiles): none; 8-bit: none
+    assert kernels.wgmma_swaps_one_tile(150, 17000, 4096, 132, big) is None
+    assert kernels.wgmma_swaps_one_tile(150, 8000, 4096, 132, big, elem_bytes=1) is None
+    fresh = str(Path(__file__).resolve().parent.parent / "scripts" / "shapes" / "low_fit_fresh_3.txt")
+    for _, shape in parse_shapes(fresh):
+        assert kernels.wgmma_config(*shape, 132) in kernels.LOW_FIT_CONFIGS, shape
+    k06 = kernels.KERNELS["wgmma_tma_bf16"]
+    assert {"SWAP_AB=1", "BN=176", "CLUSTER=4", "STAGES=4"} <= set(k06.configured(164, 5752, 8152, 132).defines)
+    swapped = [dict(c) for c in k06.configs if c.get("SWAP_AB")]
+    assert all(fit in swapped for fit in kernels.LOW_FIT_CONFIGS)
 
 
 def test_three_consumers_swapped_tiles_fit_m_of_257_to_288():

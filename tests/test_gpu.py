@@ -749,8 +749,9 @@ def test_06_picks_swapped_tiles_that_fit_m(device, host_problems, key):
     """Where M is a few hundred, the registry's 06 picks swapped tiles whose M side fits it, in
     clusters of 4 or 2 along N or 2 × 2 (kernels.wgmma_swaps_to_fit) — at M ≤ 288 three consumers'
     (192 of N) in 2 × 2 or pairs along M, at M of 257–416 and 513–832 2 × 2 over rounds
-    (wgmma_swaps_over_rounds) — built as picked (N not a multiple of 8: pitched), verified, the
-    same bits on a rerun."""
+    (wgmma_swaps_over_rounds), at M of 129–208 one tile of M in clusters of 4 or 2 along N
+    (wgmma_swaps_one_tile; cut along K in 3 pieces, 32–33 slices, at 137 × 4001 × 6152) — built as
+    picked (N not a multiple of 8: pitched), verified, the same bits on a rerun."""
     kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
@@ -761,7 +762,8 @@ def test_06_picks_swapped_tiles_that_fit_m(device, host_problems, key):
             ((272, 12376, 520), 144, 2, 1, 3), ((280, 9907, 1003), 144, 4, 1, 3),
             ((600, 13784, 520), 160, 4, 1, 2), ((661, 15001, 777), 176, 4, 1, 2),   # (over rounds)
             ((530, 11001, 1003), 144, 4, 1, 2), ((401, 14001, 777), 208, 4, 1, 2), ((813, 10000, 520), 208, 4, 1, 2),
-            ((300, 14001, 777), 160, 4, 1, 2)]:
+            ((300, 14001, 777), 160, 4, 1, 2),
+            ((137, 4001, 6152), 144, 4, 0, 2), ((150, 15801, 777), 160, 2, 0, 2), ((201, 9000, 520), 208, 4, 0, 2)]:
         want = {"SWAP_AB": 1, "BN": bn, "CLUSTER": cluster, "SHARE_A": share_a, "CONSUMERS": consumers}
         runs_right_and_repeatable(device, host_problems, kernel, key, [shape], None,
                                   lambda rec: not h200 or all(wgmma_macros(rec.config.split(","))[name] == v

@@ -196,6 +196,9 @@ def test_scripts_refuse_a_bad_argument_before_the_gpu(name, argv):
     (["--without", "2:2:SA"], "not among the rule's forms — 3:4 3:2 2:4 2:4:SA 2:2, or split"),
     (["--without", "split", "split"], "split is given twice"),
     (["--without", "split", "--fits"], "give one of them"),
+    (["--rule", "wgmma_swaps_one_tile", "--fits"], "are wgmma_swaps_to_fit's: give them without --rule"),
+    (["--rule", "wgmma_swaps_one_tile", "--without", "split"], "give them without --rule"),
+    (["--rule", "bogus"], "invalid choice"),
 ])
 def test_swap_fit_study_refuses_bad_arguments_before_the_gpu(argv, words):
     p = script("swap_fit_study", *(argv if "--shapes" in argv else ["--shapes", "odd", *argv]))
@@ -221,12 +224,31 @@ def test_tune_ladder_refuses_a_bad_variant_or_precision_in_one_line(argv, words)
     assert len(p.stderr.splitlines()) == 1 and "Traceback" not in p.stderr
 
 
+def test_cluster_one_study_picks_without_clusters_of_one_and_puts_the_ranking_back():
+    """scripts/cluster_one_study.py's second picker: two and three consumers' tiles in clusters of 1
+    out of the ranking for the call only — 3896×13376×16192's 128 × 256 tiles in clusters of 1
+    become the same tiles in clusters of 2 — and --iters 0 refused before the GPU."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from cluster_one_study import picker_without_cluster_one
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    from tcraw import wgmma
+    ranked = wgmma.wgmma_ranked
+    assert wgmma.wgmma_config(3896, 13376, 16192, 132) == {"CONSUMERS": 2, "BN": 256, "CLUSTER": 1, "STAGES": 4}
+    assert picker_without_cluster_one(2)(3896, 13376, 16192, 132) == \
+        {"CONSUMERS": 2, "BN": 256, "CLUSTER": 2, "STAGES": 4}
+    assert wgmma.wgmma_ranked is ranked
+    p = script("cluster_one_study", "--shapes", "odd", "--iters", "0")
+    assert p.returncode == 2 and "--iters 0: must be at least 1" in p.stderr, p.stderr
+
+
 @pytest.mark.parametrize("name", ["tune_ladder", "accumulator_study", "fp8_accumulator_study", "hmma_peak", "pitch_study",
-                                  "swap_fit_study", "l2_sides"])
+                                  "swap_fit_study", "cluster_one_study", "l2_sides"])
 def test_gpu_scripts_without_a_gpu_say_so_and_exit_3(name):
     if gpu_present():
         pytest.skip("a CUDA driver and GPU are present: the no-GPU path cannot be exercised here")
-    p = script(name, *(["--shapes", "odd"] if name in ("pitch_study", "swap_fit_study") else []))
+    p = script(name, *(["--shapes", "odd"] if name in ("pitch_study", "swap_fit_study", "cluster_one_study") else []))
     assert p.returncode == 3, p.stderr
     assert p.stderr.startswith(f"{name}: ") and ("no CUDA driver" in p.stderr or "GPU" in p.stderr)
     assert len(p.stderr.splitlines()) == 1 and "Traceback" not in p.stderr
