@@ -21,8 +21,8 @@
 #           pick beside two consumers' 128 × 256 and 128 × 192 tiles in clusters of 2 (tune_ladder leaves a
 #           pick's cluster to the pick), up to CLUSTERONE_S (240) seconds
 #   clusterstudy  the pick beside the pick made without two and three consumers' clusters of 1
-#           (scripts/cluster_one_study.py) on CLUSTER_SHAPES (scripts/shapes/cluster_one_big.txt), fp16, up
-#           to CLUSTER_S (150) seconds
+#           (scripts/cluster_one_study.py) on CLUSTER_SHAPES (scripts/shapes/cluster_one_big.txt; then
+#           cluster_one_fresh.txt, the rest of its draw), fp16, up to CLUSTER_S (150) seconds
 #   OUT=out bash scripts/gpu_fit_gaps.sh wait lowfit bigfit
 source "$(dirname "$0")/gpu_env.sh"
 write_env
