@@ -868,11 +868,11 @@ def test_swapped_tiles_that_fit_m_replace_picks_in_clusters_along_n():
 def test_one_swapped_tile_covers_m_of_129_to_208():
     """wgmma_swaps_one_tile: with M of 129–208 and 16-bit inputs, one swapped tile of BN = 16 ·
     cdiv(M, 16) of M replaces the model's pick — in clusters of 4 along N where they take one
-    round (split-K's pieces counted, cdiv(k-slices, pieces) at least LOW_FIT_SLICES), else of 2 — as measured
-    faster (kernels.LOW_FIT_CONFIGS' note); not past 208 of M (240 wide lost), not over 128×128
-    tiles in 2 × 2 clusters, not where neither cluster size takes one round, not for 8-bit
-    inputs; the shapes timed after the rule (scripts/shapes/low_fit_fresh_3.txt) pick them; the
-    registry's 06 builds them and the cubin-only set holds them."""
+    round (split-K's pieces counted, cdiv(k-slices, pieces) at least LOW_FIT_SLICES), else of 2 —
+    as measured faster (kernels.LOW_FIT_CONFIGS' note); not past 208 of M (240 wide lost), not
+    over 128×128 tiles in 2 × 2 clusters, not where neither cluster size takes one round, not for
+    8-bit inputs; the shapes timed after the rule (scripts/shapes/low_fit_fresh_3.txt) pick them;
+    the registry's 06 builds them and the cubin-only set holds them."""
     faster = {(144, 13104, 11792): (144, 4), (136, 5480, 12704): (144, 4), (164, 5752, 8152): (176, 4),
               (195, 13320, 12064): (208, 4), (197, 14984, 8672): (208, 4),
               (199, 5688, 7616): (208, 4),   # (where 2 and 3 swapped tiles of M lost)
@@ -889,8 +889,8 @@ def test_one_swapped_tile_covers_m_of_129_to_208():
     assert kernels.wgmma_swaps_one_tile(208, 8000, 4096, 132, big)["BN"] == 208
     for m in (128, 209, 237):
         assert kernels.wgmma_swaps_one_tile(m, 8000, 4096, 132, big) is None, m
-    # few tiles are cut along K, in as many pieces as one round holds (137 × 4001: 8 tiles × 3 of
-    # 97 slices; at K = 1003, 3 of 16: left alone); 31 and 32 (cdiv 32) pass: 143 × 2098, 6 of 189
+    # few tiles are cut along K, in as many pieces as one round holds (137 × 4001: 8 tiles, 97 slices
+    # in 3; at K = 1003, 16 slices in 3: left alone); pieces of 31–32 (cdiv 32) pass: 143 × 2098, 189 in 6
     pick = kernels.wgmma_config(137, 4001, 6152, 132)
     assert kernels.wgmma_schedule(137, 4001, 6152, 132, {**kernels.WGMMA_TILE, **pick})[::3] == (8, 3)
     assert kernels.wgmma_config(137, 4001, 1003, 132).get("SWAP_AB", 0) == 0
