@@ -3,7 +3,9 @@
 # build output. DRY_RUN=1 only says what it would remove.
 #
 # Refused: OUT that is, or holds, the filesystem root, $HOME or this checkout; inside the checkout
-# anything but build/ unless git can vouch for it (no file git tracks in it, not .git, not a venv).
+# anything but build/ unless git can vouch for it (no file git tracks in it, not .git, not a venv);
+# anywhere but build/, an OUT that is not a directory or holds anything the make targets do not
+# write there (cubins/, sweep/, bench/, sanitize.log) — OUT=/etc would otherwise go whole.
 set -euo pipefail
 out_arg="${1:?usage: clean.sh OUT}"
 here="$(pwd -P)"
@@ -22,6 +24,17 @@ case "$out/" in
     [ -z "$(git -C "$here" ls-files -- "$out" | head -n 1)" ] || refuse "holds files git tracks, not build output"
     [ ! -e "$out/pyvenv.cfg" ] || refuse "is a Python venv, not build output"
     ;;
+esac
+case "$out/" in
+  "$here/build/"*) ;;
+  *)
+    [ ! -e "$out" ] || [ -d "$out" ] || refuse "is not a directory: the make targets write a directory there"
+    if [ -d "$out" ]; then
+      other="$(find "$out" -mindepth 1 -maxdepth 1 ! -name cubins ! -name sweep ! -name bench ! -name sanitize.log \
+        -print -quit)"
+      [ -z "$other" ] || refuse "holds ${other#"$out"/}, which no make target writes (they write cubins/, sweep/, \
+bench/ and sanitize.log there): not build output — remove it yourself"
+    fi ;;
 esac
 if [ "${DRY_RUN:-0}" = 1 ]; then
   echo "would remove $out_arg .pytest_cache"

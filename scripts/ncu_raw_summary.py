@@ -9,6 +9,7 @@ metrics instead of the stalls, a line a kernel (scripts/gpu_idle_sms.sh).
 import argparse
 import csv
 import io
+import os
 import statistics
 from collections import defaultdict
 
@@ -37,6 +38,8 @@ def main():
     ap.add_argument("--top", type=int, default=6)
     ap.add_argument("--metrics", help="comma-separated metric columns: their medians instead of the stalls")
     args = ap.parse_args()
+    if not os.path.isfile(args.csv):
+        ap.error(f"{args.csv}: not a file (give an Nsight Compute CSV: ncu --page raw --csv > FILE)")
     by_kernel = defaultdict(list)
     launches_all, units = rows(args.csv)
     for r in launches_all:

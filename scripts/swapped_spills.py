@@ -65,6 +65,8 @@ def main():
     parser.add_argument("--widest", action="store_true")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
+    if args.jobs < 1:
+        parser.error(f"--jobs {args.jobs}: at least 1 (processes building at once)")
     print(f"NVRTC {'.'.join(map(str, compiler.nvrtc_version()))}, {args.key}, sm_90, sources "
           f"{args.sources or 'this checkout'}", flush=True)
     tiles = list(configs(args.widest))

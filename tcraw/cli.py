@@ -236,13 +236,17 @@ def cmd_list(args):
 # -- compile --------------------------------------------------------------------------------------
 
 def _archs_for_compile(archs, device_ordinal):
-    """--arch as parsed; none given: this GPU's, else every arch NVRTC supports."""
+    """--arch as parsed; none given: GPU ``device_ordinal``'s arch — one the user named must be
+    there (NoDeviceError: exit 3) — else GPU 0's, else (no GPU) every arch NVRTC supports."""
     if archs is not None:
         return archs
     try:
-        with _open_device(device_ordinal) as dev:
+        with _open_device(0 if device_ordinal is None else device_ordinal) as dev:
             return [dev.arch]
-    except NoDeviceError:
+    except NoDeviceError as e:
+        if device_ordinal is not None:
+            raise NoDeviceError(f"--device {device_ordinal} names a GPU to build for, and there is none: {e} "
+                                "(without --device, or with --arch, compile needs no GPU)") from e
         note("tcraw compile: no GPU here, compiling for every arch NVRTC supports (--arch to choose)")
         return compiler.parse_archs("all")
 
@@ -256,7 +260,8 @@ def _print_compile_rows(rows, fmt):
 
 
 def cmd_compile(args):
-    validate.device_index(args.device)
+    if args.device is not None:
+        validate.device_index(args.device)
     arch_values = validate.names(args.arch, "--arch")   # (parsed before the GPU is looked for: 2 on any machine)
     archs = compiler.parse_archs(arch_values) if arch_values is not None else None
     names, extra = _named_kernels(args)
@@ -653,7 +658,8 @@ def build_parser():
     s.add_argument("--arch", action="extend", nargs="+", help="sm_XX[,sm_YY] or all (default: this GPU's)")
     s.add_argument("--out", help="write <kernel>.<arch>.cubin (06: one a configuration, <kernel>[<variant>]."
                                  "<arch>.cubin), the fp64 reference's and manifest.json here")
-    s.add_argument("--device", type=_whole, default=0)
+    s.add_argument("--device", type=_whole, help="the GPU whose arch to build for, without --arch (default: GPU 0's, "
+                   "else, with no GPU here, every arch; named, it must be there)")
     _named_kernel_options(s)
     s.set_defaults(fn=cmd_compile)
 

@@ -291,21 +291,29 @@ def source_path(source):
 def read_source(path):
     """A source file's text as NVRTC should see it: a UTF-8 byte-order mark dropped (NVRTC reads
     it as tokens; an editor's habit, not code), and bytes that are not UTF-8 — a Latin-1 é in a
-    comment — kept as they are (carried as surrogates, encoded back to the same bytes)."""
+    comment — kept as they are (carried as surrogates, encoded back to the same bytes); a NUL or
+    0xFF byte, which NVRTC would read as the end of the source, refused (check_whole)."""
     data = Path(path).read_bytes()
-    check_no_nul(data, path)
+    check_whole(data, path)
     return data.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "surrogateescape")
 
 
-def check_no_nul(data, what):
-    """Refuse a source holding a NUL byte: NVRTC takes a C string and would compile the part
-    before it alone (what a UTF-16 file gives: a NUL in every other byte)."""
-    at = data.find(b"\0" if isinstance(data, bytes) else "\0")
+def check_whole(data, what):
+    """Refuse a source (bytes, or text whose bytes not UTF-8 ride as surrogates: read_source) that
+    NVRTC would read only in part: a NUL byte (it takes a C string — a UTF-16 file has one in every
+    other byte) or a 0xFF byte (its front end reads that as the end of the file: a Latin-1 ÿ,
+    never in UTF-8)."""
+    binary = isinstance(data, bytes)
+    at = data.find(b"\0" if binary else "\0")
     if at >= 0:
         utf16 = " (a UTF-16 file? save it as UTF-8)" if data[:2] in (b"\xff\xfe", b"\xfe\xff", "\xff\xfe") \
             or data[1:2] in (b"\0", "\0") else ""
         raise UsageError(f"{what} holds a NUL byte at offset {at}{utf16}: NVRTC would read only what comes "
                          "before it; remove it")
+    at = data.find(b"\xff" if binary else "\udcff")
+    if at >= 0:
+        raise UsageError(f"{what} holds a 0xFF byte at {'offset' if binary else 'character'} {at} (a Latin-1 ÿ?): "
+                         "NVRTC would read it as the end of the source; remove it or save the file as UTF-8")
 
 
 def first_error(log):
@@ -355,7 +363,7 @@ def compile_source(source, arch, *, defines=(), include_dirs=(), name=None, entr
             ("\0" in str(source) and "\n" not in str(source)):
         raise UsageError(f"the kernel source is a path or the CUDA text itself (a str with a newline), "
                          f"not {source!r:.80}")
-    check_no_nul(str(source), "the CUDA text")
+    check_whole(str(source), "the CUDA text")
     from .kernel import texts
     # one NAME=VALUE or one directory: not its letters
     defines = texts((defines,) if isinstance(defines, str) else defines, "defines")

@@ -3,7 +3,7 @@
 such problems to them: tcraw.wgmma)."""
 
 from .errors import UsageError
-from .kernel import Geometry, Kernel, cdiv, checked_macros, clusters_held, spelt_macros
+from .kernel import Geometry, Kernel, cdiv, checked_macros, checked_problem, clusters_held, spelt_macros
 from .precision import PRECISIONS
 
 # -- 09: M ≤ 64 against a large B — mma.sync on B read in place at any pitch, split-K over every SM ---
@@ -31,6 +31,7 @@ def small_m_stage_bytes():
 def small_m_split(m, n, k, sms):
     """Pieces of K for 09 on (m, n, k): as many as keep SMALL_M_BLOCKS_PER_SM blocks on each of
     ``sms`` SMs with the column tiles there are, none of fewer than SMALL_M_MIN_SLICES slices."""
+    m, n, k, sms = checked_problem(m, n, k, sms)
     tiles, slices = cdiv(n, SMALL_M_BN), cdiv(k, SMALL_M_BK)
     return max(1, min(SMALL_M_SPLIT_MOST, slices // SMALL_M_MIN_SLICES, SMALL_M_BLOCKS_PER_SM * sms // tiles))
 
@@ -137,6 +138,7 @@ def gemv_sums_in_cluster(m, n, k, sms):
     """Whether 10 sums K's pieces in a cluster of GEMV_IN_CLUSTER for (m, n, k): where the
     workspace's hand-off would cut K in GEMV_IN_CLUSTER_LEAST pieces or more, K is at most
     GEMV_IN_CLUSTER_MOST_K and the column tiles' clusters all run at once (see GEMV_IN_CLUSTER)."""
+    m, n, k, sms = checked_problem(m, n, k, sms)
     return gemv_split(m, n, k, sms) >= GEMV_IN_CLUSTER_LEAST and k <= GEMV_IN_CLUSTER_MOST_K and \
         cdiv(n, gemv_columns(n)) <= clusters_held(sms, 4)
 

@@ -1126,10 +1126,9 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     (wgmma_streams_b_swapped) — else M ≤ 64 three consumers' 192 of N where B's rows lie off
     128-byte lines and K is long (wgmma_streams_b_wide)."""
     m, n, k, sms = checked_problem(m, n, k, sms)
-    if not is_whole(elem_bytes) or elem_bytes not in (1, 2, 4) or not isinstance(stream_k, bool):
-        raise UsageError(f"elem_bytes is the inputs' bytes per element — 1, 2 or 4 — and stream_k True or False; "
-                         f"got elem_bytes={elem_bytes!r}, stream_k={stream_k!r}")
-    elem_bytes = int(elem_bytes)
+    if not isinstance(stream_k, bool):
+        raise UsageError(f"stream_k is True or False, not {stream_k!r}")
+    elem_bytes = checked_elem_bytes(elem_bytes)
     if wgmma_streams_b_wide(m, n, k, sms, elem_bytes):
         return dict(STREAM_B_WIDE_CONFIGS[(m - 1) // 16])
     if elem_bytes == 2 and m <= 32 and n > 64:
@@ -1173,9 +1172,18 @@ SMALL_M_HANDED = 32                        # M up to which 06 hands such problem
 SMALL_M_HANDED_LONG_N, SMALL_M_LONG_N = 48, 4096   # ... and up to which where N ≥ SMALL_M_LONG_N
 
 
+def checked_elem_bytes(elem_bytes):
+    """The inputs' bytes per element as an int — 1, 2 or 4 — or a UsageError."""
+    if not is_whole(elem_bytes) or elem_bytes not in (1, 2, 4):
+        raise UsageError(f"elem_bytes is the inputs' bytes per element — 1, 2 or 4 — not {elem_bytes!r}")
+    return int(elem_bytes)
+
+
 def wgmma_reads_b_in_place(m, n, elem_bytes=2):
     """Whether 06's pick hands (m, n) to 09 (B read in place): 16-bit inputs, N not a multiple of 8
     (B's rows off 16 bytes), and M ≤ 32 with N past one 64-column box, or M ≤ 48 with N ≥ 4096."""
+    m, n, _, _ = checked_problem(m, n, 1, 1)
+    elem_bytes = checked_elem_bytes(elem_bytes)
     return elem_bytes == 2 and n % 8 != 0 and (m <= SMALL_M_HANDED and n > 64 or
                                                m <= SMALL_M_HANDED_LONG_N and n >= SMALL_M_LONG_N)
 
@@ -1236,6 +1244,8 @@ GEMV_M_MOST, GEMV_MIN_N = 4, 80
 
 def wgmma_runs_gemv(m, n, elem_bytes=2):
     """Whether 06's pick hands (m, n) to 10: 16-bit inputs, M ≤ GEMV_M_MOST, N ≥ GEMV_MIN_N."""
+    m, n, _, _ = checked_problem(m, n, 1, 1)
+    elem_bytes = checked_elem_bytes(elem_bytes)
     return elem_bytes == 2 and m <= GEMV_M_MOST and n >= GEMV_MIN_N
 
 

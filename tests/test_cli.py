@@ -251,10 +251,27 @@ def test_an_unwritable_output_is_refused_before_the_work(tmp_path, monkeypatch, 
     blocker = tmp_path / "file"
     blocker.write_text("")
     for argv in (["run", "--save", str(blocker / "x")], ["sweep", "--out", str(blocker)],
-                 ["bench", "--out", str(blocker / "y")],
+                 ["bench", "--sizes", "256", "--out", str(blocker / "y")],   # (8192³ may not fit the host's memory)
                  ["compile", "--kernel", "naive_fp32", "--arch", "sm_90", "--out", str(blocker)]):
         assert main(argv) == 2, argv
         assert f"{blocker} is a file, not a directory" in capsys.readouterr().err
+
+
+def test_compile_for_a_named_gpu_that_is_not_there_exits_3(monkeypatch, capsys):
+    """--device names the GPU whose arch to build for: where there is none, exit 3 saying so — not
+    every arch, as compile does when no GPU was named; with --arch it needs none."""
+    import tcraw.cli as cli
+
+    def no_gpu(index):
+        raise NoDeviceError("no CUDA driver on this machine")
+    monkeypatch.setattr(cli, "_open_device", no_gpu)
+    assert main(["compile", "--kernel", "naive_fp32", "--device", "5"]) == 3
+    assert "--device 5 names a GPU to build for, and there is none" in capsys.readouterr().err
+    assert main(["compile", "--kernel", "naive_fp32", "--device", "5", "--arch", "sm_80"]) == 0
+    assert main(["compile", "--kernel", "naive_fp32", "--arch", "sm_80,sm_90"]) == 0
+    capsys.readouterr()
+    assert main(["compile", "--kernel", "naive_fp32"]) == 0   # (no GPU named: every arch, with a note)
+    assert "compiling for every arch" in capsys.readouterr().err
 
 
 def test_rows_are_printed_even_when_writing_them_fails(tmp_path, monkeypatch, capsys):

@@ -289,7 +289,21 @@ def test_make_clean_refuses_an_out_that_is_no_build_directory(tmp_path):
                      (".git/hooks", "git's own directory"), (".venv", "is a Python venv")]:
         done = clean(out)
         assert done.returncode == 2 and why in done.stderr and "would remove" not in done.stdout, out
-    for out in ("build", "results", str(tmp_path / "elsewhere" / "out")):
+    # outside build/, only what the make targets write: a directory of anything else (OUT=/etc), or
+    # a file, is refused; one of cubins/, sweep/, bench/ and sanitize.log (or nothing yet) is removed
+    made = tmp_path / "made"
+    for name in ("cubins", "sweep", "bench"):
+        (made / name).mkdir(parents=True)
+    (made / "sanitize.log").write_text("log\n")
+    (tmp_path / "mixed").mkdir()
+    (tmp_path / "mixed" / "notes.txt").write_text("kept\n")
+    (tmp_path / "a_file").write_text("kept\n")
+    for out, why in [("/etc", "holds "), (str(tmp_path / "mixed"), "holds notes.txt, which no make target writes"),
+                     (str(tmp_path / "a_file"), "is not a directory")]:
+        done = clean(out)
+        assert done.returncode == 2 and why in done.stderr and "would remove" not in done.stdout, out
+    (work / "build" / "lib").mkdir(parents=True)   # (build/ is tcraw's own: whatever it holds)
+    for out in ("build", "results", str(tmp_path / "elsewhere" / "out"), str(made)):
         done = clean(out)
         assert done.returncode == 0 and done.stdout == f"would remove {out} .pytest_cache\n", out
 

@@ -175,6 +175,9 @@ def script(name, *argv):
     ("pitch_study", ["--shapes", "odd", "--pitches", "16,100"]),
     ("pitch_study", ["--shapes", "odd", "--pitches", "128"]),
     ("pitch_study", ["--shapes", "odd", "--rounds", "0"]),
+    ("ncu_raw_summary", ["/no/such.csv"]),
+    ("ncu_raw_summary", ["/"]),
+    ("swapped_spills", ["--jobs", "0"]),
 ])
 def test_scripts_refuse_a_bad_argument_before_the_gpu(name, argv):
     p = script(name, *argv)

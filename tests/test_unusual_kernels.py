@@ -60,6 +60,19 @@ def test_a_nul_byte_is_refused_not_read_as_the_end_of_the_source(tmp_path):
         compiler.compile_source(src, "sm_80")
 
 
+def test_a_0xff_byte_is_refused_not_read_as_the_end_of_the_source(tmp_path):
+    """NVRTC's front end reads a 0xFF byte (a Latin-1 ÿ; never in UTF-8) as the end of the file:
+    the kernels after it would be missing, or the one around it cut off."""
+    src = tmp_path / "latin.cu"
+    src.write_bytes(b"// Ma\xffer\n" + SCALAR.encode())
+    with pytest.raises(UsageError, match="0xFF byte at offset 5 .*end of the source"):
+        compiler.compile_source(src, "sm_80")
+    with pytest.raises(UsageError, match="the CUDA text holds a 0xFF byte at character 5"):
+        compiler.compile_source(src.read_bytes().decode("utf-8", "surrogateescape"), "sm_80")
+    src.write_bytes(b"// r\xe9sum\xe9 \xc3\xbf\n" + SCALAR.encode())   # (Latin-1 é, UTF-8 ÿ: compiled)
+    assert compiler.compile_source(src, "sm_80", cache=False).image
+
+
 def test_a_headers_byte_order_mark_is_named_in_the_compile_error(tmp_path):
     (tmp_path / "h.cuh").write_bytes(b"\xef\xbb\xbf#define V 3\n")
     src = tmp_path / "k.cu"
