@@ -199,8 +199,9 @@ def run_bench(device, cublas, keys, shapes, *, iters, warmup, seed, note=print, 
 
 def suite_summary(rows, floor=0.85):
     """Per suite, precision and kernel: the geometric mean of × cuBLAS, the worst shape, and how
-    many shapes fall below ``floor`` (a row without a ratio — failed — counts as below). The
-    yardsticks' own rows (cuBLAS, cuBLASLt) are left out."""
+    many shapes fall below ``floor`` (a row without a ratio — failed — counts as below, as does
+    one whose ratio is no finite positive number: NaN, 0 or less, not bench's). The yardsticks'
+    own rows (cuBLAS, cuBLASLt) are left out."""
     import math
     from .errors import UsageError
     need = {"kernel", "precision", "m", "n", "k", "passed"}
@@ -211,15 +212,18 @@ def suite_summary(rows, floor=0.85):
     for r in rows:
         if r["kernel"] not in YARDSTICKS and r.get("suite"):
             groups.setdefault((r["suite"], r["precision"], r["kernel"]), []).append(r)
+    def ratio(r):   # a row's × cuBLAS where it is a finite positive number, else None
+        value = r.get("vs_cublas")
+        return value if isinstance(value, (int, float)) and math.isfinite(value) and value > 0 else None
     out = []
     for (suite, precision, kernel), rs in groups.items():
-        ratios = [r["vs_cublas"] for r in rs if r.get("vs_cublas")]
-        worst = min(rs, key=lambda r: r.get("vs_cublas") or 0)
+        ratios = [ratio(r) for r in rs if ratio(r)]
+        worst = min(rs, key=lambda r: ratio(r) or 0)
         out.append({"suite": suite, "precision": precision, "kernel": kernel, "shapes": len(rs),
                     "geomean_vs_cublas": math.exp(sum(map(math.log, ratios)) / len(ratios)) if ratios else None,
-                    "worst_vs_cublas": worst.get("vs_cublas"),
+                    "worst_vs_cublas": ratio(worst),
                     "worst_shape": f"{worst['m']}×{worst['n']}×{worst['k']}",
-                    f"below_{floor}": sum(1 for r in rs if (r.get("vs_cublas") or 0) < floor),
+                    f"below_{floor}": sum(1 for r in rs if (ratio(r) or 0) < floor),
                     "failed": sum(1 for r in rs if not r["passed"]),
                     # shapes the kernel ran on zero-padded copies whose making the time leaves out
                     # (cuBLAS ran on the real matrices): their ratios flatter the kernel

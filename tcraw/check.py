@@ -27,15 +27,18 @@ LARGE = 1024
 EXTRAS_SHAPE = (127, 129, 255)   # the rerun-bits case: no kernel's tile divides it
 
 
+DRAWN_MOST = 10_000   # shapes battery draws at most: each is a run on the GPU, and a list in memory
+
+
 def battery(kernel, seed, drawn=4):
     """(m, n, k) shapes for ``kernel`` (a Kernel): fixed cases around its tile, then ``drawn``
-    (a whole number ≥ 0) from ``seed`` (as --seed takes it)."""
+    (a whole number from 0 to DRAWN_MOST) from ``seed`` (as --seed takes it)."""
     from . import validate
     if not isinstance(kernel, Kernel):
         raise UsageError(f"battery takes a Kernel (e.g. tcraw.get_kernel({kernel!r})), not {kernel!r}")
     validate.seed(seed)
-    if not validate.is_whole(drawn):
-        raise UsageError(f"drawn is how many shapes to draw, a whole number ≥ 0; got {drawn!r}")
+    if not validate.is_whole(drawn, 0, DRAWN_MOST):
+        raise UsageError(f"drawn is how many shapes to draw, a whole number from 0 to {DRAWN_MOST}; got {drawn!r}")
     seed = None if seed is None else int(seed)
     tm, tn, tk = kernel.tile
     fixed = [(1, 1, 1), (7, 13, 31), (97, 89, 83), (tm + 1, tn + 1, tk + 1), (max(1, tm - 1), max(1, tn - 1),

@@ -39,6 +39,10 @@ def test_the_summary_is_a_geomean_with_the_worst_shape_named():
     assert s["geomean_vs_cublas"] == pytest.approx(math.exp((math.log(0.5) + math.log(2.0)) / 3))
     assert (s["worst_shape"], s["below_0.85"], s["failed"], s["shapes"]) == ("512×4096×4096", 2, 1, 4)
     assert s["padded_untimed"] == 3   # M = 1, 16, 128 ran padded to 256 rows
+    # a ratio no bench row holds (NaN, negative) counts as none — below the floor, out of the mean
+    (s,) = suite_summary(rows[:4] + [row("k", 512, float("nan")), row("k", 1024, -1.0)])
+    assert s["geomean_vs_cublas"] == pytest.approx(math.exp((math.log(0.5) + math.log(2.0)) / 3))
+    assert (s["below_0.85"], s["worst_vs_cublas"], s["shapes"]) == (3, None, 5)
 
 
 def test_sizes_and_shapes_together_are_refused(capsys):

@@ -322,6 +322,7 @@ def test_the_check_battery_takes_a_kernel_and_a_seed_as_run_does():
     k = get_kernel("naive_fp32")
     assert battery(k, np.int64(7)) == battery(k, 7)
     for args, needle in (((k, -1), "--seed"), ((k, 1.5), "--seed"), (("naive_fp32", 1), "takes a Kernel"),
-                         ((k, 1, -2), "drawn is how many")):
+                         ((k, 1, -2), "drawn is how many"), ((k, 1, 10**9), "from 0 to 10000")):
         with pytest.raises(UsageError, match=needle):
             battery(*args)
+    assert len(battery(k, 1, 10_000)) > 9_000   # (the most: drawn from 700³, a few repeat)
