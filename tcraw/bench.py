@@ -203,6 +203,7 @@ def suite_summary(rows, floor=0.85):
     one whose ratio is no finite positive number: NaN, 0 or less, not bench's). The yardsticks'
     own rows (cuBLAS, cuBLASLt) are left out."""
     import math
+    from numbers import Real
     from .errors import UsageError
     need = {"kernel", "precision", "m", "n", "k", "passed"}
     if not isinstance(rows, (list, tuple)) or not all(isinstance(r, dict) and need <= r.keys() for r in rows):
@@ -212,9 +213,10 @@ def suite_summary(rows, floor=0.85):
     for r in rows:
         if r["kernel"] not in YARDSTICKS and r.get("suite"):
             groups.setdefault((r["suite"], r["precision"], r["kernel"]), []).append(r)
-    def ratio(r):   # a row's × cuBLAS where it is a finite positive number, else None
+    def ratio(r):   # a row's × cuBLAS where it is a finite positive number (numpy's too), else None
         value = r.get("vs_cublas")
-        return value if isinstance(value, (int, float)) and math.isfinite(value) and value > 0 else None
+        return value if isinstance(value, Real) and not isinstance(value, bool) and math.isfinite(value) \
+            and value > 0 else None
     out = []
     for (suite, precision, kernel), rs in groups.items():
         ratios = [ratio(r) for r in rs if ratio(r)]

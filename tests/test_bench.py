@@ -3,6 +3,7 @@
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tcraw.bench import SUITES, parse_shapes, suite_summary
@@ -43,6 +44,8 @@ def test_the_summary_is_a_geomean_with_the_worst_shape_named():
     (s,) = suite_summary(rows[:4] + [row("k", 512, float("nan")), row("k", 1024, -1.0)])
     assert s["geomean_vs_cublas"] == pytest.approx(math.exp((math.log(0.5) + math.log(2.0)) / 3))
     assert (s["below_0.85"], s["worst_vs_cublas"], s["shapes"]) == (3, None, 5)
+    (s,) = suite_summary([row("k", 1, np.float32(0.5)), row("k", 16, np.float64(2.0))])   # (numpy's count)
+    assert s["geomean_vs_cublas"] == pytest.approx(1.0) and s["below_0.85"] == 1
 
 
 def test_sizes_and_shapes_together_are_refused(capsys):
