@@ -16,25 +16,20 @@ for keep in "$here" "${HOME:-/}" /; do
   case "$keep/" in "${out%/}/"*) refuse "is not a build directory (it holds $keep)";; esac
 done
 case "$out/" in
-  "$here/build/"*) ;;   # tcraw's own build output
-  "$here/"*)
-    git -C "$here" rev-parse --is-inside-work-tree > /dev/null 2>&1 ||
-      refuse "is inside this checkout, which git does not track: only build/ is removed here"
-    case "$out/" in "$here/.git/"*) refuse "is git's own directory";; esac
-    [ -z "$(git -C "$here" ls-files -- "$out" | head -n 1)" ] || refuse "holds files git tracks, not build output"
-    [ ! -e "$out/pyvenv.cfg" ] || refuse "is a Python venv, not build output"
-    ;;
-esac
-case "$out/" in
-  "$here/build/"*) ;;
+  "$here/build/"*) ;;   # tcraw's own build output, whatever it holds
   *)
+    if [ "${out#"$here"/}" != "$out" ]; then   # inside the checkout: git must vouch for it
+      git -C "$here" rev-parse --is-inside-work-tree > /dev/null 2>&1 ||
+        refuse "is inside this checkout, which git does not track: only build/ is removed here"
+      case "$out/" in "$here/.git/"*) refuse "is git's own directory";; esac
+      [ -z "$(git -C "$here" ls-files -- "$out" | head -n 1)" ] || refuse "holds files git tracks, not build output"
+      [ ! -e "$out/pyvenv.cfg" ] || refuse "is a Python venv, not build output"
+    fi
     [ ! -e "$out" ] || [ -d "$out" ] || refuse "is not a directory: the make targets write a directory there"
-    if [ -d "$out" ]; then
-      other="$(find "$out" -mindepth 1 -maxdepth 1 ! -name cubins ! -name sweep ! -name bench ! -name sanitize.log \
-        -print -quit)"
-      [ -z "$other" ] || refuse "holds ${other#"$out"/}, which no make target writes (they write cubins/, sweep/, \
-bench/ and sanitize.log there): not build output — remove it yourself"
-    fi ;;
+    other="$( [ ! -d "$out" ] || find "$out" -mindepth 1 -maxdepth 1 \
+      ! -name cubins ! -name sweep ! -name bench ! -name sanitize.log -print -quit)"
+    [ -z "$other" ] || refuse "holds ${other#"$out"/}, which no make target writes (they write cubins/, sweep/, \
+bench/ and sanitize.log there): not build output — remove it yourself" ;;
 esac
 if [ "${DRY_RUN:-0}" = 1 ]; then
   echo "would remove $out_arg .pytest_cache"

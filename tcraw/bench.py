@@ -219,13 +219,14 @@ def suite_summary(rows, floor=0.85):
             and value > 0 else None
     out = []
     for (suite, precision, kernel), rs in groups.items():
-        ratios = [ratio(r) for r in rs if ratio(r)]
-        worst = min(rs, key=lambda r: ratio(r) or 0)
+        rated = [ratio(r) or 0 for r in rs]   # (0: none)
+        ratios = [x for x in rated if x]
+        worst = min(range(len(rs)), key=rated.__getitem__)
         out.append({"suite": suite, "precision": precision, "kernel": kernel, "shapes": len(rs),
                     "geomean_vs_cublas": math.exp(sum(map(math.log, ratios)) / len(ratios)) if ratios else None,
-                    "worst_vs_cublas": ratio(worst),
-                    "worst_shape": f"{worst['m']}×{worst['n']}×{worst['k']}",
-                    f"below_{floor}": sum(1 for r in rs if (ratio(r) or 0) < floor),
+                    "worst_vs_cublas": rated[worst] or None,
+                    "worst_shape": "×".join(str(rs[worst][d]) for d in "mnk"),
+                    f"below_{floor}": sum(1 for x in rated if x < floor),
                     "failed": sum(1 for r in rs if not r["passed"]),
                     # shapes the kernel ran on zero-padded copies whose making the time leaves out
                     # (cuBLAS ran on the real matrices): their ratios flatter the kernel
