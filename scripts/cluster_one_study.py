@@ -3,7 +3,8 @@ side with cuBLAS, in one process, on the same buffers (issue 14: large problems 
 clusters of 1 ran at 0.79× cuBLAS where tiles in clusters of 2 beat it at 11 of 12 —
 docs/results/2026-12-05-h100-low-fit/, run 7). The second picker is wgmma_config with those
 configurations left out of wgmma_ranked's list, every rule after it as it stands: the rule a
-change to the picker would make, timed before it is made.
+change to the picker would make, timed before it is made. (It was made, with the exceptions these
+runs found: kernels.wgmma_leaves_clusters_of_one; `swap_fit_study.py --rule` times it.)
 
     python scripts/cluster_one_study.py --shapes scripts/shapes/cluster_one_big.txt --precision bf16
 """
@@ -16,14 +17,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from swap_fit_study import parsed, side_by_side, study_parser  # noqa: E402
 from tcraw import kernels, wgmma  # noqa: E402
+from tcraw.wgmma import in_clusters_of_one  # noqa: E402
 from tcraw.bench import parse_shapes  # noqa: E402
 from tcraw.errors import run_main  # noqa: E402
-
-
-def in_clusters_of_one(entry):
-    """Whether a wgmma_ranked entry is two or three consumers' tiles in clusters of 1."""
-    config = entry[4]
-    return config["CLUSTER"] == 1 and config["CONSUMERS"] >= 2
 
 
 def picker_without_cluster_one(elem_bytes):
@@ -34,7 +30,7 @@ def picker_without_cluster_one(elem_bytes):
 
         def without(*args, **kw):
             entries = ranked(*args, **kw)
-            return [r for r in entries if not in_clusters_of_one(r)] or entries
+            return [r for r in entries if not in_clusters_of_one(r[4])] or entries
         wgmma.wgmma_ranked = without
         try:
             return wgmma.wgmma_config(m, n, k, sms, elem_bytes)

@@ -22,7 +22,12 @@
 #           pick's cluster to the pick), up to CLUSTERONE_S (240) seconds
 #   clusterstudy  the pick beside the pick made without two and three consumers' clusters of 1
 #           (scripts/cluster_one_study.py) on CLUSTER_SHAPES (scripts/shapes/cluster_one_big.txt; then
-#           cluster_one_fresh.txt, the rest of its draw), fp16, up to CLUSTER_S (150) seconds
+#           cluster_one_fresh.txt, the rest of its draw), PRECISIONS (fp16) each up to CLUSTER_S (150) seconds;
+#           logs STEM_study_PRECISION, STEM the shapes file's
+#   clusterrule  the rule that came of clusterstudy (kernels.wgmma_leaves_clusters_of_one): the pick with and
+#           without it on scripts/shapes/cluster_one_rule.txt (drawn after it), CLUSTER_RUNS (fp16 bf16) each a
+#           process of swap_fit_study.py --rule, up to FRESH_S (150) seconds
+#   clusterchecks  its GPU test (test_06_leaves_clusters_of_one)
 #   OUT=out bash scripts/gpu_fit_gaps.sh wait lowfit bigfit
 source "$(dirname "$0")/gpu_env.sh"
 write_env
@@ -33,6 +38,15 @@ ladder() {   # name shapes-file seconds variants...
       --seed 59 --variants "$@" > "$OUT/${name}_$p.txt" 2>&1
     echo "$name $p exit $?: $(grep -c PASS "$OUT/${name}_$p.txt") passed"
     ties "$OUT/${name}_$p.txt"
+  done
+}
+with_and_without() {   # rule shapes-file runs... (a run: a precision, _2 for a second pass)
+  local rule=$1 shapes=$2; shift 2
+  for run in "$@"; do
+    local log=$(basename "$shapes" .txt)_$run
+    timeout ${FRESH_S:-150} $PY scripts/swap_fit_study.py --shapes "$shapes" --precision ${run%_2} \
+      --rule $rule --seed 60 > "$OUT/$log.txt" 2>&1
+    echo "$log exit $?: $(grep -c PASS "$OUT/$log.txt") passed"
   done
 }
 for part in "$@"; do
@@ -54,17 +68,17 @@ for part in "$@"; do
   clusterone) ladder cluster_one scripts/shapes/cluster_one_big.txt ${CLUSTERONE_S:-240} picked \
     CONSUMERS=2,BN=256,CLUSTER=2,STAGES=4 CONSUMERS=2,BN=192,CLUSTER=2,STAGES=4 ;;
   clusterstudy)
-    timeout ${CLUSTER_S:-150} $PY scripts/cluster_one_study.py \
-      --shapes "${CLUSTER_SHAPES:-scripts/shapes/cluster_one_big.txt}" --seed 61 > "$OUT/cluster_study_fp16.txt" 2>&1
-    echo "cluster_study exit $?: $(grep -c PASS "$OUT/cluster_study_fp16.txt") passed" ;;
-  lowfresh)
-    shapes=${LOW_SHAPES:-scripts/shapes/low_fit_fresh.txt}
-    for run in fp16 bf16 fp16_2; do
-      log=$(basename "$shapes" .txt)_$run
-      timeout ${FRESH_S:-150} $PY scripts/swap_fit_study.py --shapes "$shapes" --precision ${run%_2} \
-        --rule wgmma_swaps_one_tile --seed 60 > "$OUT/$log.txt" 2>&1
-      echo "$log exit $?: $(grep -c PASS "$OUT/$log.txt") passed"
+    shapes=${CLUSTER_SHAPES:-scripts/shapes/cluster_one_big.txt}
+    for p in ${PRECISIONS:-fp16}; do
+      log="$OUT/$(basename "$shapes" .txt)_study_$p.txt"
+      timeout ${CLUSTER_S:-150} $PY scripts/cluster_one_study.py --shapes "$shapes" --precision $p --seed 61 \
+        > "$log" 2>&1
+      echo "$(basename "$log") exit $?: $(grep -c PASS "$log") passed"
     done ;;
+  lowfresh) with_and_without wgmma_swaps_one_tile "${LOW_SHAPES:-scripts/shapes/low_fit_fresh.txt}" fp16 bf16 fp16_2 ;;
+  clusterrule)
+    with_and_without wgmma_leaves_clusters_of_one scripts/shapes/cluster_one_rule.txt ${CLUSTER_RUNS:-fp16 bf16} ;;
+  clusterchecks) gpu_tests "leaves_clusters_of_one" cluster_one ;;
   lowchecks)
     gpu_tests "swapped_tiles_that_fit" low_fit
     sw=SWAP_AB=1,CONSUMERS=2,CLUSTER=4

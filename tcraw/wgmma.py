@@ -1111,7 +1111,9 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     cluster and the stages that fit — with the least modelled time (wgmma_model_us; ``stream_k``:
     False for a 16-bit C, where the kernel turns stream-K off) among those wgmma_ranked allows.
     Big problems get 128×256 tiles in clusters of 2 (128×192 where those run whole, 192×192 where
-    M is a whole number of them or rows lie off 128-byte lines and they save time); small M one
+    M is a whole number of them or rows lie off 128-byte lines and they save time) — two or three
+    consumers' tiles in clusters of 1 only where the measured alternatives lose
+    (wgmma_leaves_clusters_of_one); small M one
     consumer — two rows of 64×128 tiles sharing B where K is long (wgmma_pairs_rows), of 64×192
     or 64×256 where those fill the GPU in one round (wgmma_pairs_wide); few tiles
     narrower ones and split-K — in 2 × 2 clusters where K is long (wgmma_shares_both) — short K
@@ -1138,7 +1140,15 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
         return dict(STREAM_B_CONFIG)
     if wgmma_streams_b_swapped(m, n, k, sms, elem_bytes):
         return dict(STREAM_B_SWAPPED_CONFIG)
-    picked = wgmma_choose(wgmma_ranked(m, n, k, sms, elem_bytes, stream_k))
+    ranked = wgmma_ranked(m, n, k, sms, elem_bytes, stream_k)
+    picked = wgmma_choose(ranked)
+    return wgmma_leaves_clusters_of_one(m, n, k, sms, ranked, picked, elem_bytes, stream_k) or \
+        wgmma_ruled(m, n, k, sms, picked, elem_bytes, stream_k)
+
+
+def wgmma_ruled(m, n, k, sms, picked, elem_bytes=2, stream_k=True):
+    """What wgmma_config runs for (m, n, k) where the model's ranking gave ``picked``: the first
+    measured rule after the ranking that replaces it (wgmma_config's list), else the pick."""
     if wgmma_takes_turns(m, n, k, sms, picked, elem_bytes):
         return dict(TURNS_CONFIG)
     if (wide := wgmma_pairs_wide(m, n, k, sms, elem_bytes)):
@@ -1366,6 +1376,73 @@ def wgmma_shares_both(m, n, k, sms, picked, elem_bytes=2):
     p = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **picked}, elem_bytes)[3]
     q = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **SHARED_BOTH_CONFIG}, elem_bytes)[3]
     return min(p, q) >= 5
+
+
+# Two and three consumers' tiles in clusters of 1 lose to clusters: each block reads its own A and
+# B, where a cluster's blocks share one read of the operand they have in common (TMA multicast),
+# and the model's L2 term prices those requests under what they cost (at 3896×13376×16192 it priced
+# clusters of 1's 1 596 µs under the MMAs' 2 653; 3 321 µs measured). Timed on an H100 (fp16,
+# bf16; docs/results/2026-12-05-h100-cluster-one/), the model's pick beside its pick with those
+# configurations left out of the ranking (scripts/cluster_one_study.py), every rule after it
+# as it stands:
+# - M of 1 025–16 383 with N and K multiples of 8, on 28 shapes where the pick ran in clusters of
+#   1 (run 1): 0.789 → 0.941× cuBLAS on the first 12 (less time at 11; 1048×7360×1152, K of 18
+#   slices, +1 %), 0.832 → 0.953× (fp16) and 0.807 → 0.955× (bf16) on the other 16 (less time at
+#   all 16);
+# - N or K off a multiple of 8 (run 2): less time at 10 of 12 (0.89 of it, geomean; 3673×1678
+#   ×13488 +7 %, 10885×2432×10699 +0.7 %);
+# - M of 209–1 024 (run 2): 0.738 → 0.904× (fp16) and 0.723 → 0.904× (bf16), less time at 15 of
+#   16 — down to 0.59 of it (356×12728×11280, where swapped tiles that fit M take the pick over);
+#   at 825×2432×10696 the ranking without them fell to one consumer, which took 1.48–1.49× the time;
+# - the suite shapes it moves (run 2): 2048×11008×4096 and 777×5555×333 less time (2–5 %);
+#   384×11008×4096 a tie; 384×4096×4096 1.21–1.22× the time (the ranking's next pick cut 192 ×
+#   192 tiles along K where the pick ran whole 128 × 128 tiles), 384×14336×4096 1.10–1.12× (128 ×
+#   256 in pairs pad three tile rows to four: a third more MMAs than 128 × 192).
+# So where the rules after the ranking leave such a pick as it is, wgmma_leaves_clusters_of_one
+# takes what they make of the ranking's choice without those configurations: swapped tiles that fit
+# M, whatever their padding (7 of the M of 209–1 024 above, all faster); else two or three
+# consumers' tiles in clusters, in one piece along K where the pick is, with at most
+# CLUSTER_ONE_PADDING times the pick's MMAs (the most among the winners above: 573×4416×4048's
+# 1.25). On 24 shapes drawn after the rule (scripts/shapes/cluster_one_rule.txt: M of 65–16 383, 6
+# pitched; run 3) it took 0.861 of the time (fp16; less at 22, +0.5 % at 155×5064×5312, +2.1 % at
+# 3607×10464×6281) and 0.837 (bf16, the 23 timed before the run's time ran out; less at 21, at
+# most +0.9 %); below 0.85× cuBLAS 15 → 10 and 16 → 9. Earlier H200 timings (fp16,
+# docs/results/2026-12-01-h200-rows-192/, runs 2–3) agree at 6 shapes it moves (6534×9024×5184
+# −1.0 %, 6246×9920×8000 −2.4 %; 576×4096×11008, 576×7168×2048 and 7426×1792×960 within 0.4 %;
+# 835×2496×4800 +0.8 %) and differ at one: 384×11008×4096, 128 × 256 in clusters of 1 53.1 µs
+# against 192 × 192 in pairs' 55.4 (+4 %), a tie on the H100.
+CLUSTER_ONE_PADDING = 1.3
+
+
+def in_clusters_of_one(config):
+    """Whether ``config`` is two or three consumers' tiles in clusters of 1 (wgmma_leaves_clusters_of_one)."""
+    return config["CLUSTER"] == 1 and config["CONSUMERS"] >= 2
+
+
+def wgmma_leaves_clusters_of_one(m, n, k, sms, ranked, picked, elem_bytes=2, stream_k=True):
+    """The configuration that replaces the model's ``picked`` for (m, n, k) — chosen from
+    wgmma_ranked's entries ``ranked`` — where that is two or three consumers' tiles in clusters
+    of 1 and no rule after the ranking replaces it (wgmma_ruled), or None: 16-bit inputs; what
+    those rules make of the choice among the entries without such tiles, where that is swapped
+    tiles, or two or three consumers' tiles, not cut into pieces along K where the pick is not,
+    with at most CLUSTER_ONE_PADDING times the pick's MMAs (see its note)."""
+    if elem_bytes != 2 or not in_clusters_of_one(picked) or wgmma_ruled(m, n, k, sms, picked, elem_bytes, stream_k) \
+            != picked:
+        return None
+    rest = [entry for entry in ranked if not in_clusters_of_one(entry[4])]
+    if not rest:
+        return None
+    chosen = wgmma_choose(rest)
+    ruled = wgmma_ruled(m, n, k, sms, chosen, elem_bytes, stream_k)
+    if ruled.get("SWAP_AB"):
+        return ruled
+    (mine, mine_p), (theirs, theirs_p) = (
+        (next(entry for entry in ranked if entry[4] == config),
+         wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **config, "STREAM_K": int(stream_k)}, elem_bytes)[3])
+        for config in (picked, chosen))
+    if chosen["CONSUMERS"] == 1 or theirs_p > mine_p == 1 or theirs[1] > CLUSTER_ONE_PADDING * mine[1]:
+        return None
+    return ruled
 
 
 def wgmma_swaps_one_tile(m, n, k, sms, picked, elem_bytes=2):

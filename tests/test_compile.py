@@ -917,6 +917,53 @@ def test_one_swapped_tile_covers_m_of_129_to_208():
     assert all(fit in swapped for fit in kernels.LOW_FIT_CONFIGS)
 
 
+def test_two_and_three_consumers_leave_clusters_of_1():
+    """wgmma_leaves_clusters_of_one: where the model picks two or three consumers' tiles in
+    clusters of 1 and no rule after the ranking replaces them, 16-bit inputs run what those rules
+    make of the ranking's next choice — swapped tiles that fit M, or two or three consumers' tiles
+    in clusters, whole where the pick was, with at most CLUSTER_ONE_PADDING times its MMAs — as
+    measured faster (the rule's note); the measured exceptions keep the pick (the next choice one
+    consumer, cut along K, or a third more MMAs); 8-bit and TF32 picks are left alone; the shapes
+    drawn after the rule (scripts/shapes/cluster_one_rule.txt) move."""
+    def before(m, n, k, elem_bytes=2):
+        ranked = kernels.wgmma_ranked(m, n, k, 132, elem_bytes)
+        return kernels.wgmma_ruled(m, n, k, 132, kernels.wgmma_choose(ranked), elem_bytes)
+
+    def spelt(c):
+        return ("S" * c.get("SWAP_AB", 0), c["CONSUMERS"], c["BN"], c["CLUSTER"], c.get("SHARE_A", 0))
+    # measured faster (run 1: M over 1 024; run 2: pitched, M of 209–1 024, suite shapes)
+    faster = {(3896, 13376, 16192): ("", 2, 256, 2, 0), (1728, 1320, 9752): ("", 2, 192, 4, 0),
+              (1887, 8960, 8256): ("", 3, 192, 2, 0), (2922, 4352, 11000): ("", 3, 192, 2, 1),
+              (7025, 4653, 11760): ("", 2, 256, 2, 0),   # (the next choice cuts its last round: stream-K)
+              (519, 9368, 10496): ("S", 2, 144, 4, 1),    # (swapped tiles fit M, a third more MMAs or not)
+              (356, 12728, 11280): ("S", 2, 192, 4, 1), (885, 11328, 9664): ("", 2, 256, 2, 0),
+              (2048, 11008, 4096): ("", 3, 192, 2, 1), (777, 5555, 333): ("", 2, 192, 2, 0)}
+    for shape, want in faster.items():
+        assert kernels.in_clusters_of_one(before(*shape)), shape
+        assert spelt(kernels.wgmma_config(*shape, 132)) == want, shape
+    # measured slower, kept: the next choice one consumer (825 × 2432), cut along K in 3 where the
+    # pick is whole (384 × 4096), a third more MMAs (384 × 14336: three tile rows padded to four)
+    for shape in [(825, 2432, 10696), (384, 4096, 4096), (384, 14336, 4096)]:
+        assert kernels.in_clusters_of_one(kernels.wgmma_config(*shape, 132)), shape
+    ranked = kernels.wgmma_ranked(384, 14336, 4096, 132)
+    rest = kernels.wgmma_choose([r for r in ranked if not kernels.in_clusters_of_one(r[4])])
+    mmas = {repr(r[4]): r[1] for r in ranked}
+    assert 1.3 < mmas[repr(rest)] / mmas[repr(kernels.wgmma_choose(ranked))] < 1.34
+    assert kernels.CLUSTER_ONE_PADDING == 1.3
+    # only a pick in clusters of 1 that the later rules leave; one consumer's clusters of 1 are not its
+    assert not kernels.in_clusters_of_one({"CONSUMERS": 1, "BN": 128, "CLUSTER": 1})
+    assert kernels.wgmma_leaves_clusters_of_one(1728, 1320, 9752, 132, kernels.wgmma_ranked(1728, 1320, 9752, 132),
+                                                {"CONSUMERS": 2, "BN": 256, "CLUSTER": 2}) is None
+    # 8-bit and TF32: not measured, left alone
+    for shape in faster:
+        for elem_bytes in (1, 4):
+            assert kernels.wgmma_config(*shape, 132, elem_bytes) == before(*shape, elem_bytes), (shape, elem_bytes)
+    fresh = str(Path(__file__).resolve().parent.parent / "scripts" / "shapes" / "cluster_one_rule.txt")
+    for _, shape in parse_shapes(fresh):
+        assert kernels.in_clusters_of_one(before(*shape)), shape
+        assert not kernels.in_clusters_of_one(kernels.wgmma_config(*shape, 132)), shape
+
+
 def test_three_consumers_swapped_tiles_fit_m_of_257_to_288():
     """At M of 257–288 wgmma_swaps_to_fit takes three consumers' swapped 192 × 144 tiles over any
     pick (FIT_THREE_CONFIGS): 2 × 2 where the 30 clusters of 4 hold them in one round with 4 in 5
@@ -1180,9 +1227,11 @@ def test_06_counts_the_l2_requests_of_rows_off_128_byte_lines(monkeypatch):
     and 576×7000×2024: docs/results/2026-12-01-h200-clusters-of-4/); where rows are on lines it moves
     no pick — every one the same without it — and 8-bit and TF32 inputs (not measured) get none.
     (Among the candidates of those stops: 192-row tiles, which came later, left out; so is the rule
-    that swaps tiles over rounds, wgmma_swaps_over_rounds.)"""
+    that swaps tiles over rounds, wgmma_swaps_over_rounds, and the one that leaves clusters of 1,
+    wgmma_leaves_clusters_of_one.)"""
     monkeypatch.setattr(wgmma, "WGMMA_CONFIGS", tuple(c for c in wgmma.WGMMA_CONFIGS if c["CONSUMERS"] < 3))
     monkeypatch.setattr(wgmma, "OVER_ROUNDS_MMAS", 0)
+    monkeypatch.setattr(wgmma, "wgmma_leaves_clusters_of_one", lambda *args: None)
     assert [kernels.box_row_requests(b) for b in (6016, 6000, 4000, 1984, 1994)] == [1.0, 2.47, 2.0, 2.0, 1.0]
     assert [kernels.box_row_requests(b) for b in (16, 32, 64, 96)] == [1.0, 1.0, 1.0, 2.0]   # short rows: one line
     fresh = {(1800, 7000, 4520): (2, 256, 4), (3400, 5600, 1192): (2, 256, 2), (576, 7000, 2024): (2, 192, 4),
@@ -1334,9 +1383,11 @@ def test_192_row_tiles_build_without_spills_and_are_picked_where_measured_faster
     tile = {**kernels.WGMMA_TILE, "CONSUMERS": 3, "BN": 192}
     assert kernels.wgmma_schedule(576, 7000, 2024, 132, {**tile, "SHARE_A": 1})[:3] == (3 * 19, 32, 66)   # 192 × 384
     assert kernels.wgmma_schedule(576, 7000, 2024, 132, tile)[:3] == (2 * 37, 32, 66)   # 384 × 192: 768 rows
-    # run 2's and run 3's shapes where a 192-row tile was the fastest timed, picked as it ran
+    # run 2's and run 3's shapes where a 192-row tile was the fastest timed, picked as it ran — at
+    # 576×4096×11008 in clusters of 2 sharing A, timed 77.4 µs beside clusters of 1's 77.5
+    # (kernels.wgmma_leaves_clusters_of_one)
     for shape, want in (((3072, 3072, 3072), (2, 0)), ((3000, 3000, 3000), (2, 0)), ((576, 7000, 2024), (2, 1)),
-                        ((576, 4096, 11008), (1, 0)), ((7261, 2944, 7744), (2, 0)), ((4118, 3456, 3768), (2, 1))):
+                        ((576, 4096, 11008), (2, 1)), ((7261, 2944, 7744), (2, 0)), ((4118, 3456, 3768), (2, 1))):
         c = kernels.wgmma_config(*shape, 132)
         assert (c["CONSUMERS"], c["CLUSTER"], c.get("SHARE_A", 0)) == (3, *want), (shape, c)
     for shape in ((1000, 5000, 5000), (5000, 1000, 5000), (4096, 4096, 4096), (8192, 8192, 8192)):

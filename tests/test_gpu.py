@@ -745,6 +745,27 @@ def test_06_swapped_wide_tiles_are_correct(device, host_problems, key, config):
 
 
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
+def test_06_leaves_clusters_of_one(device, host_problems, key):
+    """Where the model would run two or three consumers' tiles in clusters of 1, the registry's 06
+    runs the ranking's next choice in clusters, or the swapped tiles the rules after it make of
+    that (kernels.wgmma_leaves_clusters_of_one) — in pairs and 2 × 2, three consumers sharing A,
+    swapped tiles that fit M, N or K not a multiple of 8 (pitched) — built as picked, verified, the
+    same bits on a rerun."""
+    kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    h200 = device.sm_count == 132   # (on other SM counts the rule may not fire: then the pick is run)
+    for shape, want in [((1340, 2090, 1686), {"CONSUMERS": 2, "BN": 192, "CLUSTER": 2}),
+                        ((1108, 2368, 2048), {"CONSUMERS": 2, "BN": 192, "CLUSTER": 2}),
+                        ((882, 4288, 968), {"CONSUMERS": 3, "BN": 192, "CLUSTER": 2, "SHARE_A": 1}),
+                        ((1555, 5536, 1824), {"CONSUMERS": 2, "BN": 256, "CLUSTER": 4, "SHARE_A": 1}),
+                        ((809, 3095, 1565), {"SWAP_AB": 1, "BN": 208, "CLUSTER": 4, "SHARE_A": 1})]:
+        runs_right_and_repeatable(device, host_problems, kernel, key, [shape], None,
+                                  lambda rec: not h200 or all(wgmma_macros(rec.config.split(","))[name] == v
+                                                              for name, v in want.items()))
+
+
+@pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_06_picks_swapped_tiles_that_fit_m(device, host_problems, key):
     """Where M is a few hundred, the registry's 06 picks swapped tiles whose M side fits it, in
     clusters of 4 or 2 along N or 2 × 2 (kernels.wgmma_swaps_to_fit) — at M ≤ 288 three consumers'

@@ -230,18 +230,22 @@ def test_tune_ladder_refuses_a_bad_variant_or_precision_in_one_line(argv, words)
 def test_cluster_one_study_picks_without_clusters_of_one_and_puts_the_ranking_back():
     """scripts/cluster_one_study.py's second picker: two and three consumers' tiles in clusters of 1
     out of the ranking for the call only — 3896×13376×16192's 128 × 256 tiles in clusters of 1
-    become the same tiles in clusters of 2 — and --iters 0 refused before the GPU."""
+    become the same tiles in clusters of 2, as wgmma_leaves_clusters_of_one, the rule made of it,
+    makes them; swap_fit_study's --rule wgmma_leaves_clusters_of_one picker holds that rule off for
+    the call only — and --iters 0 refused before the GPU."""
     sys.path.insert(0, str(ROOT / "scripts"))
     try:
         from cluster_one_study import picker_without_cluster_one
+        from swap_fit_study import picker_without_fit
     finally:
         sys.path.remove(str(ROOT / "scripts"))
     from tcraw import wgmma
-    ranked = wgmma.wgmma_ranked
-    assert wgmma.wgmma_config(3896, 13376, 16192, 132) == {"CONSUMERS": 2, "BN": 256, "CLUSTER": 1, "STAGES": 4}
-    assert picker_without_cluster_one(2)(3896, 13376, 16192, 132) == \
-        {"CONSUMERS": 2, "BN": 256, "CLUSTER": 2, "STAGES": 4}
-    assert wgmma.wgmma_ranked is ranked
+    ranked, rule = wgmma.wgmma_ranked, wgmma.wgmma_leaves_clusters_of_one
+    one, two = ({"CONSUMERS": 2, "BN": 256, "CLUSTER": cluster, "STAGES": 4} for cluster in (1, 2))
+    assert wgmma.wgmma_choose(wgmma.wgmma_ranked(3896, 13376, 16192, 132)) == one
+    assert picker_without_cluster_one(2)(3896, 13376, 16192, 132) == two == wgmma.wgmma_config(3896, 13376, 16192, 132)
+    assert picker_without_fit(2, None, "wgmma_leaves_clusters_of_one")(3896, 13376, 16192, 132) == one
+    assert wgmma.wgmma_ranked is ranked and wgmma.wgmma_leaves_clusters_of_one is rule
     p = script("cluster_one_study", "--shapes", "odd", "--iters", "0")
     assert p.returncode == 2 and "--iters 0: must be at least 1" in p.stderr, p.stderr
 
