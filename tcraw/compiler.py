@@ -744,13 +744,13 @@ def compile_table(chosen, archs, *, out=None, note=print):
         exc.rows = rows
         if out:
             try:
-                write_manifest(out, rows)
+                write_manifest(out, rows, note)
             except UsageError:
                 pass   # (a cubin left unlisted is refused by a cubin-only run, not trusted)
         raise
     if out:
         try:
-            write_manifest(out, rows)
+            write_manifest(out, rows, note)
         except UsageError as exc:
             exc.rows = rows
             raise
@@ -796,14 +796,17 @@ def source_digest(kernel):
     return h.hexdigest()
 
 
-def write_manifest(out, rows):
+def write_manifest(out, rows, note=print):
     """``out``/manifest.json: compile_table's rows, a cubin by its file name (the directory may move
     to another machine) with its digest, its source's and how it was built (built_with). A row of
     this compile replaces the one of the same kernel and arch — unless this one built nothing and
     that one's cubin is there (a failed rebuild leaves the last good one, which the digests then
     judge); the others stay, those with a cubin while it is there (a compile of one arch into a
-    directory of many keeps the rest). Compiles into one directory at once take turns (a lock)."""
+    directory of many keeps the rest). Compiles into one directory at once take turns (a lock). A
+    manifest that cannot be read is replaced by this compile's rows, with a ``note`` naming the
+    cubins that leaves unlisted (a cubin-only run refuses them)."""
     import fcntl
+    from .errors import CubinError
     from .report import as_json
     out = Path(out)
     try:
@@ -813,7 +816,15 @@ def write_manifest(out, rows):
     with lock:
         fcntl.flock(lock, fcntl.LOCK_EX)   # (released as the file closes)
         kept = {}
-        for row in [*read_manifest(out, missing_ok=True, broken_ok=True), *rows]:
+        try:
+            earlier = read_manifest(out, missing_ok=True)
+        except CubinError as exc:
+            earlier, ours = [], {Path(row["cubin"]).name for row in rows if row.get("cubin")}
+            unlisted = sorted(p.name for p in out.glob("*.cubin") if p.name not in ours)
+            note(f"{str(exc).split(';')[0]}: replaced by this compile's rows" +
+                 (f"; {len(unlisted)} cubin(s) there are now unlisted, and refused by cubin-only runs until "
+                  f"rebuilt into it: {', '.join(unlisted[:4])}{' …' * (len(unlisted) > 4)}" if unlisted else ""))
+        for row in [*earlier, *rows]:
             key = row.get("kernel"), row.get("arch")
             if row.get("cubin"):
                 row = {**row, "cubin": Path(row["cubin"]).name}
@@ -825,7 +836,7 @@ def write_manifest(out, rows):
         _write_file(out / MANIFEST, as_json(list(kept.values())).encode())
 
 
-def read_manifest(cubin_dir, missing_ok=False, broken_ok=False):
+def read_manifest(cubin_dir, missing_ok=False):
     """The rows of ``cubin_dir``/manifest.json ([] where there is none and ``missing_ok``)."""
     path = Path(cubin_dir) / MANIFEST
     try:
@@ -839,8 +850,6 @@ def read_manifest(cubin_dir, missing_ok=False, broken_ok=False):
         problem = "does not exist"
     except (OSError, ValueError) as exc:
         problem = f"cannot be read ({getattr(exc, 'strerror', None) or exc})"
-    if broken_ok:
-        return []
     from .errors import CubinError
     raise CubinError(f"{path} {problem}; rebuild the directory with `tcraw compile --arch ... --out {cubin_dir}`")
 

@@ -167,7 +167,8 @@ def check_nvrtc_matches(nvrtc_version, source):
     if nvrtc_version[0] != tc.major:
         raise UsageError(f"NVRTC {nvrtc_version[0]}.{nvrtc_version[1]} ({source}) is not the chosen CUDA "
                          f"{tc.major} toolchain (chosen by {tc.chosen_by}), whose headers it would compile "
-                         f"against; set TCRAW_CUDA={nvrtc_version[0]} to use its own stack, or drop {source}")
+                         f"against; install CUDA {tc.major}'s: {install_hint(tc.major)}; or set "
+                         f"TCRAW_CUDA={nvrtc_version[0]} to use {source}'s own stack")
 
 
 def cubin_cuda_version(image):

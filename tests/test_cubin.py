@@ -155,6 +155,17 @@ def test_a_prebuilt_cubin_is_what_its_manifest_says(tmp_path):
     (out / "manifest.json").write_text("{broken")
     with pytest.raises(CubinError, match="manifest.json cannot be read"):
         compiler.load_prebuilt(NAIVE, compiler.Arch(90), out)
+    # a compile into it replaces the broken manifest with its rows, and says which cubins that leaves unlisted
+    notes = []
+    compiler.compile_table([NAIVE], "sm_90", out=out, note=notes.append)
+    said = [n for n in notes if "manifest.json cannot be read" in n]
+    assert len(said) == 1 and "replaced by this compile's rows" in said[0], notes
+    assert "4 cubin(s) there are now unlisted" in said[0] and "naive_fp32.sm_80.cubin" in said[0], said
+    assert "naive_fp32.sm_90.cubin" not in said[0]
+    rows = json.loads((out / "manifest.json").read_text())
+    assert {(r["kernel"], r["arch"]) for r in rows} == {("naive_fp32", "sm_90"), ("reference_fp64", "sm_90")}
+    with pytest.raises(CubinError, match="does not list naive_fp32.sm_80.cubin"):
+        compiler.load_prebuilt(NAIVE, compiler.Arch(80), out)
 
 
 def test_a_prebuilt_cubin_of_another_version_of_its_source_is_stale(tmp_path):
