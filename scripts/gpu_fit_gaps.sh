@@ -19,14 +19,16 @@
 #           widths in clusters of 4 (N off 8: pitched; cut along K), integer inputs
 #   clusterone  large problems whose pick runs in clusters of 1 (scripts/shapes/cluster_one_big.txt): the
 #           pick beside two consumers' 128 × 256 and 128 × 192 tiles in clusters of 2 (tune_ladder leaves a
-#           pick's cluster to the pick), up to CLUSTERONE_S (240) seconds
-#   clusterstudy  the pick beside the pick made without two and three consumers' clusters of 1
+#           pick's cluster to the pick), up to CLUSTERONE_S (240) seconds (the pick as it is now: since
+#           wgmma_leaves_clusters_of_one, in clusters at most of them)
+#   clusterstudy  the pick before wgmma_leaves_clusters_of_one beside the pick made without two and three
+#           consumers' clusters of 1
 #           (scripts/cluster_one_study.py) on CLUSTER_SHAPES (scripts/shapes/cluster_one_big.txt; then
 #           cluster_one_fresh.txt, the rest of its draw), PRECISIONS (fp16) each up to CLUSTER_S (150) seconds;
 #           logs STEM_study_PRECISION, STEM the shapes file's
 #   clusterrule  the rule that came of clusterstudy (kernels.wgmma_leaves_clusters_of_one): the pick with and
 #           without it on scripts/shapes/cluster_one_rule.txt (drawn after it), CLUSTER_RUNS (fp16 bf16) each a
-#           process of swap_fit_study.py --rule, up to FRESH_S (150) seconds
+#           process of swap_fit_study.py --rule, up to RULE_S (200) seconds
 #   clusterchecks  its GPU test (test_06_leaves_clusters_of_one)
 #   OUT=out bash scripts/gpu_fit_gaps.sh wait lowfit bigfit
 source "$(dirname "$0")/gpu_env.sh"
@@ -40,11 +42,11 @@ ladder() {   # name shapes-file seconds variants...
     ties "$OUT/${name}_$p.txt"
   done
 }
-with_and_without() {   # rule shapes-file runs... (a run: a precision, _2 for a second pass)
-  local rule=$1 shapes=$2; shift 2
+with_and_without() {   # rule shapes-file seconds runs... (a run: a precision, _2 for a second pass)
+  local rule=$1 shapes=$2 seconds=$3; shift 3
   for run in "$@"; do
     local log=$(basename "$shapes" .txt)_$run
-    timeout ${FRESH_S:-150} $PY scripts/swap_fit_study.py --shapes "$shapes" --precision ${run%_2} \
+    timeout $seconds $PY scripts/swap_fit_study.py --shapes "$shapes" --precision ${run%_2} \
       --rule $rule --seed 60 > "$OUT/$log.txt" 2>&1
     echo "$log exit $?: $(grep -c PASS "$OUT/$log.txt") passed"
   done
@@ -73,11 +75,15 @@ for part in "$@"; do
       log="$OUT/$(basename "$shapes" .txt)_study_$p.txt"
       timeout ${CLUSTER_S:-150} $PY scripts/cluster_one_study.py --shapes "$shapes" --precision $p --seed 61 \
         > "$log" 2>&1
-      echo "$(basename "$log") exit $?: $(grep -c PASS "$log") passed"
+      rc=$?
+      echo "$(basename "$log") exit $rc: $(grep -c PASS "$log") passed"
     done ;;
-  lowfresh) with_and_without wgmma_swaps_one_tile "${LOW_SHAPES:-scripts/shapes/low_fit_fresh.txt}" fp16 bf16 fp16_2 ;;
-  clusterrule)
-    with_and_without wgmma_leaves_clusters_of_one scripts/shapes/cluster_one_rule.txt ${CLUSTER_RUNS:-fp16 bf16} ;;
+  lowfresh)
+    with_and_without wgmma_swaps_one_tile "${LOW_SHAPES:-scripts/shapes/low_fit_fresh.txt}" ${FRESH_S:-150} \
+      fp16 bf16 fp16_2 ;;
+  clusterrule)   # (150 s ran out at run 3's 24th bf16 shape: docs/results/2026-12-05-h100-cluster-one/)
+    with_and_without wgmma_leaves_clusters_of_one scripts/shapes/cluster_one_rule.txt ${RULE_S:-200} \
+      ${CLUSTER_RUNS:-fp16 bf16} ;;
   clusterchecks) gpu_tests "leaves_clusters_of_one" cluster_one ;;
   lowchecks)
     gpu_tests "swapped_tiles_that_fit" low_fit

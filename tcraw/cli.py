@@ -135,8 +135,8 @@ def _user_kernels(args):
     if args.smem < 0:
         raise UsageError(f"--smem is the dynamic shared memory in bytes, 0 or more (got {args.smem})")
     if not 50 <= args.min_arch <= 200:
-        raise UsageError(f"--min-arch {args.min_arch}: no compute capability tcraw builds for; give one of 50 to "
-                         "200 as its number, such as 80 for sm_80 or 90 for sm_90")
+        raise UsageError(f"--min-arch {args.min_arch}: outside 50–200, the compute capabilities a kernel may "
+                         "declare; give one as its number, such as 80 for sm_80 or 90 for sm_90")
     for d in args.include:
         if not validate.is_dir(d):
             raise UsageError(f"--include {d} is not a directory")

@@ -815,15 +815,11 @@ def write_manifest(out, rows, note=print):
         raise UsageError(f"could not write {out / '.manifest.lock'} ({exc.strerror or exc})") from None
     with lock:
         fcntl.flock(lock, fcntl.LOCK_EX)   # (released as the file closes)
-        kept = {}
+        kept, broken = {}, None
         try:
             earlier = read_manifest(out, missing_ok=True)
         except CubinError as exc:
-            earlier, ours = [], {Path(row["cubin"]).name for row in rows if row.get("cubin")}
-            unlisted = sorted(p.name for p in out.glob("*.cubin") if p.name not in ours)
-            note(f"{str(exc).split(';')[0]}: replaced by this compile's rows" +
-                 (f"; {len(unlisted)} cubin(s) there are now unlisted, and refused by cubin-only runs until "
-                  f"rebuilt into it: {', '.join(unlisted[:4])}{' …' * (len(unlisted) > 4)}" if unlisted else ""))
+            earlier, broken = [], exc.problem
         for row in [*earlier, *rows]:
             key = row.get("kernel"), row.get("arch")
             if row.get("cubin"):
@@ -834,6 +830,13 @@ def write_manifest(out, rows, note=print):
                 continue
             kept[key] = row
         _write_file(out / MANIFEST, as_json(list(kept.values())).encode())
+    if broken:   # (said once it is replaced: a manifest that could not be written is an error of its own)
+        listed = {row["cubin"] for row in kept.values() if row.get("cubin")}
+        unlisted = sorted(p.name for p in out.glob("*.cubin") if p.name not in listed)
+        note(f"{out / MANIFEST} {broken}: replaced by this compile's rows" + (
+            f"; {len(unlisted)} cubin(s) there are now unlisted, which cubin-only runs refuse until they are "
+            f"compiled into {out} again: {', '.join(unlisted[:4])}"
+            + (f" and {len(unlisted) - 4} more" if len(unlisted) > 4 else "") if unlisted else ""))
 
 
 def read_manifest(cubin_dir, missing_ok=False):
@@ -841,9 +844,11 @@ def read_manifest(cubin_dir, missing_ok=False):
     path = Path(cubin_dir) / MANIFEST
     try:
         rows = json.loads(path.read_text())
-        if isinstance(rows, list) and all(isinstance(r, dict) for r in rows):
+        if isinstance(rows, list) and all(isinstance(r, dict) and all(
+                isinstance(r.get(name), str) for name in ("kernel", "arch")) and
+                isinstance(r.get("cubin"), (str, type(None))) for r in rows):
             return rows
-        problem = "is not a list of rows"
+        problem = "is not a list of rows, each with a kernel and an arch (and a cubin, if any) named"
     except FileNotFoundError:
         if missing_ok:
             return []
@@ -851,7 +856,9 @@ def read_manifest(cubin_dir, missing_ok=False):
     except (OSError, ValueError) as exc:
         problem = f"cannot be read ({getattr(exc, 'strerror', None) or exc})"
     from .errors import CubinError
-    raise CubinError(f"{path} {problem}; rebuild the directory with `tcraw compile --arch ... --out {cubin_dir}`")
+    exc = CubinError(f"{path} {problem}; rebuild the directory with `tcraw compile --arch ... --out {cubin_dir}`")
+    exc.problem = problem
+    raise exc
 
 
 def check_prebuilt(kernel, arch, path, image):

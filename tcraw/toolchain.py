@@ -167,8 +167,8 @@ def check_nvrtc_matches(nvrtc_version, source):
     if nvrtc_version[0] != tc.major:
         raise UsageError(f"NVRTC {nvrtc_version[0]}.{nvrtc_version[1]} ({source}) is not the chosen CUDA "
                          f"{tc.major} toolchain (chosen by {tc.chosen_by}), whose headers it would compile "
-                         f"against; install CUDA {tc.major}'s: {install_hint(tc.major)}; or set "
-                         f"TCRAW_CUDA={nvrtc_version[0]} to use {source}'s own stack")
+                         f"against; set TCRAW_CUDA={nvrtc_version[0]} to use CUDA {nvrtc_version[0]}'s stack with "
+                         f"it, or drop {source} and have CUDA {tc.major}'s NVRTC: {install_hint(tc.major)}")
 
 
 def cubin_cuda_version(image):

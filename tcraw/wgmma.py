@@ -1113,16 +1113,15 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     Big problems get 128×256 tiles in clusters of 2 (128×192 where those run whole, 192×192 where
     M is a whole number of them or rows lie off 128-byte lines and they save time) — two or three
     consumers' tiles in clusters of 1 only where the measured alternatives lose
-    (wgmma_leaves_clusters_of_one); small M one
-    consumer — two rows of 64×128 tiles sharing B where K is long (wgmma_pairs_rows), of 64×192
-    or 64×256 where those fill the GPU in one round (wgmma_pairs_wide); few tiles
-    narrower ones and split-K — in 2 × 2 clusters where K is long (wgmma_shares_both) — short K
-    tiles taken in turn (wgmma_takes_turns), M of 129–208 one swapped tile that covers it, in
-    clusters of 4 or 2 along N (wgmma_swaps_one_tile), and M of a few hundred swapped tiles that
-    fit it, in clusters along N sharing A's rows, or 2 × 2 sharing B's columns too — at M of 257–288
-    three consumers' 192 of N by 144 of M, 2 × 2 or in pairs along M (wgmma_swaps_to_fit); at
-    M of 257–416 and 513–832 2 × 2 swapped tiles in several rounds where they cut the busiest
-    cluster's MMAs (wgmma_swaps_over_rounds).
+    (wgmma_leaves_clusters_of_one); small M one consumer — two rows of 64×128 tiles sharing B
+    where K is long (wgmma_pairs_rows), of 64×192 or 64×256 where those fill the GPU in one round
+    (wgmma_pairs_wide); few tiles narrower ones and split-K — in 2 × 2 clusters where K is long
+    (wgmma_shares_both) — short K tiles taken in turn (wgmma_takes_turns), M of 129–208 one
+    swapped tile that covers it, in clusters of 4 or 2 along N (wgmma_swaps_one_tile), and M of a
+    few hundred swapped tiles that fit it, in clusters along N sharing A's rows, or 2 × 2 sharing
+    B's columns too — at M of 257–288 three consumers' 192 of N by 144 of M, 2 × 2 or in pairs
+    along M (wgmma_swaps_to_fit); at M of 257–416 and 513–832 2 × 2 swapped tiles in several
+    rounds where they cut the busiest cluster's MMAs (wgmma_swaps_over_rounds).
     16-bit M ≤ 32 runs swapped tiles of 128 rows of N (in clusters of 2 where B's rows lie off
     128-byte lines), and M of 33–48 one consumer's 64 of N by 48 of M where B streams
     (wgmma_streams_b_swapped) — else M ≤ 64 three consumers' 192 of N where B's rows lie off
@@ -1381,11 +1380,11 @@ def wgmma_shares_both(m, n, k, sms, picked, elem_bytes=2):
 # Two and three consumers' tiles in clusters of 1 lose to clusters: each block reads its own A and
 # B, where a cluster's blocks share one read of the operand they have in common (TMA multicast),
 # and the model's L2 term prices those requests under what they cost (at 3896×13376×16192 it priced
-# clusters of 1's 1 596 µs under the MMAs' 2 653; 3 321 µs measured). Timed on an H100 (fp16,
-# bf16; docs/results/2026-12-05-h100-cluster-one/), the model's pick beside its pick with those
-# configurations left out of the ranking (scripts/cluster_one_study.py), every rule after it
-# as it stands:
-# - M of 1 025–16 383 with N and K multiples of 8, on 28 shapes where the pick ran in clusters of
+# clusters of 1's 1 596 µs under the MMAs' 2 653; 3 321 µs measured: docs/results/2026-12-05-h100-
+# low-fit/, run 7). Timed on an H100 (fp16, bf16; docs/results/2026-12-05-h100-cluster-one/), the
+# model's pick beside its pick with those configurations left out of the ranking
+# (scripts/cluster_one_study.py), every rule after it as it stands:
+# - M of 1 024–16 383 with N and K multiples of 8, on 28 shapes where the pick ran in clusters of
 #   1 (run 1): 0.789 → 0.941× cuBLAS on the first 12 (less time at 11; 1048×7360×1152, K of 18
 #   slices, +1 %), 0.832 → 0.953× (fp16) and 0.807 → 0.955× (bf16) on the other 16 (less time at
 #   all 16);
@@ -1399,18 +1398,22 @@ def wgmma_shares_both(m, n, k, sms, picked, elem_bytes=2):
 #   192 tiles along K where the pick ran whole 128 × 128 tiles), 384×14336×4096 1.10–1.12× (128 ×
 #   256 in pairs pad three tile rows to four: a third more MMAs than 128 × 192).
 # So where the rules after the ranking leave such a pick as it is, wgmma_leaves_clusters_of_one
-# takes what they make of the ranking's choice without those configurations: swapped tiles that fit
-# M, whatever their padding (7 of the M of 209–1 024 above, all faster); else two or three
-# consumers' tiles in clusters, in one piece along K where the pick is, with at most
-# CLUSTER_ONE_PADDING times the pick's MMAs (the most among the winners above: 573×4416×4048's
-# 1.25). On 24 shapes drawn after the rule (scripts/shapes/cluster_one_rule.txt: M of 65–16 383, 6
-# pitched; run 3) it took 0.861 of the time (fp16; less at 22, +0.5 % at 155×5064×5312, +2.1 % at
+# takes what they make of the ranking's choice without those configurations where that is swapped
+# tiles that fit M, whatever the choice's padding (7 of the M of 209–1 024 above, all faster); else
+# that choice where they leave it too, two or three consumers' tiles in clusters, in one piece
+# along K where the pick is, with at most CLUSTER_ONE_PADDING times the pick's MMAs (the most
+# among the winners above: 573×4416×4048's 1.25). Choices another rule would replace (tiles in
+# turn, 2 × 2) and two consumers' 64-wide picks (no clustered form) were not timed: left alone. On
+# 24 shapes drawn after the rule (scripts/shapes/cluster_one_rule.txt: M of 65–16 383, 6 pitched;
+# run 3) it took 0.861 of the time (fp16; less at 22, +0.5 % at 155×5064×5312, +2.1 % at
 # 3607×10464×6281) and 0.837 (bf16, the 23 timed before the run's time ran out; less at 21, at
 # most +0.9 %); below 0.85× cuBLAS 15 → 10 and 16 → 9. Earlier H200 timings (fp16,
-# docs/results/2026-12-01-h200-rows-192/, runs 2–3) agree at 6 shapes it moves (6534×9024×5184
+# docs/results/2026-12-01-h200-rows-192/, runs 1–3) agree at 6 shapes it moves (6534×9024×5184
 # −1.0 %, 6246×9920×8000 −2.4 %; 576×4096×11008, 576×7168×2048 and 7426×1792×960 within 0.4 %;
-# 835×2496×4800 +0.8 %) and differ at one: 384×11008×4096, 128 × 256 in clusters of 1 53.1 µs
-# against 192 × 192 in pairs' 55.4 (+4 %), a tie on the H100.
+# 835×2496×4800 +0.8 %) and may differ at one: at 384×11008×4096 192 × 192 in pairs (then built
+# with SPLIT_LOADS=4, 8 now) took 55.4 µs where the pick, 128 × 256 in clusters of 1, took 53.1
+# and 54.6 in two other processes (+1–4 %, within the 7 % that run's processes differed by); a
+# tie on the H100.
 CLUSTER_ONE_PADDING = 1.3
 
 
@@ -1422,12 +1425,15 @@ def in_clusters_of_one(config):
 def wgmma_leaves_clusters_of_one(m, n, k, sms, ranked, picked, elem_bytes=2, stream_k=True):
     """The configuration that replaces the model's ``picked`` for (m, n, k) — chosen from
     wgmma_ranked's entries ``ranked`` — where that is two or three consumers' tiles in clusters
-    of 1 and no rule after the ranking replaces it (wgmma_ruled), or None: 16-bit inputs; what
-    those rules make of the choice among the entries without such tiles, where that is swapped
-    tiles, or two or three consumers' tiles, not cut into pieces along K where the pick is not,
-    with at most CLUSTER_ONE_PADDING times the pick's MMAs (see its note)."""
-    if elem_bytes != 2 or not in_clusters_of_one(picked) or wgmma_ruled(m, n, k, sms, picked, elem_bytes, stream_k) \
-            != picked:
+    of 1, over 64 columns (64-wide ones, which have no clustered form, were never the pick where
+    timed), and no rule after the ranking replaces it (wgmma_ruled), or None: 16-bit inputs. It
+    is what those rules make of the choice among the entries without such tiles where that is
+    swapped tiles (any that fit M), else that choice itself where no rule replaces it either and
+    it is two or three consumers' tiles, not cut into pieces along K where the pick is not, with
+    at most CLUSTER_ONE_PADDING times the pick's MMAs (see its note)."""
+    if elem_bytes != 2 or not in_clusters_of_one(picked) or picked["BN"] <= 64:
+        return None
+    if wgmma_ruled(m, n, k, sms, picked, elem_bytes, stream_k) != picked:
         return None
     rest = [entry for entry in ranked if not in_clusters_of_one(entry[4])]
     if not rest:
@@ -1436,13 +1442,15 @@ def wgmma_leaves_clusters_of_one(m, n, k, sms, ranked, picked, elem_bytes=2, str
     ruled = wgmma_ruled(m, n, k, sms, chosen, elem_bytes, stream_k)
     if ruled.get("SWAP_AB"):
         return ruled
+    if ruled != chosen or chosen["CONSUMERS"] == 1:
+        return None   # (another rule's tiles, taken in turn or 2 × 2, were not where timed; one consumer lost)
     (mine, mine_p), (theirs, theirs_p) = (
         (next(entry for entry in ranked if entry[4] == config),
          wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **config, "STREAM_K": int(stream_k)}, elem_bytes)[3])
         for config in (picked, chosen))
-    if chosen["CONSUMERS"] == 1 or theirs_p > mine_p == 1 or theirs[1] > CLUSTER_ONE_PADDING * mine[1]:
+    if (mine_p == 1 and theirs_p > 1) or theirs[1] > CLUSTER_ONE_PADDING * mine[1]:
         return None
-    return ruled
+    return chosen
 
 
 def wgmma_swaps_one_tile(m, n, k, sms, picked, elem_bytes=2):

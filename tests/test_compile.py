@@ -920,11 +920,12 @@ def test_one_swapped_tile_covers_m_of_129_to_208():
 def test_two_and_three_consumers_leave_clusters_of_1():
     """wgmma_leaves_clusters_of_one: where the model picks two or three consumers' tiles in
     clusters of 1 and no rule after the ranking replaces them, 16-bit inputs run what those rules
-    make of the ranking's next choice — swapped tiles that fit M, or two or three consumers' tiles
-    in clusters, whole where the pick was, with at most CLUSTER_ONE_PADDING times its MMAs — as
-    measured faster (the rule's note); the measured exceptions keep the pick (the next choice one
-    consumer, cut along K, or a third more MMAs); 8-bit and TF32 picks are left alone; the shapes
-    drawn after the rule (scripts/shapes/cluster_one_rule.txt) move."""
+    make of the ranking's next choice where that is swapped tiles that fit M, else that choice —
+    two or three consumers' tiles in clusters, whole where the pick was, with at most
+    CLUSTER_ONE_PADDING times its MMAs — as measured faster (the rule's note); the measured
+    exceptions keep the pick (the next choice one consumer, cut along K, or a third more MMAs),
+    and so do the cases not timed; 8-bit and TF32 picks are left alone; the shapes drawn after the
+    rule (scripts/shapes/cluster_one_rule.txt) move."""
     def before(m, n, k, elem_bytes=2):
         ranked = kernels.wgmma_ranked(m, n, k, 132, elem_bytes)
         return kernels.wgmma_ruled(m, n, k, 132, kernels.wgmma_choose(ranked), elem_bytes)
@@ -948,12 +949,25 @@ def test_two_and_three_consumers_leave_clusters_of_1():
     ranked = kernels.wgmma_ranked(384, 14336, 4096, 132)
     rest = kernels.wgmma_choose([r for r in ranked if not kernels.in_clusters_of_one(r[4])])
     mmas = {repr(r[4]): r[1] for r in ranked}
-    assert 1.3 < mmas[repr(rest)] / mmas[repr(kernels.wgmma_choose(ranked))] < 1.34
-    assert kernels.CLUSTER_ONE_PADDING == 1.3
-    # only a pick in clusters of 1 that the later rules leave; one consumer's clusters of 1 are not its
+    assert kernels.CLUSTER_ONE_PADDING < mmas[repr(rest)] / mmas[repr(kernels.wgmma_choose(ranked))] < 1.34
+    # left alone: a pick in clusters of 2 or of one consumer; 128 × 256 in clusters of 1 that a later
+    # rule swaps (305 × 5568: 112 wide in pairs along N; without the guard 192 × 192 in pairs);
+    # 128 × 64, which has no clustered form (633 × 6716, not timed); a choice that another rule would
+    # replace (12466 × 14400: 128 × 128 in turn, not timed)
     assert not kernels.in_clusters_of_one({"CONSUMERS": 1, "BN": 128, "CLUSTER": 1})
     assert kernels.wgmma_leaves_clusters_of_one(1728, 1320, 9752, 132, kernels.wgmma_ranked(1728, 1320, 9752, 132),
                                                 {"CONSUMERS": 2, "BN": 256, "CLUSTER": 2}) is None
+    for shape, picked in (((305, 5568, 7920), {"CONSUMERS": 2, "BN": 256, "CLUSTER": 1, "STAGES": 4}),
+                          ((633, 6716, 13807), {"CONSUMERS": 2, "BN": 64, "CLUSTER": 1, "STAGES": 8}),
+                          ((12466, 14400, 576), {"CONSUMERS": 3, "BN": 192, "CLUSTER": 1, "SHARE_A": 0, "STAGES": 3})):
+        ranked = kernels.wgmma_ranked(*shape, 132)
+        assert kernels.wgmma_choose(ranked) == picked, shape
+        assert kernels.wgmma_leaves_clusters_of_one(*shape, 132, ranked, picked) is None, shape
+    assert spelt(kernels.wgmma_config(305, 5568, 7920, 132)) == ("S", 2, 112, 2, 0)
+    assert kernels.wgmma_config(633, 6716, 13807, 132)["BN"] == 64
+    rest = [r for r in kernels.wgmma_ranked(12466, 14400, 576, 132) if not kernels.in_clusters_of_one(r[4])]
+    assert kernels.wgmma_ruled(12466, 14400, 576, 132, kernels.wgmma_choose(rest)) == kernels.TURNS_CONFIG
+    assert kernels.in_clusters_of_one(kernels.wgmma_config(12466, 14400, 576, 132))
     # 8-bit and TF32: not measured, left alone
     for shape in faster:
         for elem_bytes in (1, 4):

@@ -166,6 +166,15 @@ def test_a_prebuilt_cubin_is_what_its_manifest_says(tmp_path):
     assert {(r["kernel"], r["arch"]) for r in rows} == {("naive_fp32", "sm_90"), ("reference_fp64", "sm_90")}
     with pytest.raises(CubinError, match="does not list naive_fp32.sm_80.cubin"):
         compiler.load_prebuilt(NAIVE, compiler.Arch(80), out)
+    # JSON whose rows are not a manifest's (a cubin named by a number, a kernel by a list): refused, then replaced
+    for odd in ('[{"kernel": "naive_fp32", "arch": "sm_90", "cubin": 5}]', '[{"kernel": ["a"], "arch": "sm_90"}]'):
+        (out / "manifest.json").write_text(odd)
+        with pytest.raises(CubinError, match="manifest.json is not a list of rows, each with a kernel and an arch"):
+            compiler.load_prebuilt(NAIVE, compiler.Arch(90), out)
+        notes.clear()
+        compiler.compile_table([NAIVE], "sm_90", out=out, note=notes.append)
+        assert any("is not a list of rows" in n and "replaced by this compile's rows" in n for n in notes), notes
+        assert str(compiler.load_prebuilt(NAIVE, compiler.Arch(90), out).arch) == "sm_90"
 
 
 def test_a_prebuilt_cubin_of_another_version_of_its_source_is_stale(tmp_path):

@@ -66,7 +66,8 @@ def test_a_bad_tcraw_cuda_is_refused(monkeypatch):
 def test_an_nvrtc_of_the_other_major_is_refused_with_both_versions(monkeypatch):
     monkeypatch.setattr(toolchain, "choose", lambda: SimpleNamespace(major=13, chosen_by="the driver (CUDA 13.0)"))
     with pytest.raises(UsageError, match=r"NVRTC 12\.9 \(TCRAW_NVRTC_LIBRARY=x\) is not the chosen CUDA 13 "
-                                         r"toolchain.*install CUDA 13's: pip install 'tcraw\[cu13\]'.*TCRAW_CUDA=12"):
+                                         r"toolchain.*TCRAW_CUDA=12.*drop TCRAW_NVRTC_LIBRARY=x and have "
+                                         r"CUDA 13's NVRTC: pip install 'tcraw\[cu13\]'"):
         toolchain.check_nvrtc_matches((12, 9), "TCRAW_NVRTC_LIBRARY=x")
     toolchain.check_nvrtc_matches((13, 5), "fine")
 
