@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from swap_fit_study import parsed, picker_without_fit, side_by_side, study_parser  # noqa: E402
+from swap_fit_study import parsed, picker_before, side_by_side, study_parser  # noqa: E402
 from tcraw import kernels, wgmma  # noqa: E402
 from tcraw.wgmma import in_clusters_of_one  # noqa: E402
 from tcraw.bench import parse_shapes  # noqa: E402
@@ -44,7 +44,7 @@ def picker_without_cluster_one(elem_bytes):
 def main():
     args = parsed(study_parser(__doc__))
     now = kernels.wgmma_kernel(args.precision)
-    before = picker_without_fit(2, None, "wgmma_leaves_clusters_of_one")
+    before = picker_before(2, None, "wgmma_leaves_clusters_of_one")
     rung = [dataclasses.replace(now, name=f"{now.name}[before]", pick=before),
             dataclasses.replace(now, name=f"{now.name}[no-cluster-1]", pick=picker_without_cluster_one(2))]
     side_by_side(args.precision, parse_shapes(args.shapes), rung, args.iters, args.seed)

@@ -32,7 +32,7 @@ from tcraw.errors import UsageError, run_main  # noqa: E402
 RULES = ("wgmma_swaps_to_fit", "wgmma_swaps_one_tile", "wgmma_leaves_clusters_of_one")   # the rules --rule holds off
 
 
-def picker_without_fit(elem_bytes, forms=None, name=RULES[0]):
+def picker_before(elem_bytes, forms=None, name=RULES[0]):
     """wgmma_config as it was before the rule ``name`` (of RULES): the rule held off for the call —
     or, given ``forms`` ((tiles, cluster, share_a) of kernels.FIT_FORMS, or "split"),
     wgmma_swaps_to_fit without those."""
@@ -147,7 +147,7 @@ def main():
                                             pick=fitted(t, c, sa, one))
                         for t, c, sa, one in forms]
     else:
-        before = picker_without_fit(2, without, args.rule)
+        before = picker_before(2, without, args.rule)
         rung = [dataclasses.replace(now, name=f"{now.name}[before]", pick=before), now]
     side_by_side(args.precision, shapes, rung, args.iters, args.seed)
 

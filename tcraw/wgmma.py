@@ -1444,11 +1444,11 @@ def wgmma_leaves_clusters_of_one(m, n, k, sms, ranked, picked, elem_bytes=2, str
         return ruled
     if ruled != chosen or chosen["CONSUMERS"] == 1:
         return None   # (another rule's tiles, taken in turn or 2 × 2, were not where timed; one consumer lost)
-    (mine, mine_p), (theirs, theirs_p) = (
-        (next(entry for entry in ranked if entry[4] == config),
-         wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **config, "STREAM_K": int(stream_k)}, elem_bytes)[3])
-        for config in (picked, chosen))
-    if (mine_p == 1 and theirs_p > 1) or theirs[1] > CLUSTER_ONE_PADDING * mine[1]:
+    def mmas_and_pieces(config):   # (its ranking entry's MMAs with padding; split-K's pieces)
+        tile = {**WGMMA_TILE, **config, "STREAM_K": int(stream_k)}
+        return next(e[1] for e in ranked if e[4] == config), wgmma_schedule(m, n, k, sms, tile, elem_bytes)[3]
+    (mine, mine_p), (theirs, theirs_p) = mmas_and_pieces(picked), mmas_and_pieces(chosen)
+    if (mine_p == 1 and theirs_p > 1) or theirs > CLUSTER_ONE_PADDING * mine:
         return None
     return chosen
 

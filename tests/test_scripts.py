@@ -236,7 +236,7 @@ def test_cluster_one_study_picks_without_clusters_of_one_and_puts_the_ranking_ba
     sys.path.insert(0, str(ROOT / "scripts"))
     try:
         from cluster_one_study import picker_without_cluster_one
-        from swap_fit_study import picker_without_fit
+        from swap_fit_study import picker_before
     finally:
         sys.path.remove(str(ROOT / "scripts"))
     from tcraw import wgmma
@@ -244,7 +244,7 @@ def test_cluster_one_study_picks_without_clusters_of_one_and_puts_the_ranking_ba
     one, two = ({"CONSUMERS": 2, "BN": 256, "CLUSTER": cluster, "STAGES": 4} for cluster in (1, 2))
     assert wgmma.wgmma_choose(wgmma.wgmma_ranked(3896, 13376, 16192, 132)) == one
     assert picker_without_cluster_one(2)(3896, 13376, 16192, 132) == two == wgmma.wgmma_config(3896, 13376, 16192, 132)
-    assert picker_without_fit(2, None, "wgmma_leaves_clusters_of_one")(3896, 13376, 16192, 132) == one
+    assert picker_before(2, None, "wgmma_leaves_clusters_of_one")(3896, 13376, 16192, 132) == one
     assert wgmma.wgmma_ranked is ranked and wgmma.wgmma_leaves_clusters_of_one is rule
     p = script("cluster_one_study", "--shapes", "odd", "--iters", "0")
     assert p.returncode == 2 and "--iters 0: must be at least 1" in p.stderr, p.stderr
