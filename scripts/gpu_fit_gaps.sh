@@ -30,19 +30,21 @@
 #           without it on scripts/shapes/cluster_one_rule.txt (drawn after it), CLUSTER_RUNS (fp16 bf16) each a
 #           process of swap_fit_study.py --rule, up to RULE_S (200) seconds
 #   clusterchecks  its GPU test (test_06_leaves_clusters_of_one)
+#   clustersuite  the suite shapes it moves (scripts/shapes/cluster_one_suite.txt), the pick with and without it,
+#           fp16, bf16 and fp16 again, each up to SUITE1_S (100) seconds — timed on an H100 only so far
 #   survey7big  survey 7's large shapes below 0.95× (scripts/shapes/survey7_big_weak.txt): the pick beside the
-#           other large tiles, up to BIG7_S (240) seconds; then 128×9488×11096 beside 128-row and swapped
-#           tiles that cover M (scripts/shapes/survey7_m128.txt), up to M128_S (100)
+#           other large tiles, up to BIG7_S (240) seconds; then 128×9488×11096 beside 64- and 128-row tiles and
+#           swapped tiles that cover M (scripts/shapes/survey7_m128.txt), up to M128_S (100)
 #   cublastiles  survey 7's two shapes where cuBLAS runs swapped 192-row tiles in pairs along M
 #           (scripts/shapes/survey7_cublas_tiles.txt): 06's three consumers' swapped 192 × 160 and 192 × 128
-#           in pairs along M, each at the most stages that fit with one C box and with two (C_PARTS=2), beside
-#           the pick, up to TILES7_S (90) seconds
-#   shortfits  the candidate that came of onetile65 (branch wip/short-fit): the pick beside one swapped tile of
-#           128 of M in clusters of 4 along N (--fits 1:4) on SHORT_SHAPES (scripts/shapes/short_fit_fresh_2.txt,
-#           drawn after it was narrowed to M of 97–128), fp16 and bf16, each up to SHORT_S (120) seconds
+#           in pairs along M, each at the most stages that fit with C in one box and in two parts (C_PARTS=2),
+#           beside the pick, up to TILES7_S (90) seconds
 #   onetile65  M of 65–128 (scripts/shapes/m65_128_one_tile.txt): the pick beside one swapped tile that covers
 #           M in clusters of 4 and of 2 along N (swap_fit_study.py --fits 1:4 1:2), PRECISIONS (fp16) each up to
 #           ONE65_S (240) seconds
+#   shortfits  the candidate that came of onetile65 (branch wip/short-fit): the pick beside one swapped tile of
+#           128 of M in clusters of 4 along N (--fits 1:4) on SHORT_SHAPES (scripts/shapes/short_fit_fresh_2.txt,
+#           drawn after it was narrowed to M of 97–128), fp16 and bf16, each up to SHORT_S (120) seconds
 #   OUT=out bash scripts/gpu_fit_gaps.sh wait lowfit bigfit
 source "$(dirname "$0")/gpu_env.sh"
 write_env
@@ -95,9 +97,10 @@ for part in "$@"; do
     with_and_without wgmma_swaps_one_tile "${LOW_SHAPES:-scripts/shapes/low_fit_fresh.txt}" ${FRESH_S:-150} \
       fp16 bf16 fp16_2 ;;
   shortfits)
+    shapes=${SHORT_SHAPES:-scripts/shapes/short_fit_fresh_2.txt}
     for p in fp16 bf16; do
-      log=$(basename "${SHORT_SHAPES:=scripts/shapes/short_fit_fresh_2.txt}" .txt)_$p
-      timeout ${SHORT_S:-120} $PY scripts/swap_fit_study.py --shapes "$SHORT_SHAPES" --precision $p --fits 1:4 \
+      log=$(basename "$shapes" .txt)_$p
+      timeout ${SHORT_S:-120} $PY scripts/swap_fit_study.py --shapes "$shapes" --precision $p --fits 1:4 \
         --seed 62 > "$OUT/$log.txt" 2>&1
       echo "$log exit $?: $(grep -c PASS "$OUT/$log.txt") passed"
     done ;;
@@ -105,6 +108,9 @@ for part in "$@"; do
     with_and_without wgmma_leaves_clusters_of_one scripts/shapes/cluster_one_rule.txt ${RULE_S:-200} \
       ${CLUSTER_RUNS:-fp16 bf16} ;;
   clusterchecks) gpu_tests "leaves_clusters_of_one" cluster_one ;;
+  clustersuite)
+    with_and_without wgmma_leaves_clusters_of_one scripts/shapes/cluster_one_suite.txt ${SUITE1_S:-100} \
+      fp16 bf16 fp16_2 ;;
   survey7big)
     ladder survey7_big scripts/shapes/survey7_big_weak.txt ${BIG7_S:-240} picked picked:GROUP_M=4 \
       CONSUMERS=2,BN=256,CLUSTER=2,STAGES=4 CONSUMERS=2,BN=256,CLUSTER=4,SHARE_A=1,STAGES=4 \
@@ -121,8 +127,8 @@ for part in "$@"; do
       $sw,BN=160,STAGES=4,C_PARTS=2 $sw,BN=128,STAGES=4 $sw,BN=128,STAGES=5,C_PARTS=2 ;;
   onetile65)
     for p in ${PRECISIONS:-fp16}; do
-      timeout ${ONE65_S:-240} $PY scripts/swap_fit_study.py --shapes scripts/shapes/m65_128_one_tile.txt --precision $p \
-        --fits 1:4 1:2 --seed 61 > "$OUT/m65_128_one_tile_$p.txt" 2>&1
+      timeout ${ONE65_S:-240} $PY scripts/swap_fit_study.py --shapes scripts/shapes/m65_128_one_tile.txt \
+        --precision $p --fits 1:4 1:2 --seed 61 > "$OUT/m65_128_one_tile_$p.txt" 2>&1
       echo "m65_128_one_tile $p exit $?: $(grep -c PASS "$OUT/m65_128_one_tile_$p.txt") passed"
     done ;;
   lowchecks)

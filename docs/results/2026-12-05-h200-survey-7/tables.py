@@ -67,8 +67,10 @@ for p in ("fp16", "bf16"):
           "(time over the pick's)")
     for s, row in study.items():
         print(f"  {shape(s):18s} pick {row['cublas'] / row['']:.3f}  " + "  ".join(
-            f"{label} {row['cublas'] / row[label]:.3f} ({row[label] / row['']:.3f})" for label in ("fit1-cl4", "fit1-cl2")))
-    study_rows = [(s, r["fit1-cl4"] / r[""], r["cublas"] / r[""], r["cublas"] / r["fit1-cl4"]) for s, r in study.items()]
+            f"{label} {row['cublas'] / row[label]:.3f} ({row[label] / row['']:.3f})"
+            for label in ("fit1-cl4", "fit1-cl2")))
+    study_rows = [(s, r["fit1-cl4"] / r[""], r["cublas"] / r[""], r["cublas"] / r["fit1-cl4"])
+                  for s, r in study.items()]
     print(f"  clusters of 4, N ≥ 3072 and K ≥ 64 slices: M 65–96 {one_tile(study_rows, 65, 96, True)}")
     print(f"  clusters of 4, N ≥ 3072 and K ≥ 64 slices: M 97–128 {one_tile(study_rows, 97, 128, True)}")
     print(f"# run 4 ({p}, H100): × cuBLAS without → with the candidate (time with over without)")
