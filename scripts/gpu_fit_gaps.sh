@@ -57,14 +57,17 @@ ladder() {   # name shapes-file seconds variants...
     ties "$OUT/${name}_$p.txt"
   done
 }
-with_and_without() {   # rule shapes-file seconds runs... (a run: a precision, _2 for a second pass)
-  local rule=$1 shapes=$2 seconds=$3; shift 3
+study() {   # shapes-file seconds seed "swap_fit_study.py options" runs... (a run: a precision, _2 for a second pass)
+  local shapes=$1 seconds=$2 seed=$3 options=$4; shift 4
   for run in "$@"; do
     local log=$(basename "$shapes" .txt)_$run
-    timeout $seconds $PY scripts/swap_fit_study.py --shapes "$shapes" --precision ${run%_2} \
-      --rule $rule --seed 60 > "$OUT/$log.txt" 2>&1
+    timeout $seconds $PY scripts/swap_fit_study.py --shapes "$shapes" --precision ${run%_2} $options \
+      --seed $seed > "$OUT/$log.txt" 2>&1
     echo "$log exit $?: $(grep -c PASS "$OUT/$log.txt") passed"
   done
+}
+with_and_without() {   # rule shapes-file seconds runs...: the pick with and without the rule
+  study "$2" "$3" 60 "--rule $1" "${@:4}"
 }
 for part in "$@"; do
   case $part in
@@ -96,14 +99,7 @@ for part in "$@"; do
   lowfresh)
     with_and_without wgmma_swaps_one_tile "${LOW_SHAPES:-scripts/shapes/low_fit_fresh.txt}" ${FRESH_S:-150} \
       fp16 bf16 fp16_2 ;;
-  shortfits)
-    shapes=${SHORT_SHAPES:-scripts/shapes/short_fit_fresh_2.txt}
-    for p in fp16 bf16; do
-      log=$(basename "$shapes" .txt)_$p
-      timeout ${SHORT_S:-120} $PY scripts/swap_fit_study.py --shapes "$shapes" --precision $p --fits 1:4 \
-        --seed 62 > "$OUT/$log.txt" 2>&1
-      echo "$log exit $?: $(grep -c PASS "$OUT/$log.txt") passed"
-    done ;;
+  shortfits) study "${SHORT_SHAPES:-scripts/shapes/short_fit_fresh_2.txt}" ${SHORT_S:-120} 62 "--fits 1:4" fp16 bf16 ;;
   clusterrule)   # (150 s ran out at run 3's 24th bf16 shape: docs/results/2026-12-05-h100-cluster-one/)
     with_and_without wgmma_leaves_clusters_of_one scripts/shapes/cluster_one_rule.txt ${RULE_S:-200} \
       ${CLUSTER_RUNS:-fp16 bf16} ;;
@@ -125,12 +121,7 @@ for part in "$@"; do
     sw=SWAP_AB=1,CONSUMERS=3,CLUSTER=2,SHARE_A=1
     ladder survey7_cublas_tiles scripts/shapes/survey7_cublas_tiles.txt ${TILES7_S:-90} picked $sw,BN=160,STAGES=3 \
       $sw,BN=160,STAGES=4,C_PARTS=2 $sw,BN=128,STAGES=4 $sw,BN=128,STAGES=5,C_PARTS=2 ;;
-  onetile65)
-    for p in ${PRECISIONS:-fp16}; do
-      timeout ${ONE65_S:-240} $PY scripts/swap_fit_study.py --shapes scripts/shapes/m65_128_one_tile.txt \
-        --precision $p --fits 1:4 1:2 --seed 61 > "$OUT/m65_128_one_tile_$p.txt" 2>&1
-      echo "m65_128_one_tile $p exit $?: $(grep -c PASS "$OUT/m65_128_one_tile_$p.txt") passed"
-    done ;;
+  onetile65) study scripts/shapes/m65_128_one_tile.txt ${ONE65_S:-240} 61 "--fits 1:4 1:2" ${PRECISIONS:-fp16} ;;
   lowchecks)
     gpu_tests "swapped_tiles_that_fit" low_fit
     sw=SWAP_AB=1,CONSUMERS=2,CLUSTER=4

@@ -17,7 +17,7 @@ from pathlib import Path
 from .cache import CubinCache, cache_dir, cache_key
 from .cubin import kernel_resources
 from .driver import BACKENDS, Backend, get_backend
-from .errors import ArchError, CompileError, MissingHeaderError, UsageError
+from .errors import ArchError, CompileError, CubinError, MissingHeaderError, UsageError
 from .validate import defines as check_defines, env_dirs, is_dir, is_file, is_whole
 
 # Installed: the kernels ship inside the package (pyproject maps cuda_src/ to tcraw/cuda_src).
@@ -467,7 +467,6 @@ def compile_cubin(kernel, arch, backend=None, cache=None):
                            entry=None, backend=backend, cache=cache)
     from .cubin import entries
     if kernel.entry not in (found := entries(cubin.image)):
-        from .errors import CubinError
         raise CubinError(f"kernel {kernel.name}: {kernel.source} has no entry {kernel.entry!r}; its "
                          f"kernels are: {', '.join(sorted(found)) or 'none'} (an entry is its symbol: "
                          "the name itself under extern \"C\", else C++'s mangled name, as listed)")
@@ -806,7 +805,6 @@ def write_manifest(out, rows, note=print):
     manifest that cannot be read is replaced by this compile's rows, with a ``note`` naming the
     cubins that leaves unlisted (a cubin-only run refuses them)."""
     import fcntl
-    from .errors import CubinError
     from .report import as_json
     out = Path(out)
     try:
@@ -855,7 +853,6 @@ def read_manifest(cubin_dir, missing_ok=False):
         problem = "does not exist"
     except (OSError, ValueError) as exc:
         problem = f"cannot be read ({getattr(exc, 'strerror', None) or exc})"
-    from .errors import CubinError
     exc = CubinError(f"{path} {problem}; rebuild the directory with `tcraw compile --arch ... --out {cubin_dir}`")
     exc.problem = problem
     raise exc
@@ -867,7 +864,6 @@ def check_prebuilt(kernel, arch, path, image):
     copied in by hand or built from another version of the source is refused, not run. (A
     directory without manifest.json — made by hand — is trusted as it is, its arch still read.)"""
     from .cubin import elf_arch
-    from .errors import CubinError
     rebuild = f"rebuild it with `{rebuild_command(kernel, arch, path.parent)}`"
     if os.path.lexists(path.parent / MANIFEST):   # (a link to nothing is a manifest that cannot be read)
         row = next((r for r in read_manifest(path.parent) if Path(str(r.get("cubin"))).name == path.name), None)
