@@ -6,7 +6,9 @@
 set -uo pipefail
 LOG=${1:-build/sanitize.log}
 PY=${PY:-python3}
-SAN=${SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
+# SANITIZER, else where `tcraw check --sanitize` looks: $CUDA_HOME/bin, $CUDA_PATH/bin, /usr/local/cuda/bin, PATH
+SAN=${SANITIZER:-$("$PY" -c 'from tcraw.check import find_sanitizer; print(find_sanitizer() or "")' 2>/dev/null)}
+SAN=${SAN:-compute-sanitizer}
 WHAT=(--precision all)
 if [ -n "${KERNELS:-}" ]; then   # a name that is no kernel: refused before anything runs, exit 2
   "$PY" -c 'import sys; from tcraw import kernels; from tcraw.errors import run_main
@@ -16,7 +18,7 @@ run_main("sanitize: KERNELS", lambda: kernels.select([k.strip() for k in sys.arg
 fi
 if [ ! -x "$SAN" ]; then   # (as `tcraw check --sanitize`: one line, exit 3 — not 32 runs' "exit 127")
   echo "sanitize: compute-sanitizer not found ($SAN); it ships with the CUDA toolkit:" \
-       "put it on PATH or set SANITIZER" >&2
+       "put it on PATH, set CUDA_HOME to its toolkit or SANITIZER to it" >&2
   exit 3
 fi
 mkdir -p "$(dirname "$LOG")"

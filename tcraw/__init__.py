@@ -15,13 +15,13 @@ Two levels, both public (README, "Python API"):
   ``check_kernels`` do what `tcraw compile / run / sweep / bench / check` do and return the same
   records (``parse_shapes`` and ``suite_summary`` for `bench --shapes`); ``run_matmul`` and
   ``make_problem`` are one kernel on one problem; ``run_profile`` and ``roofline_png`` are
-  `tcraw profile`.
+  `tcraw profile`; ``machine_info`` is `tcraw info` and ``cache_report`` `tcraw cache`.
 """
 
 from .check import battery, check_in_process, check_isolated, check_kernels
 from .compiler import Arch, Cubin, compile_cubin, compile_source, compile_table, parse_archs
 from .driver import get_backend
-from .errors import (ArchError, CompileError, CubinError, CudaError, KernelFault, NoDeviceError,
+from .errors import (ArchError, CompileError, CubinError, CudaError, KernelFault, NoDeviceError, UnknownName,
                      MissingHeaderError, MissingToolError, NoNvrtcError, OutOfMemory, TcrawError, UsageError)
 from .kernel import Geometry, Kernel
 from .kernels import KERNELS, get_kernel, load_spec, select, tile_geometry, user_kernel
@@ -32,6 +32,8 @@ from .runtime import (Device, DeviceBuffer, Function, KernelArgs, Module, Tensor
 from .bench import SUITES, bench_plan, bench_vs_cublas, parse_shapes, run_bench, run_plan, suite_summary
 from .sweep import run_isolated, run_kernels, run_problem, run_sweep
 from .profile import roofline_png, run_profile
+from .machine import machine_info
+from .cache import cache_report
 
 __version__ = "0.1.0"
 
@@ -46,7 +48,9 @@ __all__ = [
     "run_isolated",
     "run_bench", "SUITES", "parse_shapes", "suite_summary", "battery", "check_in_process",
     "check_isolated", "Record", "run_profile", "roofline_png",
+    # the machine and the cubin cache: `tcraw info`, `tcraw cache`
+    "machine_info", "cache_report",
     # errors
     "TcrawError", "UsageError", "ArchError", "CompileError", "CubinError", "CudaError", "KernelFault",
-    "NoDeviceError", "NoNvrtcError", "MissingHeaderError", "MissingToolError", "OutOfMemory",
+    "NoDeviceError", "NoNvrtcError", "MissingHeaderError", "MissingToolError", "OutOfMemory", "UnknownName",
 ]

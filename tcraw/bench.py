@@ -8,7 +8,7 @@ verified at every size it is timed at, and reported as a ratio to cuBLAS's media
 
 from dataclasses import dataclass, replace
 
-from .errors import TcrawError
+from .errors import NamedTable, TcrawError
 from .kernels import KERNELS, checked_chosen
 from .matmul import failed_record, make_problem, run_cublas, run_cublaslt, run_matmul
 from .driver.cublaslt import LT_NONE, LT_TYPES
@@ -35,14 +35,26 @@ LADDER_GROUPS = {"all": list(LADDER), **{family: [key for key in LADDER if PRECI
 
 # Shape suites (`tcraw bench --shapes NAME`): where real workloads live, not only big squares.
 _PROJECTIONS = [(4096, 4096), (11008, 4096), (4096, 11008), (14336, 4096), (4096, 14336)]   # N × K
-SUITES = {
+SUITES = NamedTable("suite", {
     "square": [(s, s, s) for s in (1024, 2048, 3072, 4096, 6144, 8192)],
     # M tokens against projection-like weights (N × K), from decode (1) to prefill (16384)
     "llm": [(m, n, k) for m in (1, 16, 128, 512, 2048, 16384) for n, k in _PROJECTIONS],
     "skinny": [(64, 8192, 8192), (8192, 64, 8192), (256, 16384, 1024), (16384, 256, 1024), (128, 4096, 4096)],
     "long-k": [(1024, 1024, 8192), (1024, 1024, 16384), (512, 512, 32768), (2048, 2048, 16384)],
     "odd": [(1001, 1003, 997), (3001, 2999, 1025), (4095, 4097, 4093), (777, 5555, 333), (6001, 1999, 3003)],
-}
+})
+
+
+def shape_row(text):
+    """(m, n, k) from one shape as a file of shapes and check's --shapes write it: `M N K`, `M,N,K`
+    or `MxNxK`; each a problem's size (validate.problem's refusal otherwise)."""
+    from . import validate
+    from .errors import UsageError
+    shape = tuple(map(validate.digits, text.lower().replace("x", " ").replace("×", " ").replace(",", " ").split()))
+    if len(shape) != 3 or None in shape:
+        raise UsageError(f"{text.strip()!r} is not a shape; write M N K (or M,N,K or MxNxK)")
+    validate.problem(*shape)
+    return shape
 
 
 def parse_shapes(spec):
@@ -60,7 +72,8 @@ def parse_shapes(spec):
             continue
         path = Path(item)
         if not validate.is_file(path):
-            raise UsageError(f"--shapes {item!r} is neither a suite ({', '.join(SUITES)}) nor a file of shapes")
+            raise UsageError(f"--shapes {item!r} is neither a suite ({', '.join(SUITES)}) nor a file of shapes"
+                             f"{validate.close_to(item, SUITES)}")
         try:
             text = path.read_text(encoding="utf-8-sig")   # (a byte-order mark is not part of the first line)
         except (OSError, UnicodeDecodeError) as exc:
@@ -73,16 +86,10 @@ def parse_shapes(spec):
             line = line.split("#")[0].strip()
             if not line:
                 continue
-            parts = line.lower().replace("x", " ").replace("×", " ").replace(",", " ").split()
-            shape = tuple(map(validate.digits, parts))
-            shape = () if None in shape else shape
-            if len(shape) != 3:
-                raise UsageError(f"{path}:{n}: {line!r} is not a shape; write M N K (or M,N,K or MxNxK)")
             try:
-                validate.problem(*shape)
+                out.append((suite, shape_row(line)))
             except UsageError as exc:
                 raise UsageError(f"{path}:{n}: {exc}") from None
-            out.append((suite, shape))
         if len(out) == before:
             raise UsageError(f"--shapes {path}: no shape in it; write one M N K a line")
     if not out:

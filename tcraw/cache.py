@@ -262,3 +262,31 @@ class CubinCache:
                     continue
                 n += 1
         return n
+
+
+def cache_report(action="info", directory=None):
+    """What `tcraw cache info` and `cache clear` report, as a dict: the directory and its entries
+    (info: their bytes too; clear: the files removed — an entry's SASS counts sit beside it). A
+    directory that cannot be one, or that the OS will not let tcraw read or clear, is a
+    UsageError naming it."""
+    from .errors import UsageError
+    if action not in ("info", "clear"):
+        raise UsageError(f"the cache's actions are info and clear, not {action!r:.80}")
+    c = CubinCache(directory)
+    try:
+        if (problem := dir_problem(c.dir)):
+            raise UsageError(f"the cubin cache {c.dir} cannot be a directory: {problem}; point TCRAW_CACHE_DIR at one")
+        entries = c.entries()
+        if action == "clear":
+            return {"dir": str(c.dir), "entries": len(entries), "removed": c.clear()}
+        from .validate import env_flag
+        return {"dir": str(c.dir), "entries": len(entries),
+                "bytes": sum(p.stat().st_size for p in entries if p.is_file()),
+                "override": "TCRAW_NO_CACHE=1 is set: compiles neither read nor write it" if env_flag("TCRAW_NO_CACHE")
+                else "TCRAW_CACHE_DIR (TCRAW_NO_CACHE=1 to bypass)"}
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise UsageError(f"cache {action}: {exc.strerror or exc} ({exc.filename or c.dir}); "
+                         "check the permissions of TCRAW_CACHE_DIR or point it elsewhere") from None
+

@@ -144,7 +144,10 @@ def run_child(cmd, kernel, shapes, timeout, what):
 
 def check_isolated(kernel, device_index, shapes, seed, *, timeout=120, backend=None, cubin_dir=None,
                    note=print, extras=True, guard=True):
-    """Each shape in its own child process (a fault or hang loses only that shape's rows)."""
+    """Each shape in its own child process (a fault or hang loses only that shape's rows). No
+    driver, no such GPU: refused here first, as run_isolated does."""
+    from .runtime import existing_ordinal
+    existing_ordinal(device_index)
     rows = []
     for shape in shapes:
         got = run_child(child_command(kernel, device_index, [shape], seed, False, backend, cubin_dir, guard),
@@ -175,7 +178,7 @@ def require_sanitizer():
     tool_path = find_sanitizer()
     if not tool_path:
         raise MissingToolError("--sanitize needs compute-sanitizer (CUDA toolkit), which is not on this machine: put "
-                               "it on PATH or set CUDA_HOME")
+                               "it on PATH or set CUDA_HOME to its toolkit")
     return tool_path
 
 

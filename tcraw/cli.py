@@ -9,11 +9,11 @@ import contextlib
 import errno
 import json
 import os
+import re
 import sys
 
 from . import compiler, driver, kernels, report, runtime, validate
-from .errors import ArchError, NoDeviceError, NoNvrtcError, TcrawError, UsageError
-from .precision import FAMILIES
+from .errors import ArchError, NoDeviceError, TcrawError, UsageError
 
 
 INTERNAL_ERROR = 70   # EX_SOFTWARE: outside the contract's 0-3, so no script mistakes it for a verdict
@@ -43,8 +43,11 @@ class _Parser(argparse.ArgumentParser):
         self.register("action", None, _Once)
 
     def error(self, message):  # argparse's own usage errors exit 2 too, but with our one-liner
+        # (-DFOO after --define reads as an option: the value is missing to argparse)
+        dash = "; nvcc's -DFOO is --define FOO here" if message == "argument --define: expected one argument" \
+            else ""
         raise UsageError(f"{self.prog.removeprefix('tcraw').strip() + ': ' if self.prog != 'tcraw' else ''}"
-                         f"{message} (see --help)")
+                         f"{message}{dash} (see --help)")
 
 
 def _common(p):
@@ -56,6 +59,8 @@ def _common(p):
                    help="print every cu*/nvrtc* call with arguments, result and µs (or TCRAW_TRACE=1)")
 
 
+SELECTING_HELP = ("a family — fp32, fp16, bf16, tf32, int8, fp64, fp8 — or one precision's key (fp16acc16, "
+                  "fp8e4m3, ...: `tcraw list`), or all; comma-separated")
 SOURCE_PRECISION = "your --source kernel's precision, e.g. fp16"
 
 
@@ -164,43 +169,8 @@ def _open_device(ordinal):
 # -- info -----------------------------------------------------------------------------------------
 
 def cmd_info(args):
-    from .sass import find_cuobjdump
-    from .toolchain import choose
-    validate.device_index(args.device)
-    drv = driver.get_backend()
-    info = {"backend": drv.name, "backend_chosen_by": driver.default_backend_name()[1]}
-    info["toolchain"] = choose().as_dict()
-    info["cuda_bindings"] = info["toolchain"]["cuda_bindings"]   # kept at the top level too, as before
-    try:
-        major, minor = compiler.nvrtc_version()
-        info["nvrtc"] = f"{major}.{minor}"
-        info["nvrtc_archs"] = [str(a) for a in compiler.supported_archs()]
-    except (NoNvrtcError, UsageError) as exc:  # cubin-only machines, a mixed toolchain: say so, keep going
-        info["nvrtc"], info["nvrtc_archs"], info["nvrtc_problem"] = None, [], str(exc)
-    try:
-        info["include_dirs"] = [str(d) for d in compiler.find_include_dirs()]
-    except TcrawError as exc:
-        info["include_dirs"] = None
-        info["include_problem"] = str(exc)
-    info["cuobjdump"] = find_cuobjdump()
-    info["cuda_src"] = str(compiler.CUDA_SRC)
-    from .cache import cache_dir
-    info["cache_dir"] = None if validate.env_flag("TCRAW_NO_CACHE") else str(cache_dir())
-    try:
-        from .precision import PRECISIONS
-        with _open_device(args.device) as dev:
-            from .toolchain import cuda_version
-            info["gpu"] = {
-                "index": dev.ordinal, "name": dev.name, "arch": str(dev.arch), "sms": dev.sm_count,
-                "sm_clock_mhz": dev.clock_khz / 1e3, "mem_clock_mhz": dev.mem_clock_khz / 1e3,
-                "memory_gib": round(dev.total_mem / 2**30, 1), "l2_mib": dev.l2_bytes / 2**20,
-                "driver_cuda": "{}.{}".format(*cuda_version(dev.drv.driver_version())),
-                "peak_tflops": {p.key: round(t, 1) for p in PRECISIONS.values()
-                                if (t := dev.peak_tflops(p)) is not None},
-            }
-    except NoDeviceError as exc:
-        info["gpu"] = None
-        info["gpu_problem"] = str(exc)
+    from .machine import machine_info
+    info = machine_info(args.device, open_device=_open_device)
     if args.format == "json":
         print(json.dumps(info, indent=2))
         return 0
@@ -225,7 +195,7 @@ def cmd_list(args):
         raise UsageError("--precision here is a --source kernel's precision: give --source too, or drop "
                          "--precision (the table has a precision column for every kernel)")
     extra = _user_kernels(args)
-    rows = [{"name": k.name, "precision": k.precision.label,
+    rows = [{"name": k.name, "precision": k.precision.label, "precision_key": k.precision.key,
              "min_arch": f"sm_{k.min_arch}" + ("a only" if k.arch_specific else ""),
              "tile": "×".join(map(str, k.tile)), "source": k.source, "entry": k.entry,
              "summary": k.summary} for k in [*kernels.KERNELS.values(), *extra]]
@@ -252,11 +222,24 @@ def _archs_for_compile(archs, device_ordinal):
 
 
 def _print_compile_rows(rows, fmt):
+    """The compile table (a row's detail cut to its first clause: JSON and CSV carry it whole),
+    then — table only — each arch this NVRTC cannot target, once, with the fix its row carries (an
+    error or a refusal was noted in full as it came; a kernel below its minimum arch needs none)."""
+    # (--out builds every configuration 06 can pick: 50-odd a precision, each an arch-specific row on
+    # every arch but sm_90 — in the table those are counted, not listed)
+    unbuilt = {id(r) for r in rows if "[" in r["kernel"] and r["status"] in ("below-min-arch", "arch-specific")}
     text_rows = rows if fmt != "table" else [
-        {**r, "detail": (r.get("detail") or "").split(";")[0][:60],
+        {**r, "detail": re.sub(r" \(.*?\)", "", (r.get("detail") or "").split(";")[0])[:80],
          "warnings": len((r.get("ptxas_warnings") or []) + (r.get("nvrtc_warnings") or []))
-         if r["status"] == "ok" else None} for r in rows]
+         if r["status"] == "ok" else None} for r in rows if id(r) not in unbuilt]
     print(report.render(text_rows, fmt, report.COMPILE_COLUMNS))
+    if fmt == "table":
+        if unbuilt:
+            note(f"tcraw compile: {len(unbuilt)} row{'s' * (len(unbuilt) > 1)} of configurations that cannot be "
+                 "built for an arch asked for (below their minimum, or arch-specific) left out of the table; "
+                 "--format json lists them")
+        for detail in dict.fromkeys(r["detail"] for r in rows if r["status"] == "unsupported-by-nvrtc"):
+            note(f"tcraw compile: {detail}")
 
 
 def cmd_compile(args):
@@ -318,7 +301,7 @@ def _chosen(args):
     anything is opened; explicit: asked for by name, so one the GPU cannot run is refused."""
     extra = _user_kernels(args)
     precision = None if args.source is not None else validate.names(args.precision, "--precision",
-                                                                     (*FAMILIES, "all"))
+                                                                     kernels.SELECTING_PRECISIONS)
     return (kernels.select(validate.names(args.kernel, "--kernel"), precision, extra, getattr(args, "b_layout", None)),
             bool(args.kernel or extra))
 
@@ -491,16 +474,15 @@ def cmd_bench(args):
 # -- check ----------------------------------------------------------------------------------------
 
 def _shapes(text):
-    """--shapes "m,n,k;m,n,k" (or one m,n,k)."""
+    """--shapes "m,n,k;m,n,k" (or one; each row as a file of shapes writes it: bench.shape_row)."""
+    from .bench import shape_row
     shapes = []
     for part in [p for p in str(text).split(";") if p.strip()]:
         try:
-            shape = _ints(part, "--shapes", (3,))
-        except UsageError:
-            raise UsageError(f"check --shapes takes m,n,k triples separated by ';', got {text!r} (suites and "
-                             "files of shapes are bench's --shapes)") from None
-        validate.problem(*shape)
-        shapes.append(shape)
+            shapes.append(shape_row(part))
+        except UsageError as exc:
+            raise UsageError(f"check --shapes: {exc}; shapes are separated by ';' (suites and files of shapes "
+                             "are bench's --shapes)") from None
     if not shapes:
         raise UsageError(f"--shapes takes m,n,k triples separated by ';', got {text!r}")
     return shapes
@@ -605,25 +587,8 @@ def _check_run_options_paths(args):
 # -- cache ----------------------------------------------------------------------------------------
 
 def cmd_cache(args):
-    from .cache import CubinCache
-    from .validate import dir_problem
-    c = CubinCache()
-    try:
-        if (problem := dir_problem(c.dir)):
-            raise UsageError(f"the cubin cache {c.dir} cannot be a directory: {problem}; point TCRAW_CACHE_DIR at one")
-        if args.action == "clear":   # (removed counts files: an entry's SASS counts sit beside it)
-            entries = len(c.entries())
-            info = {"dir": str(c.dir), "entries": entries, "removed": c.clear()}
-        else:
-            entries = c.entries()
-            info = {"dir": str(c.dir), "entries": len(entries),
-                    "bytes": sum(p.stat().st_size for p in entries if p.is_file()),
-                    "override": "TCRAW_CACHE_DIR (TCRAW_NO_CACHE=1 to bypass)"}
-    except BrokenPipeError:
-        raise
-    except OSError as exc:
-        raise UsageError(f"cache {args.action}: {exc.strerror or exc} ({exc.filename or c.dir}); "
-                         "check the permissions of TCRAW_CACHE_DIR or point it elsewhere") from None
+    from .cache import cache_report
+    info = cache_report(args.action)
     if args.format == "json":
         print(json.dumps(info, indent=2))
     elif args.format == "csv":
@@ -666,11 +631,10 @@ def build_parser():
     s = sub.add_parser("run", help="run, time and verify kernels on the GPU")
     _common(s)
     s.add_argument("--kernel", action="extend", nargs="+", help="kernel name(s), see `tcraw list`")
-    s.add_argument("--precision", action="extend", nargs="+",
-                   help="fp32, fp16, bf16, tf32, int8, fp64, fp8 or all (comma-separated)")
+    s.add_argument("--precision", action="extend", nargs="+", help=SELECTING_HELP)
     _shape_options(s)
     s.add_argument("--iters", type=_whole, default=20, help="timed launches (median and min reported)")
-    s.add_argument("--warmup", type=_whole, default=3)
+    s.add_argument("--warmup", type=_whole, default=3, help="untimed launches first (default 3)")
     s.add_argument("--seed", type=_whole, help="input seed (default: fresh each run, printed)")
     s.add_argument("--inputs", choices=("normal", "int"), default="normal",
                    help="random normal, or integers in [-4,4] (exact results)")
@@ -691,10 +655,10 @@ def build_parser():
     s.add_argument("--sizes", action="extend", nargs="+",
                    help="M = N = K values, comma-separated (default 256,1024,2048)")
     s.add_argument("--kernel", action="extend", nargs="+", help="kernel name(s), see `tcraw list`")
-    s.add_argument("--precision", action="extend", nargs="+", help="fp32, fp16, bf16, tf32, int8, fp64, fp8 or all")
+    s.add_argument("--precision", action="extend", nargs="+", help=SELECTING_HELP)
     s.add_argument("--device", default="0", help="GPU index, or 'all': one worker per GPU, at once")
     s.add_argument("--iters", type=_whole, default=10)
-    s.add_argument("--warmup", type=_whole, default=2)
+    s.add_argument("--warmup", type=_whole, default=2, help="untimed launches first (default 2)")
     s.add_argument("--seed", type=_whole)
     s.add_argument("--inputs", choices=("normal", "int"), default="normal")
     s.add_argument("--cubin-dir", help="run prebuilt cubins from here (no NVRTC needed)")
@@ -714,7 +678,7 @@ def build_parser():
                    help="the ladders: fp32, fp16, bf16, tf32, int8, fp8e4m3bf16, fp8e4m3, fp8e5m2 (fp8: all three), "
                         "fp64 or all (the default); FP8 and INT8 against cuBLASLt")
     s.add_argument("--iters", type=_whole, default=20)
-    s.add_argument("--warmup", type=_whole, default=5)
+    s.add_argument("--warmup", type=_whole, default=5, help="untimed launches first (default 5)")
     s.add_argument("--seed", type=_whole)
     s.add_argument("--device", default="0")
     s.add_argument("--out", help="write bench.json and bench.csv here (with --shapes, suites.json and "
@@ -724,7 +688,7 @@ def build_parser():
 
     s = sub.add_parser("check", help="judge a kernel: a battery of shapes, guard bands, both input modes")
     _common(s)
-    s.add_argument("--shapes", help='m,n,k;m,n,k instead of the battery')
+    s.add_argument("--shapes", help='shapes instead of the battery, each M,N,K (or MxNxK, or M N K), separated by ;')
     s.add_argument("--seed", type=_whole, help="draws the battery's random shapes and the inputs")
     s.add_argument("--device", type=_whole, default=0)
     s.add_argument("--cubin-dir", help="check prebuilt cubins from here")
@@ -767,8 +731,29 @@ def build_parser():
 ENVIRONMENT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG, errno.EROFS}
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (timeout, a CI runner, docker stop) met as ^C is: what was measured or compiled is
+    still shown and a compile's manifest still lists what it wrote."""
+
+
+def _terminate(signum, frame):
+    raise Terminated()
+
+
 def main(argv=None):
-    code = _main(argv)
+    import signal
+    import threading
+    # Characters that stdout's encoding lacks (×, →, µ in a table, on an ASCII or Latin-1 terminal)
+    # escaped, as Python escapes stderr's: never an error after the GPU work that lost its rows.
+    with contextlib.suppress(AttributeError, ValueError):
+        sys.stdout.reconfigure(errors="backslashreplace")
+    main_thread = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGTERM, _terminate) if main_thread else None
+    try:
+        code = _main(argv)
+    finally:
+        if main_thread:   # (None: a handler set outside Python, which cannot be put back: the default)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL if before is None else before)
     if code not in (0, 1):   # (refused, interrupted or broken: not the empty --out it made)
         validate.remove_unused_dirs()
     validate.MADE.clear()
@@ -792,9 +777,9 @@ def _main(argv):
     except BrokenPipeError:  # `tcraw ... | head`: the reader left; not an error of ours
         sys.stderr.close()
         return 0
-    except KeyboardInterrupt:
-        note("tcraw: interrupted")
-        return 130
+    except KeyboardInterrupt as exc:
+        note(f"tcraw: {'terminated' if isinstance(exc, Terminated) else 'interrupted'}")
+        return 143 if isinstance(exc, Terminated) else 130
     except SystemExit as exc:  # --help
         return exc.code if isinstance(exc.code, int) else 0
     except Exception as exc:  # a bug of tcraw's: one line, and the traceback only on request

@@ -108,12 +108,16 @@ def check_arch_supported(arch, backend=None):
     ccs = [a.cc for a in supported_archs(backend)]
     if arch.cc not in ccs:
         major, minor = nvrtc_version(backend)
-        raise ArchError(
-            f"{arch} is not supported by the installed NVRTC {major}.{minor} "
-            f"(it targets sm_{', sm_'.join(map(str, ccs))}); "
-            + (f"{arch} needs NVRTC 12 (CUDA 13 dropped sm_50 … sm_72): {install_hint(12)}"
-               if arch.cc < min(ccs) else f"install a newer NVRTC: pip install -U 'cuda-toolkit[nvrtc]>={major}'")
-        )
+        if arch.cc < min(ccs):
+            fix = f"{arch} needs NVRTC 12 (CUDA 13 dropped sm_50 … sm_72): {install_hint(12)}"
+        elif arch.cc > max(ccs):
+            fix = f"a newer NVRTC may target it: pip install -U 'cuda-toolkit[nvrtc]>={major}'"
+        else:   # (between two it targets: a number no GPU has, or one this CUDA renamed or dropped)
+            renamed = {101: " (CUDA 13 calls CUDA 12's sm_101 sm_110)", 110: " (CUDA 12 calls it sm_101)"}
+            fix = f"no GPU is that architecture for this NVRTC{renamed.get(arch.cc, '')}; name one from its " \
+                "list (`nvidia-smi --query-gpu=compute_cap` shows a GPU's)"
+        raise ArchError(f"{arch} is not supported by the installed NVRTC {major}.{minor} "
+                        f"(it targets sm_{', sm_'.join(map(str, ccs))}); {fix}")
 
 
 # -- headers --------------------------------------------------------------------------------------
@@ -170,8 +174,9 @@ def find_include_dirs():
             # include/cccl, which nvcc adds by itself; NVRTC is told
             return list(dict.fromkeys([*dirs, *(Path(d) / "cccl" for d in dirs if is_dir(Path(d) / "cccl"))]))
     raise MissingHeaderError(
-        f"the tensor-core kernels include <mma.h>, which needs mma.h, crt/mma.h and cuda_fp16.h of CUDA "
-        f"{tc.major} (chosen by {tc.chosen_by}); none found in {'; '.join(looked)}"
+        f"no CUDA {tc.major} headers for a source that includes any (CUDA {tc.major}: chosen by {tc.chosen_by}, "
+        f"and tcraw takes the set that holds mma.h, crt/mma.h and cuda_fp16.h, what its tensor-core kernels "
+        f"include); none found in {'; '.join(looked)}"
         f"{' (TCRAW_CUDA_INCLUDE)' if os.environ.get('TCRAW_CUDA_INCLUDE') else ''}. Install them: "
         f"{install_hint(tc.major)}; or point CUDA_HOME or TCRAW_CUDA_INCLUDE at a CUDA {tc.major} toolkit")
 
@@ -337,6 +342,9 @@ def compile_hints(text, log, include_dirs, source_dir):
                          f"CCCL's <cuda/std/{std}> has its device form")
         elif std == "cstdio":
             hints.append(f"NVRTC has no <{name}>: device code has printf without it; drop the include")
+        elif source_dir and is_file(Path(source_dir) / name):   # (as nvcc: <name> is not looked for beside it)
+            hints.append(f"{name} is in {source_dir}, beside the source, where only #include \"{name}\" looks: "
+                         f"include it so, or add that directory with --include (include_dirs=)")
         elif name.isalpha() and name.islower():   # (<vector>, <string>: the host's C++ library)
             hints.append(f"NVRTC has no <{name}>: it compiles device code alone, without the host's C++ library")
     for name, content in included_headers(text, include_dirs, source_dir):
@@ -363,7 +371,8 @@ def compile_source(source, arch, *, defines=(), include_dirs=(), name=None, entr
             ("\0" in str(source) and "\n" not in str(source)):
         raise UsageError(f"the kernel source is a path or the CUDA text itself (a str with a newline), "
                          f"not {source!r:.80}")
-    check_whole(str(source), "the CUDA text")
+    if "\n" in str(source):   # (a path's own bytes — a directory named in Latin-1 — are the OS's business)
+        check_whole(str(source), "the CUDA text")
     from .kernel import texts
     # one NAME=VALUE or one directory: not its letters
     defines = texts((defines,) if isinstance(defines, str) else defines, "defines")
@@ -437,10 +446,18 @@ def built_arch(kernel, arch):
 
 
 def source_refusal(kernel):
-    """The UsageError for a kernel whose source is not a file (a spec's kernel whose file went), or
-    None. Asked where it is compiled and, for run, sweep, check, bench and profile, before a GPU."""
+    """The UsageError for a kernel whose source is not a file (a spec's kernel whose file went) or
+    one NVRTC would read only in part (check_whole), or None. Asked where it is compiled and, for
+    run, sweep, check, bench and profile, before a GPU."""
     path = source_path(kernel.source)
     if is_file(path):
+        try:
+            read_source(path)
+        except UsageError as exc:
+            return exc
+        except OSError as exc:
+            return UsageError(f"kernel {kernel.name}'s source {path} cannot be read: "
+                              f"{getattr(exc, 'strerror', None) or exc}")
         return None
     here = not Path(kernel.source).is_absolute() and is_file(kernel.source)
     return UsageError(f"kernel {kernel.name}'s source {path} is not a file" + (
@@ -468,7 +485,8 @@ def compile_cubin(kernel, arch, backend=None, cache=None):
     from .cubin import entries
     if kernel.entry not in (found := entries(cubin.image)):
         raise CubinError(f"kernel {kernel.name}: {kernel.source} has no entry {kernel.entry!r}; its "
-                         f"kernels are: {', '.join(sorted(found)) or 'none'} (an entry is its symbol: "
+                         f"kernels are: {', '.join(sorted(found)) or 'none (no __global__ function in it)'} "
+                         "(an entry is its symbol: "
                          "the name itself under extern \"C\", else C++'s mangled name, as listed)")
     cubin.kernel = kernel.name
     for field, value in resources(cubin.image, cubin.log, kernel.entry).items():
@@ -518,8 +536,14 @@ def check_declared_launch(kernel, image):
     if said != declared:
         names = ["threads", "smem bytes"] + [f"{op} box {d}" for op in ("A", "B", "C", "A's edge")
                                              for d in ("rows", "cols")]
-        diff = ", ".join(f"{n} {s} vs {d}" for n, s, d in zip(names, said, declared) if s != d) or \
-            f"{len(said)} values vs {len(declared)}"
+        if np.frombuffer(raw, dtype="<f4").tolist()[:len(declared)] == declared[:len(said)]:
+            raise UsageError(f"kernel {kernel.name}: its source's tcraw_launch holds floats ({said} read as int); "
+                             "declare it extern \"C\" __constant__ int tcraw_launch[]")
+        if len(said) != len(declared):   # (no flag makes a declaration of another length: the source must change)
+            raise UsageError(f"kernel {kernel.name}: its source's tcraw_launch holds {len(said)} "
+                             f"value{'s' * (len(said) != 1)}, {said}; its declaration's launch is {len(declared)}, "
+                             f"{declared} ({', '.join(names[:len(declared)])}): state all of them in the source")
+        diff = ", ".join(f"{n} {s} vs {d}" for n, s, d in zip(names, said, declared) if s != d)
         where = "--block and --smem" if kernel.origin[:1] == ("--source",) else \
             "the geometry (tcraw's registry or the spec)"
         raise UsageError(f"kernel {kernel.name}: its source states tcraw_launch = {said}, its declaration "
@@ -617,7 +641,8 @@ def parse_archs(archs):
     (sm_90, 90 and compute_90 are one target). None of them is a UsageError, not an empty table."""
     texts = [archs] if isinstance(archs, (str, Arch)) else archs
     if isinstance(texts, (list, tuple)):   # ("sm_80,sm_90" in a list, as --arch repeated gives them)
-        texts = [t for a in texts for t in (a.split(",") if isinstance(a, str) else [a])]
+        texts = [t for a in texts for t in (a.split(",") if isinstance(a, str) else [a])
+                 if not isinstance(t, str) or t.strip()]   # (an empty item skipped, as --arch skips it)
     if is_whole(texts):   # (90: as "90" reads)
         texts = [str(texts)]
     if not isinstance(texts, (list, tuple)) or not all(isinstance(a, (str, Arch)) or is_whole(a) for a in texts):
@@ -666,6 +691,10 @@ def compile_table(chosen, archs, *, out=None, note=print):
         out = output_dir(out, "compile --out (out=)")
         if (out / "manifest.json").is_dir():
             raise UsageError(f"{out / 'manifest.json'} is a directory; compile --out writes its manifest there")
+        if (foreign := not_tcraws(out / MANIFEST)):
+            raise UsageError(f"{out / MANIFEST} is {foreign}, not a list of tcraw's rows: compile into another "
+                             "directory, or move that file away (a manifest of tcraw's that cannot be read is "
+                             "replaced, with a note)")
     cuobjdump = find_cuobjdump()
     noted = set()   # (one missing-headers message for every kernel that needs them)
     rows = []
@@ -673,12 +702,7 @@ def compile_table(chosen, archs, *, out=None, note=print):
         chosen = [*chosen, REFERENCE]
     if out:   # a cubin-only run needs whichever configuration the problem picks
         chosen = [c for kernel in chosen for c in kernel.configurations()]
-    stems = {}
-    for kernel in chosen:   # (one name, one row and one cubin file: a second kernel of that name would be lost)
-        if stems.setdefault(kernel.file_stem, _built_as(kernel)) != _built_as(kernel):
-            raise UsageError(f"two different kernels are named {kernel.file_stem!r}"
-                             f"{' (a name tcraw gives its fp64 reference)' if kernel.name == REFERENCE.name else ''}"
-                             "; give each its own name")
+    check_distinct_names(chosen, lambda k: k.file_stem)   # (one name, one row and one cubin file)
     built = set()   # (kernel, arch as built): sm_90 and sm_90a asked of an arch-specific kernel build one cubin
     try:
         for kernel in chosen:
@@ -774,10 +798,22 @@ def built_with(kernel):
     return " ".join([kernel.entry, kernel.precision.key, *(f"-D{d}" for d in kernel.defines)])
 
 
-def _built_as(kernel):
+def built_as(kernel):
     """What makes two Kernels of one name the same build (a configuration is made afresh, with new
     functions, each time it is asked for: equality of the whole Kernel would tell them apart)."""
     return kernel.source, built_with(kernel), kernel.include_dirs, kernel.arch_specific
+
+
+def check_distinct_names(chosen, name=lambda k: k.name):
+    """Refuse two different builds (built_as) of one name among ``chosen``: a second kernel of that
+    name would be lost — a row, a cubin file, the one a child process runs by name."""
+    from .kernels import REFERENCE
+    seen = {}
+    for kernel in chosen:
+        if seen.setdefault(name(kernel), built_as(kernel)) != built_as(kernel):
+            raise UsageError(f"two different kernels are named {name(kernel)!r}"
+                             f"{' (a name tcraw gives its fp64 reference)' if kernel.name == REFERENCE.name else ''}"
+                             "; give each its own name")
 
 
 def source_digest(kernel):
@@ -835,6 +871,18 @@ def write_manifest(out, rows, note=print):
             f"; {len(unlisted)} cubin(s) there are now unlisted, which cubin-only runs refuse until they are "
             f"compiled into {out} again: {', '.join(unlisted[:4])}"
             + (f" and {len(unlisted) - 4} more" if len(unlisted) > 4 else "") if unlisted else ""))
+
+
+def not_tcraws(path):
+    """What the JSON at ``path`` is ("a JSON object", ...) where it reads as JSON but not as a
+    list — someone else's manifest.json, which a compile must not overwrite; None otherwise
+    (none there, a list, or text a broken write of tcraw's may have left)."""
+    try:
+        value = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    kinds = {dict: "a JSON object", str: "a JSON string", bool: "a JSON true or false", type(None): "JSON null"}
+    return None if isinstance(value, list) else kinds.get(type(value), "a JSON number")
 
 
 def read_manifest(cubin_dir, missing_ok=False):

@@ -17,6 +17,26 @@ class UsageError(TcrawError):
     exit_code = 2
 
 
+class UnknownName(UsageError, KeyError):
+    """A name that is not in one of tcraw's tables (tcraw.KERNELS["wmma_fp61"]): a KeyError as a
+    dict's, and a UsageError whose message lists the names there are."""
+
+    __str__ = Exception.__str__   # (KeyError's own would quote the whole message)
+
+
+class NamedTable(dict):
+    """A dict of tcraw's named things (KERNELS, PRECISIONS, SUITES) whose missing key is an
+    UnknownName naming the nearest keys and all of them, not a bare KeyError."""
+
+    def __init__(self, what, items):
+        super().__init__(items)
+        self.what = what
+
+    def __missing__(self, key):
+        from .validate import close_to
+        raise UnknownName(f"unknown {self.what} {key!r}{close_to(key, self)}; known: {', '.join(map(str, self))}")
+
+
 class ArchError(UsageError):
     """A kernel asked for on an architecture below its minimum or one NVRTC cannot target."""
 

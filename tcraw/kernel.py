@@ -102,8 +102,8 @@ class Kernel:
         """Refuse a declaration that could only fail later (a spec's, or flags')."""
         if not is_name(self.name):
             raise UsageError(f"kernel name {self.name!r:.140}: use letters, digits and _ - . + = [ ], at most "
-                             f"{NAME_MOST} of them, not starting with - (it names files and command-line "
-                             "arguments)")
+                             f"{NAME_MOST} of them, not starting with - nor dots alone (it names files and "
+                             "command-line arguments)")
         if isinstance(self.source, os.PathLike):
             object.__setattr__(self, "source", os.fspath(self.source))
         if not isinstance(self.entry, str) or not self.entry or not isinstance(self.source, str):
@@ -132,7 +132,8 @@ class Kernel:
                              f"returning bytes, got {self.workspace!r}")
         # (each is used in arithmetic at launch — a pointer modulo align, SMs modulo cluster — where a
         # wrong one would fail far from the declaration that set it)
-        for field, least, most, what in (("align", 1, 256, "bytes each operand pointer is aligned to (4; WMMA 32)"),
+        for field, least, most, what in (("align", 1, 256, "bytes each operand pointer is aligned to (a Kernel's "
+                                                           "default 4, --source's 16; WMMA 32)"),
                                          ("cluster", 1, 16, "blocks a cluster (1: none)"),
                                          ("pitch", 0, 256, "bytes each operand's row pitch is a multiple of (0: any)"),
                                          ("max_m", 0, None, "the largest M the kernel is right for (0: any)")):
@@ -287,6 +288,7 @@ class Kernel:
     def geometry_at(self, m, n, k):
         """``geometry`` at (m, n, k), checked: what a user's function returns, or raises, is named
         here as their declaration's fault, not met later as a launch's traceback."""
+        from .wgmma import SM90_SMEM_BYTES
         g = self._own_call("geometry", self.geometry, m, n, k)
 
         def triple(t):
@@ -294,10 +296,11 @@ class Kernel:
         # (a grid past the device's limits is the problem's size, not the declaration: the launch's
         # runtime.check_geometry says so with the device's numbers)
         if not (isinstance(g, Geometry) and triple(g.grid) and triple(g.block) and g.block[2] <= 64
-                and g.block[0] * g.block[1] * g.block[2] <= 1024 and is_whole(g.smem_bytes)):
+                and g.block[0] * g.block[1] * g.block[2] <= 1024 and is_whole(g.smem_bytes, 0, SM90_SMEM_BYTES)):
             raise UsageError(f"kernel {self.name}: its geometry({m}, {n}, {k}) gave {g!r}; it must give a "
                              "Geometry: grid and block tuples (x, y, z) of whole numbers ≥ 1, the block at "
-                             "most 1024 threads and z ≤ 64, smem_bytes ≥ 0 (tcraw.tile_geometry makes one)")
+                             f"most 1024 threads and z ≤ 64, smem_bytes from 0 to {SM90_SMEM_BYTES} (the most "
+                             "any GPU gives a block; tcraw.tile_geometry makes one)")
         return g
 
     def launch_geometry(self, m, n, k, sm_count, held=None):
@@ -346,9 +349,10 @@ NAME_MOST = 160   # ... and how many: with its variant (06's longest: 62) and ar
 
 def is_name(text):
     """Whether ``text`` can name a kernel: NAME_CHARS, 1 to NAME_MOST of them, not a leading -
-    (which a command line, --kernel -x, would read as an option)."""
+    (which a command line, --kernel -x, would read as an option) nor dots alone (., ..: no file's
+    name)."""
     import re
-    return isinstance(text, str) and re.fullmatch(f"(?!-){NAME_CHARS}{{1,{NAME_MOST}}}", text) is not None
+    return isinstance(text, str) and re.fullmatch(f"(?!-)(?!\\.+$){NAME_CHARS}{{1,{NAME_MOST}}}", text) is not None
 
 
 TEXTS = {"defines": "NAME or NAME=VALUE texts, e.g. (\"BN=128\",)",

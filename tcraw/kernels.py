@@ -9,11 +9,11 @@ memory. Every kernel takes (A, B, C, M, N, K) with row-major A (M×K), B (K×N),
 
 from dataclasses import replace
 
-from .errors import UsageError
+from .errors import NamedTable, UsageError
 from .kernel import (NAME_MOST, Geometry, Kernel, cdiv, checked_choose, checked_macros, is_name, macro_defines,
                      spelt_macros, texts)
 from .precision import FAMILIES, PRECISIONS
-from .validate import INT32_MAX, defines as checked_defines, is_whole
+from .validate import INT32_MAX, close_to, defines as checked_defines, is_whole
 from .wgmma import SM90_SMEM_BYTES, wgmma_kernel
 # (what tcraw.kernels has always offered, and scripts and tests read here: Kernel's helpers, 06/07's
 # macros, model and picks, 09's and 10's — names bound to the same objects: to change one of the
@@ -202,7 +202,7 @@ def dmma_kernel(tile=DMMA_TILE, name=None, choose=True):
                 f"{tile['STAGES']}-stage cp.async pipeline, fragments double-buffered")
 
 
-KERNELS = {k.name: k for k in [
+KERNELS = NamedTable("kernel", {k.name: k for k in [
     Kernel("naive_fp32", "01_naive_fp32.cu", "naive_fp32", PRECISIONS["fp32"], 50, (1, 1, 1),
            naive_fp32_geometry, summary="one thread per C element, scalar FP32 FMAs"),
     _wmma_naive("fp16", "FP16_FP32", 70, (16, 16, 16)),
@@ -223,7 +223,7 @@ KERNELS = {k.name: k for k in [
     wgmma_kernel("bf16"),
     *(wgmma_kernel(key) for key in ("fp8e4m3bf16", "fp8e4m3", "fp8e5m2", "int8", "tf32")),   # 07
     dmma_kernel(),
-]}
+]})
 
 # The device reference (00): one entry per input storage type, fp64 accumulate.
 REFERENCE = Kernel("reference_fp64", "00_reference_fp64.cu", "reference_fp32", PRECISIONS["fp64"], 50,
@@ -236,9 +236,10 @@ REFERENCE_ENTRIES = {"fp32": "reference_fp32", "tf32": "reference_fp32", "fp16":
 
 def taken_name(name):
     """Whether a user's kernel may not be called ``name``: a registry kernel's, the fp64
-    reference's (`compile --out` writes its cubin beside yours) or a yardstick's (bench's rows)."""
+    reference's (`compile --out` writes its cubin beside yours) or a yardstick's (bench's rows) —
+    or one of their configurations' (wgmma_tma_fp16[BN=128]: the file stem of such a cubin)."""
     from .bench import YARDSTICKS
-    return name in KERNELS or name == REFERENCE.name or name in YARDSTICKS
+    return any(n in KERNELS or n == REFERENCE.name or n in YARDSTICKS for n in {name, name.split("[")[0]})
 
 
 # What `tcraw run` does with no kernel or precision named: the seed's comparison.
@@ -254,13 +255,14 @@ def get_kernel(name, extra=()):
     try:
         return found[name]
     except KeyError:
-        raise UsageError(f"unknown kernel {name!r}; known kernels: {', '.join(found)}") from None
+        raise UsageError(f"unknown kernel {name!r}{close_to(name, found)}; known kernels: {', '.join(found)}") \
+            from None
 
 
 def checked_chosen(chosen):
     """``chosen`` — what run, sweep and check take — if it is a non-empty list of Kernels whose
     sources are files; else a UsageError saying what would do (names go through select)."""
-    from .compiler import source_refusal
+    from .compiler import check_distinct_names, source_refusal
     if isinstance(chosen, (str, Kernel)) or not isinstance(chosen, (list, tuple)) or not chosen or \
             not all(isinstance(k, Kernel) for k in chosen):
         raise UsageError(f"the kernels are a non-empty list of tcraw Kernels, not {chosen!r:.80}; "
@@ -268,6 +270,7 @@ def checked_chosen(chosen):
     for k in chosen:   # (a spec's kernel with no source: refused before the GPU, not midway through a run)
         if (refusal := source_refusal(k)):
             raise refusal
+    check_distinct_names(chosen)
     return list(chosen)
 
 
@@ -364,34 +367,46 @@ def runnable(device, chosen, explicit, note=print):
     return keep
 
 
+# What --precision selects by (run, sweep; select): a family (fp16: its fp16acc16 kernel too), a
+# precision's own key (fp16acc16, fp8e4m3, as `tcraw list --format json` names it), or all.
+SELECTING_PRECISIONS = tuple(dict.fromkeys((*FAMILIES, *PRECISIONS, "all")))
+
+
 def select(names=None, precisions=None, extra=(), b_layout=None):
-    """Kernels by name and/or precision family ('all' for every family), registry order. Both
+    """Kernels by name and/or precision — a family or one precision's key, 'all' for every
+    family — in registry order. Both
     given: every named kernel must be of a named family (a request is never half-ignored).
     ``extra`` (user kernels) can be named, and with no name given they are the selection. A
     family's selection brings the FP32 baseline for speedups — unless ``b_layout`` (B's layout
     asked for every kernel) is one it does not read: the baseline was not asked for."""
     names, precisions = ([x] if isinstance(x, str) else x for x in (names, precisions))   # one name: a list of it
+    from .compiler import check_distinct_names
+    check_distinct_names(extra)   # (by name, one of two would be chosen and the other never seen)
     fams = None
     if precisions:
-        unknown = [f for f in precisions if f not in (*FAMILIES, "all")]
+        unknown = [f for f in precisions if f not in SELECTING_PRECISIONS]
         if unknown:
-            raise UsageError(f"unknown precision {unknown[0]!r}; choose from: {', '.join(FAMILIES)}, all")
+            raise UsageError(f"unknown precision {unknown[0]!r}{close_to(unknown[0], SELECTING_PRECISIONS)}; "
+                             f"choose from: {', '.join(SELECTING_PRECISIONS)}")
         fams = FAMILIES if "all" in precisions else precisions
+
+    def of(kern):   # (a family's kernels, or one precision's by its key: fp16acc16 of fp16's)
+        return not fams or kern.precision.family in fams or kern.precision.key in fams
     if names:
         chosen = [get_kernel(n, extra) for n in names]
         if extra and not set(names) & {k.name for k in extra}:
             chosen += list(extra)   # built-ins named beside your kernel: yours is not dropped
         for kern in chosen:
-            if fams and kern.precision.family not in fams:
-                raise UsageError(f"kernel {kern.name} is {kern.precision.family}, which --precision "
+            if not of(kern):
+                raise UsageError(f"kernel {kern.name} is {kern.precision.key}, which --precision "
                                  f"{','.join(precisions)} leaves out; give --kernel or --precision, "
                                  "or a precision that includes it")
     elif extra:
-        chosen = [k for k in extra if not fams or k.precision.family in fams]
+        chosen = [k for k in extra if of(k)]
         if not chosen:
             raise UsageError(f"none of the user kernels is {','.join(precisions)}")
     elif fams:
-        chosen = [k for k in KERNELS.values() if k.precision.family in fams]
+        chosen = [k for k in KERNELS.values() if of(k)]
         if BASELINE not in [k.name for k in chosen] and b_layout in (None, *KERNELS[BASELINE].b_layouts):
             chosen.insert(0, KERNELS[BASELINE])  # speedups are against the FP32 baseline
     else:
@@ -451,7 +466,9 @@ def load_spec(path):
         raise UsageError(f"spec file {path} is CUDA source; a spec is a Python file with KERNELS = [...]. "
                          "Declare a .cu kernel with --source FILE --entry NAME --precision P --block B instead")
     if not is_file(path):
-        raise UsageError(f"spec file {path} {'is a directory' if is_dir(path) else 'does not exist'}; a spec is "
+        what = "is a directory" if is_dir(path) else "is not a regular file (a pipe or a device?): save the spec " \
+            "to a file" if os.path.exists(path) else "does not exist"
+        raise UsageError(f"spec file {path} {what}; a spec is "
                          "a Python file with KERNELS = "
                          "[tcraw.Kernel(...), ...] (see examples/)")
     import sys
@@ -534,13 +551,18 @@ def user_kernel(source, entry, precision, *, block, tile=(1, 1, 1), block_tile=N
     from pathlib import Path
     def sizes(v, counts):
         return isinstance(v, (tuple, list)) and len(v) in counts and all(is_whole(x, 1, INT32_MAX) for x in v)
-    if not sizes(block, (1, 2, 3)) or not sizes(tile, (3,)):
-        raise UsageError(f"--block (block=) takes 1 to 3 sizes ≥ 1 and --tile (tile=) three (M, N, K) below "
-                         f"2^31; got {block!r} and {tile!r}")
+    block = (block,) if is_whole(block) else block   # (256: one size, as --block 256 reads)
+    if not sizes(block, (1, 2, 3)):   # (more than 1024 threads: tile_geometry's refusal, below)
+        raise UsageError(f"--block (block=) is 1 to 3 sizes (x, y, z), each ≥ 1 and below 2^31; got {block!r}")
+    if not sizes(tile, (3,)):
+        raise UsageError(f"--tile (tile=) is three sizes (M, N, K), each ≥ 1 and below 2^31; got {tile!r}")
     block, tile = tuple(block) + (1,) * (3 - len(block)), tuple(tile)
     if not isinstance(source, (str, os.PathLike)) or not isinstance(entry, str) or \
             not isinstance(name, (str, type(None))):
         raise UsageError(f"source is a path, entry and name texts; got {source!r}, {entry!r}, {name!r}")
+    if Path(source).suffix == ".py":   # (the mistake --spec x.cu's refusal answers, the other way round)
+        raise UsageError(f"{source} is a Python file; --source (source=) takes a kernel's CUDA C++ and a spec file "
+                         "of kernels is --spec FILE (tcraw.load_spec)")
     defines, include_dirs = texts(defines, "defines"), texts(include_dirs, "include_dirs")
     if name == "":
         raise UsageError("an empty name: give the kernel one (--name; name= in Python), or none for the entry's")

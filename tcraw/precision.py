@@ -12,7 +12,7 @@ from typing import Callable
 
 import numpy as np
 
-from .errors import UsageError
+from .errors import NamedTable, UsageError
 
 INPUT_MODES = ("normal", "int")
 
@@ -181,7 +181,7 @@ class Precision:
         return 2.0 * steps * self.acc_unit + self.out_unit
 
 
-PRECISIONS = {p.key: p for p in [
+PRECISIONS = NamedTable("precision", {p.key: p for p in [
     Precision("fp32", "fp32", "fp32→fp32 (SIMT)", np.dtype(np.float32), np.dtype(np.float32),
               to_fp32, as_f64, 2.0 ** -24, 1, 24, tensor_core=False,
               flops_per_clk_sm={80: 128, 86: 256, 89: 256, 90: 256}),
@@ -213,7 +213,7 @@ PRECISIONS = {p.key: p for p in [
     Precision("fp8e4m3bf16", "fp8", "e4m3→bf16", np.dtype(np.uint8), np.dtype(np.uint16),
               to_e4m3, e4m3_to_f64, 2.0 ** -13, 32, 8, scaled=True, out_to_f64=bf16_bits_to_f64,
               out_unit=2.0 ** -8, flops_per_clk_sm={89: 4096, 90: 8192}),
-]}
+]})
 
 # What --precision selects (fp8: 07's three FP8 forms).
 FAMILIES = ("fp32", "fp16", "bf16", "tf32", "int8", "fp64", "fp8")

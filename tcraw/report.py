@@ -85,7 +85,8 @@ COMPILE_COLUMNS = [
 ]
 
 LIST_COLUMNS = [
-    ("name", "kernel"), ("precision", "precision"), ("min_arch", "min arch"), ("tile", "tile (M×N×K)"),
+    ("name", "kernel"), ("precision", "precision"), ("precision_key", "key"), ("min_arch", "min arch"),
+    ("tile", "tile (M×N×K)"),
     ("source", "source"), ("summary", "what it is"),
 ]
 

@@ -29,6 +29,38 @@ def _release(call, *args):
             raise
 
 
+def as_backend(backend):
+    """A backend object as given, or the one named (None: the default)."""
+    return backend if not isinstance(backend, (str, type(None))) else get_backend(backend)
+
+
+def existing_ordinal(ordinal, backend=None):
+    """``ordinal`` as an int once the driver says that GPU exists — no context made: NoDeviceError
+    without a driver or a GPU, UsageError for an index that is not one. What a Device checks
+    first, and what a parent asks before its child processes run on that GPU (their failure
+    must be the kernel's, never the machine's)."""
+    from .validate import is_whole
+    if not is_whole(ordinal):   # (refused on any machine, a GPU or none: the index itself is wrong)
+        raise UsageError(f"a device is a GPU index ≥ 0, got {ordinal!r}")
+    drv = as_backend(backend)
+    drv.init()
+    count = drv.device_count()
+    if count == 0:
+        raise NoDeviceError("the CUDA driver is present but reports no GPU")
+    if not int(ordinal) < count:
+        raise UsageError(f"device {ordinal} does not exist: this machine has {count} GPU(s), "
+                         f"indices 0..{count - 1}")
+    return int(ordinal)
+
+
+def open_device(device, what):
+    """``device`` made current where it is an open tcraw Device; else a UsageError saying ``what``
+    needs one (not an AttributeError from inside tcraw)."""
+    if not callable(getattr(device, "_check", None)):
+        raise UsageError(f"{what} is made on a tcraw.Device (with tcraw.Device(0) as dev: ...), not {device!r:.80}")
+    device._check()
+
+
 # The context tcraw last made current, per thread: a Device makes its own current again when used
 # after another Device was (two GPUs in one thread), so memory, modules and events land on the GPU
 # the object says. (Code that changes the current context itself, outside tcraw, must put it back.)
@@ -39,19 +71,8 @@ class Device:
     """GPU ``ordinal`` with its primary context, made current on the thread that uses it."""
 
     def __init__(self, ordinal=0, backend=None):
-        from .validate import is_whole
-        if not is_whole(ordinal):   # (refused on any machine, a GPU or none: the index itself is wrong)
-            raise UsageError(f"a device is a GPU index ≥ 0, got {ordinal!r}")
-        ordinal = int(ordinal)
-        self.drv = backend if not isinstance(backend, (str, type(None))) else get_backend(backend)
-        self.drv.init()
-        count = self.drv.device_count()
-        if count == 0:
-            raise NoDeviceError("the CUDA driver is present but reports no GPU")
-        if not ordinal < count:
-            raise UsageError(f"device {ordinal} does not exist: this machine has {count} GPU(s), "
-                             f"indices 0..{count - 1}")
-        self.ordinal = ordinal
+        self.ordinal = ordinal = existing_ordinal(ordinal, backend)
+        self.drv = as_backend(backend)
         self.handle = self.drv.device_get(ordinal)
         # The primary context is the one the runtime API shares; retaining it avoids cuCtxCreate,
         # whose signature changed between cuda-bindings 12 and 13.
@@ -199,7 +220,7 @@ class DeviceBuffer:
     (optional) says what it holds, so a kernel given the wrong type can refuse it."""
 
     def __init__(self, device, nbytes, dtype=None):
-        device._check()
+        open_device(device, "a DeviceBuffer")
         if nbytes <= 0:
             raise UsageError(f"a device buffer needs a positive size, got {nbytes} bytes")
         self.device, self.drv, self.nbytes = device, device.drv, int(nbytes)
@@ -321,7 +342,7 @@ class Module:
     """A cubin loaded with cuModuleLoadData."""
 
     def __init__(self, device, image):
-        device._check()
+        open_device(device, "a Module")
         self.device, self.drv, self.image = device, device.drv, bytes(image)
         self.handle = None
         check_driver_takes(device, self.image)

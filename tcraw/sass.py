@@ -82,13 +82,13 @@ def dump_sass(image, tool=None):
 
 
 def entry_sass(sass, entry):
-    """The part of cuobjdump's ``sass`` that is ``entry``'s code ('' where the cubin has no such
+    """The part of cuobjdump's ``sass`` that is ``entry``'s code (None where the dump has no such
     entry): a cubin can hold several kernels (04's fp16 and bf16 forms), each counted alone."""
     heads = list(_FUNCTION.finditer(sass))
     for head, after in zip(heads, heads[1:] + [None]):
         if head.group(1) == entry:
             return sass[head.end():after.start() if after else len(sass)]
-    return ""
+    return None
 
 
 def opcodes(sass):
@@ -111,10 +111,11 @@ def tensor_op_forms(image, tool=None, entry=None):
     if kept is not None and (forms := _read_kept(kept)) is not None:
         return forms
     sass = dump_sass(image, tool)
-    if sass is None:
+    code = sass if sass is None or entry is None else entry_sass(sass, entry)
+    if code is None or not _FUNCTION.search(sass):   # (no dump of the code, or not a dump: unknown, not "none")
         return None
     forms = {}
-    for op in opcodes(sass if entry is None else entry_sass(sass, entry)):
+    for op in opcodes(code):
         if op.split(".")[0] in TENSOR_OPS:
             forms[op] = forms.get(op, 0) + 1
     if kept is not None:

@@ -81,7 +81,10 @@ def child_rows(cmd, timeout, hang="no answer within {timeout} s"):
 def run_isolated(device_index, kern, shape, *, inputs, seed, iters, warmup, cubin_dir=None,
                  backend=None, timeout=600, b_layout=None):
     """One kernel on one problem in a child process; its rows, or one failed row saying why (the
-    child's own message: a fault, a refusal, a timeout), so that no other row is lost."""
+    child's own message: a fault, a refusal, a timeout), so that no other row is lost. No driver,
+    no such GPU: refused here first (NoDeviceError, UsageError), never a failed row of the kernel's."""
+    from .runtime import existing_ordinal
+    existing_ordinal(device_index)
     m, n, k = shape
     cmd = [sys.executable, "-m", "tcraw", "run", *kernels.child_args(kern), "-m", str(m), "-n", str(n),
            "-k", str(k), "--inputs", inputs, "--seed", str(seed), "--iters", str(iters),

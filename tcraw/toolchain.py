@@ -164,6 +164,12 @@ def install_hint(major):
 def check_nvrtc_matches(nvrtc_version, source):
     """Refuse an NVRTC whose major is not the toolchain's: its headers would be the other major's."""
     tc = choose()
+    # Both stacks installed, and cuda.bindings loaded the other major's NVRTC: the chosen one is here already
+    if nvrtc_version[0] != tc.major and tc.stack and "bindings" in source:
+        raise UsageError(f"NVRTC {nvrtc_version[0]}.{nvrtc_version[1]} ({source}) is not the chosen CUDA "
+                         f"{tc.major} toolchain (chosen by {tc.chosen_by}), whose NVRTC is installed here: the "
+                         f"ctypes backend loads it by path — drop --backend bindings (or TCRAW_BACKEND), or "
+                         f"set TCRAW_CUDA={nvrtc_version[0]} to use CUDA {nvrtc_version[0]}'s stack")
     if nvrtc_version[0] != tc.major:
         raise UsageError(f"NVRTC {nvrtc_version[0]}.{nvrtc_version[1]} ({source}) is not the chosen CUDA "
                          f"{tc.major} toolchain (chosen by {tc.chosen_by}), whose headers it would compile "

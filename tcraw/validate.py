@@ -163,6 +163,16 @@ def output_dir(path, option):
     return out
 
 
+def close_to(word, choices):
+    """ " (did you mean X?)" — or "X or Y" — for the choices nearest ``word`` (case aside) where one
+    is near, else "": a typo's fix named, not only the list it is missing from."""
+    import difflib
+    folded = {str(c).lower(): c for c in choices}
+    near = [str(word).lower()] if str(word).lower() in folded else \
+        difflib.get_close_matches(str(word).lower(), folded, n=2, cutoff=0.75)   # (FP16: fp16 alone)
+    return f" (did you mean {' or '.join(str(folded[n]) for n in near)}?)" if near else ""
+
+
 def names(values, option, known=None):
     """The items of a repeatable, comma-separated option, in order, once each; None when the
     option was not given. Given but empty (`--precision ,`) is an error, not the default."""
@@ -174,8 +184,8 @@ def names(values, option, known=None):
     if known is not None:
         unknown = [v for v in items if v not in known]
         if unknown:
-            raise UsageError(f"unknown {option.lstrip('-')} {', '.join(map(repr, unknown))} ({option}); "
-                             f"choose from: {', '.join(known)}")
+            raise UsageError(f"unknown {option.lstrip('-')} {', '.join(map(repr, unknown))} ({option})"
+                             f"{close_to(unknown[0], known)}; choose from: {', '.join(known)}")
     return items
 
 

@@ -73,6 +73,11 @@ def pytest_report_header(config):
     return f"tcraw input seed: {SEED} (replay with TCRAW_TEST_SEED={SEED})"
 
 
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """The seed again at the end, where -q (make test) shows it too: a failure can be replayed."""
+    terminalreporter.write_line(f"tcraw input seed: {SEED} (replay with TCRAW_TEST_SEED={SEED})")
+
+
 @pytest.fixture(scope="session")
 def host_problems():
     """HostProblem per (precision, m, n, k, mode), built once per session."""

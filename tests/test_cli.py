@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -9,7 +10,7 @@ import pytest
 
 from tcraw import driver, kernels
 from tcraw.cli import main
-from tcraw.errors import NoDeviceError
+from tcraw.errors import NoDeviceError, UsageError
 
 
 def has_gpu():
@@ -119,7 +120,8 @@ def compiler_arch(text):
     (["compile", "--arch", "sm_90f", "--kernel", "naive_fp32"], "sm_90f"),
     (["sweep", "--sizes", "64,big"], "whole numbers"),
     (["bench", "--precision", "fp16acc16"], "no ladder"),
-    (["compile", "--arch", "sm_130"], "install a newer NVRTC"),
+    (["compile", "--arch", "sm_130"], "a newer NVRTC may target it"),
+    (["compile", "--arch", "sm_99"], "no GPU is that architecture"),
     (["compile", "--kernel", "wmma_bf16", "--arch", "sm_75"], "needs sm_80"),
     (["check", "--kernel", "naive_fp32", "--no-isolate", "--timeout", "5"], "drop one of them"),
     (["compile", "--spec", "/"], "is a directory"),
@@ -169,6 +171,12 @@ def test_info_works_with_or_without_a_gpu():
     info = json.loads(out)
     assert info["nvrtc_archs"] and info["include_dirs"] and info["toolchain"]["cuda_major"] in (12, 13)
     assert (info["gpu"] is not None) == has_gpu()
+    import tcraw   # (the library's own: the same keys, the same answer on the GPU)
+    mine = tcraw.machine_info()
+    assert mine.keys() == info.keys() and mine["nvrtc_archs"] == info["nvrtc_archs"]
+    assert (mine["gpu"] or {}).get("name") == (info["gpu"] or {}).get("name")
+    with pytest.raises(tcraw.UsageError, match="device"):
+        tcraw.machine_info("a")
 
 
 def test_ctypes_backend_without_libnvrtc_says_what_to_install():
@@ -199,12 +207,33 @@ def test_trace_prints_every_nvrtc_call(backend):
 
 
 @pytest.mark.skipif(has_gpu(), reason="this machine has a GPU: the child would not fail")
-def test_isolated_child_that_fails_becomes_a_failed_row():
+def test_isolated_child_that_fails_becomes_a_failed_row(monkeypatch):
+    """The parent told a GPU 0 exists (existing_ordinal passed), the child finds no driver: the
+    child's own message becomes the kernel's failed row, and nothing is raised."""
+    import tcraw.runtime
     from tcraw.sweep import run_isolated
+    monkeypatch.setattr(tcraw.runtime, "existing_ordinal", lambda ordinal, backend=None: ordinal)
     (row,) = run_isolated(0, kernels.KERNELS["wmma_fp16"], (16, 16, 16), inputs="normal", seed=1,
                           iters=1, warmup=0)
     assert row["kernel"] == "wmma_fp16" and row["passed"] is False and row["device_index"] == 0
     assert "child process failed" in row["error"] and "no CUDA driver" in row["error"]
+
+
+@pytest.mark.skipif(has_gpu(), reason="this machine has a GPU: the parent's check would pass")
+def test_isolated_runs_refuse_a_machine_without_a_driver_instead_of_failing_the_kernel():
+    """run_isolated and check_isolated ask the driver for the GPU before any child: no driver is
+    NoDeviceError (as run_problem, check_kernels and run_sweep raise), not a kernel's failed row
+    that a script reading `passed` would blame on the kernel; an index that is no index is a
+    UsageError on any machine."""
+    from tcraw import UsageError, check_isolated
+    from tcraw.sweep import run_isolated
+    kern = kernels.KERNELS["wmma_fp16"]
+    with pytest.raises(NoDeviceError, match="no CUDA driver"):
+        run_isolated(0, kern, (16, 16, 16), inputs="normal", seed=1, iters=1, warmup=0)
+    with pytest.raises(NoDeviceError, match="no CUDA driver"):
+        check_isolated(kern, 5, [(16, 16, 16)], 7, note=pytest.fail)
+    with pytest.raises(UsageError, match="a device is a GPU index"):
+        run_isolated("a", kern, (16, 16, 16), inputs="normal", seed=1, iters=1, warmup=0)
 
 
 def test_a_kernel_needing_more_shared_memory_than_the_device_has_is_refused_by_name():
@@ -365,6 +394,72 @@ def test_standard_output_that_fails_is_a_one_line_error_not_a_bug():
         assert p.stderr.strip().splitlines() == ["tcraw: could not write the output: No space left on device"]
 
 
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_a_standard_output_without_the_tables_characters_gets_them_escaped(encoding):
+    """× → µ on an ASCII or Latin-1 standard output: escaped, as Python escapes standard error's —
+    never exit 70 after the work (a run's rows would be lost with it)."""
+    for fmt in ("table", "csv"):
+        p = subprocess.run([sys.executable, "-m", "tcraw", "list", "--format", fmt], capture_output=True,
+                           timeout=120, env={**os.environ, "PYTHONIOENCODING": encoding})
+        assert p.returncode == 0, p.stderr
+        assert b"wmma_fp16" in p.stdout and (b"\\u2192" in p.stdout or b"\\xd7" in p.stdout)
+
+
+def test_the_compile_table_counts_unbuildable_configurations_and_says_each_nvrtc_fix(capsys):
+    """The table (not JSON): 06's configurations that cannot build for an arch asked for are
+    counted, not listed; an arch this NVRTC cannot target gets its row's fix, whole, once."""
+    from tcraw.cli import _print_compile_rows
+    fix = "sm_70 is not supported by the installed NVRTC 13.5 (it targets sm_75, ...); sm_70 needs NVRTC 12: do X"
+    rows = [{"kernel": "k", "arch": "sm_70", "status": "unsupported-by-nvrtc", "detail": fix},
+            {"kernel": "j", "arch": "sm_70", "status": "unsupported-by-nvrtc", "detail": fix},
+            {"kernel": "w[BN=128]", "arch": "sm_80", "status": "arch-specific", "detail": "built for sm_90a"},
+            {"kernel": "w", "arch": "sm_80", "status": "arch-specific", "detail": "built for sm_90a"}]
+    _print_compile_rows(rows, "table")
+    out, err = capsys.readouterr()
+    assert "w[BN=128]" not in out and "\nw " in out and "sm_70 is not supported by the installed NVRTC 13.5" in out
+    assert err.count(f"tcraw compile: {fix}") == 1 and "1 row of configurations that cannot be built" in err
+    _print_compile_rows(rows, "json")
+    out, err = capsys.readouterr()
+    assert len(json.loads(out)) == 4 and not err
+
+
+def test_a_typo_is_answered_with_the_nearest_names():
+    """A kernel, a precision or a suite misspelled: the nearest names beside the list (by the CLI
+    and by tcraw's tables alike — KERNELS["typo"] is a KeyError that is also a UsageError)."""
+    import tcraw
+    for argv, near in ((["run", "--kernel", "wmma_fp61"], "did you mean wmma_fp64 or wmma_fp16?"),
+                       (["run", "--precision", "FP16"], "did you mean fp16?"),
+                       (["bench", "--shapes", "LLM"], "did you mean llm?")):
+        with pytest.raises(tcraw.UsageError, match=re.escape(near)):
+            main_raises(argv)
+    for table, key, near in ((tcraw.KERNELS, "wmma_bf61", "wmma_bf16"), (tcraw.PRECISIONS, "tf23", "tf32"),
+                             (tcraw.SUITES, "squares", "square")):
+        with pytest.raises(KeyError) as exc:
+            table[key]
+        assert isinstance(exc.value, tcraw.UnknownName) and f"did you mean {near}" in str(exc.value)
+        assert str(exc.value).startswith("unknown ")
+
+
+def test_precision_selects_by_family_or_by_one_precisions_key():
+    """--precision fp16 is the family (fp16acc16's kernel too); fp16acc16 or fp8e4m3 — the key
+    `tcraw list` shows — that precision's kernels alone."""
+    fam = {k.name for k in kernels.select(None, ["fp16"])}
+    key = {k.name for k in kernels.select(None, ["fp16acc16"])}
+    assert "wmma_fp16acc16" in fam and "wmma_fp16" in fam
+    assert key == {"wmma_fp16acc16", kernels.BASELINE}
+    e4m3 = [k for k in kernels.select(None, ["fp8e4m3"]) if k.name != kernels.BASELINE]
+    assert e4m3 and all(k.precision.key == "fp8e4m3" for k in e4m3)
+    with pytest.raises(UsageError, match="kernel wmma_fp16 is fp16, which --precision fp16acc16 leaves out"):
+        kernels.select(["wmma_fp16"], ["fp16acc16"])
+
+
+def main_raises(argv):
+    """main's UsageError raised, not printed: the CLI's parse and checks, by the library's type."""
+    from tcraw import cli
+    args = cli.build_parser().parse_args(argv)
+    args.fn(args)
+
+
 def test_a_cubin_dir_with_no_cubins_is_refused_before_the_gpu(tmp_path, capsys):
     assert main(["run", "--cubin-dir", str(tmp_path)]) == 2
     assert "holds no .cubin files" in capsys.readouterr().err
@@ -433,3 +528,9 @@ def test_cache_clear_says_how_many_entries_and_files_it_removed(monkeypatch, cap
     assert info["entries"] == cleared["entries"] == 1 and cleared["removed"] >= 1
     assert main(["cache", "info", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["entries"] == 0
+    # the library's own: the same report, a directory of its own, and a bad action named
+    import tcraw
+    assert tcraw.cache_report() == {**info, "entries": 0, "bytes": 0}
+    assert tcraw.cache_report("info", tmp_path / "none")["entries"] == 0
+    with pytest.raises(tcraw.UsageError, match="actions are info and clear, not 'purge'"):
+        tcraw.cache_report("purge")

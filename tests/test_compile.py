@@ -62,7 +62,9 @@ def test_sm90a_is_accepted():
 def test_arch_the_nvrtc_does_not_support_is_refused_with_the_list():
     with pytest.raises(ArchError, match="not supported by the installed NVRTC") as exc:
         compiler.compile_cubin(kernels.KERNELS["naive_fp32"], "sm_130")
-    assert "sm_90" in str(exc.value) and "install a newer NVRTC" in str(exc.value)
+    assert "sm_90" in str(exc.value) and "a newer NVRTC may target it" in str(exc.value)
+    with pytest.raises(ArchError, match="no GPU is that architecture for this NVRTC; name one from its list"):
+        compiler.compile_cubin(kernels.KERNELS["naive_fp32"], "sm_99")   # (between two it targets)
 
 
 def test_an_arch_below_nvrtc_13_names_the_cuda_12_install_that_works():
@@ -182,7 +184,21 @@ def test_entry_sass_is_one_functions_code():
             "\t\tFunction : a_kernel\n        /*0000*/  HMMA.16816.F32 R0, R4, R8, R0 ;\n        /*0010*/  EXIT ;\n")
     assert "HMMA.16816.F32 " in sass.entry_sass(dump, "a_kernel") and "BF16" not in sass.entry_sass(dump, "a_kernel")
     assert "BF16" in sass.entry_sass(dump, "b_kernel") and "EXIT" not in sass.entry_sass(dump, "b_kernel")
-    assert sass.entry_sass(dump, "c_kernel") == ""
+    assert sass.entry_sass(dump, "c_kernel") is None
+
+
+def test_a_tool_that_dumps_no_code_gives_unknown_counts_never_none_kept(tmp_path, monkeypatch):
+    """A TCRAW_CUOBJDUMP that exits 0 with no "Function :" sections (/bin/true) is no evidence of
+    zero tensor instructions: the counts are unknown (None) and nothing is kept, so the real
+    tool's counts come next time."""
+    import shutil
+    monkeypatch.setenv("TCRAW_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("TCRAW_NO_CACHE", raising=False)
+    from tcraw.cache import SASS_SUFFIX
+    kernel = kernels.KERNELS["wmma_fp16"]
+    image, true = compiler.compile_cubin(kernel, "sm_80").image, shutil.which("true")
+    assert sass.tensor_op_counts(image, true) is None and sass.tensor_op_counts(image, true, kernel.entry) is None
+    assert not list(tmp_path.glob("*" + SASS_SUFFIX))
 
 
 @pytest.mark.parametrize("kernel", list(kernels.KERNELS.values()), ids=lambda k: k.name)

@@ -175,6 +175,13 @@ def test_a_prebuilt_cubin_is_what_its_manifest_says(tmp_path):
         compiler.compile_table([NAIVE], "sm_90", out=out, note=notes.append)
         assert any("is not a list of rows" in n and "replaced by this compile's rows" in n for n in notes), notes
         assert str(compiler.load_prebuilt(NAIVE, compiler.Arch(90), out).arch) == "sm_90"
+    # JSON that is no list at all is someone else's manifest.json: refused before any compile, kept
+    for foreign, what in (('{"name": "my project"}', "a JSON object"), ("3", "a JSON number")):
+        (out / "manifest.json").write_text(foreign)
+        with pytest.raises(UsageError, match=f"manifest.json is {what}, not a list of tcraw's rows: compile into "
+                                             "another directory, or move that file away"):
+            compiler.compile_table([NAIVE], "sm_90", out=out, note=pytest.fail)
+        assert (out / "manifest.json").read_text() == foreign
 
 
 def test_a_prebuilt_cubin_of_another_version_of_its_source_is_stale(tmp_path):
@@ -256,6 +263,29 @@ def test_an_interrupted_compile_out_lists_what_it_wrote_and_keeps_its_rows(tmp_p
     assert [r["kernel"] for r in exc.value.rows] == ["naive_fp32", "naive_fp32"]
     listed = json.loads((tmp_path / "manifest.json").read_text())
     assert sorted(r["cubin"] for r in listed) == sorted(p.name for p in tmp_path.glob("*.cubin"))
+
+
+def test_a_terminated_compile_out_lists_what_it_wrote_as_an_interrupted_one_does(tmp_path):
+    """SIGTERM (timeout, a CI runner, docker stop) is met as ^C is: exit 143, the manifest lists
+    every cubin written, so a cubin-only run checks them rather than trusting a bare directory."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    out = tmp_path / "cubins"
+    env = {**os.environ, "TCRAW_NO_CACHE": "1"}
+    p = subprocess.Popen([sys.executable, "-m", "tcraw", "compile", "--arch", "sm_80,sm_90", "--out", str(out)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.monotonic() + 120
+    while not any(out.glob("*.cubin")) and p.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert p.poll() is None, "the compile ended before it could be terminated"
+    p.send_signal(signal.SIGTERM)
+    _, err = p.communicate(timeout=120)
+    assert p.returncode == 143 and "tcraw: terminated" in err, err
+    listed = json.loads((out / "manifest.json").read_text())
+    assert listed and sorted(r["cubin"] for r in listed) == sorted(p.name for p in out.glob("*.cubin"))
 
 
 def test_prebuilt_candidates_of_every_arch_are_targets_of_its_major():

@@ -64,12 +64,20 @@ def test_a_bad_tcraw_cuda_is_refused(monkeypatch):
 
 
 def test_an_nvrtc_of_the_other_major_is_refused_with_both_versions(monkeypatch):
-    monkeypatch.setattr(toolchain, "choose", lambda: SimpleNamespace(major=13, chosen_by="the driver (CUDA 13.0)"))
+    monkeypatch.setattr(toolchain, "choose", lambda: SimpleNamespace(major=13, chosen_by="the driver (CUDA 13.0)",
+                                                                      stack=None))
     with pytest.raises(UsageError, match=r"NVRTC 12\.9 \(TCRAW_NVRTC_LIBRARY=x\) is not the chosen CUDA 13 "
                                          r"toolchain.*TCRAW_CUDA=12.*drop TCRAW_NVRTC_LIBRARY=x and have "
                                          r"CUDA 13's NVRTC: pip install 'tcraw\[cu13\]'"):
         toolchain.check_nvrtc_matches((12, 9), "TCRAW_NVRTC_LIBRARY=x")
     toolchain.check_nvrtc_matches((13, 5), "fine")
+    # both stacks installed (make install CUDA=12), cuda.bindings loading CUDA 13's NVRTC: the chosen
+    # major's is here already, for the ctypes backend — not an install to do again
+    monkeypatch.setattr(toolchain, "choose", lambda: SimpleNamespace(major=12, chosen_by="TCRAW_CUDA", stack=object()))
+    with pytest.raises(UsageError, match=r"NVRTC 13\.5 \(the bindings backend's NVRTC\) is not the chosen CUDA "
+                                         r"12 toolchain \(chosen by TCRAW_CUDA\), whose NVRTC is installed here: "
+                                         r"the ctypes backend loads it by path"):
+        toolchain.check_nvrtc_matches((13, 5), "the bindings backend's NVRTC")
 
 
 def test_headers_of_the_other_major_are_skipped_and_named(tmp_path, monkeypatch):

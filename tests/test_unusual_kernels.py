@@ -90,6 +90,18 @@ def test_a_host_library_header_gets_its_device_form_named(tmp_path, header, hint
         compiler.compile_source(src, "sm_80")
 
 
+def test_an_angle_include_of_a_header_beside_the_source_names_both_fixes(tmp_path):
+    """As nvcc, <h.cuh> is not looked for beside the source; the error says where it is and how
+    to reach it, and either fix compiles."""
+    (tmp_path / "h.cuh").write_text("#define V 3.0f\n")
+    src = tmp_path / "k.cu"
+    src.write_text("#include <h.cuh>\n" + SCALAR.replace("A[0] * B[0]", "V"))
+    with pytest.raises(CompileError, match=f'h.cuh is in {tmp_path}, beside the source, where only #include "h.cuh" '
+                                           "looks: include it so, or add that directory with --include"):
+        compiler.compile_source(src, "sm_80", cache=False)
+    assert compiler.compile_source(src, "sm_80", include_dirs=[tmp_path], cache=False).image
+
+
 def test_a_linked_source_includes_beside_its_link_as_nvcc_does(tmp_path):
     """--source and --spec alike: "h.cuh" is the link's neighbour, not its target's."""
     (tmp_path / "real").mkdir(), (tmp_path / "link").mkdir()
@@ -171,6 +183,18 @@ def test_a_source_kernels_launch_table_names_the_flags_to_change(tmp_path):
     flags = kernels.user_kernel(src, "mm", "fp32", block=(16, 16))
     with pytest.raises(UsageError, match="make --block and --smem agree"):
         compiler.compile_cubin(flags, "sm_80")
+
+
+@pytest.mark.parametrize("table, refusal", [
+    ("int tcraw_launch[1] = {256}", r"holds 1 value, \[256\]; its declaration's launch is 2, \[256, 0\] "
+                                    r"\(threads, smem bytes\): state all of them in the source"),
+    ("float tcraw_launch[2] = {256.f, 0.f}", r"holds floats \(\[1132462080, 0\] read as int\); declare it "
+                                             r"extern \"C\" __constant__ int tcraw_launch\[\]")])
+def test_a_launch_table_no_flag_can_match_says_what_the_source_must_state(tmp_path, table, refusal):
+    src = tmp_path / "t.cu"
+    src.write_text(f'extern "C" __constant__ {table};\n' + SCALAR)
+    with pytest.raises(UsageError, match=refusal):
+        compiler.compile_cubin(kernels.user_kernel(src, "mm", "fp32", block=(256,)), "sm_80")
 
 
 def test_a_launch_table_in_a_namespace_is_named_not_skipped(tmp_path):

@@ -90,6 +90,38 @@ def test_a_geometry_no_gpu_can_launch_is_refused_where_it_is_declared(block, blo
         kernels.tile_geometry(block, block_tile, smem)
 
 
+def test_a_geometry_function_giving_more_shared_memory_than_any_block_has_is_the_declarations_fault(tmp_path):
+    """A spec's own geometry() is held to tile_geometry's limits where it is read: 10^9 bytes of
+    shared memory is refused by load_spec and compile on any machine, not met at a launch."""
+    (tmp_path / "big.py").write_text(
+        "from tcraw import Geometry, Kernel\n"
+        f"KERNELS = [Kernel(name='big', source={str(ROOT / 'examples' / 'edge_bug.cu')!r}, entry='edge_bug', "
+        "precision='fp16', min_arch=75, tile=(1, 1, 1), geometry=lambda m, n, k: Geometry((1, 1, 1), (16, 16, 1), "
+        "10**9))]\n")
+    with pytest.raises(tcraw.UsageError, match=r"smem_bytes from 0 to 232448 \(the most any GPU gives a block"):
+        tcraw.load_spec(tmp_path / "big.py")
+
+
+def test_what_a_kernel_list_cannot_mean_is_refused_before_any_gpu(tmp_path):
+    """Two different kernels of one name (select would keep one; a child runs one by name), and a
+    source NVRTC would read only in part (a 0xFF byte): refused by select and run_problem before a
+    GPU is opened — a UsageError on any machine. The same build twice is one kernel."""
+    edge = ROOT / "examples" / "edge_bug.cu"
+    mine = kernels.user_kernel(edge, "edge_bug", "fp16", block=(16, 16), name="same")
+    again = kernels.user_kernel(edge, "edge_bug", "fp16", block=(16, 16), name="same")
+    other = kernels.user_kernel(edge, "edge_bug", "fp16", block=(16, 16), name="same", defines=("X=1",))
+    assert [k.name for k in tcraw.select(["same"], extra=[mine, again])] == ["same"]
+    for call in (lambda: tcraw.select(["same"], extra=[mine, other]),
+                 lambda: tcraw.run_problem(0, [mine, other], (64, 64, 64), open_device=pytest.fail)):
+        with pytest.raises(tcraw.UsageError, match="two different kernels are named 'same'; give each its own"):
+            call()
+    latin = tmp_path / "latin.cu"
+    latin.write_bytes(b"// \xff\n" + edge.read_bytes())
+    with pytest.raises(tcraw.UsageError, match="holds a 0xFF byte at offset 3"):
+        tcraw.run_problem(0, [kernels.user_kernel(latin, "edge_bug", "fp16", block=(16, 16))], (64, 64, 64),
+                          open_device=pytest.fail)
+
+
 def test_a_spec_may_list_the_registrys_06_under_names_of_its_own(tmp_path, capsys):
     """A spec listing kernels.wgmma_kernel(...) — the pick, and one configuration fixed — compiles
     (its source is cuda_src's, not a file beside the spec), and the pick's configurations run and
@@ -389,7 +421,7 @@ def test_a_specs_missing_source_is_refused_where_that_kernel_is_used(tmp_path, c
 
 
 @pytest.mark.parametrize("overrides,needle", [
-    (dict(block=32), "block="), (dict(block=("a",)), "block="), (dict(tile=None), "tile="),
+    (dict(block=0), "block="), (dict(block=("a",)), "block="), (dict(tile=None), "tile="),
     (dict(source=None), "source is a path"), (dict(defines="FOO"), "defines"), (dict(include_dirs="/usr"), "include_dirs"),
     (dict(name="naive_fp32"), "built-in kernel's name"), (dict(name=""), "an empty name"),
     (dict(defines=("A=1", "A=2")), "give A twice"),
@@ -400,6 +432,14 @@ def test_user_kernel_refuses_what_it_would_misread(overrides, needle):
     args = dict(source=ROOT / "examples" / "edge_bug.cu", entry="edge_bug", precision="fp16", block=(16, 16))
     with pytest.raises(tcraw.UsageError, match=re.escape(needle)):
         kernels.user_kernel(**{**args, **overrides})
+
+
+def test_user_kernels_block_of_one_size_reads_as_the_flags_do():
+    """block=256 is --block 256: (256, 1, 1), the same kernel as block=(256,)."""
+    args = dict(source=ROOT / "examples" / "edge_bug.cu", entry="edge_bug", precision="fp16")
+    one, listed = kernels.user_kernel(**args, block=256), kernels.user_kernel(**args, block=(256,))
+    assert one.geometry_at(64, 64, 64) == listed.geometry_at(64, 64, 64) and one.origin == listed.origin
+    assert one.geometry_at(64, 64, 64).block == (256, 1, 1)
 
 
 @pytest.mark.parametrize("call,needle", [
