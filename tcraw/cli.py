@@ -732,28 +732,38 @@ ENVIRONMENT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG, errno.
 
 
 class Terminated(KeyboardInterrupt):
-    """SIGTERM (timeout, a CI runner, docker stop) met as ^C is: what was measured or compiled is
-    still shown and a compile's manifest still lists what it wrote."""
+    """SIGTERM (timeout, a CI runner, docker stop) met by a compile as ^C is: its rows still shown
+    and its manifest listing what it wrote (a directory of cubins without one would be trusted as
+    made by hand)."""
 
 
 def _terminate(signum, frame):
     raise Terminated()
 
 
-def main(argv=None):
+@contextlib.contextmanager
+def _terminated_as_interrupted():
+    """SIGTERM raises Terminated while this holds (in the main thread; elsewhere signals cannot be
+    caught). Only a compile asks: elsewhere SIGTERM ends the process at once, as it always did —
+    an isolated sweep's workers would otherwise run on to their last kernel before it stopped."""
     import signal
     import threading
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        yield
+    finally:   # (None: a handler set outside Python, which cannot be put back: the default)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if before is None else before)
+
+
+def main(argv=None):
     # Characters that stdout's encoding lacks (×, →, µ in a table, on an ASCII or Latin-1 terminal)
     # escaped, as Python escapes stderr's: never an error after the GPU work that lost its rows.
     with contextlib.suppress(AttributeError, ValueError):
         sys.stdout.reconfigure(errors="backslashreplace")
-    main_thread = threading.current_thread() is threading.main_thread()
-    before = signal.signal(signal.SIGTERM, _terminate) if main_thread else None
-    try:
-        code = _main(argv)
-    finally:
-        if main_thread:   # (None: a handler set outside Python, which cannot be put back: the default)
-            signal.signal(signal.SIGTERM, signal.SIG_DFL if before is None else before)
+    code = _main(argv)
     if code not in (0, 1):   # (refused, interrupted or broken: not the empty --out it made)
         validate.remove_unused_dirs()
     validate.MADE.clear()
@@ -768,7 +778,8 @@ def _main(argv):
         validate.env_flag("TCRAW_DEBUG")
         validate.env_flag("TCRAW_NO_CACHE")   # (read only once a kernel is compiled: refused before any work too)
         validate.env_dirs("TCRAW_CUDA_INCLUDE")   # (likewise)
-        code = args.fn(args)
+        with _terminated_as_interrupted() if args.fn is cmd_compile else contextlib.nullcontext():
+            code = args.fn(args)
         sys.stdout.flush()   # (a full disk behind it fails here, not in the interpreter's flush at exit)
         return code
     except TcrawError as exc:
