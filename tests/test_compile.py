@@ -983,7 +983,8 @@ def test_coop_swapped_tiles_build_without_spills_and_refuse_what_they_cannot_tak
     rows of N with BN of M — cuBLAS's coopB tiles (192 × 160, 192 × 128 in pairs along M, 320 ×
     128 in pairs along N) — build with no spills; the tile is COOP · 64 × 2 · BN (its schedule,
     grid, shared memory and A's box follow), and what COOP cannot take is refused by name."""
-    for atoms, bn, cluster, share_a, stages in [(3, 80, 2, 1, 4), (3, 64, 2, 1, 4), (5, 64, 2, 0, 3), (2, 128, 4, 1, 4)]:
+    for atoms, bn, cluster, share_a, stages in [(3, 80, 2, 1, 4), (3, 64, 2, 1, 4), (5, 64, 2, 0, 3),
+                                                (2, 128, 4, 1, 4)]:
         tile = {"SWAP_AB": 1, "CONSUMERS": 2, "COOP": atoms, "BN": bn, "CLUSTER": cluster, "SHARE_A": share_a,
                 "SPLIT_K": 0, "STAGES": stages}
         k = kernels.wgmma_kernel("fp16", tile, choose=False)
