@@ -141,6 +141,8 @@ constexpr int BM = PINGPONG ? PINGPONG : COOP ? 64 * COOP : 64 * CONSUMERS, BK =
 // columns, BN each, and each takes all of its COOP 64-row blocks of N (ATOMS), one wgmma a block
 // and k-step — where without it each consumer owns 64 rows of N and all of M's columns.
 constexpr int TILE_N = COOP ? CONSUMERS * BN : BN;
+static_assert(!COOP || TILE_N / (CLUSTER / (SHARE_A ? 2 : 1)) <= 256, "COOP: A's box (TILE_N over the blocks along N) "
+              "of at most 256 rows");
 static_assert(!COOP || (SWAP_AB && CONSUMERS == 2 && !PINGPONG && !PROMOTE && !SPLIT_K && C_PARTS == 1 &&
                         COOP >= 1 && COOP <= 5 && COOP * BN <= 320),
               "COOP: swapped, two consumers, no PINGPONG, PROMOTE, split-K (its sum reads one block of rows) or "
@@ -166,8 +168,8 @@ static_assert(CONSUMERS < 3 || (!PINGPONG && !PROMOTE && BN <= 192 && (BN <= 160
 // with one consumer, 160 (160 + 232: a quarter has registers to spare).
 constexpr int PRODUCER_REGS = CONSUMERS == 3 ? 24 : B_REALIGN ? (CONSUMERS == 1 ? 160 : 56) : 40,
               CONSUMER_REGS = CONSUMERS == 3 ? 160 : B_REALIGN && CONSUMERS == 2 ? 224 : 232;
-// SWAP_AB: the "A" slot holds BM columns of B (one 64-column box per consumer) and the "B" slot BN
-// rows of A — the block tile is BM of N by BN of M.
+// SWAP_AB: the "A" slot holds BM columns of B (one 64-column box per consumer — COOP: COOP boxes, read
+// by both) and the "B" slot TILE_N rows of A — the block tile is BM of N by TILE_N of M.
 constexpr int A_BYTES = BM * 128, B_BOX_BYTES = 64 * 128, B_BYTES = SWAP_AB ? TILE_N * 128 : BN / 64 * B_BOX_BYTES;
 #ifndef A_ROWS
 #define A_ROWS 0      // rows of A the copy engine loads a slice (0: all BM) — see A_LOAD_ROWS
@@ -1047,7 +1049,8 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
         }
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(CONSUMER_REGS));
-        const int c = warpgroup - 1;   // this consumer: its 64 rows of every block tile, or (PINGPONG) its turns
+        const int c = warpgroup - 1;   // this consumer: its 64 rows of every block tile, or (PINGPONG) its turns,
+                                       // or (COOP) its BN columns
         const int t = threadIdx.x - 128;
         // Thread 0 of the consumers that share a unit (taking turns: of this one). Written as a
         // call that tests t inline in the cooperative form, each form compiles to the code its
@@ -1078,7 +1081,8 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
         // bytes apart, 8-row atoms 1024 apart (SBO); a k-step is 32 bytes along the swizzled row.
         // B K-major: the same. B MN-major (16-bit types): 64-column boxes B_BOX_BYTES apart (LBO),
         // 8-row k groups 1024 apart (SBO); a k-step of 16 is two atoms (2048 bytes). SWAP_AB: A'
-        // is this consumer's 64 columns of B, MN-major like 06's B; B' is BN rows of A, K-major.
+        // is this consumer's 64 columns of B (COOP: each of the COOP boxes in turn), MN-major like 06's
+        // B; B' is BN rows of A, K-major (COOP: this consumer's BN of the slot's TILE_N).
         // A stage or a k-step further is then one 32-bit add to the start address, which never
         // carries out of its field (shared memory ends below 2^18 bytes, 2^14 units) — not the
         // mask, shift and or of a descriptor built afresh per wgmma (the FP8 consumer's slice

@@ -30,7 +30,8 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
               "SWAP_AB": 0,      # 1: Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n (BN a multiple of 16; fp16, bf16)
               "PINGPONG": 0,     # 64/128: the two consumers take tiles of these rows in turn (not shared)
               "COOP": 0,         # swapped, 1–5: two consumers side by side along M (BN each), each over all
-                                 # of the tile's COOP · 64 rows of N (cuBLAS's coopB tiles; wgmma_cols)
+                                 # of the tile's COOP · 64 rows of N (cuBLAS's coopB tiles; wgmma_cols) —
+                                 # with CONSUMERS=2 and SPLIT_K=0 given too; not modelled or picked
               "SHARE_A": 0,      # 1: pairs of a cluster's blocks take neighbouring tiles of a tile row, sharing A
                                  # (in clusters of 2 picked only with 192-row tiles: the note after
                                  # TURNS_CONFIG, and ROWS_192; swapped, pairs along M sharing B's
@@ -326,7 +327,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         if choose else None,
         pick=(lambda m, n, k, sms: wgmma_pick(m, n, k, sms, elem, stream_k=PRECISIONS[key].out_dtype.itemsize == 4))
         if choose else None,
-        summary=f"wgmma 64×{bn}×{32 // elem} from TMA-filled smem, {bm}×{bn}×{bk} "
+        summary=f"wgmma 64×{bn}×{32 // elem} from TMA-filled smem, {bm}×{wgmma_cols(tile)}×{bk} "
                 f"tiles{', B K-major' if b_layout == 'col' else ''}, "
                 f"{tile['STAGES']}-stage mbarrier ring, producer + {tile['CONSUMERS']} consumer warpgroups"
                 f"{' taking tiles in turn' if tile['PINGPONG'] else ''}, "

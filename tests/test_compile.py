@@ -1000,7 +1000,8 @@ def test_coop_swapped_tiles_build_without_spills_and_refuse_what_they_cannot_tak
             -(-3000 // (64 * atoms * along_m)) * -(-1000 // (2 * bn * (cluster // along_m)))
     coop = {"SWAP_AB": 1, "CONSUMERS": 2, "COOP": 3, "BN": 80, "CLUSTER": 2, "SHARE_A": 1, "SPLIT_K": 0}
     for bad in ({"SWAP_AB": 0, "BN": 128}, {"CONSUMERS": 3}, {"SPLIT_K": 1}, {"C_PARTS": 2}, {"COOP": 6},
-                {"COOP": 5, "BN": 80}, {"PROMOTE": 4, "BN": 64}, {"SHARE_A": 0, "CLUSTER": 1, "BN": 144}):
+                {"COOP": 5, "BN": 80}, {"PROMOTE": 4, "BN": 64},
+                {"COOP": 2, "BN": 144, "CLUSTER": 1, "SHARE_A": 0}):   # (the last: A's box of 288 rows)
         with pytest.raises(UsageError, match="COOP="):
             kernels.wgmma_kernel("fp16", {**coop, **bad}, choose=False)
 
