@@ -66,8 +66,9 @@
 // The launch this file needs — threads per block, dynamic shared memory bytes, then the TMA
 // boxes (rows, cols) of A, B, C and A's 8-row boxes for tiles at M's edge (a_copy) — stated once,
 // here; tcraw reads it from the cubin and refuses a declaration in wgmma.py that differs.
-#if SWAP_AB   // A in boxes of BN / CM rows, B in BK × 64 boxes, C in boxes of BN (/ C_PARTS) rows × 32 columns
-extern "C" __constant__ int tcraw_launch[10] = {THREADS, SMEM_BYTES, BN / CM, BK, BK, 64, BN / C_PARTS, C_BOX_COLS, 8, BK};
+#if SWAP_AB   // A in boxes of TILE_N / CM rows, B in BK × 64 boxes, C in boxes of BN (/ C_PARTS) rows × 32 columns
+extern "C" __constant__ int tcraw_launch[10] = {THREADS, SMEM_BYTES, TILE_N / CM, BK, BK, 64, BN / C_PARTS, C_BOX_COLS,
+                                                 8, BK};
 #elif B_REALIGN   // B in unswizzled boxes of 8 super-rows × BN + 8 elements (b_realign)
 extern "C" __constant__ int tcraw_launch[10] = {THREADS, SMEM_BYTES, A_BOX_ROWS, BK, 8, BN + 8, 64, C_BOX_COLS, 8, BK};
 #else

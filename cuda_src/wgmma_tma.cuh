@@ -32,6 +32,9 @@
 //                  consumers, 192 of N, with BN of at most 192)
 //   C_PARTS        swapped past 64 of M: C leaves through a box of BN / C_PARTS rows, the parts in
 //                  turn (default 1: one box of BN rows) — a smaller buffer, room for a stage more
+//   COOP           swapped, 1–5: two consumers side by side along M, BN of it each, each over all
+//                  of the tile's COOP·64 rows of N — one wgmma per 64 rows and k-step (cuBLAS's
+//                  "coopB" tiles; default 0: each consumer 64 rows of N and all of M's BN)
 //   PINGPONG       64 or 128: the two consumers take the block's tiles in turn, each a whole tile
 //                  of that many rows (one or two wgmmas a k-step), so one stores its C while the
 //                  other multiplies (default 0: both share every tile, 64 rows each)
@@ -110,8 +113,11 @@ static_assert(!WAIT_DEPTH || STAGES >= 2, "WAIT_DEPTH 1 frees a stage one slice 
 #ifndef C_PARTS
 #define C_PARTS 1     // swapped past 64 of M: C's box holds BN / C_PARTS rows, 2·C_PARTS in turn (store_c)
 #endif
+#ifndef COOP
+#define COOP 0    // swapped, N > 0: two consumers side by side along M, each over all of N's COOP·64 rows (see TILE_N)
+#endif
 // 64-row wgmma blocks in one consumer's share of a tile: its accumulators are ATOMS × BN/2 a thread.
-constexpr int ATOMS = PINGPONG ? PINGPONG / 64 : 1;
+constexpr int ATOMS = PINGPONG ? PINGPONG / 64 : COOP ? COOP : 1;
 static_assert(PINGPONG == 0 || PINGPONG == 64 || PINGPONG == 128,
               "PINGPONG is 0, 64 or 128 (rows of a consumer's tile)");
 static_assert(!PINGPONG || (CONSUMERS == 2 && !SWAP_AB && !PROMOTE && ATOMS * BN <= 256),
@@ -128,7 +134,19 @@ static_assert(!B_REALIGN || (WG_ELEM_BYTES == 2 && !WG_B_KMAJOR && !SWAP_AB && !
               "BN of at most 192 (a class box row, BN + 8 elements, is at most 256)");
 
 // Every operand row in shared memory is one 128-byte swizzle row: BK elements of WG_ELEM_BYTES.
-constexpr int BM = PINGPONG ? PINGPONG : 64 * CONSUMERS, BK = 128 / WG_ELEM_BYTES;
+constexpr int BM = PINGPONG ? PINGPONG : COOP ? 64 * COOP : 64 * CONSUMERS, BK = 128 / WG_ELEM_BYTES;
+// The block tile's columns (swapped: M's). BN is the wgmma's n, a consumer's columns — all the tile's,
+// but with COOP (cuBLAS's "coopB" swapped tiles, 192 or 320 of N by 128–160 of M, Nsight Compute on
+// the H200: docs/results/2026-12-05-h200-survey-7/): there the two consumers split the tile's
+// columns, BN each, and each takes all of its COOP 64-row blocks of N (ATOMS), one wgmma a block
+// and k-step — where without it each consumer owns 64 rows of N and all of M's columns.
+constexpr int TILE_N = COOP ? CONSUMERS * BN : BN;
+static_assert(!COOP || TILE_N / (CLUSTER / (SHARE_A ? 2 : 1)) <= 256, "COOP: A's box (TILE_N over the blocks along N) "
+              "of at most 256 rows");
+static_assert(!COOP || (SWAP_AB && CONSUMERS == 2 && !PINGPONG && !PROMOTE && !SPLIT_K && C_PARTS == 1 &&
+                        COOP >= 1 && COOP <= 5 && COOP * BN <= 320),
+              "COOP: swapped, two consumers, no PINGPONG, PROMOTE, split-K (its sum reads one block of rows) or "
+              "C_PARTS, 1 to 5 blocks of 64 rows, at most 160 accumulators a thread (COOP × BN ≤ 320)");
 constexpr int K_STEPS = 128 / 32;   // wgmma k-steps per slice: each reads 32 bytes of every row
 constexpr int THREADS = 128 * (CONSUMERS + 1);
 // Registers a thread after setmaxnreg: the producer gives its own to the consumers. Each SM
@@ -150,9 +168,9 @@ static_assert(CONSUMERS < 3 || (!PINGPONG && !PROMOTE && BN <= 192 && (BN <= 160
 // with one consumer, 160 (160 + 232: a quarter has registers to spare).
 constexpr int PRODUCER_REGS = CONSUMERS == 3 ? 24 : B_REALIGN ? (CONSUMERS == 1 ? 160 : 56) : 40,
               CONSUMER_REGS = CONSUMERS == 3 ? 160 : B_REALIGN && CONSUMERS == 2 ? 224 : 232;
-// SWAP_AB: the "A" slot holds BM columns of B (one 64-column box per consumer) and the "B" slot BN
-// rows of A — the block tile is BM of N by BN of M.
-constexpr int A_BYTES = BM * 128, B_BOX_BYTES = 64 * 128, B_BYTES = SWAP_AB ? BN * 128 : BN / 64 * B_BOX_BYTES;
+// SWAP_AB: the "A" slot holds BM columns of B (one 64-column box per consumer — COOP: COOP boxes, read
+// by both) and the "B" slot TILE_N rows of A — the block tile is BM of N by TILE_N of M.
+constexpr int A_BYTES = BM * 128, B_BOX_BYTES = 64 * 128, B_BYTES = SWAP_AB ? TILE_N * 128 : BN / 64 * B_BOX_BYTES;
 #ifndef A_ROWS
 #define A_ROWS 0      // rows of A the copy engine loads a slice (0: all BM) — see A_LOAD_ROWS
 #endif
@@ -867,7 +885,7 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
     const unsigned rank = cluster_rank();
     // (Swapped, the tile's rows are N's and its columns M's: its CM blocks along N share A's rows.)
     const int rows = SWAP_AB ? N : M, cols = SWAP_AB ? M : N;
-    const int tiles_m = (rows + BM * CM - 1) / (BM * CM), tiles_n = (cols + BN * CN - 1) / (BN * CN);
+    const int tiles_m = (rows + BM * CM - 1) / (BM * CM), tiles_n = (cols + TILE_N * CN - 1) / (TILE_N * CN);
     // This block's tile of the cluster's (tile_m, tile_n): the rank-th of its CLUSTER along M or N,
     // or in 2×2, (rank % 2, rank / 2).
     auto own_tile = [rank](int& tile_m, int& tile_n) {
@@ -914,7 +932,7 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
                 tile_coords(tile, tiles_m, tiles_n, GROUP_M, tile_m, tile_n);
                 own_tile(tile_m, tile_n);
                 // The rows of A's box this block copies, and the bytes of A that reach it (a_rows)
-#if SWAP_AB   // (A's rows are the B slot's: BN rows of M, copied whole)
+#if SWAP_AB   // (A's rows are the B slot's: TILE_N rows of M, copied whole)
                 const unsigned a_bytes = A_LOAD_ROWS * 128;
 #elif SHARE_A   // its half of the rows, the other block of its pair the other half (same tile_m)
                 const int half0 = a_rows(M, tile_m * BM, A_BOX_ROWS),
@@ -938,27 +956,29 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
                                               (r * N + tile_n * BN) & ~7, kt * 8, landed + 8 * s, (1u << CLUSTER) - 1);
 #else
                     mbar_expect_tx(full + 8 * s, a_bytes + B_BYTES);   // all of A and B, whoever sends them
-#if SWAP_AB   // the A slot: BM columns of B (64 a consumer, BK rows of k); the B slot: BN rows of A —
-              // in a cluster, each of its CM blocks along N copies BN / CM of them for those CM; sharing
-              // the A slot too (SHARE_A: 1 × 2 or 2 × 2), each of a pair along M one consumer's box of B for both
+#if SWAP_AB   // the A slot: BM columns of B (64 a consumer — COOP: all for both —, BK rows of k); the B slot:
+              // TILE_N rows of A — in a cluster, each of its CM blocks along N copies TILE_N / CM of them for
+              // those CM; sharing the A slot too (SHARE_A: 1 × 2 or 2 × 2), each of a pair along M every other
+              // 64-column box of B for both
                     {
                         // (this block's place along N, along M: rank itself without SHARE_A, as built before)
                         const unsigned rm = CN == 1 ? (CLUSTER > 1 ? rank : 0) : rank % CM, rn = CN == 1 ? 0 : rank / CM;
 #if SHARE_A   // (three consumers' boxes: 0 and 2 the first of the pair's, 1 the second's)
 #pragma unroll
-                        for (int j = rn; j < CONSUMERS; j += CN)
+                        for (int j = rn; j < BM / 64; j += CN)
                             tma_load_2d_multicast(a_dst + j * B_BOX_BYTES, map_b, tile_m * BM + j * 64, kt * BK,
                                                   full + 8 * s, (1u | 1u << CM) << rm);
 #else
 #pragma unroll
-                        for (int j = 0; j < CONSUMERS; ++j)
+                        for (int j = 0; j < BM / 64; ++j)
                             tma_load_2d(a_dst + j * B_BOX_BYTES, map_b, tile_m * BM + j * 64, kt * BK, full + 8 * s);
 #endif
-                        if (CN > 1 && CM == 1)   // (1 × 2: each block its own BN rows of A)
-                            tma_load_2d(b_dst, map_a, kt * BK, tile_n * BN, full + 8 * s);
+                        if (CN > 1 && CM == 1)   // (1 × 2: each block its own TILE_N rows of A)
+                            tma_load_2d(b_dst, map_a, kt * BK, tile_n * TILE_N, full + 8 * s);
                         else   // (BN / CM rows may start and end mid swizzle atom — 4 of 16 at 512 bytes in:
                                // the copy engine swizzles by the shared-memory address, as wgmma reads; H200)
-                            tma_load_2d_multicast(b_dst + rm * (BN / CM) * 128, map_a, kt * BK, tile_n * BN + rm * (BN / CM),
+                            tma_load_2d_multicast(b_dst + rm * (TILE_N / CM) * 128, map_a, kt * BK,
+                                                  tile_n * TILE_N + rm * (TILE_N / CM),
                                                   full + 8 * s, ((1u << CM) - 1) << CM * rn);
                     }
 #elif SHARE_A && CLUSTER == 2   // this block's half of A's rows for both blocks; all of B, its own
@@ -1029,7 +1049,8 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
         }
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(CONSUMER_REGS));
-        const int c = warpgroup - 1;   // this consumer: its 64 rows of every block tile, or (PINGPONG) its turns
+        const int c = warpgroup - 1;   // this consumer: its 64 rows of every block tile, or (PINGPONG) its turns,
+                                       // or (COOP) its BN columns
         const int t = threadIdx.x - 128;
         // Thread 0 of the consumers that share a unit (taking turns: of this one). Written as a
         // call that tests t inline in the cooperative form, each form compiles to the code its
@@ -1060,7 +1081,8 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
         // bytes apart, 8-row atoms 1024 apart (SBO); a k-step is 32 bytes along the swizzled row.
         // B K-major: the same. B MN-major (16-bit types): 64-column boxes B_BOX_BYTES apart (LBO),
         // 8-row k groups 1024 apart (SBO); a k-step of 16 is two atoms (2048 bytes). SWAP_AB: A'
-        // is this consumer's 64 columns of B, MN-major like 06's B; B' is BN rows of A, K-major.
+        // is this consumer's 64 columns of B (COOP: each of the COOP boxes in turn), MN-major like 06's
+        // B; B' is BN rows of A, K-major (COOP: this consumer's BN of the slot's TILE_N).
         // A stage or a k-step further is then one 32-bit add to the start address, which never
         // carries out of its field (shared memory ends below 2^18 bytes, 2^14 units) — not the
         // mask, shift and or of a descriptor built afresh per wgmma (the FP8 consumer's slice
@@ -1072,13 +1094,14 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
 #else
         constexpr unsigned A_LBO = 16, B_LBO = B_BOX_BYTES, A_STEP = 32 >> 4, B_STEP = 2048 >> 4;
 #endif
-        const unsigned a_desc0 = smem_desc_lo(stages + (PINGPONG ? 0 : c * 64 * 128), A_LBO),
-                       b_desc0 = smem_desc_lo(stages + A_BYTES, B_LBO);
+        // (COOP: every consumer A's all rows, B's — M's — own BN rows)
+        const unsigned a_desc0 = smem_desc_lo(stages + (PINGPONG || COOP ? 0 : c * 64 * 128), A_LBO),
+                       b_desc0 = smem_desc_lo(stages + A_BYTES + (COOP ? c * BN * 128 : 0), B_LBO);
         unsigned slice = 0;
         // Where this consumer's part of a tile lands in C (SWAP_AB: rows are M's, columns N's).
 #if SWAP_AB
-#define C_COL (tile_m * BM + c * 64)
-#define C_ROW (tile_n * BN)
+#define C_COL (tile_m * BM + (COOP ? 0 : c * 64))
+#define C_ROW (tile_n * TILE_N + (COOP ? c * BN : 0))
 #else
 #define C_COL (tile_n * BN)
 #define C_ROW (tile_m * BM + (PINGPONG ? 0 : c * 64))   // (taking turns, a consumer has all rows)
@@ -1201,8 +1224,9 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
                 asm volatile("fence.proxy.async.global;" ::: "memory");   // the adds come after the acquire
             }
 #pragma unroll
-            for (int a = 0; a < ATOMS; ++a)
-                store_c(map_c, d[a], c_buffers + c * C_BUFFER_BYTES, c, t, C_COL, C_ROW + 64 * a, add, scale);
+            for (int a = 0; a < ATOMS; ++a)   // (swapped, a block of 64 rows of N is 64 columns of C)
+                store_c(map_c, d[a], c_buffers + c * C_BUFFER_BYTES, c, t, C_COL + (SWAP_AB ? 64 * a : 0),
+                        C_ROW + (SWAP_AB ? 0 : 64 * a), add, scale);
             owed = k0 > 0;
         });
 #undef C_COL

@@ -92,10 +92,10 @@ def read_tables(paths, old_stream_k=False):
     rows = []
     for shape, config, us in table_rows(paths):
         tile = {**K.WGMMA_TILE, **config}
-        if (tile["CONSUMERS"], tile["BN"]) not in K.WGMMA_SM_TFLOPS or tile["PINGPONG"] or \
+        if (tile["CONSUMERS"], tile["BN"]) not in K.WGMMA_SM_TFLOPS or tile["PINGPONG"] or tile["COOP"] or \
                 (old_stream_k and ran_early_stream_k(shape, config)):
             continue   # a block tile the model has no rate for (one consumer × 192 columns, consumers
-            #            taking tiles in turn: a rule after the model, kernels.wgmma_takes_turns), or see below
+            #            taking tiles in turn: a rule after the model, kernels.wgmma_takes_turns; COOP's), or see below
         if config.get("WAIT_DEPTH", 0) != K.wgmma_wait_depth({**tile, "WAIT_DEPTH": None}):
             continue   # not how a pick of this tile runs (one consumer keeps a slice in flight; a
             #            row that does not say ran without, as tune_ladder's labels say it since)

@@ -45,6 +45,9 @@
 #   shortfits  the candidate that came of onetile65 (branch wip/short-fit): the pick beside one swapped tile of
 #           128 of M in clusters of 4 along N (--fits 1:4) on SHORT_SHAPES (scripts/shapes/short_fit_fresh_2.txt,
 #           drawn after it was narrowed to M of 97–128), fp16 and bf16, each up to SHORT_S (120) seconds
+#   coop  (branch wip/coop) COOP's GPU test (test_06_coop_swapped_tiles_are_correct, PYTEST_S), then cuBLAS's
+#           coopB tiles in 06's COOP form beside the pick (scripts/shapes/coop_cublas_tiles.txt), PRECISIONS
+#           (fp16) each up to COOP_S (200) seconds
 #   OUT=out bash scripts/gpu_fit_gaps.sh wait lowfit bigfit
 source "$(dirname "$0")/gpu_env.sh"
 write_env
@@ -122,6 +125,12 @@ for part in "$@"; do
     ladder survey7_cublas_tiles scripts/shapes/survey7_cublas_tiles.txt ${TILES7_S:-90} picked $sw,BN=160,STAGES=3 \
       $sw,BN=160,STAGES=4,C_PARTS=2 $sw,BN=128,STAGES=4 $sw,BN=128,STAGES=5,C_PARTS=2 ;;
   onetile65) study scripts/shapes/m65_128_one_tile.txt ${ONE65_S:-240} 61 "--fits 1:4 1:2" ${PRECISIONS:-fp16} ;;
+  coop)
+    gpu_tests coop_swapped coop
+    c=SWAP_AB=1,CONSUMERS=2,SPLIT_K=0
+    ladder coop_cublas_tiles scripts/shapes/coop_cublas_tiles.txt ${COOP_S:-200} picked \
+      $c,COOP=3,BN=80,CLUSTER=2,SHARE_A=1,STAGES=4 $c,COOP=3,BN=64,CLUSTER=2,SHARE_A=1,STAGES=4 \
+      $c,COOP=3,BN=80,CLUSTER=2,STAGES=4 $c,COOP=5,BN=64,CLUSTER=2,STAGES=3 ;;
   lowchecks)
     gpu_tests "swapped_tiles_that_fit" low_fit
     sw=SWAP_AB=1,CONSUMERS=2,CLUSTER=4

@@ -29,6 +29,9 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
                                  # real rows, not whole with zeros (0: whole; the .cu's a_copy)
               "SWAP_AB": 0,      # 1: Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n (BN a multiple of 16; fp16, bf16)
               "PINGPONG": 0,     # 64/128: the two consumers take tiles of these rows in turn (not shared)
+              "COOP": 0,         # swapped, 1–5: two consumers side by side along M (BN each), each over all
+                                 # of the tile's COOP · 64 rows of N (cuBLAS's coopB tiles; wgmma_cols) —
+                                 # with CONSUMERS=2 and SPLIT_K=0 given too; not modelled or picked
               "SHARE_A": 0,      # 1: pairs of a cluster's blocks take neighbouring tiles of a tile row, sharing A
                                  # (in clusters of 2 picked only with 192-row tiles: the note after
                                  # TURNS_CONFIG, and ROWS_192; swapped, pairs along M sharing B's
@@ -47,27 +50,34 @@ SM90_SMEM_BYTES = 227 * 1024   # dynamic + static shared memory one sm_90 block 
 
 def wgmma_rows(tile):
     """The block tile's rows (the .cu's BM): 64 per consumer, or a consumer's own tile's
-    (PINGPONG) when the two take tiles in turn."""
-    return tile.get("PINGPONG") or 64 * tile["CONSUMERS"]
+    (PINGPONG) when the two take tiles in turn, or COOP's 64 · COOP (both consumers over all)."""
+    return tile.get("PINGPONG") or 64 * (tile.get("COOP") or tile["CONSUMERS"])
 
 
-def wgmma_smem_bytes(consumers, bn, stages, rows=None, swap=False, realign=False, c_parts=1):
+def wgmma_cols(tile):
+    """The block tile's columns (the .cu's TILE_N; swapped, M's): BN, the wgmma's n — or with COOP,
+    whose consumers split them, BN each, CONSUMERS × BN."""
+    return tile["BN"] * (tile["CONSUMERS"] if tile.get("COOP") else 1)
+
+
+def wgmma_smem_bytes(consumers, bn, stages, rows=None, swap=False, realign=False, c_parts=1, cols=None):
     """06's dynamic shared memory: alignment slack, the stages (A's ``rows`` — 64 per consumer
-    unless given — and B's slices; ``realign``, B_REALIGN: B's staging boxes too, 8 classes of 8
-    rows of BN + 8 halves), two C boxes of 64 rows per consumer (``swap`` with BN over 64: one of
-    BN rows, M's — of BN / ``c_parts`` — its parts in turn), two mbarriers per stage, three
-    realigning (the .cu's SMEM_BYTES)."""
-    stage_bytes = ((rows or 64 * consumers) + bn) * WGMMA_ROW_BYTES + (64 * (bn + 8) * 2 if realign else 0)
+    unless given — and B's ``cols`` slices, BN unless given; ``realign``, B_REALIGN: B's staging
+    boxes too, 8 classes of 8 rows of BN + 8 halves), two C boxes of 64 rows per consumer
+    (``swap`` with BN over 64: one of BN rows, M's — of BN / ``c_parts`` — its parts in turn), two
+    mbarriers per stage, three realigning (the .cu's SMEM_BYTES)."""
+    stage_bytes = ((rows or 64 * consumers) + (cols or bn)) * WGMMA_ROW_BYTES + (64 * (bn + 8) * 2 if realign else 0)
     c_box_rows, c_boxes = (bn // c_parts, 1) if swap and bn > 64 else (64, 2)
     return 1024 + stages * stage_bytes + consumers * c_boxes * c_box_rows * WGMMA_C_BOX_COLS * 4 + \
         (3 if realign else 2) * stages * 8
 
 
-def wgmma_max_stages(consumers, bn, most=8, rows=None, swap=False, realign=False, c_parts=1):
+def wgmma_max_stages(consumers, bn, most=8, rows=None, swap=False, realign=False, c_parts=1, cols=None):
     """The most stages (up to ``most``) whose shared memory fits an sm_90 block (16 bytes spare
     for the kernel's static shared memory)."""
     stages = most
-    while stages > 1 and wgmma_smem_bytes(consumers, bn, stages, rows, swap, realign, c_parts) + 16 > SM90_SMEM_BYTES:
+    while stages > 1 and \
+            wgmma_smem_bytes(consumers, bn, stages, rows, swap, realign, c_parts, cols) + 16 > SM90_SMEM_BYTES:
         stages -= 1
     return stages
 
@@ -186,18 +196,28 @@ def wgmma_checked(tile):
         raise UsageError(f"WAIT_DEPTH is 0 or 1, and 0 with PROMOTE (it reads the MMAs' sums after every "
                          f"batch) or one stage (it frees a stage a slice late); got WAIT_DEPTH={tile['WAIT_DEPTH']}, "
                          f"PROMOTE={tile['PROMOTE']}, STAGES={stages}")
-    swap, realign, parts = tile["SWAP_AB"], tile["B_REALIGN"], tile["C_PARTS"]
+    swap, realign, parts, cols = tile["SWAP_AB"], tile["B_REALIGN"], tile["C_PARTS"], wgmma_cols(tile)
+    coop = tile["COOP"]
+    if coop and not (swap and consumers == 2 and not tile["PINGPONG"] and not tile["PROMOTE"] and
+                     not tile["SPLIT_K"] and parts == 1 and 1 <= coop <= 5 and coop * bn <= 320 and
+                     cols // wgmma_cluster_shape(tile)[0] <= 256):
+        raise UsageError(f"COOP={coop}: two consumers side by side along a swapped tile's M, each over its COOP · "
+                         f"64 rows of N (1 to 5), needs SWAP_AB=1, CONSUMERS=2, no PINGPONG, PROMOTE, SPLIT_K or "
+                         f"C_PARTS, at most 160 accumulators a thread (COOP × BN ≤ 320) and A's box of at most 256 "
+                         f"rows (2 · BN over the cluster's blocks along N); got SWAP_AB={swap}, CONSUMERS={consumers}, "
+                         f"PINGPONG={tile['PINGPONG']}, PROMOTE={tile['PROMOTE']}, SPLIT_K={tile['SPLIT_K']}, "
+                         f"C_PARTS={parts}, BN={bn}, CLUSTER={cluster}")
     if parts > 1 and not (swap and bn > 64 and bn % (8 * parts) == 0):
         raise UsageError(f"C_PARTS={parts} stores a swapped tile's C in boxes of BN / C_PARTS rows: it needs SWAP_AB=1, "
                          f"BN over 64 and BN / C_PARTS a multiple of 8; got SWAP_AB={swap}, BN={bn} "
                          f"({bn / parts:g} rows)")
-    if not 1 <= stages <= wgmma_max_stages(consumers, bn, max(stages, 1), rows, swap, realign, parts):
+    if not 1 <= stages <= wgmma_max_stages(consumers, bn, max(stages, 1), rows, swap, realign, parts, cols):
         raise UsageError(f"STAGES={stages} with CONSUMERS={consumers}, BN={bn}, {rows}-row tiles"
                          f"{', swapped' if swap else ''}{f', C in {parts} parts' if parts > 1 else ''}"
                          f"{', B realigned' if realign else ''} needs "
-                         f"{wgmma_smem_bytes(consumers, bn, max(stages, 1), rows, swap, realign, parts)} "
+                         f"{wgmma_smem_bytes(consumers, bn, max(stages, 1), rows, swap, realign, parts, cols)} "
                          f"bytes of shared memory; an sm_90 block has {SM90_SMEM_BYTES}: at most "
-                         f"STAGES={wgmma_max_stages(consumers, bn, 8, rows, swap, realign, parts)}")
+                         f"STAGES={wgmma_max_stages(consumers, bn, 8, rows, swap, realign, parts, cols)}")
     return tile
 
 
@@ -217,13 +237,14 @@ def wgmma_swap_step(cluster, share_a=0):
 
 
 def wgmma_geometry(tile):
-    consumers, bn, rows = tile["CONSUMERS"], tile["BN"], wgmma_rows(tile)
-    smem = wgmma_smem_bytes(consumers, bn, tile["STAGES"], rows, tile["SWAP_AB"], tile["B_REALIGN"], tile["C_PARTS"])
+    consumers, bn, rows, cols = tile["CONSUMERS"], tile["BN"], wgmma_rows(tile), wgmma_cols(tile)
+    smem = wgmma_smem_bytes(consumers, bn, tile["STAGES"], rows, tile["SWAP_AB"], tile["B_REALIGN"], tile["C_PARTS"],
+                            cols)
 
     def geometry(m, n, k):
         # A 1-D grid of one block per C tile, which `persistent` caps at one block per SM (each
         # block then walks several tiles); one producer warpgroup + the consumers.
-        return Geometry(grid=(cdiv(m, rows) * cdiv(n, bn), 1, 1), block=(128 * (consumers + 1), 1, 1),
+        return Geometry(grid=(cdiv(m, rows) * cdiv(n, cols), 1, 1), block=(128 * (consumers + 1), 1, 1),
                         smem_bytes=smem)
     return geometry
 
@@ -233,7 +254,7 @@ def wgmma_workspace(tile):
     split-K counters, then (16-byte aligned) split-K partial sums, SPLIT_ROUNDS BM × BN fp32 tiles
     per block (a tile's p pieces' partials, clusters / p tiles a round) — none for consumers
     taking turns, whose tiles run whole."""
-    partial, rounds = 0 if tile["PINGPONG"] else wgmma_rows(tile) * tile["BN"] * 4, tile["SPLIT_ROUNDS"]
+    partial, rounds = 0 if tile["PINGPONG"] else wgmma_rows(tile) * wgmma_cols(tile) * 4, tile["SPLIT_ROUNDS"]
     return lambda blocks: 4 * (((1 + rounds) * blocks + 3) // 4 * 4) + rounds * blocks * partial
 
 
@@ -279,7 +300,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
     # (B_REALIGN: 8 super-rows of B — 64 of its rows — by BN + 8 halves: the .cu's b_realign)
     b_box = (8, bn + 8) if tile["B_REALIGN"] else (bk, 64) if b_layout == "row" else (64, bk)
     along_m, along_n = wgmma_cluster_shape(tile)   # (swapped: along N, along M)
-    a_box = (bn // along_m, bk) if tile["SWAP_AB"] else (tile["A_ROWS"] or bm // along_n, bk)
+    a_box = (wgmma_cols(tile) // along_m, bk) if tile["SWAP_AB"] else (tile["A_ROWS"] or bm // along_n, bk)
     # what the cluster multicasts: the blocks along the tile's rows share its columns' operand (B;
     # swapped, A), those along its columns the rows' (A; swapped, B)
     rows_share, cols_share = ("A", "B") if tile["SWAP_AB"] else ("B", "A")
@@ -306,7 +327,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         if choose else None,
         pick=(lambda m, n, k, sms: wgmma_pick(m, n, k, sms, elem, stream_k=PRECISIONS[key].out_dtype.itemsize == 4))
         if choose else None,
-        summary=f"wgmma 64×{bn}×{32 // elem} from TMA-filled smem, {bm}×{bn}×{bk} "
+        summary=f"wgmma 64×{bn}×{32 // elem} from TMA-filled smem, {bm}×{wgmma_cols(tile)}×{bk} "
                 f"tiles{', B K-major' if b_layout == 'col' else ''}, "
                 f"{tile['STAGES']}-stage mbarrier ring, producer + {tile['CONSUMERS']} consumer warpgroups"
                 f"{' taking tiles in turn' if tile['PINGPONG'] else ''}, "
@@ -873,7 +894,7 @@ def wgmma_schedule(m, n, k, sms, tile, elem_bytes=2):
     if tile.get("SWAP_AB"):   # Cᵀ = Bᵀ·Aᵀ: the block tile's rows run along N, its BN columns along M
         m, n = n, m
     along_m, along_n = wgmma_cluster_shape(tile)
-    tiles = cdiv(m, wgmma_rows(tile) * along_m) * cdiv(n, tile["BN"] * along_n)
+    tiles = cdiv(m, wgmma_rows(tile) * along_m) * cdiv(n, wgmma_cols(tile) * along_n)
     kt, clusters = cdiv(k, WGMMA_ROW_BYTES // elem_bytes), clusters_held(sms, cluster)
     p = split_pieces(tiles, kt, clusters, tile)
     return tiles, kt, clusters, p, (stream_k_share(tiles, kt, clusters, tile) if p == 1 else 0)
@@ -1022,7 +1043,7 @@ def _with_stages(tile, picked, overrides):
     if "STAGES" not in overrides:
         macros["STAGES"] = wgmma_max_stages(macros["CONSUMERS"], macros["BN"], rows=wgmma_rows(macros),
                                             swap=macros["SWAP_AB"], realign=macros["B_REALIGN"],
-                                            c_parts=macros["C_PARTS"])
+                                            c_parts=macros["C_PARTS"], cols=wgmma_cols(macros))
     return macros
 
 

@@ -994,6 +994,34 @@ def test_two_and_three_consumers_leave_clusters_of_1():
         assert not kernels.in_clusters_of_one(kernels.wgmma_config(*shape, 132)), shape
 
 
+def test_coop_swapped_tiles_build_without_spills_and_refuse_what_they_cannot_take():
+    """COOP: two consumers side by side along a swapped tile's M, each over all of its COOP · 64
+    rows of N with BN of M — cuBLAS's coopB tiles (192 × 160, 192 × 128 in pairs along M, 320 ×
+    128 in pairs along N) — build with no spills; the tile is COOP · 64 × 2 · BN (its schedule,
+    grid, shared memory and A's box follow), and what COOP cannot take is refused by name."""
+    for atoms, bn, cluster, share_a, stages in [(3, 80, 2, 1, 4), (3, 64, 2, 1, 4), (5, 64, 2, 0, 3),
+                                                (2, 128, 4, 1, 4)]:
+        tile = {"SWAP_AB": 1, "CONSUMERS": 2, "COOP": atoms, "BN": bn, "CLUSTER": cluster, "SHARE_A": share_a,
+                "SPLIT_K": 0, "STAGES": stages}
+        k = kernels.wgmma_kernel("fp16", tile, choose=False)
+        cubin = compiler.compile_cubin(k, "sm_90")   # (refuses a build whose stated boxes differ)
+        assert cubin.spill_bytes == 0, tile
+        full = {**kernels.WGMMA_TILE, **tile}
+        assert (kernels.wgmma_rows(full), kernels.wgmma_cols(full)) == (64 * atoms, 2 * bn)
+        along_m = kernels.wgmma_cluster_shape(full)[0]
+        assert k.tma_boxes[0][0] == 2 * bn // along_m and k.tma_boxes[2][0] == bn
+        assert stages == kernels.wgmma_max_stages(2, bn, rows=64 * atoms, swap=True, cols=2 * bn)
+        # (swapped, the schedule's tiles run 64 · COOP along N and 2 · BN along M)
+        assert kernels.wgmma_schedule(1000, 3000, 4096, 132, full)[0] == \
+            -(-3000 // (64 * atoms * along_m)) * -(-1000 // (2 * bn * (cluster // along_m)))
+    coop = {"SWAP_AB": 1, "CONSUMERS": 2, "COOP": 3, "BN": 80, "CLUSTER": 2, "SHARE_A": 1, "SPLIT_K": 0}
+    for bad in ({"SWAP_AB": 0, "BN": 128}, {"CONSUMERS": 3}, {"SPLIT_K": 1}, {"C_PARTS": 2}, {"COOP": 6},
+                {"COOP": 5, "BN": 80}, {"PROMOTE": 4, "BN": 64},
+                {"COOP": 2, "BN": 144, "CLUSTER": 1, "SHARE_A": 0}):   # (the last: A's box of 288 rows)
+        with pytest.raises(UsageError, match="COOP="):
+            kernels.wgmma_kernel("fp16", {**coop, **bad}, choose=False)
+
+
 def test_three_consumers_swapped_tiles_fit_m_of_257_to_288():
     """At M of 257–288 wgmma_swaps_to_fit takes three consumers' swapped 192 × 144 tiles over any
     pick (FIT_THREE_CONFIGS): 2 × 2 where the 30 clusters of 4 hold them in one round with 4 in 5

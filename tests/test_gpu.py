@@ -744,6 +744,34 @@ def test_06_swapped_wide_tiles_are_correct(device, host_problems, key, config):
                                               for name, value in config.items()))
 
 
+@pytest.mark.parametrize("config", [{"SWAP_AB": 1, "CONSUMERS": 2, "COOP": atoms, "BN": bn, "CLUSTER": cluster,
+                                     "SPLIT_K": 0, "SHARE_A": share_a}
+                                    for atoms, bn, cluster, share_a in [(3, 80, 2, 1), (3, 64, 2, 1), (5, 64, 2, 0),
+                                                                        (3, 80, 1, 0), (2, 128, 4, 1)]],
+                         ids=lambda c: f"COOP{c['COOP']}-BN{c['BN']}-CL{c['CLUSTER']}{'-SA' * c.get('SHARE_A', 0)}")
+@pytest.mark.parametrize("key", ["fp16", "bf16"])
+def test_06_coop_swapped_tiles_are_correct(device, host_problems, key, config):
+    """Two consumers side by side along a swapped tile's M (COOP: each over all of its COOP · 64
+    rows of N, BN of M each — cuBLAS's coopB tiles), alone, in pairs along N, in pairs along M
+    sharing B's columns and 2 × 2: M and N with partial last tiles (a pair's second block, the
+    second consumer's columns past M), N not a multiple of 8 (pitched), stream-K's cut of a last
+    round; both input modes; the same bits on a rerun."""
+    kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    sms, cols, tile = device.sm_count, 2 * config["BN"], {**kernels.WGMMA_TILE, **config}
+    m = 3 * cols - config["BN"] - 5   # (the last tile's second consumer: all past M)
+    n = stream_k_n(m, 2056, config, 2, sms)
+    while not (lambda s: s[2] // 4 <= s[0] % s[2] <= 3 * s[2] // 4)(kernels.wgmma_schedule(m, n, 2056, sms, tile)):
+        n += 250   # (a last round a quarter to three quarters full: cut by stream-K even where the GPU holds
+        #            a cluster or two more than wgmma_schedule counts)
+    shapes = [(m, 1003, 997), (cols + 1, 64 * config["COOP"] + 1, 2056), (m, n, 2056), (50, 300, 70)]
+    assert kernels.wgmma_schedule(*shapes[2], sms, tile)[4]
+    runs_right_and_repeatable(device, host_problems, kernel, key, shapes, config,
+                              lambda rec: all(wgmma_macros(rec.config.split(","))[name] == value
+                                              for name, value in config.items()))
+
+
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_06_leaves_clusters_of_one(device, host_problems, key):
     """Where the model would run two or three consumers' tiles in clusters of 1, the registry's 06
