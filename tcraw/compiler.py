@@ -17,7 +17,7 @@ from pathlib import Path
 from .cache import CubinCache, cache_dir, cache_key
 from .cubin import kernel_resources
 from .driver import BACKENDS, Backend, get_backend
-from .errors import ArchError, CompileError, CubinError, MissingHeaderError, UsageError
+from .errors import ArchError, CompileError, CubinError, MissingHeaderError, TcrawError, UsageError
 from .validate import defines as check_defines, env_dirs, is_dir, is_file, is_whole
 
 # Installed: the kernels ship inside the package (pyproject maps cuda_src/ to tcraw/cuda_src).
@@ -466,6 +466,24 @@ def source_refusal(kernel):
         "tcraw.user_kernel" if here else ""))
 
 
+def check_declared(kernel):
+    """Raise what a kernel's own source refuses on any arch — an entry its cubin lacks, parameters
+    other than a launch passes, a tcraw_launch other than its declaration's: the request's fault,
+    said before a GPU is opened — by building it for the first arch NVRTC and the kernel both take
+    (cached: the run's own build, for an arch-specific kernel). What is not the request's (a
+    compile error, no NVRTC or headers) is left to the run, which makes it the kernel's row."""
+    try:
+        arch = next((a for a in supported_archs() if kernel.arch_refusal(a.cc, a) is None), None)
+        if arch is not None:
+            compile_cubin(kernel, arch)
+    except ArchError:
+        pass
+    except UsageError:   # (CubinError among them: no such entry)
+        raise
+    except TcrawError:
+        pass
+
+
 def compile_cubin(kernel, arch, backend=None, cache=None):
     """Compile one kernel (built-in or a user's) for one arch, through the cubin cache
     (``cache=False`` to bypass it). Refuses archs below the kernel's minimum or outside
@@ -677,7 +695,7 @@ def compile_table(chosen, archs, *, out=None, note=print):
     with several configurations (06), one cubin per configuration, <kernel>[<variant>].<arch>.cubin;
     a cubin that cannot be written there is an "unwritten" row, and a manifest that cannot be
     written a UsageError carrying the rows (``exc.rows``: the CLI still prints them)."""
-    from .errors import NoNvrtcError, TcrawError
+    from .errors import NoNvrtcError
     if not callable(note):
         raise UsageError(f"note is a function taking one message (print, or lambda message: None), not {note!r:.80}")
     from .sass import base_counts, find_cuobjdump, tensor_op_forms

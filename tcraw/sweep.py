@@ -136,6 +136,11 @@ def check_request(chosen, *, iters=None, warmup=None, seed=None, isolate=False, 
     if isolate:
         for k in chosen:
             kernels.child_args(k)
+    if cubin_dir is None:   # (a user's kernel: what its source refuses, before the GPU; cubin-only runs have no NVRTC)
+        from .compiler import check_declared
+        for k in chosen:
+            if kernels.KERNELS.get(k.name) is not k:
+                check_declared(k)
 
 
 def run_sweep(device_indices, chosen, sizes, *, explicit, inputs, seed, iters, warmup, cubin_dir=None,

@@ -377,3 +377,29 @@ def test_tune_ladder_refuses_what_names_no_run_before_the_gpu(argv, needle):
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 2 and p.stderr.startswith("tune_ladder: ") and needle in p.stderr, p.stderr
     assert len(p.stderr.splitlines()) == 1
+
+
+@pytest.mark.skipif(__import__("tcraw.sass").sass.find_cuobjdump() is None,
+                    reason="no cuobjdump here (the dev extra installs one)")
+def test_sass_digests_tell_the_same_code_from_another(tmp_path):
+    """scripts/sass_digests.py: a checkout's sources built again give the same digests (compare
+    exits 0); one instruction changed — another copy of the source, a multiply for an add — is
+    named and exits 1."""
+    import json
+    src = tmp_path / "cuda_src"
+    src.mkdir()
+    text = (ROOT / "cuda_src" / "01_naive_fp32.cu").read_text()
+    (src / "01_naive_fp32.cu").write_text(text)
+    here, copy = tmp_path / "here.json", tmp_path / "copy.json"
+    for out, extra in ((here, []), (copy, ["--sources", str(src)])):
+        p = script("sass_digests", "--kernels", "naive_fp32", "--arch", "sm_80", "--out", str(out), *extra)
+        assert p.returncode == 0, p.stderr
+    assert list(json.loads(here.read_text())) == ["naive_fp32"]
+    assert script("sass_digests", "--compare", str(here), str(copy)).returncode == 0
+    changed = text.replace("acc += ", "acc *= ", 1)
+    assert changed != text
+    (src / "01_naive_fp32.cu").write_text(changed)
+    assert script("sass_digests", "--kernels", "naive_fp32", "--arch", "sm_80", "--out", str(copy),
+                  "--sources", str(src)).returncode == 0
+    p = script("sass_digests", "--compare", str(here), str(copy))
+    assert p.returncode == 1 and p.stdout.startswith("naive_fp32: ["), p.stdout

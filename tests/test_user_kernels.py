@@ -120,6 +120,16 @@ def test_what_a_kernel_list_cannot_mean_is_refused_before_any_gpu(tmp_path):
     with pytest.raises(tcraw.UsageError, match="holds a 0xFF byte at offset 3"):
         tcraw.run_problem(0, [kernels.user_kernel(latin, "edge_bug", "fp16", block=(16, 16))], (64, 64, 64),
                           open_device=pytest.fail)
+    # what the source refuses on any arch — an entry it lacks, parameters a launch does not pass
+    for entry, refusal in (("nope", "has no entry 'nope'; its kernels are: edge_bug"), ("edge_bug", "takes 4")):
+        src = edge if entry == "nope" else tmp_path / "four.cu"
+        if entry == "edge_bug":
+            src.write_text('#include <cuda_fp16.h>\nextern "C" __global__ void edge_bug(const __half* A, '
+                           "const __half* B, float* C, int M) {}\n")
+        for call in (lambda k: tcraw.run_problem(0, [k], (64, 64, 64), open_device=pytest.fail),
+                     lambda k: tcraw.check_kernels(0, [k], open_device=pytest.fail)):
+            with pytest.raises(tcraw.UsageError, match=refusal):
+                call(kernels.user_kernel(src, entry, "fp16", block=(16, 16)))
 
 
 def test_a_spec_may_list_the_registrys_06_under_names_of_its_own(tmp_path, capsys):
