@@ -53,7 +53,7 @@ def existing_ordinal(ordinal, backend=None):
     return int(ordinal)
 
 
-def open_device(device, what):
+def current_device(device, what):
     """``device`` made current where it is an open tcraw Device; else a UsageError saying ``what``
     needs one (not an AttributeError from inside tcraw)."""
     if not callable(getattr(device, "_check", None)):
@@ -220,7 +220,7 @@ class DeviceBuffer:
     (optional) says what it holds, so a kernel given the wrong type can refuse it."""
 
     def __init__(self, device, nbytes, dtype=None):
-        open_device(device, "a DeviceBuffer")
+        current_device(device, "a DeviceBuffer")
         if nbytes <= 0:
             raise UsageError(f"a device buffer needs a positive size, got {nbytes} bytes")
         self.device, self.drv, self.nbytes = device, device.drv, int(nbytes)
@@ -342,7 +342,7 @@ class Module:
     """A cubin loaded with cuModuleLoadData."""
 
     def __init__(self, device, image):
-        open_device(device, "a Module")
+        current_device(device, "a Module")
         self.device, self.drv, self.image = device, device.drv, bytes(image)
         self.handle = None
         check_driver_takes(device, self.image)
