@@ -8,7 +8,7 @@ LOG=${1:-build/sanitize.log}
 PY=${PY:-python3}
 # SANITIZER, else where `tcraw check --sanitize` looks: $CUDA_HOME/bin, $CUDA_PATH/bin, /usr/local/cuda/bin, PATH
 SAN=${SANITIZER:-$("$PY" -c 'from tcraw.check import find_sanitizer; print(find_sanitizer() or "")' 2>/dev/null)}
-SAN=${SAN:-compute-sanitizer}
+SAN=${SAN:-$(command -v compute-sanitizer || echo compute-sanitizer)}
 WHAT=(--precision all)
 if [ -n "${KERNELS:-}" ]; then   # a name that is no kernel: refused before anything runs, exit 2
   "$PY" -c 'import sys; from tcraw import kernels; from tcraw.errors import run_main

@@ -48,8 +48,10 @@ def digests(names, arch, sources=None):
             text = sass.dump_sass(cubin.image)
             if text is None:
                 raise SystemExit("sass_digests: no cuobjdump here (the dev extra installs one)")
-            out[kernel.file_stem] = [digest(sass.entry_sass(text, kernel.entry) or ""), cubin.registers,
-                                     cubin.spill_bytes]
+            code = sass.entry_sass(text, kernel.entry)
+            if code is None:
+                raise SystemExit(f"sass_digests: cuobjdump's SASS of {kernel.file_stem} has no {kernel.entry}")
+            out[kernel.file_stem] = [digest(code), cubin.registers, cubin.spill_bytes]
     return out
 
 

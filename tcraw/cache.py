@@ -273,9 +273,10 @@ def cache_report(action="info", directory=None):
     if action not in ("info", "clear"):
         raise UsageError(f"the cache's actions are info and clear, not {action!r:.80}")
     c = CubinCache(directory)
+    where = "give another directory" if directory else "point TCRAW_CACHE_DIR elsewhere"
     try:
         if (problem := dir_problem(c.dir)):
-            raise UsageError(f"the cubin cache {c.dir} cannot be a directory: {problem}; point TCRAW_CACHE_DIR at one")
+            raise UsageError(f"the cubin cache {c.dir} cannot be a directory: {problem}; {where}")
         entries = c.entries()
         if action == "clear":
             return {"dir": str(c.dir), "entries": len(entries), "removed": c.clear()}
@@ -288,5 +289,5 @@ def cache_report(action="info", directory=None):
         raise
     except OSError as exc:
         raise UsageError(f"cache {action}: {exc.strerror or exc} ({exc.filename or c.dir}); "
-                         "check the permissions of TCRAW_CACHE_DIR or point it elsewhere") from None
+                         f"check its permissions, or {where}") from None
 

@@ -147,7 +147,7 @@ def check_isolated(kernel, device_index, shapes, seed, *, timeout=120, backend=N
     """Each shape in its own child process (a fault or hang loses only that shape's rows). No
     driver, no such GPU: refused here first, as run_isolated does."""
     from .runtime import existing_ordinal
-    existing_ordinal(device_index)
+    existing_ordinal(device_index, backend)
     rows = []
     for shape in shapes:
         got = run_child(child_command(kernel, device_index, [shape], seed, False, backend, cubin_dir, guard),

@@ -221,13 +221,15 @@ def _archs_for_compile(archs, device_ordinal):
         return compiler.parse_archs("all")
 
 
-def _print_compile_rows(rows, fmt):
+def _print_compile_rows(rows, fmt, asked=(), fixes=True):
     """The compile table (a row's detail cut to its first clause: JSON and CSV carry it whole),
-    then — table only — each arch this NVRTC cannot target, once, with the fix its row carries (an
-    error or a refusal was noted in full as it came; a kernel below its minimum arch needs none)."""
+    then — table only, ``fixes`` — each arch this NVRTC cannot target, once, with the fix its row
+    carries (an error or a refusal was noted in full as it came; a kernel below its minimum arch
+    needs none). ``asked``: the kernels' names asked for; rows of others (the configurations --out
+    adds) that cannot build for an arch are counted, not listed."""
     # (--out builds every configuration 06 can pick: 50-odd a precision, each an arch-specific row on
-    # every arch but sm_90 — in the table those are counted, not listed)
-    unbuilt = {id(r) for r in rows if "[" in r["kernel"] and r["status"] in ("below-min-arch", "arch-specific")}
+    # every arch but sm_90)
+    unbuilt = {id(r) for r in rows if r["kernel"] not in asked and r["status"] in ("below-min-arch", "arch-specific")}
     text_rows = rows if fmt != "table" else [
         {**r, "detail": re.sub(r" \(.*?\)", "", (r.get("detail") or "").split(";")[0])[:80],
          "warnings": len((r.get("ptxas_warnings") or []) + (r.get("nvrtc_warnings") or []))
@@ -237,8 +239,8 @@ def _print_compile_rows(rows, fmt):
         if unbuilt:
             note(f"tcraw compile: {len(unbuilt)} row{'s' * (len(unbuilt) > 1)} of configurations that cannot be "
                  "built for an arch asked for (below their minimum, or arch-specific) left out of the table; "
-                 "--format json lists them")
-        for detail in dict.fromkeys(r["detail"] for r in rows if r["status"] == "unsupported-by-nvrtc"):
+                 "--format json or csv lists them")
+        for detail in dict.fromkeys(r["detail"] for r in rows if fixes and r["status"] == "unsupported-by-nvrtc"):
             note(f"tcraw compile: {detail}")
 
 
@@ -254,21 +256,23 @@ def cmd_compile(args):
         rows = compiler.compile_table(chosen, _archs_for_compile(archs, args.device), out=out, note=note)
     except (UsageError, KeyboardInterrupt) as exc:
         if getattr(exc, "rows", None):   # (the manifest could not be written, or ^C: the rows built are shown)
-            _print_compile_rows(exc.rows, args.format)
+            _print_compile_rows(exc.rows, args.format, {k.file_stem for k in chosen})
         raise
     if (store := compiler.default_cache()) is not None and store.problem:
         note(f"tcraw compile: {store.problem} (TCRAW_CACHE_DIR to point it elsewhere)")
-    _print_compile_rows(rows, args.format)
-    if any(r["status"] in ("refused", "unwritten") for r in rows):
-        return 2   # (bad input: each refusal was noted in full as it came)
-    if any(r["status"] == "error" for r in rows):
-        return 1
     # nothing asked for could be built: the request was wrong. (--out adds the fp64 reference's cubin
     # and each configuration a kernel can pick — 06's small-M ones are 09's and 10's code, built where
     # 06 is not — none of which was asked for.)
     own = {c.file_stem for k in chosen for c in (k.configurations() if out else [k]) if c.source == k.source}
     asked = [r for r in rows if r["kernel"] in own] or rows
-    if not any(r["status"] == "ok" for r in asked):
+    wrong = not any(r["status"] == "ok" for r in asked) and \
+        not any(r["status"] in ("refused", "unwritten", "error") for r in rows)
+    _print_compile_rows(rows, args.format, {k.file_stem for k in chosen}, fixes=not wrong)   # (wrong: said below)
+    if any(r["status"] in ("refused", "unwritten") for r in rows):
+        return 2   # (bad input: each refusal was noted in full as it came)
+    if any(r["status"] == "error" for r in rows):
+        return 1
+    if wrong:
         raise ArchError(asked[0]["detail"])
     return 0
 
@@ -481,8 +485,9 @@ def _shapes(text):
         try:
             shapes.append(shape_row(part))
         except UsageError as exc:
-            raise UsageError(f"check --shapes: {exc}; shapes are separated by ';' (suites and files of shapes "
-                             "are bench's --shapes)") from None
+            syntax = "; shapes are separated by ';' (suites and files of shapes are bench's --shapes)" \
+                if "is not a shape" in str(exc) else ""
+            raise UsageError(f"check --shapes: {exc}{syntax}") from None
     if not shapes:
         raise UsageError(f"--shapes takes m,n,k triples separated by ';', got {text!r}")
     return shapes
@@ -748,7 +753,8 @@ def _terminated_as_interrupted():
     an isolated sweep's workers would otherwise run on to their last kernel before it stopped."""
     import signal
     import threading
-    if threading.current_thread() is not threading.main_thread():
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGTERM) is signal.SIG_IGN:   # (a parent's choice to ignore it: kept)
         yield
         return
     before = signal.signal(signal.SIGTERM, _terminate)

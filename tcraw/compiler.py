@@ -114,8 +114,9 @@ def check_arch_supported(arch, backend=None):
             fix = f"a newer NVRTC may target it: pip install -U 'cuda-toolkit[nvrtc]>={major}'"
         else:   # (between two it targets: a number no GPU has, or one this CUDA renamed or dropped)
             renamed = {101: " (CUDA 13 calls CUDA 12's sm_101 sm_110)", 110: " (CUDA 12 calls it sm_101)"}
-            fix = f"no GPU is that architecture for this NVRTC{renamed.get(arch.cc, '')}; name one from its " \
-                "list (`nvidia-smi --query-gpu=compute_cap` shows a GPU's)"
+            fix = f"this NVRTC has no such target{renamed.get(arch.cc, '')}: no GPU has that number, or a newer " \
+                f"NVRTC adds it (pip install -U 'cuda-toolkit[nvrtc]>={major}'); `nvidia-smi --query-gpu=" \
+                "compute_cap` shows a GPU's"
         raise ArchError(f"{arch} is not supported by the installed NVRTC {major}.{minor} "
                         f"(it targets sm_{', sm_'.join(map(str, ccs))}); {fix}")
 
@@ -342,7 +343,8 @@ def compile_hints(text, log, include_dirs, source_dir):
                          f"CCCL's <cuda/std/{std}> has its device form")
         elif std == "cstdio":
             hints.append(f"NVRTC has no <{name}>: device code has printf without it; drop the include")
-        elif source_dir and is_file(Path(source_dir) / name):   # (as nvcc: <name> is not looked for beside it)
+        elif source_dir and is_file(Path(source_dir) / name) and \
+                re.search(rf"#\s*include\s*<{re.escape(name)}>", text or ""):   # (as nvcc: <name> not beside it)
             hints.append(f"{name} is in {source_dir}, beside the source, where only #include \"{name}\" looks: "
                          f"include it so, or add that directory with --include (include_dirs=)")
         elif name.isalpha() and name.islower():   # (<vector>, <string>: the host's C++ library)
@@ -554,7 +556,7 @@ def check_declared_launch(kernel, image):
     if said != declared:
         names = ["threads", "smem bytes"] + [f"{op} box {d}" for op in ("A", "B", "C", "A's edge")
                                              for d in ("rows", "cols")]
-        if np.frombuffer(raw, dtype="<f4").tolist()[:len(declared)] == declared[:len(said)]:
+        if said and np.frombuffer(raw, dtype="<f4").tolist()[:len(declared)] == declared[:len(said)]:
             raise UsageError(f"kernel {kernel.name}: its source's tcraw_launch holds floats ({said} read as int); "
                              "declare it extern \"C\" __constant__ int tcraw_launch[]")
         if len(said) != len(declared):   # (no flag makes a declaration of another length: the source must change)

@@ -380,6 +380,9 @@ def select(names=None, precisions=None, extra=(), b_layout=None):
     family's selection brings the FP32 baseline for speedups — unless ``b_layout`` (B's layout
     asked for every kernel) is one it does not read: the baseline was not asked for."""
     names, precisions = ([x] if isinstance(x, str) else x for x in (names, precisions))   # one name: a list of it
+    extra = [] if extra is None else list(extra) if not isinstance(extra, (str, Kernel)) else None
+    if extra is None or not all(isinstance(k, Kernel) for k in extra):
+        raise UsageError("extra is a list of tcraw Kernels (a spec's, tcraw.user_kernel(...)), or empty")
     from .compiler import check_distinct_names
     check_distinct_names(extra)   # (by name, one of two would be chosen and the other never seen)
     fams = None

@@ -84,7 +84,7 @@ def run_isolated(device_index, kern, shape, *, inputs, seed, iters, warmup, cubi
     child's own message: a fault, a refusal, a timeout), so that no other row is lost. No driver,
     no such GPU: refused here first (NoDeviceError, UsageError), never a failed row of the kernel's."""
     from .runtime import existing_ordinal
-    existing_ordinal(device_index)
+    existing_ordinal(device_index, backend)
     m, n, k = shape
     cmd = [sys.executable, "-m", "tcraw", "run", *kernels.child_args(kern), "-m", str(m), "-n", str(n),
            "-k", str(k), "--inputs", inputs, "--seed", str(seed), "--iters", str(iters),

@@ -165,7 +165,7 @@ def check_nvrtc_matches(nvrtc_version, source):
     """Refuse an NVRTC whose major is not the toolchain's: its headers would be the other major's."""
     tc = choose()
     # Both stacks installed, and cuda.bindings loaded the other major's NVRTC: the chosen one is here already
-    if nvrtc_version[0] != tc.major and tc.stack and "bindings" in source:
+    if nvrtc_version[0] != tc.major and tc.stack and source.startswith("the bindings backend"):
         raise UsageError(f"NVRTC {nvrtc_version[0]}.{nvrtc_version[1]} ({source}) is not the chosen CUDA "
                          f"{tc.major} toolchain (chosen by {tc.chosen_by}), whose NVRTC is installed here: the "
                          f"ctypes backend loads it by path — drop --backend bindings (or TCRAW_BACKEND), or "

@@ -256,12 +256,13 @@ SASS_LINE = "        /*0010*/                   HMMA.16816.F32 R0, R4, R8, R0 ;"
 
 @pytest.fixture
 def fake_cuobjdump(tmp_path, monkeypatch):
-    """(tool, runs): a cuobjdump that prints one HMMA and an EXIT, and how many times it ran."""
+    """(tool, runs): a cuobjdump that prints one function of one HMMA and an EXIT, and how many
+    times it ran."""
     monkeypatch.setenv("TCRAW_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("TCRAW_NO_CACHE", raising=False)
     counter = tmp_path / "runs"
     tool = tmp_path / "cuobjdump"
-    tool.write_text(f"#!/bin/sh\necho run >> '{counter}'\n"
+    tool.write_text(f"#!/bin/sh\necho run >> '{counter}'\necho '\t\tFunction : k'\n"
                     f"echo '{SASS_LINE}'\necho '        /*0020*/                   EXIT ;'\n")
     tool.chmod(0o755)
     return str(tool), lambda: len(counter.read_text().splitlines()) if counter.exists() else 0

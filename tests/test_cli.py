@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from tcraw import driver, kernels
+from tcraw import compiler, driver, kernels
 from tcraw.cli import main
 from tcraw.errors import NoDeviceError, UsageError
 
@@ -121,7 +121,7 @@ def compiler_arch(text):
     (["sweep", "--sizes", "64,big"], "whole numbers"),
     (["bench", "--precision", "fp16acc16"], "no ladder"),
     (["compile", "--arch", "sm_130"], "a newer NVRTC may target it"),
-    (["compile", "--arch", "sm_99"], "no GPU is that architecture"),
+    (["compile", "--arch", "sm_99"], "this NVRTC has no such target"),
     (["compile", "--kernel", "wmma_bf16", "--arch", "sm_75"], "needs sm_80"),
     (["check", "--kernel", "naive_fp32", "--no-isolate", "--timeout", "5"], "drop one of them"),
     (["compile", "--spec", "/"], "is a directory"),
@@ -414,13 +414,15 @@ def test_the_compile_table_counts_unbuildable_configurations_and_says_each_nvrtc
             {"kernel": "j", "arch": "sm_70", "status": "unsupported-by-nvrtc", "detail": fix},
             {"kernel": "w[BN=128]", "arch": "sm_80", "status": "arch-specific", "detail": "built for sm_90a"},
             {"kernel": "w", "arch": "sm_80", "status": "arch-specific", "detail": "built for sm_90a"}]
-    _print_compile_rows(rows, "table")
+    _print_compile_rows(rows, "table", {"k", "j", "w"})
     out, err = capsys.readouterr()
     assert "w[BN=128]" not in out and "\nw " in out and "sm_70 is not supported by the installed NVRTC 13.5" in out
     assert err.count(f"tcraw compile: {fix}") == 1 and "1 row of configurations that cannot be built" in err
-    _print_compile_rows(rows, "json")
+    _print_compile_rows(rows, "json", {"k", "j", "w"})
     out, err = capsys.readouterr()
     assert len(json.loads(out)) == 4 and not err
+    _print_compile_rows(rows[:2], "table", {"k", "j"}, fixes=False)   # (all unbuildable: the error says it once)
+    assert "tcraw compile: sm_70" not in capsys.readouterr().err
 
 
 def test_a_typo_is_answered_with_the_nearest_names():
@@ -451,6 +453,13 @@ def test_precision_selects_by_family_or_by_one_precisions_key():
     assert e4m3 and all(k.precision.key == "fp8e4m3" for k in e4m3)
     with pytest.raises(UsageError, match="kernel wmma_fp16 is fp16, which --precision fp16acc16 leaves out"):
         kernels.select(["wmma_fp16"], ["fp16acc16"])
+    # extra: None is none, a generator is read once (its kernels kept), anything but Kernels refused
+    assert kernels.select(None, ["fp16"], None) == kernels.select(None, ["fp16"])
+    mine = kernels.user_kernel(compiler.CUDA_SRC.parent / "examples" / "edge_bug.cu", "edge_bug", "fp16",
+                               block=(16, 16), name="mine")
+    assert [k.name for k in kernels.select(None, ["fp16"], (k for k in [mine]))] == ["mine"]
+    with pytest.raises(UsageError, match="extra is a list of tcraw Kernels"):
+        kernels.select(None, None, ["wmma_fp16"])
 
 
 def main_raises(argv):
