@@ -283,6 +283,8 @@ def _problem_shape(args):
     if args.size is not None and any(v is not None for v in (args.m, args.n, args.k)):
         raise UsageError("give either --size or -m/-n/-k, not both")
     if args.size is not None:
+        if not validate.is_whole(args.size, 1, validate.INT32_MAX):
+            raise UsageError(f"--size is M = N = K, a whole number from 1 to 2^31 − 1; got {args.size}")
         shape = (args.size,) * 3
     else:
         shape = tuple(v if v is not None else 1024 for v in (args.m, args.n, args.k))

@@ -303,3 +303,19 @@ def test_damaged_sass_counts_are_counted_again(fake_cuobjdump, kept):
     entry.write_text(kept)
     assert sass.tensor_op_counts(b"cubin", tool) == {"HMMA": 1} and runs() == 2
     assert sass.tensor_op_counts(b"cubin", tool) == {"HMMA": 1} and runs() == 2   # kept again, whole
+
+
+def test_the_cache_lives_where_the_environment_says(tmp_path, monkeypatch):
+    """TCRAW_CACHE_DIR (~ expanded; blank is unset), else an absolute XDG_CACHE_HOME — a relative
+    one is ignored, as the XDG spec has it — else ~/.cache/tcraw."""
+    monkeypatch.delenv("TCRAW_CACHE_DIR", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache.cache_dir() == tmp_path / "xdg" / "tcraw"
+    for relative in ("relx", ""):
+        monkeypatch.setenv("XDG_CACHE_HOME", relative)
+        assert cache.cache_dir() == tmp_path / ".cache" / "tcraw"
+    monkeypatch.setenv("TCRAW_CACHE_DIR", "~/mine")
+    assert cache.cache_dir() == tmp_path / "mine"
+    monkeypatch.setenv("TCRAW_CACHE_DIR", "  ")
+    assert cache.cache_dir() == tmp_path / ".cache" / "tcraw"

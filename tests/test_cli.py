@@ -96,7 +96,7 @@ def compiler_arch(text):
 
 @pytest.mark.parametrize("args,needle", [
     (["run", "--kernel", "nope"], "known kernels"),
-    (["run", "--size", "0"], "M must be an integer ≥ 1"),
+    (["run", "--size", "0"], "--size is M = N = K, a whole number from 1"),
     (["run", "-m", "-3"], "M must be"),
     (["run", "--precision", "fp4"], "unknown precision"),
     (["compile", "--arch", "hopper"], "sm_90"),
