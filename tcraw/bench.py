@@ -50,7 +50,9 @@ def shape_row(text):
     or `MxNxK`; each a problem's size (validate.problem's refusal otherwise)."""
     from . import validate
     from .errors import UsageError
-    shape = tuple(map(validate.digits, text.lower().replace("x", " ").replace("×", " ").replace(",", " ").split()))
+    import re
+    # (three fields: separated by spaces, or by one x, × or comma each — an empty field, 1,,2,3, refused)
+    shape = tuple(map(validate.digits, re.split(r"\s*[x×,]\s*|\s+", text.strip().lower())))
     if len(shape) != 3 or None in shape:
         raise UsageError(f"{text.strip()!r} is not a shape; write M N K (or M,N,K or MxNxK)")
     validate.problem(*shape)
@@ -307,6 +309,9 @@ def bench_plan(device_index, keys=None, shapes=(1024, 2048, 4096, 8192), *, extr
         raise UsageError(f"extra is a list of tcraw Kernels (a spec's, user_kernel's), not {extra!r:.80}")
     if extra:
         checked_chosen(extra)   # (each source a file: refused before the GPU, not as failed rows after cuBLAS)
+        from .compiler import check_declared
+        for u in extra:   # (what its source refuses on any arch: before the GPU too)
+            check_declared(u)
     asked = [one for key in keys or () for one in (LADDER_GROUPS.get(key, [key]) if rungs is None else [key])]
     keys = list(dict.fromkeys(asked or list(rungs or ()) or [k.precision.key for k in extra] or LADDER))
     for key in keys:
@@ -325,8 +330,8 @@ def bench_plan(device_index, keys=None, shapes=(1024, 2048, 4096, 8192), *, extr
     if kernels:
         known = {kern.name for r in rungs.values() for kern in r}
         if (unknown := [n for n in kernels if n not in known]):
-            raise UsageError(f"--kernel {', '.join(unknown)}: not a rung of the {'/'.join(keys)} ladder; "
-                             f"its rungs: {', '.join(sorted(known))}")
+            raise UsageError(f"--kernel {', '.join(unknown)}: not a rung of the {'/'.join(keys)} ladder"
+                             f"{validate.close_to(unknown[0], known)}; its rungs: {', '.join(sorted(known))}")
         rungs = {k: [kern for kern in r if kern.name in kernels] for k, r in rungs.items()}
     check_host_fits(*biggest_shape(shapes))
     return BenchPlan(int(device_index), keys, shapes, rungs, iters, warmup, fresh_seed() if seed is None else seed)

@@ -273,6 +273,8 @@ def cache_report(action="info", directory=None):
     from .errors import UsageError
     if action not in ("info", "clear"):
         raise UsageError(f"the cache's actions are info and clear, not {action!r:.80}")
+    if directory is not None and (not isinstance(directory, (str, os.PathLike)) or not str(directory).strip()):
+        raise UsageError(f"directory is None (the cache tcraw uses) or a directory's path, not {directory!r:.80}")
     c = CubinCache(directory)
     where = "give another directory" if directory else "point TCRAW_CACHE_DIR elsewhere"
     try:

@@ -146,7 +146,13 @@ def check_isolated(kernel, device_index, shapes, seed, *, timeout=120, backend=N
                    note=print, extras=True, guard=True):
     """Each shape in its own child process (a fault or hang loses only that shape's rows). No
     driver, no such GPU: refused here first, as run_isolated does."""
+    from . import validate
     from .runtime import existing_ordinal
+    from .sweep import check_request
+    check_request([kernel], seed=seed, isolate=True, cubin_dir=cubin_dir, backend=backend)
+    if isinstance(shapes, (str, bytes)) or not isinstance(shapes, (list, tuple)):
+        raise UsageError(f"shapes is a list of (M, N, K), not {shapes!r:.80}")
+    shapes = [validate.shape(s, "each of shapes") for s in shapes]
     existing_ordinal(device_index, backend)
     rows = []
     for shape in shapes:
@@ -218,7 +224,7 @@ def check_kernels(device_index, chosen, *, shapes=None, seed=None, isolate=True,
     from .runtime import Device
     from .sweep import fresh_seed
     from .sweep import check_request
-    check_request(chosen, seed=seed, isolate=isolate, cubin_dir=cubin_dir, backend=backend)
+    check_request(chosen, seed=seed, isolate=isolate, cubin_dir=cubin_dir, backend=backend, note=note)
     if shapes is not None:   # ([] with extras: the rerun and NaN/Inf cases alone, an isolated check's last child)
         if isinstance(shapes, (str, bytes)) or not isinstance(shapes, (list, tuple)) or not (shapes or extras):
             raise UsageError(f"shapes is a list of (M, N, K) (empty only with extras: those cases alone), "

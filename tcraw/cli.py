@@ -216,22 +216,24 @@ def _archs_for_compile(archs, device_ordinal):
     except NoDeviceError as e:
         if device_ordinal is not None:
             raise NoDeviceError(f"--device {device_ordinal} names a GPU to build for, and there is none: {e} "
-                                "(without --device, or with --arch, compile needs no GPU)") from e
+                                "(without --device — with --arch, or none — compile needs no GPU)") from e
         note("tcraw compile: no GPU here, compiling for every arch NVRTC supports (--arch to choose)")
         return compiler.parse_archs("all")
 
 
-def _print_compile_rows(rows, fmt, asked=(), fixes=True):
-    """The compile table (a row's detail cut to its first clause: JSON and CSV carry it whole),
-    then — table only, ``fixes`` — each arch this NVRTC cannot target, once, with the fix its row
-    carries (an error or a refusal was noted in full as it came; a kernel below its minimum arch
-    needs none). ``asked``: the kernels' names asked for; rows of others (the configurations --out
-    adds) that cannot build for an arch are counted, not listed."""
+def _print_compile_rows(rows, fmt, asked=(), said=None):
+    """The compile table (a row's detail cut to its first clause — an error's to NVRTC's first
+    line —: JSON and CSV carry it whole), then — table only — each arch this NVRTC cannot target,
+    once, with the fix its row carries, but ``said`` (the caller's error says it; an error or a
+    refusal was noted in full as it came; a kernel below its minimum arch needs none). ``asked``:
+    the kernels' names asked for; rows of others (the configurations --out adds) that cannot build
+    for an arch are counted, not listed."""
     # (--out builds every configuration 06 can pick: 50-odd a precision, each an arch-specific row on
     # every arch but sm_90)
     unbuilt = {id(r) for r in rows if r["kernel"] not in asked and r["status"] in ("below-min-arch", "arch-specific")}
     text_rows = rows if fmt != "table" else [
-        {**r, "detail": re.sub(r" \(.*?\)", "", (r.get("detail") or "").split(";")[0])[:80],
+        {**r, "detail": (r.get("detail") or "").split("\n")[0][:80] if r["status"] == "error" else
+         re.sub(r" \(.*?\)", "", (r.get("detail") or "").split(";")[0])[:80],
          "warnings": len((r.get("ptxas_warnings") or []) + (r.get("nvrtc_warnings") or []))
          if r["status"] == "ok" else None} for r in rows if id(r) not in unbuilt]
     print(report.render(text_rows, fmt, report.COMPILE_COLUMNS))
@@ -240,13 +242,16 @@ def _print_compile_rows(rows, fmt, asked=(), fixes=True):
             note(f"tcraw compile: {len(unbuilt)} row{'s' * (len(unbuilt) > 1)} of configurations that cannot be "
                  "built for an arch asked for (below their minimum, or arch-specific) left out of the table; "
                  "--format json or csv lists them")
-        for detail in dict.fromkeys(r["detail"] for r in rows if fixes and r["status"] == "unsupported-by-nvrtc"):
+        for detail in dict.fromkeys(r["detail"] for r in rows if r["status"] == "unsupported-by-nvrtc"
+                                    and r["detail"] != said):
             note(f"tcraw compile: {detail}")
 
 
 def cmd_compile(args):
     if args.device is not None:
         validate.device_index(args.device)
+        if args.arch is not None:   # (one of them would be ignored)
+            raise UsageError("--device builds for that GPU's arch and --arch names the archs: give one of them")
     arch_values = validate.names(args.arch, "--arch")   # (parsed before the GPU is looked for: 2 on any machine)
     archs = compiler.parse_archs(arch_values) if arch_values is not None else None
     names, extra = _named_kernels(args)
@@ -267,7 +272,7 @@ def cmd_compile(args):
     asked = [r for r in rows if r["kernel"] in own] or rows
     wrong = not any(r["status"] == "ok" for r in asked) and \
         not any(r["status"] in ("refused", "unwritten", "error") for r in rows)
-    _print_compile_rows(rows, args.format, {k.file_stem for k in chosen}, fixes=not wrong)   # (wrong: said below)
+    _print_compile_rows(rows, args.format, {k.file_stem for k in chosen}, said=asked[0]["detail"] if wrong else None)
     if any(r["status"] in ("refused", "unwritten") for r in rows):
         return 2   # (bad input: each refusal was noted in full as it came)
     if any(r["status"] == "error" for r in rows):
@@ -555,6 +560,8 @@ def cmd_profile(args):
     check_host_fits(*shape)
     for k in chosen:
         kernels.child_args(k)                     # the child `tcraw run` must be able to declare it
+        if k in extra:
+            compiler.check_declared(k)            # what a user's source refuses on any arch: 2 on any machine
     ncu = profile.find_ncu()                      # exit 3 before anything runs
     with _open_device(args.device) as dev:        # closed again before ncu starts its child
         for k in chosen:
@@ -788,7 +795,8 @@ def _main(argv):
         validate.env_dirs("TCRAW_CUDA_INCLUDE")   # (likewise)
         with _terminated_as_interrupted() if args.fn is cmd_compile else contextlib.nullcontext():
             code = args.fn(args)
-        sys.stdout.flush()   # (a full disk behind it fails here, not in the interpreter's flush at exit)
+        if sys.stdout is not None:   # (None: closed by the caller, `tcraw list >&-`; print wrote nowhere)
+            sys.stdout.flush()   # (a full disk behind it fails here, not in the interpreter's flush at exit)
         return code
     except TcrawError as exc:
         note(f"tcraw: {exc}")

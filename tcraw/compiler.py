@@ -53,9 +53,13 @@ class Arch:
 
     @classmethod
     def parse(cls, text):
-        m = re.fullmatch(r"(?:sm_|compute_)?([1-9]\d{1,2})([af]?)", str(text).strip().lower(), re.ASCII)
+        """sm_90, compute_90, 90, sm_90a — or 9.0, as `nvidia-smi --query-gpu=compute_cap` prints it."""
+        spelt = str(text).strip().lower()
+        if (cap := re.fullmatch(r"([1-9]\d?)\.(\d)", spelt, re.ASCII)):
+            spelt = cap.group(1) + cap.group(2)
+        m = re.fullmatch(r"(?:sm_|compute_)?([1-9]\d{1,2})([af]?)", spelt, re.ASCII)
         if not m:
-            raise UsageError(f"cannot read {text!r} as a GPU architecture; write it as sm_90, 90 or sm_90a")
+            raise UsageError(f"cannot read {text!r} as a GPU architecture; write it as sm_90, 90, 9.0 or sm_90a")
         return cls(int(m.group(1)), m.group(2))   # (which suffixes exist: __post_init__)
 
 
@@ -473,7 +477,8 @@ def check_declared(kernel):
     other than a launch passes, a tcraw_launch other than its declaration's: the request's fault,
     said before a GPU is opened — by building it for the first arch NVRTC and the kernel both take
     (cached: the run's own build, for an arch-specific kernel). What is not the request's (a
-    compile error, no NVRTC or headers) is left to the run, which makes it the kernel's row."""
+    compile error, no NVRTC or headers) is returned, not raised: the run makes it the kernel's row
+    (the caller may say so first); None when it built."""
     try:
         arch = next((a for a in supported_archs() if kernel.arch_refusal(a.cc, a) is None), None)
         if arch is not None:
@@ -482,8 +487,9 @@ def check_declared(kernel):
         pass
     except UsageError:   # (CubinError among them: no such entry)
         raise
-    except TcrawError:
-        pass
+    except TcrawError as exc:
+        return exc
+    return None
 
 
 def compile_cubin(kernel, arch, backend=None, cache=None):
@@ -712,7 +718,7 @@ def compile_table(chosen, archs, *, out=None, note=print):
         if (out / "manifest.json").is_dir():
             raise UsageError(f"{out / 'manifest.json'} is a directory; compile --out writes its manifest there")
         if (foreign := not_tcraws(out / MANIFEST)):
-            raise UsageError(f"{out / MANIFEST} is {foreign}, not a list of tcraw's rows: compile into another "
+            raise UsageError(f"{out / MANIFEST} is {foreign}, not tcraw's list of rows: compile into another "
                              "directory, or move that file away (a manifest of tcraw's that cannot be read is "
                              "replaced, with a note)")
     cuobjdump = find_cuobjdump()
@@ -894,15 +900,19 @@ def write_manifest(out, rows, note=print):
 
 
 def not_tcraws(path):
-    """What the JSON at ``path`` is ("a JSON object", ...) where it reads as JSON but not as a
-    list — someone else's manifest.json, which a compile must not overwrite; None otherwise
-    (none there, a list, or text a broken write of tcraw's may have left)."""
+    """What the JSON at ``path`` is ("a JSON object", ...) where it reads as JSON but not as
+    tcraw's list of rows — someone else's manifest.json, which a compile must not overwrite; None
+    otherwise (none there, no rows, rows of which one at least names a kernel, or text a broken
+    write of tcraw's may have left)."""
     try:
         value = json.loads(path.read_text())
     except (OSError, ValueError):
         return None
+    if isinstance(value, list):
+        return None if not value or any(isinstance(r, dict) and "kernel" in r for r in value) else \
+            "a JSON list of no rows of tcraw's (none names a kernel)"
     kinds = {dict: "a JSON object", str: "a JSON string", bool: "a JSON true or false", type(None): "JSON null"}
-    return None if isinstance(value, list) else kinds.get(type(value), "a JSON number")
+    return kinds.get(type(value), "a JSON number")
 
 
 def read_manifest(cubin_dir, missing_ok=False):

@@ -9,7 +9,7 @@ from typing import Callable
 
 from .errors import UsageError
 from .precision import PRECISIONS, Precision
-from .validate import INT32_MAX, defines as checked_defines, is_whole
+from .validate import INT32_MAX, close_to, defines as checked_defines, is_whole
 
 
 def cdiv(a, b):
@@ -154,8 +154,8 @@ class Kernel:
         object.__setattr__(self, "min_arch", int(self.min_arch))
         if isinstance(self.precision, str):   # specs may name it: "fp16"
             if self.precision not in PRECISIONS:
-                raise UsageError(f"kernel {self.name}: unknown precision {self.precision!r}; "
-                                 f"choose from: {', '.join(PRECISIONS)}")
+                raise UsageError(f"kernel {self.name}: unknown precision {self.precision!r}"
+                                 f"{close_to(self.precision, PRECISIONS)}; choose from: {', '.join(PRECISIONS)}")
             object.__setattr__(self, "precision", PRECISIONS[self.precision])
         if not isinstance(self.precision, Precision):
             raise UsageError(f"kernel {self.name}: precision is a key such as \"fp16\" (one of "

@@ -13,7 +13,7 @@ from .errors import NamedTable, UsageError
 from .kernel import (NAME_MOST, Geometry, Kernel, cdiv, checked_choose, checked_macros, is_name, macro_defines,
                      spelt_macros, texts)
 from .precision import FAMILIES, PRECISIONS
-from .validate import INT32_MAX, close_to, defines as checked_defines, is_whole
+from .validate import INT32_MAX, close_to, defines as checked_defines, is_dir, is_whole
 from .wgmma import SM90_SMEM_BYTES, wgmma_kernel
 # (what tcraw.kernels has always offered, and scripts and tests read here: Kernel's helpers, 06/07's
 # macros, model and picks, 09's and 10's — names bound to the same objects: to change one of the
@@ -247,9 +247,19 @@ DEFAULT_KERNELS = ("naive_fp32", "wmma_fp16")
 BASELINE = "naive_fp32"
 
 
+def users(extra):
+    """``extra`` — a user's kernels beside the registry's — as a list (None: none; a generator read
+    once), or a UsageError where it is anything but Kernels."""
+    iterable = extra is None or (hasattr(extra, "__iter__") and not isinstance(extra, (str, bytes, Kernel)))
+    extra = list(extra or ()) if iterable else None
+    if extra is None or not all(isinstance(k, Kernel) for k in extra):
+        raise UsageError("extra is a list of tcraw Kernels (a spec's, tcraw.user_kernel(...)), or empty")
+    return extra
+
+
 def get_kernel(name, extra=()):
     """A kernel by name: the registry's, or one of ``extra`` (user kernels)."""
-    found = {**KERNELS, **{k.name: k for k in extra}}
+    found = {**KERNELS, **{k.name: k for k in users(extra)}}
     if not isinstance(name, str):
         raise UsageError(f"a kernel is named by text such as \"wmma_fp16\", not {name!r:.80}")
     try:
@@ -380,9 +390,8 @@ def select(names=None, precisions=None, extra=(), b_layout=None):
     family's selection brings the FP32 baseline for speedups — unless ``b_layout`` (B's layout
     asked for every kernel) is one it does not read: the baseline was not asked for."""
     names, precisions = ([x] if isinstance(x, str) else x for x in (names, precisions))   # one name: a list of it
-    extra = [] if extra is None else list(extra) if not isinstance(extra, (str, Kernel)) else None
-    if extra is None or not all(isinstance(k, Kernel) for k in extra):
-        raise UsageError("extra is a list of tcraw Kernels (a spec's, tcraw.user_kernel(...)), or empty")
+    names = list(dict.fromkeys(names)) if isinstance(names, (list, tuple)) else names   # (once each, as --kernel)
+    extra = users(extra)
     from .compiler import check_distinct_names
     check_distinct_names(extra)   # (by name, one of two would be chosen and the other never seen)
     fams = None
@@ -459,7 +468,7 @@ def load_spec(path):
     import os
     import runpy
     from pathlib import Path
-    from .validate import is_dir, is_file
+    from .validate import is_file
     if not isinstance(path, (str, os.PathLike)):
         raise UsageError(f"a spec file is a path, not {path!r:.80}")
     if not str(path).strip():
@@ -581,6 +590,8 @@ def user_kernel(source, entry, precision, *, block, tile=(1, 1, 1), block_tile=N
         block_tile = (block[1], block[0]) if tile[:2] == (1, 1) else tile[:2]
     geometry = tile_geometry(block, block_tile, smem_bytes)   # what no GPU can launch: refused here
     checked_defines(defines)
+    if (missing := [d for d in include_dirs if not is_dir(d)]):   # (as --include refuses it)
+        raise UsageError(f"include directory {missing[0]} is not a directory (--include, include_dirs=)")
     # absolute, links kept: a linked source's "name" includes are its link's neighbours, as nvcc's
     source, include_dirs = str(Path(source).absolute()), tuple(str(Path(d).absolute()) for d in include_dirs)
     origin = ("--source", source, "--entry", entry, "--precision", getattr(precision, "key", precision),

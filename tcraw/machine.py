@@ -16,6 +16,8 @@ def machine_info(device_index=0, open_device=None):
     from .sass import find_cuobjdump
     from .toolchain import choose
     validate.device_index(device_index)
+    if open_device is not None and not callable(open_device):
+        raise UsageError(f"open_device is None (tcraw.Device) or what opens GPU i, not {open_device!r:.80}")
     info = {"backend": driver.get_backend().name, "backend_chosen_by": driver.default_backend_name()[1]}
     info["toolchain"] = choose().as_dict()
     info["cuda_bindings"] = info["toolchain"]["cuda_bindings"]   # kept at the top level too, as before

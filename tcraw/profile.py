@@ -339,9 +339,13 @@ def run_profile(kernel, shape, *, ncu=None, clock_control="base", raw_path=None,
     shape = validate.shape(shape)
     if raw_path is not None and not validate.is_dir(Path(str(raw_path)).parent):
         raise UsageError(f"raw_path {raw_path} is where the .ncu-rep report goes: its directory must exist")
-    # (its checks — the problem, the device index, the clocks — before ncu is looked for)
+    # (its checks — the problem, the device index, the clocks — before ncu is looked for; and what a
+    # user's kernel's source refuses: compiler.check_declared)
     profile_command(kernel, shape, ncu="ncu", clock_control=clock_control, raw_path=raw_path, backend=backend,
                     device=device)
+    if KERNELS.get(kernel.name) is not kernel:
+        from .compiler import check_declared
+        check_declared(kernel)
     ncu = ncu or find_ncu()
     unknown = set(unknown)
     rep = raw_path and Path(str(raw_path) + ("" if str(raw_path).endswith(".ncu-rep") else ".ncu-rep"))

@@ -84,8 +84,10 @@ def run_isolated(device_index, kern, shape, *, inputs, seed, iters, warmup, cubi
     child's own message: a fault, a refusal, a timeout), so that no other row is lost. No driver,
     no such GPU: refused here first (NoDeviceError, UsageError), never a failed row of the kernel's."""
     from .runtime import existing_ordinal
+    m, n, k = validate.shape(shape)
+    check_request([kern], iters=iters, warmup=warmup, seed=seed, inputs=inputs, cubin_dir=cubin_dir, backend=backend,
+                  b_layout=b_layout, isolate=True)   # (what the request is, before what the machine has)
     existing_ordinal(device_index, backend)
-    m, n, k = shape
     cmd = [sys.executable, "-m", "tcraw", "run", *kernels.child_args(kern), "-m", str(m), "-n", str(n),
            "-k", str(k), "--inputs", inputs, "--seed", str(seed), "--iters", str(iters),
            "--warmup", str(warmup), "--device", str(device_index), "--format", "json"]
@@ -104,11 +106,13 @@ def run_isolated(device_index, kern, shape, *, inputs, seed, iters, warmup, cubi
 
 
 def check_request(chosen, *, iters=None, warmup=None, seed=None, isolate=False, b_layout=None, inputs=None,
-                  cubin_dir=None, backend=None):
+                  cubin_dir=None, backend=None, note=None):
     """What run, sweep and check ask of a request before any GPU: the kernels (a list of them,
     each source a file), the timing, the seed, the inputs, the cubin directory and the backend
     named, B's layout (every kernel must read it: a request is never half-ignored), and —
-    isolated — that a child process can declare every kernel (one built in Python it cannot)."""
+    isolated — that a child process can declare every kernel (one built in Python it cannot); a
+    user's kernel is built once (compiler.check_declared), and one that does not compile here is
+    said to ``note`` up front (its rows will carry the error: the other kernels still run)."""
     from .driver import BACKENDS
     from .matmul import check_layout
     kernels.checked_chosen(chosen)
@@ -137,10 +141,11 @@ def check_request(chosen, *, iters=None, warmup=None, seed=None, isolate=False, 
         for k in chosen:
             kernels.child_args(k)
     if cubin_dir is None:   # (a user's kernel: what its source refuses, before the GPU; cubin-only runs have no NVRTC)
-        from .compiler import check_declared
+        from .compiler import check_declared, first_error
         for k in chosen:
-            if kernels.KERNELS.get(k.name) is not k:
-                check_declared(k)
+            if kernels.KERNELS.get(k.name) is not k and (problem := check_declared(k)) and note:
+                said = first_error(getattr(problem, "log", None)) or str(problem).splitlines()[0]
+                note(f"{k.name}: does not build here — {said:.300}; its rows will say so")
 
 
 def run_sweep(device_indices, chosen, sizes, *, explicit, inputs, seed, iters, warmup, cubin_dir=None,
@@ -158,7 +163,7 @@ def run_sweep(device_indices, chosen, sizes, *, explicit, inputs, seed, iters, w
     for size in sizes:
         validate.problem(size, size, size)
     check_request(chosen, iters=iters, warmup=warmup, seed=seed, isolate=isolate, inputs=inputs, cubin_dir=cubin_dir,
-                  backend=backend)
+                  backend=backend, note=note)
     if not isinstance(device_indices, (list, tuple)) or not device_indices:
         raise UsageError(f"device_indices is a non-empty list of GPU indices ([0], [0, 1]), not {device_indices!r:.80}")
     device_indices = [validate.device_index(i) for i in device_indices]
@@ -215,7 +220,7 @@ def run_problem(device_index, chosen, shape, *, explicit=True, inputs="normal", 
     from .runtime import Device
     shape = validate.shape(shape)
     check_request(chosen, iters=iters, warmup=warmup, seed=seed, isolate=isolate, b_layout=b_layout, inputs=inputs,
-                  cubin_dir=cubin_dir, backend=backend)
+                  cubin_dir=cubin_dir, backend=backend, note=note)
     device_index = validate.device_index(device_index)
     if save is not None and isolate:
         raise UsageError("--save (save=) keeps the outputs of kernels run in this process; drop --isolate "

@@ -168,8 +168,9 @@ def close_to(word, choices):
     is near, else "": a typo's fix named, not only the list it is missing from."""
     import difflib
     folded = {str(c).lower(): c for c in choices}
-    near = [str(word).lower()] if str(word).lower() in folded else \
-        difflib.get_close_matches(str(word).lower(), folded, n=2, cutoff=0.75)   # (FP16: fp16 alone)
+    word = str(word).lower()   # (FP16: fp16 alone; lmm, a short word, llm: a looser match)
+    near = [word] if word in folded else difflib.get_close_matches(word, folded, n=2, cutoff=0.6 if len(word) <= 4
+                                                                   else 0.75)
     return f" (did you mean {' or '.join(str(folded[n]) for n in near)}?)" if near else ""
 
 

@@ -234,6 +234,14 @@ def test_isolated_runs_refuse_a_machine_without_a_driver_instead_of_failing_the_
         check_isolated(kern, 5, [(16, 16, 16)], 7, note=pytest.fail)
     with pytest.raises(UsageError, match="a device is a GPU index"):
         run_isolated("a", kern, (16, 16, 16), inputs="normal", seed=1, iters=1, warmup=0)
+    # the request before the machine: what is wrong with it is a UsageError here too
+    for call in (lambda: run_isolated(0, kern, (0, 16, 16), inputs="normal", seed=1, iters=1, warmup=0),
+                 lambda: run_isolated(0, kern, (16, 16, 16), inputs="ints", seed=1, iters=1, warmup=0),
+                 lambda: run_isolated(0, "wmma_fp16", (16, 16, 16), inputs="normal", seed=1, iters=1, warmup=0),
+                 lambda: check_isolated(kern, 0, "16,16,16", 7),
+                 lambda: check_isolated(None, 0, [(16, 16, 16)], 7)):
+        with pytest.raises(UsageError):
+            call()
 
 
 def test_a_kernel_needing_more_shared_memory_than_the_device_has_is_refused_by_name():
@@ -288,7 +296,8 @@ def test_an_unwritable_output_is_refused_before_the_work(tmp_path, monkeypatch, 
 
 def test_compile_for_a_named_gpu_that_is_not_there_exits_3(monkeypatch, capsys):
     """--device names the GPU whose arch to build for: where there is none, exit 3 saying so — not
-    every arch, as compile does when no GPU was named; with --arch it needs none."""
+    every arch, as compile does when no GPU was named; --arch needs none, and with --device one of
+    the two would be ignored: refused."""
     import tcraw.cli as cli
 
     def no_gpu(index):
@@ -296,7 +305,8 @@ def test_compile_for_a_named_gpu_that_is_not_there_exits_3(monkeypatch, capsys):
     monkeypatch.setattr(cli, "_open_device", no_gpu)
     assert main(["compile", "--kernel", "naive_fp32", "--device", "5"]) == 3
     assert "--device 5 names a GPU to build for, and there is none" in capsys.readouterr().err
-    assert main(["compile", "--kernel", "naive_fp32", "--device", "5", "--arch", "sm_80"]) == 0
+    assert main(["compile", "--kernel", "naive_fp32", "--device", "5", "--arch", "sm_80"]) == 2
+    assert "--device builds for that GPU's arch and --arch names the archs: give one" in capsys.readouterr().err
     assert main(["compile", "--kernel", "naive_fp32", "--arch", "sm_80,sm_90"]) == 0
     capsys.readouterr()
     assert main(["compile", "--kernel", "naive_fp32"]) == 0   # (no GPU named: every arch, with a note)
@@ -421,8 +431,27 @@ def test_the_compile_table_counts_unbuildable_configurations_and_says_each_nvrtc
     _print_compile_rows(rows, "json", {"k", "j", "w"})
     out, err = capsys.readouterr()
     assert len(json.loads(out)) == 4 and not err
-    _print_compile_rows(rows[:2], "table", {"k", "j"}, fixes=False)   # (all unbuildable: the error says it once)
+    _print_compile_rows(rows[:2], "table", {"k", "j"}, said=fix)   # (all unbuildable: the error says it once)
     assert "tcraw compile: sm_70" not in capsys.readouterr().err
+
+
+def test_a_closed_standard_output_is_no_error():
+    """`tcraw list >&-`: nothing to write to, nothing lost — exit 0, not a bug's 70."""
+    p = subprocess.run([sys.executable, "-m", "tcraw", "list"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       text=True, timeout=120, preexec_fn=lambda: os.close(1))
+    assert p.returncode == 0 and not p.stderr, p.stderr
+
+
+def test_archs_and_shapes_read_as_their_tools_print_them():
+    """9.0 (nvidia-smi's compute_cap) is sm_90; a shape row is three fields, an empty one refused."""
+    from tcraw.bench import shape_row
+    assert [str(compiler.Arch.parse(t)) for t in ("9.0", "8.6", "12.0", "sm_90a")] == ["sm_90", "sm_86", "sm_120",
+                                                                                      "sm_90a"]
+    rows = ("64 32 16", "64,32,16", "64x32x16", " 64 × 32 × 16 ", "64, 32, 16")
+    assert {shape_row(t) for t in rows} == {(64, 32, 16)}
+    for bad in ("1,,2,3", "x1x2x3", "1x2x3x", "64,64", "a,b,c"):
+        with pytest.raises(UsageError, match="is not a shape"):
+            shape_row(bad)
 
 
 def test_a_typo_is_answered_with_the_nearest_names():

@@ -176,9 +176,10 @@ def test_a_prebuilt_cubin_is_what_its_manifest_says(tmp_path):
         assert any("is not a list of rows" in n and "replaced by this compile's rows" in n for n in notes), notes
         assert str(compiler.load_prebuilt(NAIVE, compiler.Arch(90), out).arch) == "sm_90"
     # JSON that is no list at all is someone else's manifest.json: refused before any compile, kept
-    for foreign, what in (('{"name": "my project"}', "a JSON object"), ("3", "a JSON number")):
+    for foreign, what in (('{"name": "my project"}', "a JSON object"), ("3", "a JSON number"),
+                          ('[1, {"files": ["a"]}]', r"a JSON list of no rows of tcraw's \(none names a kernel\)")):
         (out / "manifest.json").write_text(foreign)
-        with pytest.raises(UsageError, match=f"manifest.json is {what}, not a list of tcraw's rows: compile into "
+        with pytest.raises(UsageError, match=f"manifest.json is {what}, not tcraw's list of rows: compile into "
                                              "another directory, or move that file away"):
             compiler.compile_table([NAIVE], "sm_90", out=out, note=pytest.fail)
         assert (out / "manifest.json").read_text() == foreign

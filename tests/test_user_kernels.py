@@ -127,9 +127,27 @@ def test_what_a_kernel_list_cannot_mean_is_refused_before_any_gpu(tmp_path):
             src.write_text('#include <cuda_fp16.h>\nextern "C" __global__ void edge_bug(const __half* A, '
                            "const __half* B, float* C, int M) {}\n")
         for call in (lambda k: tcraw.run_problem(0, [k], (64, 64, 64), open_device=pytest.fail),
-                     lambda k: tcraw.check_kernels(0, [k], open_device=pytest.fail)):
+                     lambda k: tcraw.check_kernels(0, [k], open_device=pytest.fail),
+                     lambda k: tcraw.bench_plan(0, None, [64], extra=[k]),
+                     lambda k: tcraw.run_profile(k, (64, 64, 64), ncu="/nonexistent/ncu", run=pytest.fail)):
             with pytest.raises(tcraw.UsageError, match=refusal):
                 call(kernels.user_kernel(src, entry, "fp16", block=(16, 16)))
+
+
+def test_a_users_kernel_that_does_not_compile_is_said_before_the_gpu_and_left_to_its_rows(tmp_path):
+    """A compile error is no refusal of the request: run notes it first (NVRTC's first error, its
+    file and line) and goes on — here to the GPU it does not find; there its rows carry it."""
+    src = tmp_path / "broken.cu"
+    src.write_text('extern "C" __global__ void mm(const float* A, const float* B, float* C, int M, int N, int K) '
+                   "{ C[0] = 1 }\n")
+    said = []
+
+    def no_gpu(index):
+        raise tcraw.NoDeviceError("no GPU here")
+    with pytest.raises(tcraw.NoDeviceError):
+        tcraw.run_problem(0, [kernels.user_kernel(src, "mm", "fp32", block=(16,))], (64, 64, 64), note=said.append,
+                          open_device=no_gpu)
+    assert len(said) == 1 and said[0].startswith("mm: does not build here — ") and "broken.cu(1): error" in said[0]
 
 
 def test_a_spec_may_list_the_registrys_06_under_names_of_its_own(tmp_path, capsys):
