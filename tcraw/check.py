@@ -154,6 +154,12 @@ def check_isolated(kernel, device_index, shapes, seed, *, timeout=120, backend=N
         raise UsageError(f"shapes is a list of (M, N, K), not {shapes!r:.80}")
     shapes = [validate.shape(s, "each of shapes") for s in shapes]
     existing_ordinal(device_index, backend)
+    return checked_children(kernel, device_index, shapes, seed, timeout=timeout, backend=backend, cubin_dir=cubin_dir,
+                            note=note, extras=extras, guard=guard)
+
+
+def checked_children(kernel, device_index, shapes, seed, *, timeout, backend, cubin_dir, note, extras, guard):
+    """check_isolated's children, for a request check_kernels has checked on a GPU it has opened."""
     rows = []
     for shape in shapes:
         got = run_child(child_command(kernel, device_index, [shape], seed, False, backend, cubin_dir, guard),
@@ -250,8 +256,8 @@ def check_kernels(device_index, chosen, *, shapes=None, seed=None, isolate=True,
         for kern in kerns:
             todo = shapes if shapes is not None else battery(kern, seed)
             if isolate:
-                got = check_isolated(kern, device_index, todo, seed, timeout=timeout, backend=backend,
-                                     cubin_dir=cubin_dir, note=note, extras=extras, guard=guard)
+                got = checked_children(kern, device_index, todo, seed, timeout=timeout, backend=backend,
+                                       cubin_dir=cubin_dir, note=note, extras=extras, guard=guard)
             else:
                 try:
                     cubin = compiler.cubin_for(kern, dev, cubin_dir)

@@ -88,6 +88,15 @@ def run_isolated(device_index, kern, shape, *, inputs, seed, iters, warmup, cubi
     check_request([kern], iters=iters, warmup=warmup, seed=seed, inputs=inputs, cubin_dir=cubin_dir, backend=backend,
                   b_layout=b_layout, isolate=True)   # (what the request is, before what the machine has)
     existing_ordinal(device_index, backend)
+    return isolated_rows(device_index, kern, (m, n, k), inputs=inputs, seed=seed, iters=iters, warmup=warmup,
+                         cubin_dir=cubin_dir, backend=backend, timeout=timeout, b_layout=b_layout)
+
+
+def isolated_rows(device_index, kern, shape, *, inputs, seed, iters, warmup, cubin_dir, backend, timeout=600,
+                  b_layout=None):
+    """run_isolated's child, for a request already checked on a GPU already opened (run_problem's
+    and run_sweep's, once — not again for every kernel and size)."""
+    m, n, k = shape
     cmd = [sys.executable, "-m", "tcraw", "run", *kernels.child_args(kern), "-m", str(m), "-n", str(n),
            "-k", str(k), "--inputs", inputs, "--seed", str(seed), "--iters", str(iters),
            "--warmup", str(warmup), "--device", str(device_index), "--format", "json"]
@@ -189,8 +198,8 @@ def run_sweep(device_indices, chosen, sizes, *, explicit, inputs, seed, iters, w
         rows = []
         for size in sizes:
             for kern in kerns:
-                got = run_isolated(index, kern, (size,) * 3, inputs=inputs, seed=seed, iters=iters,
-                                   warmup=warmup, cubin_dir=cubin_dir, backend=backend)
+                got = isolated_rows(index, kern, (size,) * 3, inputs=inputs, seed=seed, iters=iters,
+                                    warmup=warmup, cubin_dir=cubin_dir, backend=backend)
                 for r in got:
                     r.update(device=r.get("device") or name, arch=r.get("arch") or arch)
                 rows += got
@@ -235,7 +244,7 @@ def run_problem(device_index, chosen, shape, *, explicit=True, inputs="normal", 
         saved = {} if save_dir else None
         if isolate:
             dev.close()  # the children hold the GPU; this process only collects their rows
-            rows = add_speedups([r for kern in kerns for r in run_isolated(
+            rows = add_speedups([r for kern in kerns for r in isolated_rows(
                 device_index, kern, shape, inputs=inputs, seed=seed, iters=iters, warmup=warmup,
                 cubin_dir=cubin_dir, backend=backend, b_layout=b_layout)])
         else:

@@ -325,7 +325,7 @@ def test_rows_are_printed_even_when_writing_them_fails(tmp_path, monkeypatch, ca
         def mem_info(self): return 2**40, 2**40
     monkeypatch.setattr(cli, "_open_device", lambda i: FakeDevice(name="GPU", arch="sm_90", cc=90,
                                                                    max_smem_optin=232448, sm_count=132))
-    monkeypatch.setattr(sweep, "run_isolated", lambda index, kern, shape, **kw: [
+    monkeypatch.setattr(sweep, "isolated_rows", lambda index, kern, shape, **kw: [
         {"kernel": kern.name, "m": shape[0], "n": shape[1], "k": shape[2], "passed": True,
          "time_ms": 1.0, "device_index": index, "device": "GPU", "arch": "sm_90"}])
 
@@ -359,7 +359,7 @@ def test_sweep_over_every_gpu_runs_one_worker_per_gpu_at_once(monkeypatch, capsy
         barrier.wait()   # BrokenBarrierError (a failed test) if the other GPU's worker is not running
         return [{"kernel": kern.name, "m": shape[0], "n": shape[1], "k": shape[2], "passed": True,
                  "time_ms": 1.0, "device_index": index}]
-    monkeypatch.setattr(sweep, "run_isolated", child)
+    monkeypatch.setattr(sweep, "isolated_rows", child)
     assert main(["sweep", "--sizes", "64,128", "--kernel", "naive_fp32,wmma_fp16", "--device", "all",
                  "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)
