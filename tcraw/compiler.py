@@ -730,6 +730,7 @@ def compile_table(chosen, archs, *, out=None, note=print):
         chosen = [c for kernel in chosen for c in kernel.configurations()]
     check_distinct_names(chosen, lambda k: k.file_stem)   # (one name, one row and one cubin file)
     built = set()   # (kernel, arch as built): sm_90 and sm_90a asked of an arch-specific kernel build one cubin
+    writing = None   # (the row whose cubin is being written, and what the manifest records of it)
     try:
         for kernel in chosen:
             for arch in archs:
@@ -779,17 +780,22 @@ def compile_table(chosen, archs, *, out=None, note=print):
                             row["detail"] = (f"{cuobjdump} could not disassemble {cubin.arch}; set "
                                              "TCRAW_CUOBJDUMP to a CUDA 12 or older cuobjdump")
                     if out:
+                        # (its record made before the write: a ^C just after the rename still lists the file)
+                        writing = (row, {"cubin": str(Path(out) / f"{kernel.file_stem}.{cubin.arch}.cubin"),
+                                         "cubin_sha256": hashlib.sha256(cubin.image).hexdigest(),
+                                         "source_sha256": source_digest(kernel), "built_with": built_with(kernel)})
                         try:
-                            row["cubin"] = str(_write_file(Path(out) / f"{kernel.file_stem}.{cubin.arch}.cubin",
-                                                           cubin.image))
-                            row["cubin_sha256"] = hashlib.sha256(cubin.image).hexdigest()
-                            row["source_sha256"] = source_digest(kernel)
-                            row["built_with"] = built_with(kernel)
+                            _write_file(Path(writing[1]["cubin"]), cubin.image)
+                            row.update(writing[1])
                         except UsageError as exc:   # (this one path: the other kernels still build and write)
                             row["status"], row["detail"] = "unwritten", str(exc)
                             note(f"{kernel.file_stem} {cubin.arch}: {exc}")
                 rows.append(row)
+                writing = None
     except KeyboardInterrupt as exc:   # (^C: the cubins written so far are listed, and the rows come out)
+        if writing and writing[0] not in rows and _holds(writing[1]["cubin"], writing[1]["cubin_sha256"]):
+            writing[0].update(writing[1])   # (interrupted after its rename: the file is this compile's)
+            rows.append(writing[0])
         exc.rows = rows
         if out:
             try:
@@ -962,6 +968,14 @@ def check_prebuilt(kernel, arch, path, image):
         raise CubinError(f"{path} is named for {arch} but its ELF says sm_{built}; {rebuild}")
 
 
+def _holds(path, sha256):
+    """Whether ``path`` is a file whose bytes have this digest."""
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest() == sha256
+    except OSError:
+        return False
+
+
 def _write_file(path, data):
     """``data`` into ``path`` whole or not at all: a temporary file beside it renamed over it (an
     interrupted compile --out leaves the old file or the new, never half of one)."""
@@ -972,10 +986,11 @@ def _write_file(path, data):
             mask = os.umask(0)
             os.umask(mask)
             os.chmod(tmp, 0o666 & ~mask)   # (mkstemp's 0600 would keep the cubins from another user's run)
-        except OSError:
-            os.unlink(tmp)
+            replaced = replace_with(tmp, path)
+        except BaseException:   # (an error, or ^C, between the write and the rename: no temporary file left)
+            if os.path.exists(tmp):
+                os.unlink(tmp)
             raise
-        replaced = replace_with(tmp, path)
     except OSError as exc:
         raise UsageError(f"could not write {path} ({exc.strerror or exc})") from None
     if not replaced:

@@ -9,6 +9,7 @@ import random
 import struct
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -264,6 +265,31 @@ def test_an_interrupted_compile_out_lists_what_it_wrote_and_keeps_its_rows(tmp_p
     assert [r["kernel"] for r in exc.value.rows] == ["naive_fp32", "naive_fp32"]
     listed = json.loads((tmp_path / "manifest.json").read_text())
     assert sorted(r["cubin"] for r in listed) == sorted(p.name for p in tmp_path.glob("*.cubin"))
+
+
+@pytest.mark.parametrize("when", ["after the rename", "before the rename"])
+def test_a_compile_out_interrupted_as_it_writes_a_cubin_lists_exactly_the_files_there(tmp_path, monkeypatch, when):
+    """^C (or SIGTERM) can land between a cubin's rename into place and its row: the manifest still
+    lists it — and a cubin whose rename never came is neither listed nor left as a temporary file."""
+    real = compiler._write_file
+
+    def write_then_stop(path, data):
+        if Path(path).suffix != ".cubin" or when == "after the rename":
+            real(path, data)
+        else:   # (the temporary file written, the rename not yet made)
+            with monkeypatch.context() as m:
+                m.setattr(compiler.os, "chmod", lambda *a: (_ for _ in ()).throw(KeyboardInterrupt()))
+                real(path, data)
+        if Path(path).suffix == ".cubin":
+            raise KeyboardInterrupt
+    monkeypatch.setattr(compiler, "_write_file", write_then_stop)
+    with pytest.raises(KeyboardInterrupt) as exc:
+        compiler.compile_table([NAIVE], "sm_80", out=tmp_path, note=print)
+    monkeypatch.undo()
+    listed = json.loads((tmp_path / "manifest.json").read_text())
+    assert sorted(r["cubin"] for r in listed) == sorted(p.name for p in tmp_path.glob("*.cubin"))
+    assert len(listed) == len(exc.value.rows) == (1 if when == "after the rename" else 0)
+    assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 
 def test_a_terminated_compile_out_lists_what_it_wrote_as_an_interrupted_one_does(tmp_path):
