@@ -12,6 +12,7 @@ write_env() {
     nvidia-smi --query-gpu=index,name,driver_version,memory.total,clocks.max.sm,uuid,pci.bus_id --format=csv
     ncu --version 2>/dev/null | tail -1
     $PY -c "import sys, numpy, importlib.metadata as m; print('python', sys.version.split()[0]); print('numpy', numpy.__version__); [print(p, m.version(p)) for p in ('cuda-bindings','tabulate','pytest')]"
+    $PY -m tcraw info | grep -E "cublas|driver_cuda|nvrtc "   # (the cuBLAS the ratios are against)
   } > "$OUT/env.txt" 2>&1
 }
 # compute-sanitizer over 06/07 problems in given configurations (scripts/sanitize_configs.py's

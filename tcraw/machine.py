@@ -1,6 +1,6 @@
 """What this machine gives tcraw (`tcraw info`): the driver backend, the CUDA toolchain chosen,
-NVRTC and its archs, the CUDA headers, cuobjdump, the cubin cache and — where there is one —
-the GPU. Each part that is missing is said in a ``*_problem`` key, never raised: a machine
+NVRTC and its archs, the CUDA headers, cuobjdump, the cuBLAS the yardstick would time, the cubin
+cache and — where there is one — the GPU. Each part that is missing is said in a ``*_problem`` key, never raised: a machine
 without a GPU or NVRTC still has the rest to tell."""
 
 from . import driver, validate
@@ -13,6 +13,7 @@ def machine_info(device_index=0, open_device=None):
     UsageError on any machine. ``open_device``: what opens it (runtime.Device)."""
     from . import compiler
     from .cache import cache_dir
+    from .driver.cublas import library_info
     from .sass import find_cuobjdump
     from .toolchain import choose
     validate.device_index(device_index)
@@ -33,6 +34,9 @@ def machine_info(device_index=0, open_device=None):
         info["include_dirs"] = None
         info["include_problem"] = str(exc)
     info["cuobjdump"] = find_cuobjdump()
+    info["cublas"], problem = library_info()   # (which cuBLAS the yardstick times: its rates vary by build)
+    if problem:
+        info["cublas_problem"] = problem
     info["cuda_src"] = str(compiler.CUDA_SRC)
     info["cache_dir"] = None if validate.env_flag("TCRAW_NO_CACHE") else str(cache_dir())
     try:

@@ -198,9 +198,7 @@ def wgmma_checked(tile):
                          f"PROMOTE={tile['PROMOTE']}, STAGES={stages}")
     swap, realign, parts, cols = tile["SWAP_AB"], tile["B_REALIGN"], tile["C_PARTS"], wgmma_cols(tile)
     coop = tile["COOP"]
-    if coop and not (swap and consumers == 2 and not tile["PINGPONG"] and not tile["PROMOTE"] and
-                     not tile["SPLIT_K"] and parts == 1 and 1 <= coop <= 5 and coop * bn <= 320 and
-                     cols // wgmma_cluster_shape(tile)[0] <= 256):
+    if coop and not wgmma_coop_builds(tile):
         raise UsageError(f"COOP={coop}: two consumers side by side along a swapped tile's M, each over its COOP · "
                          f"64 rows of N (1 to 5), needs SWAP_AB=1, CONSUMERS=2, no PINGPONG, PROMOTE, SPLIT_K or "
                          f"C_PARTS, at most 160 accumulators a thread (COOP × BN ≤ 320) and A's box of at most 256 "
@@ -219,6 +217,15 @@ def wgmma_checked(tile):
                          f"bytes of shared memory; an sm_90 block has {SM90_SMEM_BYTES}: at most "
                          f"STAGES={wgmma_max_stages(consumers, bn, 8, rows, swap, realign, parts, cols)}")
     return tile
+
+
+def wgmma_coop_builds(tile):
+    """Whether ``tile``'s COOP (set) builds: swapped, two consumers, no PINGPONG, PROMOTE, SPLIT_K or
+    C_PARTS, COOP of 1–5, at most 160 accumulators a thread and A's box of at most 256 rows."""
+    coop = tile["COOP"]
+    return bool(tile["SWAP_AB"] and tile["CONSUMERS"] == 2 and not tile["PINGPONG"] and not tile["PROMOTE"] and
+                not tile["SPLIT_K"] and tile["C_PARTS"] == 1 and 1 <= coop <= 5 and coop * tile["BN"] <= 320 and
+                wgmma_cols(tile) // wgmma_cluster_shape(tile)[0] <= 256)
 
 
 def wgmma_realign_builds(tile):
@@ -316,8 +323,8 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         realign_b=bool(tile["B_REALIGN"]),
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
         configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY + SWAPPED_CONFIGS + SWAPPED_PAIRS_CONFIGS +
-                 STREAM_B_WIDE_CONFIGS +
-                 (STREAM_B_SWAPPED_CONFIG,) + FIT_CONFIGS + FIT_THREE_CONFIGS + LOW_FIT_ONLY + REALIGN_CONFIGS +
+                 STREAM_B_WIDE_CONFIGS + (STREAM_B_SWAPPED_CONFIG,) + FIT_CONFIGS + FIT_THREE_CONFIGS +
+                 LOW_FIT_ONLY + REALIGN_CONFIGS + COOP_CONFIGS +
                  ({IN_PLACE_09: 1}, {GEMV_10: 1}, {GEMV_10_IN_CLUSTER: GEMV_IN_CLUSTER})
                  if elem == 2
                  else tuple(c for c in WGMMA_CONFIGS if not wgmma_sixteen_bit_only(c))) if choose else (),
@@ -1031,6 +1038,9 @@ def _with_stages(tile, picked, overrides):
             macros["CLUSTER"] = (4 if macros["SWAP_AB"] else 2) if macros["SHARE_A"] else 1
     if picked.get("PINGPONG") and "PINGPONG" not in overrides and not wgmma_turns_build(macros):
         macros["PINGPONG"] = 0   # the overrides over the cooperative tiles instead
+    if picked.get("COOP") and "COOP" not in overrides and not wgmma_coop_builds(macros):
+        macros["COOP"] = 0   # the overrides over the consumers' own rows instead, split-K as 06 declares it
+        macros["SPLIT_K"] = overrides.get("SPLIT_K", tile["SPLIT_K"])
     swapped_three = picked.get("SWAP_AB") and macros["SWAP_AB"]   # (192 of N; past 192 of M: two consumers, below)
     if macros["CONSUMERS"] == 3 and "CONSUMERS" not in overrides and \
             (macros["SWAP_AB"] and not swapped_three or macros["PINGPONG"] or wgmma_three_consumers_refuse(macros) or
@@ -1179,7 +1189,8 @@ def wgmma_ruled(m, n, k, sms, picked, elem_bytes=2, stream_k=True):
         return dict(SHARED_BOTH_CONFIG)
     return (wgmma_swaps_one_tile(m, n, k, sms, picked, elem_bytes)
             or wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes)
-            or wgmma_swaps_over_rounds(m, n, k, sms, picked, elem_bytes, stream_k) or picked)
+            or wgmma_swaps_over_rounds(m, n, k, sms, picked, elem_bytes, stream_k)
+            or wgmma_coops(m, n, k, sms, picked, elem_bytes, stream_k) or picked)
 
 
 # M ≤ 32 against a B whose rows are not a multiple of 16 bytes (N not a multiple of 8): 06 would
@@ -1559,6 +1570,48 @@ def wgmma_swaps_over_rounds(m, n, k, sms, picked, elem_bytes=2, stream_k=True):
         mmas.append(busiest_slices(schedule, tile) * wgmma_rows(tile) * tile["BN"])
     mine, theirs = mmas
     return dict(config) if mine <= OVER_ROUNDS_MMAS * theirs else None
+
+
+# cuBLAS's swapped "coopB" tiles (COOP: two consumers side by side along M, BN each, over all of
+# COOP · 64 rows of N): 320 of N by 128 of M (COOP=5, BN 64, pairs along N) and 192 by 160 (COOP=3,
+# BN 80, pairs along M sharing B). H200, beside the pick (docs/results/2026-12-05-h200-coop/): where
+# they ran whole tiles with fewer of the busiest cluster's MMAs than the pick's — 0.83× at
+# 1408×11504×3368 and 304×12504×5728, 0.97× at 9240×4648×14072 — they took 0.87, 0.86 and 0.97×
+# its time; at the same MMAs (2776×1112×5640) 1.005×; with more (272×12376×9496, 1.11×) 1.04×,
+# and with stream-K cutting their last round (3104×5576×7016, MMAs 0.89×) 1.10×. Then on 29 fresh
+# shapes drawn where the form with the fewest such MMAs, whole, had at most 0.97 of the pick's
+# (H100, docs/results/2026-12-05-h100-coop-rule/, runs 1–2: 21 fp16, 8 bf16; with and without in
+# one process): at 0.83× the MMAs (10 shapes) 0.77–0.95× the time at 9 (417×9376×10670 0.771,
+# 7762×580×14389 0.797) and 1.06× at 4140×867×6680, geomean 0.906; at 0.93–0.97× (19) 0.88–1.04×
+# and 1.23× at 13515×448×4416, geomean 0.985 (likely why: their wgmmas of 64 and 80 columns read
+# more shared memory a MMA than the pick's of 192 and 256, so fewer MMAs win only by a margin).
+# wgmma_coops takes the form where its tiles run whole and its MMAs are at most COOP_MMAS of the
+# pick's: 0.90, set on those shapes (not yet timed on shapes drawn after it); over the ranking's
+# pick only, where no rule before it replaced it (as at every shape timed where it fires); 16-bit inputs only.
+COOP_CONFIGS = ({"SWAP_AB": 1, "CONSUMERS": 2, "COOP": 5, "BN": 64, "CLUSTER": 2, "SPLIT_K": 0, "STAGES": 3},
+                {"SWAP_AB": 1, "CONSUMERS": 2, "COOP": 3, "BN": 80, "CLUSTER": 2, "SHARE_A": 1, "SPLIT_K": 0,
+                 "STAGES": 4})
+COOP_MMAS = 0.90
+
+
+def wgmma_coops(m, n, k, sms, picked, elem_bytes=2, stream_k=True):
+    """The coopB tiles (COOP_CONFIGS) that replace the model's ``picked`` for (m, n, k) where no
+    rule before it did (measured over the ranking's picks only), or None: 16-bit inputs, and the form
+    whose tiles run whole with the fewest of the busiest cluster's MMAs (busiest_slices × a
+    tile's rows × columns), if those are at most COOP_MMAS of the pick's."""
+    if elem_bytes != 2:
+        return None
+
+    def busiest(config):   # (its busiest cluster's MMAs, whether its tiles run whole)
+        tile = {**WGMMA_TILE, "STREAM_K": int(stream_k), **config}
+        schedule = wgmma_schedule(m, n, k, sms, tile, elem_bytes)
+        return busiest_slices(schedule, tile) * wgmma_rows(tile) * wgmma_cols(tile), \
+            schedule[3] == 1 and not schedule[4]
+    theirs = busiest(picked)[0]
+    whole = [(mmas, order) for order, (mmas, runs_whole) in enumerate(map(busiest, COOP_CONFIGS)) if runs_whole]
+    if whole and (best := min(whole))[0] <= COOP_MMAS * theirs:
+        return dict(COOP_CONFIGS[best[1]])
+    return None
 
 
 def wgmma_choose(ranked):

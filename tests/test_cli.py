@@ -179,6 +179,29 @@ def test_info_works_with_or_without_a_gpu():
         tcraw.machine_info("a")
 
 
+def test_info_names_the_cublas_the_yardstick_would_time(monkeypatch):
+    """Its version from cublasGetProperty and its path (no GPU needed) — cuBLAS's rates vary by
+    build, so a run's ratios name what they were against — or why there is none."""
+    import ctypes
+
+    import tcraw
+    from tcraw.driver import cublas
+    info = tcraw.machine_info()
+    assert (info["cublas"] is None) == ("cublas_problem" in info)
+    assert info["cublas"] is None or re.fullmatch(r"\d+\.\d+\.\d+ \(.+\)", info["cublas"]), info["cublas"]
+
+    class Lib:   # (libraryPropertyType 0, 1, 2: major, minor, patch)
+        def cublasGetProperty(self, prop, out):
+            ctypes.cast(out, ctypes.POINTER(ctypes.c_int))[0] = (13, 1, 4)[prop]
+            return 0
+    monkeypatch.setattr(cublas, "open_library", lambda *a: ("/opt/x/libcublas.so.13", Lib()))
+    assert cublas.library_info() == ("13.1.4 (/opt/x/libcublas.so.13)", None)
+    assert tcraw.machine_info()["cublas"] == "13.1.4 (/opt/x/libcublas.so.13)"
+    monkeypatch.setattr(Lib, "cublasGetProperty", lambda self, prop, out: 7)   # (CUBLAS_STATUS_INVALID_VALUE)
+    version, problem = cublas.library_info()
+    assert version is None and "cublasGetProperty" in problem
+
+
 def test_ctypes_backend_without_libnvrtc_says_what_to_install():
     import os
     env = {**os.environ, "TCRAW_NVRTC_LIBRARY": "/nonexistent/libnvrtc.so", "TCRAW_BACKEND": "ctypes"}

@@ -53,6 +53,21 @@ def open_library(name, what):
                             "`pip install nvidia-cublas` or point CUDA_HOME at a toolkit") from None
 
 
+def library_info():
+    """(the libcublas a yardstick would time, as "MAJOR.MINOR.PATCH (path)", None) — from
+    cublasGetProperty, which needs no handle and no GPU — or (None, why not)."""
+    try:
+        path, lib = open_library("cublas", "cuBLAS")
+        version = []
+        for prop in (0, 1, 2):   # libraryPropertyType: MAJOR_VERSION, MINOR_VERSION, PATCH_LEVEL
+            value = c_int()
+            check_status("cublasGetProperty", lib.cublasGetProperty(prop, byref(value)))
+            version.append(value.value)
+    except (NoDeviceError, CudaError, AttributeError) as exc:   # (AttributeError: a library without the call)
+        return None, str(exc)
+    return f"{'.'.join(map(str, version))} ({path})", None
+
+
 class Cublas:
     """A cuBLAS handle on the current context. ``gemm_launcher`` returns a zero-argument callable,
     like the seam's kernel launcher, so cuBLAS is timed by exactly the same loop."""
