@@ -48,8 +48,10 @@
 #   coop  COOP's GPU test (test_06_coop_swapped_tiles_are_correct, PYTEST_S), then cuBLAS's
 #           coopB tiles in 06's COOP form beside the pick (scripts/shapes/coop_cublas_tiles.txt), PRECISIONS
 #           (fp16) each up to COOP_S (200) seconds
-#   cooprule  06's pick with and without wgmma_coops (cuBLAS's coopB tiles) on fresh shapes where it
-#           fires (scripts/shapes/coop_rule_fresh*.txt): fp16 (COOPRULE_S, 320 s), bf16 (COOPRULE_BF16_S, 150)
+#   cooprule  06's pick with and without wgmma_coops (cuBLAS's coopB tiles) on the shapes drawn after it
+#           went in, where it fires (scripts/shapes/coop_rule_after.txt), fp16 then bf16, each up to
+#           COOPRULE_S (200) seconds. (The shapes it was set on, coop_rule_fresh*.txt, were timed with
+#           COOP_MMAS at 0.97 in tcraw/wgmma.py: docs/results/2026-12-05-h100-coop-rule/.)
 #   OUT=out bash scripts/gpu_fit_gaps.sh wait lowfit bigfit
 source "$(dirname "$0")/gpu_env.sh"
 write_env
@@ -133,9 +135,7 @@ for part in "$@"; do
     ladder coop_cublas_tiles scripts/shapes/coop_cublas_tiles.txt ${COOP_S:-200} picked \
       $c,COOP=3,BN=80,CLUSTER=2,SHARE_A=1,STAGES=4 $c,COOP=3,BN=64,CLUSTER=2,SHARE_A=1,STAGES=4 \
       $c,COOP=3,BN=80,CLUSTER=2,STAGES=4 $c,COOP=5,BN=64,CLUSTER=2,STAGES=3 ;;
-  cooprule)   # (wgmma_coops with and without, on fresh shapes where it fires: fp16, then bf16's own)
-    with_and_without wgmma_coops scripts/shapes/coop_rule_fresh.txt ${COOPRULE_S:-320} fp16
-    with_and_without wgmma_coops scripts/shapes/coop_rule_fresh_bf16.txt ${COOPRULE_BF16_S:-150} bf16 ;;
+  cooprule) with_and_without wgmma_coops scripts/shapes/coop_rule_after.txt ${COOPRULE_S:-200} fp16 bf16 ;;
   lowchecks)
     gpu_tests "swapped_tiles_that_fit" low_fit
     sw=SWAP_AB=1,CONSUMERS=2,CLUSTER=4

@@ -5,6 +5,7 @@ seam → read registers / shared memory / stack from the cubin and spills from t
 (-Xptxas=-v costs nothing and needs no GPU, so the resource table works on any machine).
 """
 
+import contextlib
 import glob
 import hashlib
 import json
@@ -987,8 +988,8 @@ def _write_file(path, data):
             os.umask(mask)
             os.chmod(tmp, 0o666 & ~mask)   # (mkstemp's 0600 would keep the cubins from another user's run)
             replaced = replace_with(tmp, path)
-        except BaseException:   # (an error, or ^C, between the write and the rename: no temporary file left)
-            if os.path.exists(tmp):
+        except BaseException:   # (an error, or ^C, between the write and the rename: no temporary file left —
+            with contextlib.suppress(OSError):   # and one that cannot be removed does not hide the ^C)
                 os.unlink(tmp)
             raise
     except OSError as exc:

@@ -1,7 +1,7 @@
 """What this machine gives tcraw (`tcraw info`): the driver backend, the CUDA toolchain chosen,
 NVRTC and its archs, the CUDA headers, cuobjdump, the cuBLAS the yardstick would time, the cubin
-cache and — where there is one — the GPU. Each part that is missing is said in a ``*_problem`` key, never raised: a machine
-without a GPU or NVRTC still has the rest to tell."""
+cache and — where there is one — the GPU. Each part that is missing is said in a ``*_problem``
+key, never raised: a machine without a GPU or NVRTC still has the rest to tell."""
 
 from . import driver, validate
 from .errors import NoDeviceError, NoNvrtcError, TcrawError, UsageError

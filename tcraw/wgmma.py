@@ -222,10 +222,10 @@ def wgmma_checked(tile):
 def wgmma_coop_builds(tile):
     """Whether ``tile``'s COOP (set) builds: swapped, two consumers, no PINGPONG, PROMOTE, SPLIT_K or
     C_PARTS, COOP of 1–5, at most 160 accumulators a thread and A's box of at most 256 rows."""
-    coop = tile["COOP"]
+    coop, along_m = tile["COOP"], wgmma_cluster_shape(tile)[0]   # (0 for a cluster shape that is none)
     return bool(tile["SWAP_AB"] and tile["CONSUMERS"] == 2 and not tile["PINGPONG"] and not tile["PROMOTE"] and
                 not tile["SPLIT_K"] and tile["C_PARTS"] == 1 and 1 <= coop <= 5 and coop * tile["BN"] <= 320 and
-                wgmma_cols(tile) // wgmma_cluster_shape(tile)[0] <= 256)
+                along_m >= 1 and wgmma_cols(tile) // along_m <= 256)
 
 
 def wgmma_realign_builds(tile):
@@ -917,6 +917,13 @@ def busiest_slices(schedule, tile):
     return tiles // clusters * kt + share if share else cdiv(tiles, clusters) * kt
 
 
+def busiest_mmas(m, n, k, sms, tile, elem_bytes=2):
+    """(The busiest cluster's blocks' MMAs each — busiest_slices × the tile's rows × columns —,
+    06's schedule on (m, n, k) with ``tile``, wgmma_schedule's tuple)."""
+    schedule = wgmma_schedule(m, n, k, sms, tile, elem_bytes)
+    return busiest_slices(schedule, tile) * wgmma_rows(tile) * wgmma_cols(tile), schedule
+
+
 def split_k_sum_us(p, bm, bn):
     """The model's split-K term: µs for p pieces' bm×bn fp32 partial tiles through one SM, plus
     split-K's fixed cost (see SPLIT_K_US)."""
@@ -1022,7 +1029,9 @@ def _with_stages(tile, picked, overrides):
     keeps them — PINGPONG, more stages than fit) or change its columns
     (BN=128 over it means the measured 128×128, not 192×128, which never won); swapped tiles
     (SWAP_AB) over an unswapped pick, or unswapped over a swapped one, run in clusters of 1 unless
-    CLUSTER is given (with SHARE_A=1 asked: 2 × 2 swapped, 2 unswapped)."""
+    CLUSTER is given (with SHARE_A=1 asked: 2 × 2 swapped, 2 unswapped); overrides that a pick's
+    COOP cannot build with (wgmma_coop_builds) turn it off, and with it off split-K is 06's own
+    unless SPLIT_K is given."""
     macros = {**tile, **picked, **overrides}
     reshaped = [name for name in ("CLUSTER", "SWAP_AB", "A_ROWS", "PINGPONG")
                 if name in overrides and overrides[name] != picked.get(name, tile[name])]
@@ -1039,8 +1048,9 @@ def _with_stages(tile, picked, overrides):
     if picked.get("PINGPONG") and "PINGPONG" not in overrides and not wgmma_turns_build(macros):
         macros["PINGPONG"] = 0   # the overrides over the cooperative tiles instead
     if picked.get("COOP") and "COOP" not in overrides and not wgmma_coop_builds(macros):
-        macros["COOP"] = 0   # the overrides over the consumers' own rows instead, split-K as 06 declares it
-        macros["SPLIT_K"] = overrides.get("SPLIT_K", tile["SPLIT_K"])
+        macros["COOP"] = 0   # the overrides over the consumers' own rows instead ...
+    if picked.get("COOP") and not macros["COOP"] and "SPLIT_K" not in overrides:
+        macros["SPLIT_K"] = tile["SPLIT_K"]   # ... or COOP=0 asked: split-K as 06 declares it (COOP refuses it)
     swapped_three = picked.get("SWAP_AB") and macros["SWAP_AB"]   # (192 of N; past 192 of M: two consumers, below)
     if macros["CONSUMERS"] == 3 and "CONSUMERS" not in overrides and \
             (macros["SWAP_AB"] and not swapped_three or macros["PINGPONG"] or wgmma_three_consumers_refuse(macros) or
@@ -1152,7 +1162,9 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     few hundred swapped tiles that fit it, in clusters along N sharing A's rows, or 2 × 2 sharing
     B's columns too — at M of 257–288 three consumers' 192 of N by 144 of M, 2 × 2 or in pairs
     along M (wgmma_swaps_to_fit); at M of 257–416 and 513–832 2 × 2 swapped tiles in several
-    rounds where they cut the busiest cluster's MMAs (wgmma_swaps_over_rounds).
+    rounds where they cut the busiest cluster's MMAs (wgmma_swaps_over_rounds); over the
+    ranking's configurations (not those rules' tiles), cuBLAS's coopB tiles where they cut those
+    MMAs by a tenth (wgmma_coops).
     16-bit M ≤ 32 runs swapped tiles of 128 rows of N (in clusters of 2 where B's rows lie off
     128-byte lines), and M of 33–48 one consumer's 64 of N by 48 of M where B streams
     (wgmma_streams_b_swapped) — else M ≤ 64 three consumers' 192 of N where B's rows lie off
@@ -1172,8 +1184,13 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
         return dict(STREAM_B_SWAPPED_CONFIG)
     ranked = wgmma_ranked(m, n, k, sms, elem_bytes, stream_k)
     picked = wgmma_choose(ranked)
-    return wgmma_leaves_clusters_of_one(m, n, k, sms, ranked, picked, elem_bytes, stream_k) or \
+    ruled = wgmma_leaves_clusters_of_one(m, n, k, sms, ranked, picked, elem_bytes, stream_k) or \
         wgmma_ruled(m, n, k, sms, picked, elem_bytes, stream_k)
+    # cuBLAS's coopB tiles only over one of the ranking's own configurations, as they were measured
+    # (its pick, or the one wgmma_leaves_clusters_of_one takes): not over another rule's tiles
+    if any(ruled == entry[4] for entry in ranked):
+        return wgmma_coops(m, n, k, sms, ruled, elem_bytes, stream_k) or ruled
+    return ruled
 
 
 def wgmma_ruled(m, n, k, sms, picked, elem_bytes=2, stream_k=True):
@@ -1189,8 +1206,7 @@ def wgmma_ruled(m, n, k, sms, picked, elem_bytes=2, stream_k=True):
         return dict(SHARED_BOTH_CONFIG)
     return (wgmma_swaps_one_tile(m, n, k, sms, picked, elem_bytes)
             or wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes)
-            or wgmma_swaps_over_rounds(m, n, k, sms, picked, elem_bytes, stream_k)
-            or wgmma_coops(m, n, k, sms, picked, elem_bytes, stream_k) or picked)
+            or wgmma_swaps_over_rounds(m, n, k, sms, picked, elem_bytes, stream_k) or picked)
 
 
 # M ≤ 32 against a B whose rows are not a multiple of 16 bytes (N not a multiple of 8): 06 would
@@ -1564,10 +1580,10 @@ def wgmma_swaps_over_rounds(m, n, k, sms, picked, elem_bytes=2, stream_k=True):
         return None
     mmas = []   # the busiest cluster's blocks' MMAs each: k-slices × rows × columns of a tile
     for tile in ({**WGMMA_TILE, "STREAM_K": int(stream_k), **c} for c in (config, picked)):
-        schedule = wgmma_schedule(m, n, k, sms, tile, elem_bytes)
+        busiest, schedule = busiest_mmas(m, n, k, sms, tile, elem_bytes)
         if schedule[3] > 1:   # cut along K: not this rule's (its tiles run whole or stream-K)
             return None
-        mmas.append(busiest_slices(schedule, tile) * wgmma_rows(tile) * tile["BN"])
+        mmas.append(busiest)
     mine, theirs = mmas
     return dict(config) if mine <= OVER_ROUNDS_MMAS * theirs else None
 
@@ -1577,7 +1593,7 @@ def wgmma_swaps_over_rounds(m, n, k, sms, picked, elem_bytes=2, stream_k=True):
 # BN 80, pairs along M sharing B). H200, beside the pick (docs/results/2026-12-05-h200-coop/): where
 # they ran whole tiles with fewer of the busiest cluster's MMAs than the pick's — 0.83× at
 # 1408×11504×3368 and 304×12504×5728, 0.97× at 9240×4648×14072 — they took 0.87, 0.86 and 0.97×
-# its time; at the same MMAs (2776×1112×5640) 1.005×; with more (272×12376×9496, 1.11×) 1.04×,
+# its time; at the same MMAs (2776×1112×5640, COOP=3 at BN 64) 1.005×; with more (272×12376×9496, 1.11×) 1.04×,
 # and with stream-K cutting their last round (3104×5576×7016, MMAs 0.89×) 1.10×. Then on 29 fresh
 # shapes drawn where the form with the fewest such MMAs, whole, had at most 0.97 of the pick's
 # (H100, docs/results/2026-12-05-h100-coop-rule/, runs 1–2: 21 fp16, 8 bf16; with and without in
@@ -1586,27 +1602,29 @@ def wgmma_swaps_over_rounds(m, n, k, sms, picked, elem_bytes=2, stream_k=True):
 # and 1.23× at 13515×448×4416, geomean 0.985 (likely why: their wgmmas of 64 and 80 columns read
 # more shared memory a MMA than the pick's of 192 and 256, so fewer MMAs win only by a margin).
 # wgmma_coops takes the form where its tiles run whole and its MMAs are at most COOP_MMAS of the
-# pick's: 0.90, set on those shapes (not yet timed on shapes drawn after it); over the ranking's
-# pick only, where no rule before it replaced it (as at every shape timed where it fires); 16-bit inputs only.
+# pick's: 0.90, set on those shapes (not yet timed on shapes drawn after it). Only where they were
+# timed: over one of the ranking's configurations (its pick, or wgmma_leaves_clusters_of_one's),
+# not another rule's tiles; that configuration in clusters of 2 (every one timed was); K of 48
+# slices or more (the least of those timed at MMAs ≤ 0.90: 53); 16-bit inputs.
 COOP_CONFIGS = ({"SWAP_AB": 1, "CONSUMERS": 2, "COOP": 5, "BN": 64, "CLUSTER": 2, "SPLIT_K": 0, "STAGES": 3},
                 {"SWAP_AB": 1, "CONSUMERS": 2, "COOP": 3, "BN": 80, "CLUSTER": 2, "SHARE_A": 1, "SPLIT_K": 0,
                  "STAGES": 4})
 COOP_MMAS = 0.90
+COOP_MIN_SLICES = 48   # (K ≥ 3072 for 16-bit inputs: every shape timed at MMAs ≤ 0.90 had K ≥ 3368)
 
 
 def wgmma_coops(m, n, k, sms, picked, elem_bytes=2, stream_k=True):
-    """The coopB tiles (COOP_CONFIGS) that replace the model's ``picked`` for (m, n, k) where no
-    rule before it did (measured over the ranking's picks only), or None: 16-bit inputs, and the form
-    whose tiles run whole with the fewest of the busiest cluster's MMAs (busiest_slices × a
-    tile's rows × columns), if those are at most COOP_MMAS of the pick's."""
-    if elem_bytes != 2:
+    """The coopB tiles (COOP_CONFIGS) that replace ``picked`` for (m, n, k), or None: wgmma_config
+    asks only where that is one of the ranking's configurations, not another rule's tiles (as
+    measured). 16-bit inputs, a pick in clusters (of 2 or more), K of COOP_MIN_SLICES slices or more,
+    and the form whose tiles run whole with the fewest of the busiest cluster's MMAs
+    (busiest_mmas), if those are at most COOP_MMAS of the pick's."""
+    if elem_bytes != 2 or in_clusters_of_one(picked) or cdiv(k, WGMMA_ROW_BYTES // elem_bytes) < COOP_MIN_SLICES:
         return None
 
     def busiest(config):   # (its busiest cluster's MMAs, whether its tiles run whole)
-        tile = {**WGMMA_TILE, "STREAM_K": int(stream_k), **config}
-        schedule = wgmma_schedule(m, n, k, sms, tile, elem_bytes)
-        return busiest_slices(schedule, tile) * wgmma_rows(tile) * wgmma_cols(tile), \
-            schedule[3] == 1 and not schedule[4]
+        mmas, schedule = busiest_mmas(m, n, k, sms, {**WGMMA_TILE, "STREAM_K": int(stream_k), **config}, elem_bytes)
+        return mmas, schedule[3] == 1 and not schedule[4]
     theirs = busiest(picked)[0]
     whole = [(mmas, order) for order, (mmas, runs_whole) in enumerate(map(busiest, COOP_CONFIGS)) if runs_whole]
     if whole and (best := min(whole))[0] <= COOP_MMAS * theirs:

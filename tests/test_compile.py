@@ -817,7 +817,7 @@ def test_two_rows_of_one_consumers_tiles_pair_up_where_k_is_long():
     assert {"CONSUMERS=1", "BN=128", "CLUSTER=2", "STAGES=8", "WAIT_DEPTH=1"} <= set(defines)
 
 
-def test_swapped_tiles_that_fit_m_replace_picks_in_clusters_along_n(monkeypatch):
+def test_swapped_tiles_that_fit_m_replace_picks_in_clusters_along_n():
     """wgmma_swaps_to_fit: with M of 257–480 (not a multiple of 128) and 16-bit inputs, swapped
     tiles whose M side covers M in 3, else 2 tiles, in clusters of 4 along N, else (2 tiles) 2 × 2,
     else 2 along N — the first that runs in one round with at least 4 clusters in 5 busy — replace
@@ -826,7 +826,6 @@ def test_swapped_tiles_that_fit_m_replace_picks_in_clusters_along_n(monkeypatch)
     clusters in 5 busy; where they measured faster they are picked,
     where slower not (kernels.FIT_CONFIGS); no suite shape moves; the registry's 06 builds them
     and the cubin-only set holds them."""
-    monkeypatch.setattr(wgmma, "COOP_MMAS", 0)   # (cuBLAS's coopB tiles, wgmma_coops, held off: measured after)
     faster = {(285, 7872, 2120): (144, 2), (297, 4464, 7872): (128, 4), (292, 7464, 6272): (160, 4),
               (279, 4480, 6656): (96, 4), (338, 7464, 4320): (192, 4), (396, 7824, 7816): (208, 2),
               (327, 8224, 6784): (176, 2), (257, 6368, 7512): (160, 4), (368, 8032, 7240): (192, 2),
@@ -944,7 +943,7 @@ def test_two_and_three_consumers_leave_clusters_of_1(monkeypatch):
     exceptions keep the pick (the next choice one consumer, cut along K, or a third more MMAs),
     and so do the cases not timed; 8-bit and TF32 picks are left alone; the shapes drawn after the
     rule (scripts/shapes/cluster_one_rule.txt) move."""
-    monkeypatch.setattr(wgmma, "COOP_MMAS", 0)   # (cuBLAS's coopB tiles, wgmma_coops, held off: measured after)
+    monkeypatch.setattr(wgmma, "COOP_MMAS", 0)   # (this rule's picks alone: wgmma_coops has its own test)
     def before(m, n, k, elem_bytes=2):
         ranked = kernels.wgmma_ranked(m, n, k, 132, elem_bytes)
         return kernels.wgmma_ruled(m, n, k, 132, kernels.wgmma_choose(ranked), elem_bytes)
@@ -1050,7 +1049,7 @@ def test_swapped_tiles_fit_m_over_rounds(monkeypatch):
     at M of 417–512 (4 tiles of M 112–128 wide), past the range, for 8-bit inputs, over a swapped
     pick or one cut along K; the shapes timed after the rule (scripts/shapes/fit_rounds_fresh.txt,
     fit_rounds_208_fresh.txt, fit_rounds_two_fresh.txt) pick them."""
-    monkeypatch.setattr(wgmma, "COOP_MMAS", 0)   # (cuBLAS's coopB tiles, wgmma_coops, held off: measured after)
+    monkeypatch.setattr(wgmma, "COOP_MMAS", 0)   # (this rule's picks alone: wgmma_coops has its own test)
     two_by_two = {"SWAP_AB": 1, "CONSUMERS": 2, "CLUSTER": 4, "SHARE_A": 1}
     for shape, bn in (((600, 13784, 4000), 160), ((582, 11272, 2688), 160), ((628, 11208, 2064), 160),
                       ((665, 14336, 3704), 176), ((648, 15272, 5728), 176), ((400, 13832, 2928), 208),
@@ -1076,16 +1075,17 @@ def test_swapped_tiles_fit_m_over_rounds(monkeypatch):
 
 
 def test_coop_tiles_replace_the_rankings_pick_where_they_run_whole_on_a_tenth_fewer_mmas():
-    """wgmma_coops: cuBLAS's coopB tiles (COOP_CONFIGS) replace the ranking's pick where they run
-    whole and their busiest cluster's MMAs are at most 0.90 of its — at the shapes timed faster
-    (docs/results/2026-12-05-h200-coop/, 2026-12-05-h100-coop-rule/) — not where those were 0.93 or
-    more (a margin that lost at 2 of 19), nor where stream-K cuts their last round, a rule before
-    them replaced the pick, or the inputs are not 16-bit; overrides they cannot take run without
-    them, those they can over them."""
+    """wgmma_coops: cuBLAS's coopB tiles (COOP_CONFIGS) replace the ranking's configuration where
+    they run whole and their busiest cluster's MMAs are at most 0.90 of its — at the shapes timed
+    (docs/results/2026-12-05-h200-coop/, 2026-12-05-h100-coop-rule/: faster at all but
+    4140×867×6680) — not where those were 0.93 or more (slower at 5 of 19 timed), nor where
+    stream-K cuts their last round, another rule's tiles replaced the ranking's, that is in
+    clusters of 1, K is under 48 slices or the inputs are not 16-bit; overrides they cannot take
+    run without them (split-K 06's own again), those they can over them."""
     for shape, coop in (((1408, 11504, 3368), 5), ((304, 12504, 5728), 3), ((417, 9376, 10670), 5),
                         ((7762, 580, 14389), 5), ((1794, 2497, 5405), 5), ((837, 5106, 13604), 5),
                         ((592, 6133, 12854), 3), ((608, 12618, 5338), 3), ((639, 5655, 9088), 3),
-                        ((308, 8684, 15277), 3), ((1407, 7468, 8108), 5)):
+                        ((308, 8684, 15277), 3), ((1407, 7468, 8108), 5), ((4140, 867, 6680), 3)):
         picked = kernels.wgmma_config(*shape, 132)
         assert picked in kernels.COOP_CONFIGS and picked["COOP"] == coop, shape
     for shape in ((9240, 4648, 14072), (2776, 1112, 5640), (3104, 5576, 7016), (272, 12376, 9496),
@@ -1094,9 +1094,15 @@ def test_coop_tiles_replace_the_rankings_pick_where_they_run_whole_on_a_tenth_fe
     three = {"CONSUMERS": 3, "BN": 192, "CLUSTER": 2, "STAGES": 3}   # (the ranking's at 304×12504×5728)
     assert kernels.wgmma_coops(304, 12504, 5728, 132, three)["COOP"] == 3
     assert not kernels.wgmma_coops(304, 12504, 5728, 132, three, elem_bytes=1)
+    assert not kernels.wgmma_coops(304, 12504, 5728, 132, {**three, "CLUSTER": 1})
+    assert not kernels.wgmma_coops(304, 12504, 3000, 132, three)   # (47 slices)
+    assert kernels.wgmma_coops(304, 12504, 3072, 132, three)
     pairs_256 = {"CONSUMERS": 2, "BN": 256, "CLUSTER": 2, "STAGES": 4}   # (0.97 of its MMAs: 0.97× the time)
     assert not kernels.wgmma_coops(9240, 4648, 14072, 132, pairs_256)
     assert not kernels.wgmma_config(1408, 11504, 3368, 132, elem_bytes=1).get("COOP")
+    over_rounds = kernels.wgmma_config(625, 16311, 3483, 132)   # (wgmma_swaps_over_rounds' tiles: kept, though
+    assert (over_rounds["BN"], over_rounds["CLUSTER"]) == (160, 4)   # wgmma_coops would replace them)
+    assert kernels.wgmma_coops(625, 16311, 3483, 132, over_rounds)
     k06 = kernels.KERNELS["wgmma_tma_bf16"]
     assert {"COOP=5", "SPLIT_K=0", "BN=64"} <= set(k06.configured(1408, 11504, 3368, 132).defines)
     assert {"COOP=5", "STAGES=2"} <= set(k06.configured(1408, 11504, 3368, 132, {"STAGES": 2}).defines)
@@ -1104,6 +1110,9 @@ def test_coop_tiles_replace_the_rankings_pick_where_they_run_whole_on_a_tenth_fe
         defines = set(k06.configured(1408, 11504, 3368, 132, over).defines)
         assert "COOP=0" in defines and f"SPLIT_K={kernels.WGMMA_TILE['SPLIT_K']}" in defines, over
     assert "SPLIT_K=0" in k06.configured(1408, 11504, 3368, 132, {"CONSUMERS": 3, "SPLIT_K": 0}).defines
+    assert f"SPLIT_K={kernels.WGMMA_TILE['SPLIT_K']}" in k06.configured(1408, 11504, 3368, 132, {"COOP": 0}).defines
+    with pytest.raises(UsageError, match="SHARE_A=1"):   # (COOP's cluster check has no cluster to divide by)
+        k06.configured(1408, 11504, 3368, 132, {"SHARE_A": 1, "CLUSTER": 1})
 
 
 @pytest.mark.parametrize("key", ["fp16", "fp8e4m3", "tf32"])
@@ -1320,11 +1329,10 @@ def test_06_counts_the_l2_requests_of_rows_off_128_byte_lines(monkeypatch):
     and 576×7000×2024: docs/results/2026-12-01-h200-clusters-of-4/); where rows are on lines it moves
     no pick — every one the same without it — and 8-bit and TF32 inputs (not measured) get none.
     (Among the candidates of those stops: 192-row tiles, which came later, left out; so is the rule
-    that swaps tiles over rounds, wgmma_swaps_over_rounds, the one that leaves clusters of 1,
-    wgmma_leaves_clusters_of_one, and cuBLAS's coopB tiles, wgmma_coops.)"""
+    that swaps tiles over rounds, wgmma_swaps_over_rounds, and the one that leaves clusters of 1,
+    wgmma_leaves_clusters_of_one.)"""
     monkeypatch.setattr(wgmma, "WGMMA_CONFIGS", tuple(c for c in wgmma.WGMMA_CONFIGS if c["CONSUMERS"] < 3))
     monkeypatch.setattr(wgmma, "OVER_ROUNDS_MMAS", 0)
-    monkeypatch.setattr(wgmma, "COOP_MMAS", 0)
     monkeypatch.setattr(wgmma, "wgmma_leaves_clusters_of_one", lambda *args: None)
     assert [kernels.box_row_requests(b) for b in (6016, 6000, 4000, 1984, 1994)] == [1.0, 2.47, 2.0, 2.0, 1.0]
     assert [kernels.box_row_requests(b) for b in (16, 32, 64, 96)] == [1.0, 1.0, 1.0, 2.0]   # short rows: one line
@@ -1381,7 +1389,7 @@ def test_clusters_sharing_a_build_schedule_and_refuse_what_cannot():
         5000, 1024, 4104, 132)})[:3] == (20 * 3, 65, 30)
 
 
-def test_clusters_of_4_build_schedule_and_are_ranked_only_where_rows_are_off_lines(monkeypatch):
+def test_clusters_of_4_build_schedule_and_are_ranked_only_where_rows_are_off_lines():
     """CLUSTER=4: four tiles along M sharing B (each block copies one of its boxes for all), or
     with SHARE_A 2 × 2 (half of A's rows for the block beside, half of B's boxes for the one
     below); the H200 holds 30 such clusters, and the model schedules on them. Ranked only for
@@ -1389,7 +1397,6 @@ def test_clusters_of_4_build_schedule_and_are_ranked_only_where_rows_are_off_lin
     they lost (docs/results/2026-12-01-h200-clusters-of-4/) — as on run 3's fresh shapes. On
     lines only the rule for long K with few tiles picks them (wgmma_shares_both), which these
     shapes (K ≤ 16384, M or N of 64 to 384 and 768 to 8192) never meet."""
-    monkeypatch.setattr(wgmma, "COOP_MMAS", 0)   # (cuBLAS's coopB tiles, wgmma_coops, held off: measured after)
     for key in ("fp16", "int8"):
         for share_a, a_rows in ((0, 128), (1, 64)):
             k = kernels.wgmma_kernel(key, {"CLUSTER": 4, "SHARE_A": share_a, "BN": 192}, choose=False)
