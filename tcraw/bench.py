@@ -344,15 +344,16 @@ def biggest_shape(shapes):
 
 def run_plan(plan, *, note=print, open_device=None):
     """A BenchPlan's rows: the GPU opened, every rung and its yardstick timed and verified."""
-    from .driver.cublas import Cublas
+    from .driver.cublas import Cublas, dotted
     from .matmul import check_fits
     from .runtime import Device
     with (open_device or Device)(plan.device_index) as dev:
         check_fits(dev, [kern for r in plan.rungs.values() for kern in r], *biggest_shape(plan.shapes))
         cublas, lt = Cublas(), None
-        try:
-            if set(plan.keys) & set(LT_YARDSTICK):
-                lt = open_cublaslt(note)
+        try:   # (the yardsticks' builds named: cuBLAS's rates vary by build, and the ratios are against these)
+            note(f"yardstick: cuBLAS {dotted(cublas.version)} ({cublas.path})")
+            if set(plan.keys) & set(LT_YARDSTICK) and (lt := open_cublaslt(note)):
+                note(f"yardstick: cuBLASLt {dotted(lt.version)} ({lt.path})")
             return run_bench(dev, cublas, plan.keys, plan.shapes, iters=plan.iters, warmup=plan.warmup,
                              seed=plan.seed, note=note, rungs=plan.rungs, lt=lt)
         finally:

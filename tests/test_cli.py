@@ -200,6 +200,8 @@ def test_info_names_the_cublas_the_yardstick_would_time(monkeypatch):
     monkeypatch.setattr(Lib, "cublasGetProperty", lambda self, prop, out: 7)   # (CUBLAS_STATUS_INVALID_VALUE)
     version, problem = cublas.library_info()
     assert version is None and "cublasGetProperty" in problem
+    # (bench names the yardsticks it opened alike, from their handles' version numbers)
+    assert [cublas.dotted(v) for v in (130104, 120902, 110000, None)] == ["13.1.4", "12.9.2", "11.0.0", "?"]
 
 
 def test_ctypes_backend_without_libnvrtc_says_what_to_install():

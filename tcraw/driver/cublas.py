@@ -53,6 +53,12 @@ def open_library(name, what):
                             "`pip install nvidia-cublas` or point CUDA_HOME at a toolkit") from None
 
 
+def dotted(version):
+    """cuBLAS's (and cuBLASLt's) version number, MAJOR · 10000 + MINOR · 100 + PATCH, as "M.m.p"
+    (None, a library without the call, as "?")."""
+    return "?" if version is None else f"{version // 10000}.{version // 100 % 100}.{version % 100}"
+
+
 def library_info():
     """(the libcublas a yardstick would time, as "MAJOR.MINOR.PATCH (path)", None) — from
     cublasGetProperty, which needs no handle and no GPU — or (None, why not)."""
