@@ -918,8 +918,8 @@ def busiest_slices(schedule, tile):
 
 
 def busiest_mmas(m, n, k, sms, tile, elem_bytes=2):
-    """(The busiest cluster's blocks' MMAs each — busiest_slices × the tile's rows × columns —,
-    06's schedule on (m, n, k) with ``tile``, wgmma_schedule's tuple)."""
+    """(The MMAs of each of the busiest cluster's blocks — busiest_slices × the tile's rows ×
+    columns — and 06's schedule on (m, n, k) with ``tile``: wgmma_schedule's tuple)."""
     schedule = wgmma_schedule(m, n, k, sms, tile, elem_bytes)
     return busiest_slices(schedule, tile) * wgmma_rows(tile) * wgmma_cols(tile), schedule
 
@@ -1593,8 +1593,8 @@ def wgmma_swaps_over_rounds(m, n, k, sms, picked, elem_bytes=2, stream_k=True):
 # BN 80, pairs along M sharing B). H200, beside the pick (docs/results/2026-12-05-h200-coop/): where
 # they ran whole tiles with fewer of the busiest cluster's MMAs than the pick's — 0.83× at
 # 1408×11504×3368 and 304×12504×5728, 0.97× at 9240×4648×14072 — they took 0.87, 0.86 and 0.97×
-# its time; at the same MMAs (2776×1112×5640, COOP=3 at BN 64) 1.005×; with more (272×12376×9496, 1.11×) 1.04×,
-# and with stream-K cutting their last round (3104×5576×7016, MMAs 0.89×) 1.10×. Then on 29 fresh
+# its time; at the same MMAs (2776×1112×5640, COOP=3 at BN 64) 1.005×; with more (272×12376×9496,
+# 1.11×) 1.04×, and with stream-K cutting their last round (3104×5576×7016, MMAs 0.89×) 1.10×. Then on 29 fresh
 # shapes drawn where the form with the fewest such MMAs, whole, had at most 0.97 of the pick's
 # (H100, docs/results/2026-12-05-h100-coop-rule/, runs 1–2: 21 fp16, 8 bf16; with and without in
 # one process): at 0.83× the MMAs (10 shapes) 0.77–0.95× the time at 9 (417×9376×10670 0.771,
