@@ -68,7 +68,7 @@ def parse_shapes(spec):
     from . import validate
     from .errors import UsageError
     out, files = [], {}
-    for item in [i.strip() for i in str(spec).split(",") if i.strip()]:
+    for item in validate.listed(spec, "--shapes") or []:
         if item in SUITES:
             out += [(item, shape) for shape in SUITES[item]]
             continue

@@ -44,10 +44,11 @@ _OWNED = re.compile(r"[0-9a-f]{64}\.tcc|[0-9a-f]{64}" + re.escape(SASS_SUFFIX) +
 
 
 def cache_dir():
-    """TCRAW_CACHE_DIR (blank counts as unset), else $XDG_CACHE_HOME/tcraw (an absolute one: the
-    XDG spec has a relative one ignored) or ~/.cache/tcraw."""
+    """TCRAW_CACHE_DIR (blank counts as unset; a relative one from the working directory, made
+    absolute so that every message names where it is), else $XDG_CACHE_HOME/tcraw (an absolute
+    one: the XDG spec has a relative one ignored) or ~/.cache/tcraw."""
     if os.environ.get("TCRAW_CACHE_DIR", "").strip():   # (~ as a shell would: quoted, it reaches us as is)
-        return Path(os.environ["TCRAW_CACHE_DIR"]).expanduser()
+        return Path(os.path.abspath(Path(os.environ["TCRAW_CACHE_DIR"]).expanduser()))
     xdg = os.environ.get("XDG_CACHE_HOME", "")
     return (Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache") / "tcraw"
 

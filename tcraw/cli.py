@@ -12,7 +12,7 @@ import os
 import re
 import sys
 
-from . import compiler, driver, kernels, report, runtime, validate
+from . import compiler, driver, kernels, report, runtime, toolchain, validate
 from .errors import ArchError, NoDeviceError, TcrawError, UsageError
 
 
@@ -388,9 +388,9 @@ def _write(write, where):
     and the rows were printed before it, so nothing computed is lost."""
     try:
         write()
-    except OSError as exc:
-        raise UsageError(f"could not write {where} ({exc.strerror or exc}); the results are printed "
-                         "above") from None
+    except OSError as exc:   # (the file it was writing where the error names one)
+        raise UsageError(f"could not write {exc.filename or where} ({exc.strerror or exc}); the results are "
+                         "printed above") from None
 
 
 def _sizes(values, default):
@@ -429,7 +429,7 @@ def cmd_sweep(args):
     _check_run_options(args)
     validate.device_index(args.device, allow_all=True)
     chosen, explicit = _chosen(args)
-    out = validate.output_dir(args.out, "--out")
+    out = validate.output_dir(args.out, "--out", report.row_files("sweep"))
     check_host_fits(*(max(sizes),) * 3)
     seed = _seed(args)
     rows = run_sweep(_device_indices(args.device), chosen, sizes, explicit=explicit, inputs=args.inputs,
@@ -459,7 +459,8 @@ def cmd_bench(args):
     names = validate.names(args.kernel, "--kernel")
     plan = bench_plan(args.device, keys, shapes, extra=extra, kernels=names, iters=args.iters, warmup=args.warmup,
                       seed=_seed(args))
-    out = validate.output_dir(args.out, "--out") if args.out is not None else None   # (made once all else holds)
+    out = (validate.output_dir(args.out, "--out", report.row_files("bench", "suites")) if args.out is not None
+           else None)   # (made once all else holds)
     seed = plan.seed
     rows = run_plan(plan, note=note, open_device=_open_device)
     summary = suite_summary(rows)
@@ -488,7 +489,7 @@ def _shapes(text):
     """--shapes "m,n,k;m,n,k" (or one; each row as a file of shapes writes it: bench.shape_row)."""
     from .bench import shape_row
     shapes = []
-    for part in [p for p in str(text).split(";") if p.strip()]:
+    for part in validate.listed(text, "check --shapes", ";") or []:
         try:
             shapes.append(shape_row(part))
         except UsageError as exc:
@@ -554,8 +555,8 @@ def cmd_profile(args):
     chosen = kernels.checked_chosen(kernels.select(names, None, extra))
     if args.roofline is not None:
         profile.check_roofline_path(args.roofline)
-    out = validate.output_dir(args.out, "--out")
-    raw_dir = validate.output_dir(args.raw, "--raw")
+    out = validate.output_dir(args.out, "--out", report.row_files("profile"))
+    raw_dir = validate.output_dir(args.raw, "--raw", [f"{k.name}.{'x'.join(map(str, shape))}.ncu-rep" for k in chosen])
     from .matmul import check_fits, check_host_fits
     check_host_fits(*shape)
     for k in chosen:
@@ -793,6 +794,7 @@ def _main(argv):
         validate.env_flag("TCRAW_DEBUG")
         validate.env_flag("TCRAW_NO_CACHE")   # (read only once a kernel is compiled: refused before any work too)
         validate.env_dirs("TCRAW_CUDA_INCLUDE")   # (likewise)
+        toolchain.requested_major()               # (TCRAW_CUDA: likewise, whether or not the command compiles)
         with _terminated_as_interrupted() if args.fn is cmd_compile else contextlib.nullcontext():
             code = args.fn(args)
         if sys.stdout is not None:   # (None: closed by the caller, `tcraw list >&-`; print wrote nowhere)

@@ -19,7 +19,7 @@ from .cache import CubinCache, cache_dir, cache_key
 from .cubin import kernel_resources
 from .driver import BACKENDS, Backend, get_backend
 from .errors import ArchError, CompileError, CubinError, MissingHeaderError, TcrawError, UsageError
-from .validate import defines as check_defines, env_dirs, is_dir, is_file, is_whole
+from .validate import defines as check_defines, env_dirs, is_dir, is_file, is_whole, listed
 
 # Installed: the kernels ship inside the package (pyproject maps cuda_src/ to tcraw/cuda_src).
 # From a checkout or an editable install: the repository's cuda_src/ beside the package.
@@ -381,11 +381,8 @@ def compile_source(source, arch, *, defines=(), include_dirs=(), name=None, entr
     if "\n" in str(source):   # (a path's own bytes — a directory named in Latin-1 — are the OS's business)
         check_whole(str(source), "the CUDA text")
     from .kernel import texts
-    # one NAME=VALUE or one directory: not its letters
-    defines = texts((defines,) if isinstance(defines, str) else defines, "defines")
+    defines, include_dirs = texts(defines, "defines"), texts(include_dirs, "include_dirs")
     check_defines(defines)
-    include_dirs = texts((include_dirs,) if isinstance(include_dirs, (str, os.PathLike)) else include_dirs,
-                         "include_dirs")
     backend = get_backend(backend) if backend is None or isinstance(backend, str) else backend
     if not isinstance(backend, Backend):
         raise UsageError(f"backend is a name ({', '.join(BACKENDS)}) or a tcraw backend, not {backend!r:.80}")
@@ -668,8 +665,8 @@ def parse_archs(archs):
     (sm_90, 90 and compute_90 are one target). None of them is a UsageError, not an empty table."""
     texts = [archs] if isinstance(archs, (str, Arch)) else archs
     if isinstance(texts, (list, tuple)):   # ("sm_80,sm_90" in a list, as --arch repeated gives them)
-        texts = [t for a in texts for t in (a.split(",") if isinstance(a, str) else [a])
-                 if not isinstance(t, str) or t.strip()]   # (an empty item skipped, as --arch skips it)
+        texts = [t for a in texts for t in ((listed(a, "archs", r"\s*,\s*|\s+") or []) if isinstance(a, str)
+                                             else [a])]   # (as --arch reads them)
     if is_whole(texts):   # (90: as "90" reads)
         texts = [str(texts)]
     if not isinstance(texts, (list, tuple)) or not all(isinstance(a, (str, Arch)) or is_whole(a) for a in texts):

@@ -8,8 +8,9 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from .errors import UsageError
-from .precision import PRECISIONS, Precision
-from .validate import INT32_MAX, close_to, defines as checked_defines, is_whole
+from . import validate
+from .precision import Precision
+from .validate import INT32_MAX, defines as checked_defines, is_whole
 
 
 def cdiv(a, b):
@@ -152,14 +153,8 @@ class Kernel:
         if not is_whole(self.min_arch, 50, 200):
             raise UsageError(f"kernel {self.name}: min_arch is a compute capability such as 80, got {self.min_arch!r}")
         object.__setattr__(self, "min_arch", int(self.min_arch))
-        if isinstance(self.precision, str):   # specs may name it: "fp16"
-            if self.precision not in PRECISIONS:
-                raise UsageError(f"kernel {self.name}: unknown precision {self.precision!r}"
-                                 f"{close_to(self.precision, PRECISIONS)}; choose from: {', '.join(PRECISIONS)}")
-            object.__setattr__(self, "precision", PRECISIONS[self.precision])
-        if not isinstance(self.precision, Precision):
-            raise UsageError(f"kernel {self.name}: precision is a key such as \"fp16\" (one of "
-                             f"{', '.join(PRECISIONS)}) or a tcraw Precision, got {self.precision!r}")
+        # (specs may name it: "fp16")
+        object.__setattr__(self, "precision", validate.precision(self.precision, f"kernel {self.name}: "))
         for field in ("defines", "include_dirs"):
             object.__setattr__(self, field, texts(getattr(self, field), field, f"kernel {self.name}: "))
         try:
@@ -361,8 +356,10 @@ TEXTS = {"defines": "NAME or NAME=VALUE texts, e.g. (\"BN=128\",)",
 
 def texts(value, field, where=""):
     """``value`` — a Kernel's defines or include_dirs — as a tuple, if it is a tuple or list of
-    texts (include_dirs: or paths); else a UsageError. (One text where a tuple belongs would be
-    read a character at a time: "/usr/include" as "/", "u", ….)"""
+    texts (include_dirs: or paths), or one of them alone (a tuple of one: iterated, "/usr/include"
+    would be read a character at a time, "/", "u", …); else a UsageError."""
+    if isinstance(value, str) or (field == "include_dirs" and isinstance(value, os.PathLike)):
+        value = (value,)
     if not isinstance(value, (tuple, list)) or not all(
             isinstance(v, str) or (field == "include_dirs" and isinstance(v, os.PathLike)) for v in value):
         raise UsageError(f"{where}{field} is a tuple of {TEXTS[field]}, got {value!r}")

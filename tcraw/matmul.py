@@ -17,6 +17,7 @@ from . import compiler
 from .driver.constants import TENSOR_MAP_SWIZZLE_NONE, TMA_BF16, TMA_FP32, TMA_INT32
 from . import validate
 from .errors import STICKY, CudaError, KernelFault, OutOfMemory, UsageError
+from .kernel import Kernel
 from .nvml import ClockSampler
 from .precision import HostProblem, host_problem, quantized_inputs, verify
 from .runtime import DeviceBuffer, KernelArgs, Module, TensorMap, launcher, time_launches
@@ -112,6 +113,11 @@ def make_problem(device, precision, base_a, base_b, mode, reference=None, cubin_
     """The HostProblem for ``precision``: inputs quantized as the kernel reads them and the
     float64 reference from the CPU or the GPU (``reference``, default: reference_kind; the GPU's
     from ``cubin_dir`` when given, as cubin-only runs have no NVRTC)."""
+    precision = validate.precision(precision, "make_problem: ")
+    mode = validate.inputs(mode)
+    base_a, base_b = validate.base_inputs(base_a, base_b)
+    if reference not in (None, "cpu", "device"):
+        raise UsageError(f"make_problem: reference is \"cpu\", \"device\" or None (by size), got {reference!r:.60}")
     m, k = base_a.shape
     kind = reference or reference_kind(m, base_b.shape[1], k)
     if kind == "cpu":
@@ -607,6 +613,11 @@ def run_matmul(device, kernel, hp: HostProblem, *, iters=20, warmup=3, seed=0, c
     problem, with ``config`` (macro -> value) over it; ``cubin`` serves when that is the
     kernel's own configuration. ``b_layout``: B stored "row" (K×N) or "col" (N×K; default: the
     first the kernel reads)."""
+    if not isinstance(kernel, Kernel):
+        raise UsageError(f"run_matmul: kernel is a tcraw.Kernel (tcraw.KERNELS[...], tcraw.load_spec(...)), "
+                         f"got {kernel!r:.80}")
+    if not isinstance(hp, HostProblem):
+        raise UsageError(f"run_matmul: the problem is a HostProblem (tcraw.make_problem makes one), got {hp!r:.80}")
     validate.problem(hp.m, hp.n, hp.k)
     b_layout = b_layout or kernel.b_layouts[0]
     check_layout(kernel, b_layout)

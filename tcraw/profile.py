@@ -137,14 +137,15 @@ def metric_names(precision_key, unknown=()):
 def find_ncu():
     """The ncu executable: $TCRAW_NCU, then $CUDA_HOME/bin/ncu, $CUDA_PATH/bin/ncu,
     /usr/local/cuda/bin/ncu, /opt/nvidia/nsight-compute/*/ncu, then PATH. NcuNotFound (exit 3)
-    names every place looked at; a $TCRAW_NCU that is not an executable is refused, not skipped."""
+    names every place looked at; a $TCRAW_NCU that is not an executable is refused (UsageError,
+    exit 2, as a wrong $TCRAW_CUOBJDUMP is), not skipped."""
     def runnable(p):
         return p.is_file() and os.access(p, os.X_OK)
     if (env := os.environ.get("TCRAW_NCU")):
         if (found := shutil.which(env)):   # a path, or a name on PATH
             return found
-        raise NcuNotFound(f"TCRAW_NCU={env} is not an executable file; point it at Nsight Compute's "
-                          "ncu (e.g. TCRAW_NCU=/usr/local/cuda/bin/ncu) or unset it")
+        raise UsageError(f"TCRAW_NCU={env} is not an executable file; point it at Nsight Compute's "
+                         "ncu (e.g. TCRAW_NCU=/usr/local/cuda/bin/ncu) or unset it")
     places = [Path(os.environ[v]) / "bin" / "ncu" for v in ("CUDA_HOME", "CUDA_PATH") if os.environ.get(v)]
     places += [Path("/usr/local/cuda/bin/ncu"), *sorted(Path("/opt/nvidia").glob("nsight-compute/*/ncu"),
                                                          reverse=True)]

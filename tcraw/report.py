@@ -61,10 +61,15 @@ def render(rows, fmt, columns=None):
     return tabulate(body, headers=[h for _, h in columns], disable_numparse=True)
 
 
+def row_files(*stems):
+    """The files write_rows writes for each of ``stems``: <stem>.json and <stem>.csv."""
+    return [f"{stem}.{ext}" for stem in stems for ext in ("json", "csv")]
+
+
 def write_rows(directory, stem, rows):
     """<stem>.json and <stem>.csv under ``directory``; returns the two paths."""
     directory.mkdir(parents=True, exist_ok=True)
-    paths = directory / f"{stem}.json", directory / f"{stem}.csv"
+    paths = tuple(directory / name for name in row_files(stem))
     paths[0].write_text(render(rows, "json"))
     paths[1].write_text(render(rows, "csv") + "\n")
     return [str(p) for p in paths]

@@ -431,6 +431,18 @@ class TensorMap:
     zeros there and write nothing."""
 
     def __init__(self, buf, element, rows, cols, box_rows, box_cols, pitch=None, swizzle=C.TENSOR_MAP_SWIZZLE_128B):
+        from .validate import is_whole
+        if not all(hasattr(buf, a) for a in ("ptr", "nbytes", "device")):   # (a DeviceBuffer, or one like it)
+            raise UsageError(f"a tensor map describes a DeviceBuffer, got {type(buf).__name__}")
+        if not (isinstance(element, tuple) and len(element) == 2 and all(map(is_whole, element))):
+            raise UsageError(f"a tensor map's element is (CUtensorMapDataType, bytes), e.g. "
+                             f"tcraw.driver.constants.TMA_FP16, got {element!r:.60}")
+        sizes = {"rows": rows, "cols": cols, "box_rows": box_rows, "box_cols": box_cols}
+        if (bad := [f"{name} {v!r}" for name, v in sizes.items() if not is_whole(v, 1)]) or \
+                not (pitch is None or is_whole(pitch, 1)) or not is_whole(box_rows, 1, 256):
+            raise UsageError(f"a tensor map's rows, cols and box (box_rows at most 256, TMA's limit) are whole "
+                             f"numbers ≥ 1, pitch too where given: got {', '.join(bad) or f'box_rows {box_rows}'}"
+                             f"{'' if pitch is None or is_whole(pitch, 1) else f', pitch {pitch!r}'}")
         dtype_code, itemsize = element   # (CUtensorMapDataType, bytes), e.g. constants.TMA_FP16
         pitch = pitch or cols * itemsize
         if swizzle == C.TENSOR_MAP_SWIZZLE_128B and box_cols * itemsize > 128:
@@ -476,6 +488,9 @@ class KernelArgs:
     the values it points to; ``address`` is what the seam passes."""
 
     def __init__(self, values):
+        if not isinstance(values, (list, tuple)):
+            raise UsageError("KernelArgs takes a list of the kernel's arguments in order (DeviceBuffers, "
+                             f"np.int32(...) and other numpy or ctypes scalars, TensorMaps), got {values!r:.60}")
         self.values = [_as_ctype(v) for v in values]
         self.array = (ctypes.c_void_p * max(1, len(self.values)))(
             *[ctypes.addressof(v) for v in self.values])
@@ -484,9 +499,18 @@ class KernelArgs:
 
 def check_geometry(device, fn, geometry):
     """Refuse a launch the driver would reject, with the limit named (nothing is launched)."""
+    from .validate import is_whole
     grid, block, smem = geometry.grid, geometry.block, geometry.smem_bytes
-    if any(int(d) <= 0 for d in (*grid, *block)):
+    for name, dims in (("grid", grid), ("block", block)):
+        # (three of each, as cuLaunchKernel takes them: a shorter tuple would leave the backends'
+        # arguments one place off — the bindings refuse the count, ctypes passes them shifted)
+        if not (isinstance(dims, (tuple, list)) and len(dims) == 3 and all(is_whole(d, -math.inf) for d in dims)):
+            raise UsageError(f"{name} {dims!r}: give three whole numbers (x, y, z), e.g. "
+                             f"{'(4096, 1, 1)' if name == 'grid' else '(256, 1, 1)'}")
+    if any(d <= 0 for d in (*grid, *block)):
         raise UsageError(f"grid {grid} / block {block}: every dimension must be ≥ 1")
+    if not is_whole(smem):
+        raise UsageError(f"smem_bytes {smem!r}: give the dynamic shared memory as a whole number of bytes ≥ 0")
     if any(b > lim for b, lim in zip(block, device.max_block)) or \
             block[0] * block[1] * block[2] > min(device.max_threads_per_block, fn.max_threads):
         raise UsageError(f"block {block} exceeds {fn.entry}'s limit of "
@@ -538,7 +562,9 @@ def launch(fn, grid, block, args, smem_bytes=0):
     Asynchronous, like cuLaunchKernel: copy a result back (or Device.synchronize) to wait."""
     from .kernel import Geometry
     packed = KernelArgs(args)
-    launcher(fn, Geometry(tuple(grid), tuple(block), smem_bytes), packed)()
+    def dims(d):   # (a list as a tuple; anything else as given, for check_geometry to name)
+        return tuple(d) if isinstance(d, list) else d
+    launcher(fn, Geometry(dims(grid), dims(block), smem_bytes), packed)()
     return packed   # the caller may keep it; the driver has read the values already
 
 

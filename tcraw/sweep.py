@@ -234,7 +234,7 @@ def run_problem(device_index, chosen, shape, *, explicit=True, inputs="normal", 
     if save is not None and isolate:
         raise UsageError("--save (save=) keeps the outputs of kernels run in this process; drop --isolate "
                          "(isolate=)")
-    save_dir = validate.output_dir(save, "--save")
+    save_dir = validate.output_dir(save, "--save", saved_files(chosen))
     check_host_fits(*shape)
     seed = fresh_seed() if seed is None else seed
     with (open_device or Device)(device_index) as dev:
@@ -263,6 +263,12 @@ def fresh_seed():
     """A new input seed (printed with the results, so a run can be replayed with it)."""
     import secrets
     return secrets.randbits(31)
+
+
+def saved_files(chosen):
+    """The files save_outputs writes for ``chosen`` kernels: their inputs, outputs and records."""
+    keys = dict.fromkeys(k.precision.key for k in chosen)
+    return [*(f"{x}_{key}.npy" for key in keys for x in "AB"), *(f"C_{k.name}.npy" for k in chosen), "records.json"]
 
 
 def save_outputs(out, problems, outputs, rows, note=print):

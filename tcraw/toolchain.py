@@ -128,20 +128,25 @@ class Toolchain:
 _chosen = {}
 
 
+def requested_major():
+    """The CUDA major $TCRAW_CUDA asks for (12 or 13), None where it is unset or blank; any other
+    value a UsageError (the CLI asks before any work, as of every variable it reads)."""
+    key = os.environ.get("TCRAW_CUDA", "")
+    if not key.strip():
+        return None
+    if key.strip() not in map(str, MAJORS):
+        raise UsageError(f"TCRAW_CUDA={key!r}: set it to 12 or 13 (the CUDA major whose NVRTC, "
+                         "headers and cuda-bindings tcraw uses), or unset it")
+    return int(key)
+
+
 def choose(refresh=False):
     """The toolchain this process uses (made once; ``refresh`` to look again)."""
     key = os.environ.get("TCRAW_CUDA", "")
     if key in _chosen and not refresh:
         return _chosen[key]
     stacks, bindings, driver = installed_stacks(), bindings_version(), driver_cuda_version()
-    if key.strip():
-        try:
-            major = int(key)
-        except ValueError:
-            major = -1
-        if major not in MAJORS:
-            raise UsageError(f"TCRAW_CUDA={key!r}: set it to 12 or 13 (the CUDA major whose NVRTC, "
-                             "headers and cuda-bindings tcraw uses), or unset it")
+    if (major := requested_major()) is not None:
         why = "TCRAW_CUDA"
     elif driver and driver[0] in stacks:
         major, why = driver[0], f"the driver (CUDA {driver[0]}.{driver[1]})"

@@ -56,6 +56,37 @@ def inputs(mode):
     return mode
 
 
+def precision(value, where=""):
+    """A Precision, or its key ("fp16") → the Precision; ``where`` prefixes the error ("kernel X: ")."""
+    from .precision import PRECISIONS, Precision
+    if isinstance(value, str):
+        if value not in PRECISIONS:
+            raise UsageError(f"{where}unknown precision {value!r}{close_to(value, PRECISIONS)}; "
+                             f"choose from: {', '.join(PRECISIONS)}")
+        return PRECISIONS[value]
+    if not isinstance(value, Precision):
+        raise UsageError(f"{where}precision is a key such as \"fp16\" (one of {', '.join(PRECISIONS)}) or a "
+                         f"tcraw Precision, got {value!r:.80}")
+    return value
+
+
+def base_inputs(a, b):
+    """A (M×K) and B (K×N) as a problem's float64 values — numpy arrays of real numbers whose
+    inner sizes agree (tcraw.base_matrices makes such a pair) — or a UsageError naming which."""
+    import numpy as np
+    for name, v in (("A", a), ("B", b)):
+        if not (isinstance(v, np.ndarray) and v.ndim == 2 and v.size and v.dtype.kind in "iuf"):
+            what = (f"a {v.ndim}-D {v.dtype} array of shape {v.shape}" if isinstance(v, np.ndarray)
+                    else f"{type(v).__name__} {v!r:.60}")
+            raise UsageError(f"{name} must be a non-empty 2-D numpy array of real numbers (tcraw.base_matrices "
+                             f"makes A and B), got {what}")
+    if a.shape[1] != b.shape[0]:
+        raise UsageError(f"A is {a.shape[0]}×{a.shape[1]} and B {b.shape[0]}×{b.shape[1]}: A's columns (K) must "
+                         "equal B's rows")
+    problem(a.shape[0], b.shape[1], a.shape[1])
+    return a.astype(np.float64, copy=False), b.astype(np.float64, copy=False)
+
+
 def timing(iters, warmup):
     """Timed launches ≥ 1, warm-up launches ≥ 0, neither absurd."""
     for name, v, low in (("--iters", iters, 1), ("--warmup", warmup, 0)):
@@ -141,9 +172,10 @@ def dir_problem(path):
     return None
 
 
-def output_dir(path, option):
-    """A directory results can be written into, made now and proven by writing a probe file:
-    better refused before a long run than after it."""
+def output_dir(path, option, files=()):
+    """A directory results can be written into, made now and proven by writing a probe file —
+    and where ``files`` (the names the run will write there) already lie, each one a file that can
+    be overwritten: better refused before a long run than after it."""
     if path is None:
         return None
     if str(path).strip() == "":
@@ -160,6 +192,16 @@ def output_dir(path, option):
     except OSError as exc:
         raise UsageError(f"{option} {path}: cannot write there ({exc.strerror or exc}); "
                          "choose a directory you can write") from None
+    for name in files:
+        target = out / name
+        if os.path.lexists(target) and not target.is_file():
+            why = "a directory" if target.is_dir() else "not a file"
+        elif target.is_file() and not os.access(target, os.W_OK):
+            why = "a file you cannot overwrite"
+        else:
+            continue
+        raise UsageError(f"{option} {path}: {target} is {why}, and the run writes its {name} there; move it "
+                         f"away or choose another {option}")
     return out
 
 
@@ -174,12 +216,26 @@ def close_to(word, choices):
     return f" (did you mean {' or '.join(str(folded[n]) for n in near)}?)" if near else ""
 
 
+def listed(text, option, sep=","):
+    """The items of one option value ``text`` separated by ``sep`` (a regular expression; spaces
+    around each item dropped), or None where all are empty; an empty item among others — two
+    separators together, or one at an end — is a UsageError: a value was likely left out."""
+    parts = [p.strip() for p in re.split(sep, str(text).strip())]
+    if not any(parts):
+        return None
+    if not all(parts):
+        raise UsageError(f"{option} {text!r} has an empty item (two separators together, or one at an end); "
+                         "give the value left out or drop the separator")
+    return parts
+
+
 def names(values, option, known=None):
-    """The items of a repeatable, comma-separated option, in order, once each; None when the
-    option was not given. Given but empty (`--precision ,`) is an error, not the default."""
+    """The items of a repeatable option, separated by commas or spaces ("a,b", "a b"), in order, once
+    each; None when the option was not given. Given but empty (`--precision ,`) is an error, not the
+    default."""
     if values is None:
         return None
-    items = list(dict.fromkeys(v.strip() for item in values for v in item.split(",") if v.strip()))
+    items = list(dict.fromkeys(v for item in values for v in listed(item, option, r"\s*,\s*|\s+") or []))
     if not items:
         raise UsageError(f"{option} was given an empty list; name at least one value or leave it out")
     if known is not None:

@@ -306,8 +306,8 @@ def test_damaged_sass_counts_are_counted_again(fake_cuobjdump, kept):
 
 
 def test_the_cache_lives_where_the_environment_says(tmp_path, monkeypatch):
-    """TCRAW_CACHE_DIR (~ expanded; blank is unset), else an absolute XDG_CACHE_HOME — a relative
-    one is ignored, as the XDG spec has it — else ~/.cache/tcraw."""
+    """TCRAW_CACHE_DIR (~ expanded; blank is unset; relative: from the working directory), else an
+    absolute XDG_CACHE_HOME — a relative one is ignored, as the XDG spec has it — else ~/.cache/tcraw."""
     monkeypatch.delenv("TCRAW_CACHE_DIR", raising=False)
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
@@ -319,3 +319,6 @@ def test_the_cache_lives_where_the_environment_says(tmp_path, monkeypatch):
     assert cache.cache_dir() == tmp_path / "mine"
     monkeypatch.setenv("TCRAW_CACHE_DIR", "  ")
     assert cache.cache_dir() == tmp_path / ".cache" / "tcraw"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("TCRAW_CACHE_DIR", "rel")   # (from the working directory, named absolute)
+    assert cache.cache_dir() == tmp_path / "rel" and cache.cache_dir().is_absolute()

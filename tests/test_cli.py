@@ -319,6 +319,30 @@ def test_an_unwritable_output_is_refused_before_the_work(tmp_path, monkeypatch, 
         assert f"{blocker} is a file, not a directory" in capsys.readouterr().err
 
 
+def test_a_result_file_that_cannot_be_written_is_refused_before_the_work(tmp_path, monkeypatch, capsys):
+    """The files a run writes into --out / --save / --raw, checked with the directory: where one of
+    them is a directory (or a file that cannot be overwritten), exit 2 naming it, before the GPU."""
+    import tcraw.cli as cli
+    monkeypatch.setattr(cli, "_open_device", lambda *_: pytest.fail("the GPU was opened"))
+    for argv, name in ((["sweep", "--sizes", "64", "--kernel", "naive_fp32", "--out"], "sweep.csv"),
+                       (["bench", "--sizes", "256", "--out"], "suites.json"),
+                       (["run", "--size", "64", "--kernel", "naive_fp32,wmma_fp16", "--save"], "B_fp16.npy"),
+                       (["run", "--size", "64", "--kernel", "naive_fp32", "--save"], "C_naive_fp32.npy"),
+                       (["run", "--size", "64", "--kernel", "naive_fp32", "--save"], "records.json"),
+                       (["profile", "--kernel", "naive_fp32", "--size", "64", "--raw"], "naive_fp32.64x64x64.ncu-rep")):
+        out = tmp_path / name.replace(".", "_")
+        (out / name).mkdir(parents=True)
+        assert main([*argv, str(out)]) == 2, argv
+        assert f"{out / name} is a directory, and the run writes its {name} there" in capsys.readouterr().err
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    (locked / "sweep.json").write_text("[]")
+    (locked / "sweep.json").chmod(0o444)
+    if not os.access(locked / "sweep.json", os.W_OK):   # (root may write anything)
+        assert main(["sweep", "--sizes", "64", "--kernel", "naive_fp32", "--out", str(locked)]) == 2
+        assert "sweep.json is a file you cannot overwrite" in capsys.readouterr().err
+
+
 def test_compile_for_a_named_gpu_that_is_not_there_exits_3(monkeypatch, capsys):
     """--device names the GPU whose arch to build for: where there is none, exit 3 saying so — not
     every arch, as compile does when no GPU was named; --arch needs none, and with --device one of
@@ -355,11 +379,12 @@ def test_rows_are_printed_even_when_writing_them_fails(tmp_path, monkeypatch, ca
          "time_ms": 1.0, "device_index": index, "device": "GPU", "arch": "sm_90"}])
 
     def disk_full(*_a):
-        raise OSError(28, "No space left on device")
+        raise OSError(28, "No space left on device", str(tmp_path / "sweep.csv"))
     monkeypatch.setattr(report, "write_rows", disk_full)
     rc = main(["sweep", "--sizes", "64", "--kernel", "naive_fp32", "--out", str(tmp_path), "--format", "json"])
     out, err = capsys.readouterr()
     assert rc == 2 and "No space left on device" in err and "printed above" in err
+    assert f"could not write {tmp_path / 'sweep.csv'} (" in err   # (the file, not only its directory)
     assert json.loads(out)[0]["kernel"] == "naive_fp32"
 
 
@@ -540,9 +565,8 @@ def test_a_spec_kernel_that_cannot_work_is_refused_at_load(tmp_path, capsys):
     assert "kernel name 'a,b'" in capsys.readouterr().err
     good = spec.read_text().replace("name='a,b'", "name='k'")
     for old, wrong, needle in (("precision='fp16'", "precision=16", "precision is a key such as \"fp16\""),
-                               ("min_arch=70,", "min_arch=70, include_dirs='/usr/include',", "include_dirs is a tuple"),
                                ("min_arch=70,", "min_arch=70, include_dirs=(5,),", "include_dirs is a tuple"),
-                               ("min_arch=70,", "min_arch=70, defines='BN=128',", "defines is a tuple")):
+                               ("min_arch=70,", "min_arch=70, defines=128,", "defines is a tuple")):
         spec.write_text(good.replace(old, wrong))
         for command in ("list", "compile"):   # (list read the precision's label: exit 70 before)
             assert main([command, "--spec", str(spec)]) == 2, wrong

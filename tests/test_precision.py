@@ -326,3 +326,27 @@ def test_the_check_battery_takes_a_kernel_and_a_seed_as_run_does():
         with pytest.raises(UsageError, match=needle):
             battery(*args)
     assert len(battery(k, 1, 10_000)) > 9_000   # (the most: drawn from 700³, a few repeat)
+
+
+def test_make_problem_and_run_matmul_name_what_they_were_given_wrong():
+    """The README's library path refuses a wrong argument by name, before any device is touched
+    (device None here): a precision key with a typo, an unknown input mode, A and B that do not
+    multiply or are not 2-D arrays of numbers, something other than a HostProblem."""
+    import tcraw
+    a, b = base_matrices(4, 5, 6, "int", seed=1)
+    hp = tcraw.make_problem(None, "fp16", a, b, "int")   # (a key works as the Precision does)
+    assert hp.precision is PRECISIONS["fp16"] and np.array_equal(hp.ref, a @ b)
+    for args, needle in [(("FP16", a, b, "int"), "did you mean fp16"), ((None, a, b, "int"), "precision is a key"),
+                         (("fp16", a, b, "weird"), "normal, int, got 'weird'"),
+                         (("fp16", a, b[:2], "int"), "A is 4×6 and B 2×5"),
+                         (("fp16", a.tolist(), b, "int"), "A must be a non-empty 2-D numpy array.*got list"),
+                         (("fp16", a, b[0], "int"), "B must be .*1-D float64"),
+                         (("fp16", a[:0], b, "int"), "A must be a non-empty")]:
+        with pytest.raises(UsageError, match=needle):
+            tcraw.make_problem(None, *args)
+    with pytest.raises(UsageError, match="reference is"):
+        tcraw.make_problem(None, "fp16", a, b, "int", reference="gpu")
+    with pytest.raises(UsageError, match="a HostProblem"):
+        tcraw.run_matmul(None, tcraw.KERNELS["wmma_fp16"], None)
+    with pytest.raises(UsageError, match="a tcraw.Kernel"):
+        tcraw.run_matmul(None, "wmma_fp16", hp)

@@ -174,11 +174,13 @@ def test_other_failures_carry_ncus_last_words_and_unknown_metrics_are_named():
 
 
 def test_find_ncu_refuses_a_tcraw_ncu_that_is_not_there(monkeypatch, tmp_path):
+    """A $TCRAW_NCU that names no executable is the user's input gone wrong: exit 2, as a wrong
+    $TCRAW_CUOBJDUMP is (no ncu found anywhere, with none named, is 3)."""
     missing = tmp_path / "no" / "ncu"
     monkeypatch.setenv("TCRAW_NCU", str(missing))
-    with pytest.raises(profile.NcuNotFound, match=re.escape(f"TCRAW_NCU={missing}")) as exc:
+    with pytest.raises(UsageError, match=re.escape(f"TCRAW_NCU={missing}")) as exc:
         profile.find_ncu()
-    assert exc.value.exit_code == 3
+    assert exc.value.exit_code == 2
     fake = tmp_path / "ncu"
     fake.write_text("#!/bin/sh\n")
     fake.chmod(0o755)

@@ -9,7 +9,7 @@ import pytest
 
 from tcraw import compiler, kernels, runtime
 from tcraw.driver import Backend
-from tcraw.errors import CudaError
+from tcraw.errors import CudaError, UsageError
 from tcraw.kernel import Geometry
 from tcraw.runtime import Closed, Device, DeviceBuffer, KernelArgs, Module, launcher, time_launches
 
@@ -166,6 +166,57 @@ def test_use_after_close_is_refused_before_the_driver(image):
         kept.copy_from_host(np.zeros(4, np.float32))
     calls = [call for call, _ in drv.log]
     assert "cuLaunchKernel" not in calls and calls.count("cuMemcpyHtoD") == 0
+
+
+@pytest.mark.parametrize("grid,block,smem,needle", [
+    ((4,), (256, 1, 1), 0, r"grid \(4,\): give three whole numbers"),        # (CuPy's short grid)
+    ((4, 1), (16, 16, 1), 0, r"grid \(4, 1\): give three"),
+    ((4, 1, 1, 1), (256, 1, 1), 0, "grid .*: give three"),
+    ((1, 1, 1), (256,), 0, r"block \(256,\): give three whole numbers"),
+    (("8", 1, 1), (256, 1, 1), 0, "grid .*: give three"),
+    ((1.5, 1, 1), (256, 1, 1), 0, "grid .*: give three"),
+    ((True, 1, 1), (256, 1, 1), 0, "grid .*: give three"),
+    (5, (256, 1, 1), 0, "grid 5: give three"),
+    ((1, 1, 1), (256, 1, 1), -5, "smem_bytes -5: .*whole number of bytes ≥ 0"),
+    ((1, 1, 1), (256, 1, 1), 1.5, "smem_bytes 1.5"),
+    ((0, 1, 1), (256, 1, 1), 0, "≥ 1"),
+    ((1, 1, 1), (-1, 1, 1), 0, "≥ 1"),
+])
+def test_a_malformed_launch_is_refused_before_the_driver_sees_it(image, grid, block, smem, needle):
+    """launch() and launcher() take grid and block as three whole numbers each, as cuLaunchKernel
+    does: a short tuple would shift the ctypes backend's arguments (smem into block.z), a string or
+    a float reach the driver as a raw TypeError."""
+    drv = TwoGpus()
+    with Device(0, drv) as d, Module(d, image) as m:
+        fn = m.function(NAIVE.entry)
+        args = [np.uint64(0)] * 3 + [np.int32(1)] * 3
+        with pytest.raises(UsageError, match=needle):
+            runtime.launch(fn, grid, block, args, smem)
+        with pytest.raises(UsageError, match=needle):
+            launcher(fn, Geometry(grid, block, smem), KernelArgs(args))
+        assert "cuLaunchKernel" not in [call for call, _ in drv.log]
+        runtime.launch(fn, [1, 1, 1], [16, 16, 1], args)   # (lists of three: fine)
+    assert "cuLaunchKernel" in [call for call, _ in drv.log]
+
+
+def test_kernel_args_and_tensor_maps_name_a_wrong_argument():
+    from tcraw.driver.constants import TMA_FP16
+    for values in (5, None, "abc", np.zeros(3)):
+        with pytest.raises(UsageError, match="KernelArgs takes a list"):
+            KernelArgs(values)
+    drv = TwoGpus()
+    with Device(0, drv) as d:
+        buf = DeviceBuffer(d, 64 * 64 * 2)
+        for args, needle in [((None, TMA_FP16, 64, 64, 64, 64), "describes a DeviceBuffer, got NoneType"),
+                             ((buf, 2, 64, 64, 64, 64), r"element is \(CUtensorMapDataType, bytes\).*got 2"),
+                             ((buf, TMA_FP16, 64, 64.0, 64, 64), "got cols 64.0"),
+                             ((buf, TMA_FP16, 64, 64, 0, 64), "got box_rows 0"),
+                             ((buf, TMA_FP16, 64, 64, 512, 64), "box_rows at most 256.*got box_rows 512")]:
+            with pytest.raises(UsageError, match=needle):
+                runtime.TensorMap(*args)
+        with pytest.raises(UsageError, match="pitch -16"):
+            runtime.TensorMap(buf, TMA_FP16, 64, 64, 64, 64, pitch=-16)
+        buf.free()
 
 
 @pytest.mark.parametrize("fail", ["cuCtxSetCurrent", "cuDeviceGetAttribute"])

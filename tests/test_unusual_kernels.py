@@ -303,6 +303,15 @@ def test_compile_source_refuses_what_is_no_list_of_texts(tmp_path, kw):
         compiler.compile_source(tmp_path / "k.cu", "sm_80", **kw)
 
 
+def test_one_define_or_include_directory_alone_is_taken_as_one_wherever_they_are_given(tmp_path):
+    """compile_source, Kernel and user_kernel alike: "X=1" is the define X=1 (not its letters)."""
+    (tmp_path / "k.cu").write_text(SCALAR)
+    assert kernel(tmp_path / "k.cu", defines="X=1", include_dirs=tmp_path).defines == ("X=1",)
+    assert kernel(tmp_path / "k.cu", include_dirs=str(tmp_path)).include_dirs == (str(tmp_path),)
+    assert kernels.user_kernel(tmp_path / "k.cu", "mm", "fp32", block=(16, 16, 1), defines="X=1").defines == ("X=1",)
+    assert compiler.compile_source(tmp_path / "k.cu", "sm_80", defines="X=1", include_dirs=tmp_path).image
+
+
 def test_compile_table_refuses_a_note_that_is_no_function(tmp_path):
     with pytest.raises(UsageError, match="note is a function"):
         compiler.compile_table([kernel(tmp_path / "k.cu")], "sm_80", note=None)

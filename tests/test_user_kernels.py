@@ -450,13 +450,14 @@ def test_a_specs_missing_source_is_refused_where_that_kernel_is_used(tmp_path, c
 
 @pytest.mark.parametrize("overrides,needle", [
     (dict(block=0), "block="), (dict(block=("a",)), "block="), (dict(tile=None), "tile="),
-    (dict(source=None), "source is a path"), (dict(defines="FOO"), "defines"), (dict(include_dirs="/usr"), "include_dirs"),
+    (dict(source=None), "source is a path"), (dict(defines=5), "defines"), (dict(include_dirs=[3]), "include_dirs"),
     (dict(name="naive_fp32"), "built-in kernel's name"), (dict(name=""), "an empty name"),
     (dict(defines=("A=1", "A=2")), "give A twice"),
 ])
 def test_user_kernel_refuses_what_it_would_misread(overrides, needle):
-    """Python's user_kernel as strictly as the flags: no text read a letter at a time as defines or
-    include directories, no empty or built-in name, no macro given twice (NVRTC keeps the last)."""
+    """Python's user_kernel as strictly as the flags: defines and include directories as texts (one
+    alone is one, never read a letter at a time), no empty or built-in name, no macro given twice
+    (NVRTC keeps the last)."""
     args = dict(source=ROOT / "examples" / "edge_bug.cu", entry="edge_bug", precision="fp16", block=(16, 16))
     with pytest.raises(tcraw.UsageError, match=re.escape(needle)):
         kernels.user_kernel(**{**args, **overrides})
