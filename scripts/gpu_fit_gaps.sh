@@ -45,6 +45,7 @@
 #   shortfits  the candidate that came of onetile65 (branch wip/short-fit): the pick beside one swapped tile of
 #           128 of M in clusters of 4 along N (--fits 1:4) on SHORT_SHAPES (scripts/shapes/short_fit_fresh_2.txt,
 #           drawn after it was narrowed to M of 97–128), fp16 and bf16, each up to SHORT_S (120) seconds
+#           (1.010 / 1.014× the pick's time there: docs/results/2026-12-06-h100-coop-after/, refuted)
 #   coop  COOP's GPU test (test_06_coop_swapped_tiles_are_correct, PYTEST_S), then cuBLAS's
 #           coopB tiles in 06's COOP form beside the pick (scripts/shapes/coop_cublas_tiles.txt), PRECISIONS
 #           (fp16) each up to COOP_S (200) seconds
@@ -52,6 +53,8 @@
 #           went in, where it fires (scripts/shapes/coop_rule_after.txt), fp16 then bf16, each up to
 #           COOPRULE_S (200) seconds. (The shapes it was set on, coop_rule_fresh*.txt, were timed with
 #           COOP_MMAS at 0.97 in tcraw/wgmma.py: docs/results/2026-12-05-h100-coop-rule/.)
+#   coop3  the same on COOP=3's picks either side of N = 1536 (scripts/shapes/coop3_small_n.txt fp16 and bf16,
+#           coop3_large_n.txt fp16), each up to COOP3_S (85) seconds
 #   OUT=out bash scripts/gpu_fit_gaps.sh wait lowfit bigfit
 source "$(dirname "$0")/gpu_env.sh"
 write_env
@@ -136,6 +139,9 @@ for part in "$@"; do
       $c,COOP=3,BN=80,CLUSTER=2,SHARE_A=1,STAGES=4 $c,COOP=3,BN=64,CLUSTER=2,SHARE_A=1,STAGES=4 \
       $c,COOP=3,BN=80,CLUSTER=2,STAGES=4 $c,COOP=5,BN=64,CLUSTER=2,STAGES=3 ;;
   cooprule) with_and_without wgmma_coops scripts/shapes/coop_rule_after.txt ${COOPRULE_S:-200} fp16 bf16 ;;
+  coop3)
+    with_and_without wgmma_coops scripts/shapes/coop3_small_n.txt ${COOP3_S:-85} fp16 bf16
+    with_and_without wgmma_coops scripts/shapes/coop3_large_n.txt ${COOP3_S:-85} fp16 ;;
   lowchecks)
     gpu_tests "swapped_tiles_that_fit" low_fit
     sw=SWAP_AB=1,CONSUMERS=2,CLUSTER=4
