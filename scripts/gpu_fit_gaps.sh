@@ -45,7 +45,7 @@
 #   shortfits  the candidate that came of onetile65 (branch wip/short-fit): the pick beside one swapped tile of
 #           128 of M in clusters of 4 along N (--fits 1:4) on SHORT_SHAPES (scripts/shapes/short_fit_fresh_2.txt,
 #           drawn after it was narrowed to M of 97–128), fp16 and bf16, each up to SHORT_S (120) seconds
-#           (1.010 / 1.014× the pick's time there: docs/results/2026-12-06-h100-coop-after/, refuted)
+#           (1.010 / 1.013× the pick's time there: docs/results/2026-12-06-h100-coop-after/, refuted)
 #   coop  COOP's GPU test (test_06_coop_swapped_tiles_are_correct, PYTEST_S), then cuBLAS's
 #           coopB tiles in 06's COOP form beside the pick (scripts/shapes/coop_cublas_tiles.txt), PRECISIONS
 #           (fp16) each up to COOP_S (200) seconds

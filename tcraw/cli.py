@@ -459,8 +459,8 @@ def cmd_bench(args):
     names = validate.names(args.kernel, "--kernel")
     plan = bench_plan(args.device, keys, shapes, extra=extra, kernels=names, iters=args.iters, warmup=args.warmup,
                       seed=_seed(args))
-    out = (validate.output_dir(args.out, "--out", report.row_files("bench", "suites")) if args.out is not None
-           else None)   # (made once all else holds)
+    out = (validate.output_dir(args.out, "--out", report.row_files("bench", *["suites"] * (args.shapes is not None)))
+           if args.out is not None else None)   # (made once all else holds; suites only where --shapes named them)
     seed = plan.seed
     rows = run_plan(plan, note=note, open_device=_open_device)
     summary = suite_summary(rows)
@@ -556,14 +556,14 @@ def cmd_profile(args):
     if args.roofline is not None:
         profile.check_roofline_path(args.roofline)
     out = validate.output_dir(args.out, "--out", report.row_files("profile"))
-    raw_dir = validate.output_dir(args.raw, "--raw", [f"{k.name}.{'x'.join(map(str, shape))}.ncu-rep" for k in chosen])
+    raw_dir = validate.output_dir(args.raw, "--raw", [profile.raw_name(k, shape) + ".ncu-rep" for k in chosen])
     from .matmul import check_fits, check_host_fits
     check_host_fits(*shape)
     for k in chosen:
         kernels.child_args(k)                     # the child `tcraw run` must be able to declare it
         if k in extra:
             compiler.check_declared(k)            # what a user's source refuses on any arch: 2 on any machine
-    ncu = profile.find_ncu()                      # exit 3 before anything runs
+    ncu = profile.find_ncu()                      # exit 3 (none found) or 2 (TCRAW_NCU wrong) before anything runs
     with _open_device(args.device) as dev:        # closed again before ncu starts its child
         for k in chosen:
             if (refusal := k.device_refusal(dev)):
@@ -572,7 +572,7 @@ def cmd_profile(args):
         facts = profile.device_facts(dev)
     rows, unknown = [], set()
     for k in chosen:
-        raw = raw_dir / f"{k.name}.{'x'.join(map(str, shape))}" if raw_dir else None
+        raw = raw_dir / profile.raw_name(k, shape) if raw_dir else None
         r = profile.run_profile(k, shape, ncu=ncu, clock_control=args.clock_control, raw_path=raw,
                                 backend=args.backend, device=args.device, device_facts=facts,
                                 unknown=unknown, timeout=args.timeout)

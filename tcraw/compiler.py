@@ -665,7 +665,7 @@ def parse_archs(archs):
     (sm_90, 90 and compute_90 are one target). None of them is a UsageError, not an empty table."""
     texts = [archs] if isinstance(archs, (str, Arch)) else archs
     if isinstance(texts, (list, tuple)):   # ("sm_80,sm_90" in a list, as --arch repeated gives them)
-        texts = [t for a in texts for t in ((listed(a, "archs", r"\s*,\s*|\s+") or []) if isinstance(a, str)
+        texts = [t for a in texts for t in ((listed(a, "archs=", r"\s*,\s*|\s+") or []) if isinstance(a, str)
                                              else [a])]   # (as --arch reads them)
     if is_whole(texts):   # (90: as "90" reads)
         texts = [str(texts)]

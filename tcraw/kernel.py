@@ -4,6 +4,7 @@ registry's and a user's alike) — ``Geometry``, and what every family's factory
 checked and spelt as -D, the problem checked, the clusters a GPU holds at once."""
 
 import os
+import re
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -359,6 +360,10 @@ def texts(value, field, where=""):
     texts (include_dirs: or paths), or one of them alone (a tuple of one: iterated, "/usr/include"
     would be read a character at a time, "/", "u", …); else a UsageError."""
     if isinstance(value, str) or (field == "include_dirs" and isinstance(value, os.PathLike)):
+        if field == "defines" and re.search(r"[,\s]\s*[A-Za-z_]\w*=", value):   # ("BN=128,STAGES=3": one BN)
+            name, several = re.match(r"\w*", value)[0], tuple(re.split(r"[,\s]+", value.strip()))
+            raise UsageError(f"{where}defines {value!r} would be one macro, {name}; give several as a tuple, "
+                             f"e.g. {several!r}")
         value = (value,)
     if not isinstance(value, (tuple, list)) or not all(
             isinstance(v, str) or (field == "include_dirs" and isinstance(v, os.PathLike)) for v in value):

@@ -116,7 +116,7 @@ def make_problem(device, precision, base_a, base_b, mode, reference=None, cubin_
     precision = validate.precision(precision, "make_problem: ")
     mode = validate.inputs(mode)
     base_a, base_b = validate.base_inputs(base_a, base_b)
-    if reference not in (None, "cpu", "device"):
+    if not (reference is None or isinstance(reference, str) and reference in ("cpu", "device")):
         raise UsageError(f"make_problem: reference is \"cpu\", \"device\" or None (by size), got {reference!r:.60}")
     m, k = base_a.shape
     kind = reference or reference_kind(m, base_b.shape[1], k)

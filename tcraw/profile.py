@@ -163,6 +163,11 @@ def find_ncu():
 CLOCK_CONTROLS = ("base", "none")
 
 
+def raw_name(kernel, shape):
+    """The name `tcraw profile --raw DIR` gives one kernel's report there (ncu adds .ncu-rep)."""
+    return f"{kernel.name}.{'x'.join(map(str, shape))}"
+
+
 def kernel_regex(kernel):
     """The --kernel-name filter that matches only ``kernel``'s own entry symbol: not the fp64
     reference kernels (reference_*) tcraw runs for big problems, nor anything else."""

@@ -437,12 +437,12 @@ class TensorMap:
         if not (isinstance(element, tuple) and len(element) == 2 and all(map(is_whole, element))):
             raise UsageError(f"a tensor map's element is (CUtensorMapDataType, bytes), e.g. "
                              f"tcraw.driver.constants.TMA_FP16, got {element!r:.60}")
-        sizes = {"rows": rows, "cols": cols, "box_rows": box_rows, "box_cols": box_cols}
-        if (bad := [f"{name} {v!r}" for name, v in sizes.items() if not is_whole(v, 1)]) or \
-                not (pitch is None or is_whole(pitch, 1)) or not is_whole(box_rows, 1, 256):
+        sizes = {"rows": rows, "cols": cols, "box_rows": box_rows, "box_cols": box_cols, "pitch": pitch}
+        bad = [f"{name} {v!r}" for name, v in sizes.items() if not (is_whole(v, 1, 256 if name == "box_rows" else None)
+                                                                    or name == "pitch" and v is None)]
+        if bad:
             raise UsageError(f"a tensor map's rows, cols and box (box_rows at most 256, TMA's limit) are whole "
-                             f"numbers ≥ 1, pitch too where given: got {', '.join(bad) or f'box_rows {box_rows}'}"
-                             f"{'' if pitch is None or is_whole(pitch, 1) else f', pitch {pitch!r}'}")
+                             f"numbers ≥ 1, pitch too where given: got {', '.join(bad)}")
         dtype_code, itemsize = element   # (CUtensorMapDataType, bytes), e.g. constants.TMA_FP16
         pitch = pitch or cols * itemsize
         if swizzle == C.TENSOR_MAP_SWIZZLE_128B and box_cols * itemsize > 128:
@@ -488,7 +488,7 @@ class KernelArgs:
     the values it points to; ``address`` is what the seam passes."""
 
     def __init__(self, values):
-        if not isinstance(values, (list, tuple)):
+        if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
             raise UsageError("KernelArgs takes a list of the kernel's arguments in order (DeviceBuffers, "
                              f"np.int32(...) and other numpy or ctypes scalars, TensorMaps), got {values!r:.60}")
         self.values = [_as_ctype(v) for v in values]
@@ -562,8 +562,8 @@ def launch(fn, grid, block, args, smem_bytes=0):
     Asynchronous, like cuLaunchKernel: copy a result back (or Device.synchronize) to wait."""
     from .kernel import Geometry
     packed = KernelArgs(args)
-    def dims(d):   # (a list as a tuple; anything else as given, for check_geometry to name)
-        return tuple(d) if isinstance(d, list) else d
+    def dims(d):   # (a list, range or numpy array as a tuple; a text or a number as given, for check_geometry to name)
+        return tuple(d) if isinstance(d, (list, range, np.ndarray)) else d
     launcher(fn, Geometry(dims(grid), dims(block), smem_bytes), packed)()
     return packed   # the caller may keep it; the driver has read the values already
 

@@ -130,7 +130,7 @@ _chosen = {}
 
 def requested_major():
     """The CUDA major $TCRAW_CUDA asks for (12 or 13), None where it is unset or blank; any other
-    value a UsageError (the CLI asks before any work, as of every variable it reads)."""
+    value a UsageError (the CLI asks before any work, whether or not the command compiles)."""
     key = os.environ.get("TCRAW_CUDA", "")
     if not key.strip():
         return None

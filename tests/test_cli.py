@@ -324,8 +324,10 @@ def test_a_result_file_that_cannot_be_written_is_refused_before_the_work(tmp_pat
     them is a directory (or a file that cannot be overwritten), exit 2 naming it, before the GPU."""
     import tcraw.cli as cli
     monkeypatch.setattr(cli, "_open_device", lambda *_: pytest.fail("the GPU was opened"))
+    (tmp_path / "mine.txt").write_text("64 64 64\n")   # (a suite of shapes: bench writes suites.* too)
     for argv, name in ((["sweep", "--sizes", "64", "--kernel", "naive_fp32", "--out"], "sweep.csv"),
-                       (["bench", "--sizes", "256", "--out"], "suites.json"),
+                       (["bench", "--shapes", str(tmp_path / "mine.txt"), "--out"], "suites.json"),
+                       (["bench", "--sizes", "256", "--out"], "bench.csv"),
                        (["run", "--size", "64", "--kernel", "naive_fp32,wmma_fp16", "--save"], "B_fp16.npy"),
                        (["run", "--size", "64", "--kernel", "naive_fp32", "--save"], "C_naive_fp32.npy"),
                        (["run", "--size", "64", "--kernel", "naive_fp32", "--save"], "records.json"),

@@ -390,7 +390,8 @@ def test_one_name_is_a_list_of_it_and_a_shape_twice_is_timed_once():
     assert tcraw.parse_archs(80) == [compiler.Arch(80)]
     # an empty item among others is refused, as `tcraw compile --arch sm_80,,sm_90` refuses it (a value left
     # out); nothing at all is refused too
-    assert tcraw.parse_archs(["sm_80 sm_90", "sm_90a"]) == [compiler.Arch(80), compiler.Arch(90), compiler.Arch(90, "a")]
+    assert tcraw.parse_archs(["sm_80 sm_90", "sm_90a"]) == [compiler.Arch(80), compiler.Arch(90),
+                                                            compiler.Arch(90, "a")]
     for gap in ("sm_80,,sm_90", "sm_80,", ",sm_80"):
         with pytest.raises(UsageError, match="has an empty item"):
             tcraw.parse_archs(gap)

@@ -195,15 +195,16 @@ def test_a_malformed_launch_is_refused_before_the_driver_sees_it(image, grid, bl
         with pytest.raises(UsageError, match=needle):
             launcher(fn, Geometry(grid, block, smem), KernelArgs(args))
         assert "cuLaunchKernel" not in [call for call, _ in drv.log]
-        runtime.launch(fn, [1, 1, 1], [16, 16, 1], args)   # (lists of three: fine)
+        runtime.launch(fn, [1, 1, 1], np.array([16, 16, 1]), args)   # (a list or an array of three: fine)
     assert "cuLaunchKernel" in [call for call, _ in drv.log]
 
 
 def test_kernel_args_and_tensor_maps_name_a_wrong_argument():
     from tcraw.driver.constants import TMA_FP16
-    for values in (5, None, "abc", np.zeros(3)):
+    for values in (5, None, "abc"):
         with pytest.raises(UsageError, match="KernelArgs takes a list"):
             KernelArgs(values)
+    assert len(KernelArgs(v for v in (np.int32(1), np.float32(2))).values) == 2   # (any iterable of them)
     drv = TwoGpus()
     with Device(0, drv) as d:
         buf = DeviceBuffer(d, 64 * 64 * 2)
@@ -214,7 +215,7 @@ def test_kernel_args_and_tensor_maps_name_a_wrong_argument():
                              ((buf, TMA_FP16, 64, 64, 512, 64), "box_rows at most 256.*got box_rows 512")]:
             with pytest.raises(UsageError, match=needle):
                 runtime.TensorMap(*args)
-        with pytest.raises(UsageError, match="pitch -16"):
+        with pytest.raises(UsageError, match="where given: got pitch -16$"):
             runtime.TensorMap(buf, TMA_FP16, 64, 64, 64, 64, pitch=-16)
         buf.free()
 

@@ -310,6 +310,9 @@ def test_one_define_or_include_directory_alone_is_taken_as_one_wherever_they_are
     assert kernel(tmp_path / "k.cu", include_dirs=str(tmp_path)).include_dirs == (str(tmp_path),)
     assert kernels.user_kernel(tmp_path / "k.cu", "mm", "fp32", block=(16, 16, 1), defines="X=1").defines == ("X=1",)
     assert compiler.compile_source(tmp_path / "k.cu", "sm_80", defines="X=1", include_dirs=tmp_path).image
+    for several in ("BN=128,STAGES=3", "BN=128 STAGES=3"):   # (as a list option reads them: several, not one)
+        with pytest.raises(UsageError, match=r"would be one macro, BN; give several as a tuple, e.g. \('BN=128', "):
+            kernel(tmp_path / "k.cu", defines=several)
 
 
 def test_compile_table_refuses_a_note_that_is_no_function(tmp_path):
