@@ -14,7 +14,8 @@ CUBINS  =
 empty :=
 space := $(empty) $(empty)
 comma := ,
-csv = $(subst $(space),$(comma),$(strip $(1)))
+# a list as tcraw reads it: "80 90", "80,90" and "80, 90" alike → 80,90 (an empty item, "80,,90", stays: refused)
+csv = $(subst $(space),$(comma),$(subst $(space)$(comma),$(comma),$(subst $(comma)$(space),$(comma),$(strip $(1)))))
 kernel_flag = $(if $(KERNELS),--kernel $(call csv,$(KERNELS)))
 # OUT (and CUBINS) is one directory path: empty, OUT would be /cubins; with spaces, quotes, ` $ \ or
 # * ? [ the shell would read another path, or several, or a command, out of it (recipes quote it too)
@@ -23,6 +24,9 @@ bad_path = $(or $(filter-out 1,$(words $(1))),$(findstring ',$(1)),$(findstring 
 check_out = $(if $(call bad_path,$(OUT)),$(error OUT="$(OUT)" must be one directory path without spaces,\
   quotes or ` $$ \ * ? [ (default: build)))$(if $(CUBINS),$(if $(call bad_path,$(CUBINS)),$(error\
   CUBINS="$(CUBINS)" must be one directory path without spaces, quotes or ` $$ \ * ? [)))
+# KERNEL, ARCH: no variable of this Makefile — a run would go on without them, as if they were not given
+$(foreach v,KERNEL ARCH,$(if $(filter command line,$(origin $(v))),$(error $(v) is not read here: the\
+  variable is $(v)S ($(v)S=$($(v))))))
 
 .PHONY: help install test run compile cubins sweep bench sanitize clean
 .DEFAULT_GOAL := help
@@ -46,6 +50,9 @@ help:   # bare `make` lists the targets rather than install anything
 # "CUDA Version" says which. CUDA=12 adds the 12.x NVRTC and headers and pins cuda-bindings to 12.x.
 CUDA    = 13
 install:
+	$(if $(and $(filter 1,$(words $(CUDA))),$(filter 12 13,$(CUDA))),,$(error CUDA="$(CUDA)": give 12 or 13,\
+	  the major of nvidia-smi's "CUDA Version" (12.4 is CUDA=12)))$(if $(call bad_path,$(VENV)),$(error\
+	  VENV="$(VENV)" must be one directory path without spaces, quotes or ` $$ \ * ? [ (default: .venv)))
 	python3 -m venv $(VENV)
 	$(VENV)/bin/python -m pip install -q --upgrade pip
 	$(VENV)/bin/python -m pip install -q -e '.[dev,cu$(CUDA)]' $(if $(filter 12,$(CUDA)),'cuda-bindings>=12.6.1$(comma)<13')

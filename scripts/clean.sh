@@ -31,8 +31,12 @@ case "$out/" in
     [ -z "$other" ] || refuse "holds ${other#"$out"/}, which no make target writes (they write cubins/, sweep/, \
 bench/ and sanitize.log there): not build output — remove it yourself" ;;
 esac
+# The path as given without its trailing slashes: `rm -rf build/` where build is a link would empty
+# the directory it points to; `rm -rf build` removes the link (the checks above read where it points)
+gone="$out_arg"
+while [ "${gone%/}" != "$gone" ] && [ -n "${gone%/}" ]; do gone="${gone%/}"; done
 if [ "${DRY_RUN:-0}" = 1 ]; then
-  echo "would remove $out_arg .pytest_cache"
+  echo "would remove $gone .pytest_cache"
 else
-  rm -rf -- "$out_arg" .pytest_cache
+  rm -rf -- "$gone" .pytest_cache
 fi

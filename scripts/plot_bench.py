@@ -44,6 +44,11 @@ def read_rows(path):
         missing = [k for k in NEEDED if k not in r]
         if missing:
             raise PlotError(f"{path}: row {i} lacks {', '.join(missing)} (needs {', '.join(NEEDED)})")
+        kinds = {"kernel": str, "precision": str, "m": int, "tflops": (int, float, type(None))}
+        wrong = [k for k, kind in kinds.items() if not isinstance(r[k], kind) or isinstance(r[k], bool)]
+        if wrong:   # (as tcraw writes them: names as text, m a whole number, tflops a number or null)
+            raise PlotError(f"{path}: row {i}'s {', '.join(f'{k} {r[k]!r}' for k in wrong)} is not what tcraw bench "
+                            "writes (kernel and precision texts, m a whole number, tflops a number)")
     return rows
 
 
@@ -59,6 +64,8 @@ def check_writable(out):
         raise PlotError(f"-o {out}: {parent} is not a directory")
     if not os.access(parent, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
         raise PlotError(f"-o {out}: not writable")
+    if out.suffix.lower() not in (".png", ".svg", ".pdf"):   # (matplotlib picks the format by the suffix)
+        raise PlotError(f"-o {out}: name a .png (or .svg, .pdf) file; the suffix says the format")
 
 
 def plot(rows, out):

@@ -10,10 +10,13 @@ PY=${PY:-python3}
 SAN=${SANITIZER:-$("$PY" -c 'from tcraw.check import find_sanitizer; print(find_sanitizer() or "")' 2>/dev/null)}
 SAN=${SAN:-$(command -v compute-sanitizer || echo compute-sanitizer)}
 WHAT=(--precision all)
-if [ -n "${KERNELS:-}" ]; then   # a name that is no kernel: refused before anything runs, exit 2
-  "$PY" -c 'import sys; from tcraw import kernels; from tcraw.errors import run_main
-run_main("sanitize: KERNELS", lambda: kernels.select([k.strip() for k in sys.argv[1].split(",") if k.strip()]))' \
-    "$KERNELS" || exit $?
+if [ -n "${KERNELS:-}" ]; then   # a name that is no kernel, or an empty item: refused before anything runs, exit 2
+  KERNELS=$("$PY" -c 'import sys; from tcraw import kernels, validate; from tcraw.errors import run_main
+def names():
+    chosen = validate.names([sys.argv[1]], "KERNELS")   # (as --kernel reads them)
+    kernels.select(chosen)
+    print(",".join(chosen))
+run_main("sanitize: KERNELS", names)' "$KERNELS") || exit $?
   WHAT=(--kernel "$KERNELS")
 fi
 if [ ! -x "$SAN" ]; then   # (as `tcraw check --sanitize`: one line, exit 3 — not 32 runs' "exit 127")
@@ -21,8 +24,10 @@ if [ ! -x "$SAN" ]; then   # (as `tcraw check --sanitize`: one line, exit 3 — 
        "put it on PATH, set CUDA_HOME to its toolkit or SANITIZER to it" >&2
   exit 3
 fi
-mkdir -p "$(dirname "$LOG")"
-: > "$LOG"
+if ! { mkdir -p "$(dirname "$LOG")" && : > "$LOG"; } 2> /dev/null; then   # (before 32 runs, not in each)
+  echo "sanitize: cannot write $LOG; give OUT a directory you can write" >&2
+  exit 2
+fi
 status=0
 for tool in memcheck racecheck initcheck synccheck; do
   extra=""
@@ -39,6 +44,10 @@ for tool in memcheck racecheck initcheck synccheck; do
       >> "$LOG" 2>&1
     rc=$?
     echo "exit $rc" | tee -a "$LOG"
+    if [ $rc -eq 3 ]; then   # tcraw's "no usable GPU": so will every other run be — one line, exit 3
+      echo "sanitize: no usable GPU or CUDA driver (tcraw run exited 3; see $LOG)" >&2
+      exit 3
+    fi
     [ $rc -ne 0 ] && status=1
   done
 done

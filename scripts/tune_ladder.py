@@ -72,7 +72,7 @@ def variant(family, key, spec, picked=False):
             raise UsageError(f"--picked is for the wgmma and kmajor families (06/07 pick a configuration), not {family}")
         factory = picked_wgmma
     tile, named = dict(defaults), set()
-    for item in filter(None, spec.split(",")):
+    for item in validate.listed(spec, "--variants", ",") or []:   # ("" the default; "BN=128,," refused)
         name, _, value = item.partition("=")
         if name in named:
             raise UsageError(f"cannot read {spec!r}: it names {name} twice; give each macro once")

@@ -952,10 +952,14 @@ def check_prebuilt(kernel, arch, path, image):
         if row is None:
             raise CubinError(f"{path.parent / MANIFEST} does not list {path.name}: it is no cubin that `tcraw "
                              f"compile --out` wrote there; {rebuild}")
-        if row.get("cubin_sha256") not in (None, hashlib.sha256(image).hexdigest()):
+        for field in ("cubin_sha256", "built_with"):   # (tcraw compile --out writes both in every row)
+            if row.get(field) is None:
+                raise CubinError(f"{path.parent / MANIFEST}'s row of {path.name} records no {field}: it is no row "
+                                 f"`tcraw compile --out` wrote, and the cubin cannot be vouched for; {rebuild}")
+        if row["cubin_sha256"] != hashlib.sha256(image).hexdigest():
             raise CubinError(f"{path} is not the cubin its manifest records (its sha256 differs: changed since "
                              f"it was built); {rebuild}")
-        if row.get("built_with") not in (None, built_with(kernel)):
+        if row["built_with"] != built_with(kernel):
             raise CubinError(f"{path} was built as {row['built_with']}, not as {kernel.name} is declared here "
                              f"({built_with(kernel)}); {rebuild}")
         if row.get("source_sha256") and is_file(source_path(kernel.source)) and \

@@ -149,6 +149,13 @@ def test_a_prebuilt_cubin_is_what_its_manifest_says(tmp_path):
     (by_hand / "naive_fp32.sm_90.cubin").write_bytes(cubin80.read_bytes())
     with pytest.raises(CubinError, match="named for sm_90 but its ELF says sm_80"):
         compiler.load_prebuilt(NAIVE, compiler.Arch(90), by_hand)
+    cubin90.write_bytes(with_byte(good, 3000, good[3000] ^ 0xFF))   # (damaged, and its row's digest taken out)
+    for field in ("cubin_sha256", "built_with"):
+        edited = [{**r, field: None} if r["cubin"] == cubin90.name else r for r in rows]
+        (out / "manifest.json").write_text(json.dumps(edited))
+        with pytest.raises(CubinError, match=f"row of naive_fp32.sm_90.cubin records no {field}"):
+            compiler.load_prebuilt(NAIVE, compiler.Arch(90), out)
+    (out / "manifest.json").write_text(json.dumps(rows))
     cubin90.write_bytes(good)
     (out / "naive_fp32.sm_89.cubin").write_bytes(compiler.compile_cubin(NAIVE, "sm_89").image)   # (by hand)
     with pytest.raises(CubinError, match="does not list naive_fp32.sm_89.cubin"):

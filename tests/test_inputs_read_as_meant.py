@@ -308,6 +308,26 @@ def test_make_clean_refuses_an_out_that_is_no_build_directory(tmp_path):
         assert done.returncode == 0 and done.stdout == f"would remove {out} .pytest_cache\n", out
 
 
+def test_make_clean_of_a_link_with_a_slash_removes_the_link_not_what_it_points_to(tmp_path):
+    """OUT=out/ where out is a link to a directory of build output: the link goes, the directory it
+    points to keeps what it holds (rm -rf out/ would have emptied it)."""
+    work = tmp_path / "checkout"
+    (work / "scripts").mkdir(parents=True)
+    for name in ("Makefile", "scripts/clean.sh"):
+        (work / name).write_text((ROOT / name).read_text())
+    target = tmp_path / "elsewhere"
+    (target / "cubins").mkdir(parents=True)
+    (target / "cubins" / "kept.cubin").write_text("kept\n")
+    (work / "out").symlink_to(target)
+    for out in ("out/", "out//"):
+        done = subprocess.run(["make", "-s", "clean", f"OUT={out}"], cwd=work, capture_output=True, text=True,
+                              env={**os.environ, "DRY_RUN": "1"})
+        assert done.returncode == 0 and done.stdout == "would remove out .pytest_cache\n", done.stderr
+    done = subprocess.run(["make", "-s", "clean", "OUT=out/"], cwd=work, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert not os.path.lexists(work / "out") and (target / "cubins" / "kept.cubin").is_file()
+
+
 def test_make_passes_one_out_and_lists_as_tcraw_reads_them():
     """An empty OUT (which made /cubins) is refused by every target that writes there; KERNELS
     space-separated reaches sanitize as a list; run takes DEVICE, KERNELS and CUBINS."""
@@ -319,6 +339,14 @@ def test_make_passes_one_out_and_lists_as_tcraw_reads_them():
         done = dry(target, "OUT=")
         assert done.returncode == 2 and 'OUT="" must be one directory path' in done.stderr, target
     assert "KERNELS=a,b bash scripts/sanitize.sh" in dry("sanitize", "KERNELS=a b").stdout
+    for spelt in ("80 90", "80,90", "80, 90", " 80 ,90 "):   # (a list as tcraw reads one; "80,,90" stays, refused)
+        assert "--arch 80,90 --out" in dry("compile", f"ARCHS={spelt}").stdout, spelt
+    assert "--arch 80,,90 --out" in dry("compile", "ARCHS=80,,90").stdout
+    for wrong, needle in (("KERNEL=a", "the variable is KERNELS"), ("ARCH=90", "the variable is ARCHS")):
+        assert needle in dry("compile", wrong).stderr
+    for cuda in ("11", "12.4", "", "12 13"):
+        assert f'CUDA="{cuda}": give 12 or 13' in dry("install", f"CUDA={cuda}").stderr
+    assert 'VENV="a b" must be one directory path' in dry("install", "VENV=a b").stderr
     run = dry("run", "KERNELS=a b", "DEVICE=1", "CUBINS=c").stdout
     assert "--device 1 --kernel a,b" in run and '--cubin-dir "c"' in run
     assert '--arch 90 --out "build/cubins"' in dry("cubins", "ARCHS=90").stdout
@@ -336,6 +364,26 @@ def test_make_sanitize_checks_kernels_then_the_sanitizer_in_one_line(tmp_path):
     none = subprocess.run(["bash", "scripts/sanitize.sh", str(tmp_path / "log")], cwd=ROOT, capture_output=True,
                           text=True, env={**env, "KERNELS": "wmma_fp16"})
     assert none.returncode == 3 and none.stderr.count("\n") == 1 and "compute-sanitizer not found" in none.stderr
+    gap = subprocess.run(["bash", "scripts/sanitize.sh", str(tmp_path / "log")], cwd=ROOT, capture_output=True,
+                         text=True, env={**env, "KERNELS": "naive_fp32,,wmma_fp16"})
+    assert gap.returncode == 2 and "has an empty item" in gap.stderr
+    # a sanitizer that says what it was asked to run, and exits as tcraw did: 0, or 3 (no usable GPU)
+    fake = tmp_path / "fake-sanitizer"
+    fake.write_text(f'#!/bin/sh\necho "$@" >> {tmp_path / "asked"}\nexit ${{FAKE_RC:-0}}\n')
+    fake.chmod(0o755)
+    env.update(SANITIZER=str(fake), KERNELS="naive_fp32, wmma_fp16")
+    ran = subprocess.run(["bash", "scripts/sanitize.sh", str(tmp_path / "log")], cwd=ROOT, capture_output=True,
+                         text=True, env=env)
+    asked = (tmp_path / "asked").read_text().splitlines()
+    assert ran.returncode == 0 and len(asked) == 32 and all("--kernel naive_fp32,wmma_fp16 " in a for a in asked)
+    (tmp_path / "asked").unlink()
+    no_gpu = subprocess.run(["bash", "scripts/sanitize.sh", str(tmp_path / "log")], cwd=ROOT, capture_output=True,
+                            text=True, env={**env, "FAKE_RC": "3"})
+    assert no_gpu.returncode == 3 and "no usable GPU" in no_gpu.stderr and len((tmp_path / "asked").read_text()
+                                                                                  .splitlines()) == 1
+    unwritable = subprocess.run(["bash", "scripts/sanitize.sh", str(fake / "log")], cwd=ROOT, capture_output=True,
+                                text=True, env=env)
+    assert unwritable.returncode == 2 and f"cannot write {fake / 'log'}" in unwritable.stderr
 
 
 @pytest.mark.parametrize("argv,code,needle", [
@@ -343,6 +391,11 @@ def test_make_sanitize_checks_kernels_then_the_sanitizer_in_one_line(tmp_path):
     (["scripts/bench_cache.py", "--repeat", "0"], 2, "--repeat 0"),
     (["scripts/bench_launch.py", "--launches", "0"], 2, "--launches 0"),
     (["scripts/tune_ladder.py", "--family", "simt", "--variants", "BK=16", "--sizes", ""], 2, "--sizes ''"),
+    (["scripts/tune_ladder.py", "--family", "simt", "--variants", "BK=16,,TM=4"], 2, "has an empty item"),
+    (["scripts/sass_digests.py", "--kernels", "naive_fp32", "--out", "."], 2, "--out .: a directory"),
+    (["scripts/sass_digests.py", "--kernels", "naive_fp32,,wmma_fp16", "--out", "x.json"], 2, "has an empty item"),
+    (["scripts/sass_digests.py", "--compare", "pyproject.toml", "README.md"], 2, "cannot read it as JSON"),
+    (["scripts/sass_digests.py", "--compare", "a.json", "b.json", "--out", "c.json"], 2, "not both"),
 ])
 def test_the_benchmark_scripts_say_one_line_not_a_traceback(argv, code, needle):
     done = subprocess.run([sys.executable, *argv], cwd=ROOT, capture_output=True, text=True)

@@ -290,6 +290,8 @@ def test_plot_bench_refuses_a_directory(tmp_path):
     ("[]", "JSON list"),
     ("[1, 2]", "not an object"),
     ('[{"kernel": "x"}]', "lacks precision"),
+    ('[{"kernel": null, "precision": "fp16", "m": 64, "tflops": 1.0, "passed": true}]', "row 0's kernel None"),
+    ('[{"kernel": "k", "precision": "fp16", "m": 64, "tflops": "NaN", "passed": true}]', "tflops 'NaN' is not"),
 ])
 def test_plot_bench_refuses_json_that_is_not_bench_rows(tmp_path, content, words):
     bad = tmp_path / "bench.json"
@@ -297,7 +299,8 @@ def test_plot_bench_refuses_json_that_is_not_bench_rows(tmp_path, content, words
     assert_one_line_exit_2(plot_bench(str(bad)), words)
 
 
-@pytest.mark.parametrize("out, words", [("missing_dir/b.png", "does not exist"), (".", "is a directory")])
+@pytest.mark.parametrize("out, words", [("missing_dir/b.png", "does not exist"), (".", "is a directory"),
+                                        ("b.txt", "the suffix says the format")])
 def test_plot_bench_refuses_an_output_it_cannot_write(tmp_path, out, words):
     assert_one_line_exit_2(plot_bench(str(RESULTS), "-o", str(tmp_path / out)), words)
 
@@ -394,7 +397,8 @@ def test_sass_digests_tell_the_same_code_from_another(tmp_path):
     for out, extra in ((here, []), (copy, ["--sources", str(src)])):
         p = script("sass_digests", "--kernels", "naive_fp32", "--arch", "sm_80", "--out", str(out), *extra)
         assert p.returncode == 0, p.stderr
-    assert list(json.loads(here.read_text())) == ["naive_fp32"]
+    assert json.loads(here.read_text())["arch"] == "sm_80"
+    assert list(json.loads(here.read_text())["configurations"]) == ["naive_fp32"]
     assert script("sass_digests", "--compare", str(here), str(copy)).returncode == 0
     changed = text.replace("acc += ", "acc *= ", 1)
     assert changed != text
@@ -403,3 +407,7 @@ def test_sass_digests_tell_the_same_code_from_another(tmp_path):
                   "--sources", str(src)).returncode == 0
     p = script("sass_digests", "--compare", str(here), str(copy))
     assert p.returncode == 1 and p.stdout.startswith("naive_fp32: ["), p.stdout
+    sm90 = tmp_path / "sm90.json"   # (another arch's digests differ for that alone: refused, not compared)
+    assert script("sass_digests", "--kernels", "naive_fp32", "--out", str(sm90)).returncode == 0
+    p = script("sass_digests", "--compare", str(here), str(sm90))
+    assert p.returncode == 2 and "was built for sm_80" in p.stderr and f"{sm90} for sm_90" in p.stderr
