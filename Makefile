@@ -55,7 +55,7 @@ install:
 	  VENV="$(VENV)" must be one directory path without spaces, quotes or ` $$ \ * ? [ (default: .venv)))
 	python3 -m venv $(VENV)
 	$(VENV)/bin/python -m pip install -q --upgrade pip
-	$(VENV)/bin/python -m pip install -q -e '.[dev,cu$(CUDA)]' $(if $(filter 12,$(CUDA)),'cuda-bindings>=12.6.1$(comma)<13')
+	$(VENV)/bin/python -m pip install -q -e '.[dev,cu$(strip $(CUDA))]' $(if $(filter 12,$(CUDA)),'cuda-bindings>=12.6.1$(comma)<13')
 	rm -rf build/lib build/bdist.* tcraw.egg-info   # setuptools' by-products; the venv has the metadata
 	@echo "installed: $(VENV)/bin/tcraw (or: $(PY) -m tcraw)"
 

@@ -34,7 +34,12 @@ esac
 # The path as given without its trailing slashes: `rm -rf build/` where build is a link would empty
 # the directory it points to; `rm -rf build` removes the link (the checks above read where it points)
 gone="$out_arg"
-while [ "${gone%/}" != "$gone" ] && [ -n "${gone%/}" ]; do gone="${gone%/}"; done
+while [ -n "${gone%/}" ] && { [ "${gone%/}" != "$gone" ] || [ "${gone%/.}" != "$gone" ]; }; do
+  gone="${gone%/}"; gone="${gone%/.}"   # (build/, build/., build//: build)
+done
+if [ -L "$gone" ] && [ -n "$(git -C "$here" ls-files -- "$gone" 2> /dev/null | head -n 1)" ]; then
+  refuse "is a link git tracks, not build output"   # (the checks above read where it points)
+fi
 if [ "${DRY_RUN:-0}" = 1 ]; then
   echo "would remove $gone .pytest_cache"
 else

@@ -19,14 +19,14 @@ def names():
 run_main("sanitize: KERNELS", names)' "$KERNELS") || exit $?
   WHAT=(--kernel "$KERNELS")
 fi
+if ! { mkdir -p "$(dirname "$LOG")" && : > "$LOG"; } 2> /dev/null; then   # (bad input: 2 on any machine)
+  echo "sanitize: cannot write $LOG; give OUT a directory you can write" >&2
+  exit 2
+fi
 if [ ! -x "$SAN" ]; then   # (as `tcraw check --sanitize`: one line, exit 3 — not 32 runs' "exit 127")
   echo "sanitize: compute-sanitizer not found ($SAN); it ships with the CUDA toolkit:" \
        "put it on PATH, set CUDA_HOME to its toolkit or SANITIZER to it" >&2
   exit 3
-fi
-if ! { mkdir -p "$(dirname "$LOG")" && : > "$LOG"; } 2> /dev/null; then   # (before 32 runs, not in each)
-  echo "sanitize: cannot write $LOG; give OUT a directory you can write" >&2
-  exit 2
 fi
 status=0
 for tool in memcheck racecheck initcheck synccheck; do
@@ -45,7 +45,7 @@ for tool in memcheck racecheck initcheck synccheck; do
     rc=$?
     echo "exit $rc" | tee -a "$LOG"
     if [ $rc -eq 3 ]; then   # tcraw's "no usable GPU": so will every other run be — one line, exit 3
-      echo "sanitize: no usable GPU or CUDA driver (tcraw run exited 3; see $LOG)" >&2
+      echo "sanitize: no usable GPU, CUDA driver or NVRTC (tcraw run exited 3; see $LOG)" >&2
       exit 3
     fi
     [ $rc -ne 0 ] && status=1

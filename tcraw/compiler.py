@@ -665,7 +665,7 @@ def parse_archs(archs):
     (sm_90, 90 and compute_90 are one target). None of them is a UsageError, not an empty table."""
     texts = [archs] if isinstance(archs, (str, Arch)) else archs
     if isinstance(texts, (list, tuple)):   # ("sm_80,sm_90" in a list, as --arch repeated gives them)
-        texts = [t for a in texts for t in ((listed(a, "archs=", r"\s*,\s*|\s+") or []) if isinstance(a, str)
+        texts = [t for a in texts for t in ((listed(a, "archs", r"\s*,\s*|\s+") or []) if isinstance(a, str)
                                              else [a])]   # (as --arch reads them)
     if is_whole(texts):   # (90: as "90" reads)
         texts = [str(texts)]
@@ -954,8 +954,8 @@ def check_prebuilt(kernel, arch, path, image):
                              f"compile --out` wrote there; {rebuild}")
         for field in ("cubin_sha256", "built_with"):   # (tcraw compile --out writes both in every row)
             if row.get(field) is None:
-                raise CubinError(f"{path.parent / MANIFEST}'s row of {path.name} records no {field}: it is no row "
-                                 f"`tcraw compile --out` wrote, and the cubin cannot be vouched for; {rebuild}")
+                raise CubinError(f"{path.parent / MANIFEST}'s row of {path.name} records no {field} (written by hand "
+                                 f"or by an older tcraw), so the cubin cannot be vouched for; {rebuild}")
         if row["cubin_sha256"] != hashlib.sha256(image).hexdigest():
             raise CubinError(f"{path} is not the cubin its manifest records (its sha256 differs: changed since "
                              f"it was built); {rebuild}")

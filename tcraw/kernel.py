@@ -361,9 +361,9 @@ def texts(value, field, where=""):
     would be read a character at a time, "/", "u", …); else a UsageError."""
     if isinstance(value, str) or (field == "include_dirs" and isinstance(value, os.PathLike)):
         if field == "defines" and re.search(r"[,\s]\s*[A-Za-z_]\w*=", value):   # ("BN=128,STAGES=3": one BN)
-            name, several = re.match(r"\w*", value)[0], tuple(re.split(r"[,\s]+", value.strip()))
+            name, several = re.match(r"\w*", value.strip())[0], tuple(re.split(r"[,\s]+", value.strip()))
             raise UsageError(f"{where}defines {value!r} would be one macro, {name}; give several as a tuple, "
-                             f"e.g. {several!r}")
+                             f"e.g. {several!r} (one whose value holds that: a tuple of one, ({value!r},))")
         value = (value,)
     if not isinstance(value, (tuple, list)) or not all(
             isinstance(v, str) or (field == "include_dirs" and isinstance(v, os.PathLike)) for v in value):

@@ -488,7 +488,9 @@ class KernelArgs:
     the values it points to; ``address`` is what the seam passes."""
 
     def __init__(self, values):
-        if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        # (an iterable in order — not a text, an array, a mapping or a set: an array's elements would
+        # pass for pointers of their size, a set's order is no order)
+        if isinstance(values, (str, bytes, np.ndarray, dict, set, frozenset)) or not hasattr(values, "__iter__"):
             raise UsageError("KernelArgs takes a list of the kernel's arguments in order (DeviceBuffers, "
                              f"np.int32(...) and other numpy or ctypes scalars, TensorMaps), got {values!r:.60}")
         self.values = [_as_ctype(v) for v in values]

@@ -319,7 +319,7 @@ def test_make_clean_of_a_link_with_a_slash_removes_the_link_not_what_it_points_t
     (target / "cubins").mkdir(parents=True)
     (target / "cubins" / "kept.cubin").write_text("kept\n")
     (work / "out").symlink_to(target)
-    for out in ("out/", "out//"):
+    for out in ("out/", "out//", "out/."):
         done = subprocess.run(["make", "-s", "clean", f"OUT={out}"], cwd=work, capture_output=True, text=True,
                               env={**os.environ, "DRY_RUN": "1"})
         assert done.returncode == 0 and done.stdout == "would remove out .pytest_cache\n", done.stderr

@@ -201,7 +201,7 @@ def test_a_malformed_launch_is_refused_before_the_driver_sees_it(image, grid, bl
 
 def test_kernel_args_and_tensor_maps_name_a_wrong_argument():
     from tcraw.driver.constants import TMA_FP16
-    for values in (5, None, "abc"):
+    for values in (5, None, "abc", np.zeros(3), {"A": 1}, {np.int32(1)}):
         with pytest.raises(UsageError, match="KernelArgs takes a list"):
             KernelArgs(values)
     assert len(KernelArgs(v for v in (np.int32(1), np.float32(2))).values) == 2   # (any iterable of them)
