@@ -265,10 +265,20 @@ def fresh_seed():
     return secrets.randbits(31)
 
 
+SAVED_RECORDS = "records.json"   # (save_outputs' records, beside the arrays)
+
+
+def saved_name(what, name):
+    """The file save_outputs writes ``what`` ("A", "B": a precision's inputs; "C": a kernel's
+    output) of ``name`` (the precision's key, the kernel's name) to."""
+    return f"{what}_{name}.npy"
+
+
 def saved_files(chosen):
     """The files save_outputs writes for ``chosen`` kernels: their inputs, outputs and records."""
     keys = dict.fromkeys(k.precision.key for k in chosen)
-    return [*(f"{x}_{key}.npy" for key in keys for x in "AB"), *(f"C_{k.name}.npy" for k in chosen), "records.json"]
+    return [*(saved_name(x, key) for key in keys for x in "AB"), *(saved_name("C", k.name) for k in chosen),
+            SAVED_RECORDS]
 
 
 def save_outputs(out, problems, outputs, rows, note=print):
@@ -281,11 +291,11 @@ def save_outputs(out, problems, outputs, rows, note=print):
     try:
         out.mkdir(parents=True, exist_ok=True)
         for key, (a, b) in problems.items():
-            np.save(out / f"A_{key}.npy", a)
-            np.save(out / f"B_{key}.npy", b)
+            np.save(out / saved_name("A", key), a)
+            np.save(out / saved_name("B", key), b)
         for name, c in outputs.items():
-            np.save(out / f"C_{name}.npy", np.ascontiguousarray(c))
-        (out / "records.json").write_text(report.as_json(rows))
+            np.save(out / saved_name("C", name), np.ascontiguousarray(c))
+        (out / SAVED_RECORDS).write_text(report.as_json(rows))
     except OSError as exc:
         raise UsageError(f"could not write the saved run to {out} ({exc.strerror or exc})") from None
     note(f"saved inputs, outputs and records under {out}")

@@ -1602,7 +1602,8 @@ def wgmma_swaps_over_rounds(m, n, k, sms, picked, elem_bytes=2, stream_k=True):
 # and 1.23× at 13515×448×4416, geomean 0.985 (likely why: their wgmmas of 64 and 80 columns read
 # more shared memory a MMA than the pick's of 192 and 256, so fewer MMAs win only by a margin).
 # wgmma_coops takes the form where its tiles run whole and its MMAs are at most COOP_MMAS of the
-# pick's: 0.90, set on those shapes (not yet timed on shapes drawn after it). Only where they were
+# pick's: 0.90, set on those shapes; on 16 drawn after it 0.947 / 0.948× the time (fp16 / bf16; H100,
+# docs/results/2026-12-06-h100-coop-after/: less at 15, 1.20× at 6870×1070×11384). Only where they were
 # timed: over one of the ranking's configurations (its pick, or wgmma_leaves_clusters_of_one's),
 # not another rule's tiles; that configuration in clusters of 2 (every one timed was); K of 48
 # slices or more (the least of those timed at MMAs ≤ 0.90: 53); 16-bit inputs.
