@@ -293,14 +293,15 @@ class BenchPlan:
 
 
 def bench_plan(device_index, keys=None, shapes=(1024, 2048, 4096, 8192), *, extra=(), kernels=None, iters=20,
-               warmup=5, seed=None, rungs=None):
+               warmup=5, seed=None, rungs=None, note=None):
     """bench_vs_cublas's arguments checked, on any machine — a BenchPlan, or a UsageError naming
-    the first that is wrong."""
+    the first that is wrong (a user's kernel that does not compile here said to ``note``: its rows
+    will carry the error)."""
     from . import validate
     from .errors import UsageError
     from .kernel import Kernel
     from .matmul import check_host_fits
-    from .sweep import fresh_seed
+    from .sweep import fresh_seed, note_unbuildable
     keys, kernels = ([v] if isinstance(v, str) else v for v in (keys, kernels))   # one name, not its letters
     for what, v in (("keys (precisions)", keys), ("kernels (rung names)", kernels)):
         if v is not None and (not isinstance(v, (list, tuple)) or not v or not all(isinstance(x, str) for x in v)):
@@ -309,9 +310,7 @@ def bench_plan(device_index, keys=None, shapes=(1024, 2048, 4096, 8192), *, extr
         raise UsageError(f"extra is a list of tcraw Kernels (a spec's, user_kernel's), not {extra!r:.80}")
     if extra:
         checked_chosen(extra)   # (each source a file: refused before the GPU, not as failed rows after cuBLAS)
-        from .compiler import check_declared
-        for u in extra:   # (what its source refuses on any arch: before the GPU too)
-            check_declared(u)
+        note_unbuildable(extra, note)   # (what its source refuses on any arch: before the GPU too)
     asked = [one for key in keys or () for one in (LADDER_GROUPS.get(key, [key]) if rungs is None else [key])]
     keys = list(dict.fromkeys(asked or list(rungs or ()) or [k.precision.key for k in extra] or LADDER))
     for key in keys:

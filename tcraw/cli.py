@@ -13,6 +13,7 @@ import re
 import sys
 
 from . import compiler, driver, kernels, report, runtime, toolchain, validate
+from .kernel import checked_min_arch
 from .errors import ArchError, NoDeviceError, TcrawError, UsageError
 
 
@@ -82,7 +83,7 @@ def _user_options(p):
     g.add_argument("--block-tile", help="rows,cols of C per block (default: the tile's M,N, or with --tile "
                                          "1,1,1 one element a thread: block y,x); grid.x over N")
     g.add_argument("--smem", type=_whole, default=0, help="dynamic shared memory per block, bytes")
-    g.add_argument("--min-arch", type=_whole, default=70, help="lowest compute capability, e.g. 80")
+    g.add_argument("--min-arch", default=70, help="lowest compute capability, e.g. 80 or sm_80")
     g.add_argument("--arch-specific", action="store_true",
                    help="build for sm_<min-arch>a alone (wgmma, setmaxnreg: 90 and on), which runs on that arch only")
     g.add_argument("--define", action="append", default=[], help="NAME or NAME=VALUE for NVRTC (repeatable)")
@@ -135,20 +136,19 @@ def _user_kernels(args):
         raise UsageError("give --spec or --source, not both")
     if args.spec is not None:
         return kernels.load_spec(args.spec)
-    if not validate.is_file(args.source):
-        raise UsageError(f"--source {args.source} is not a file")
     if args.smem < 0:
         raise UsageError(f"--smem is the dynamic shared memory in bytes, 0 or more (got {args.smem})")
-    if not 50 <= args.min_arch <= 200:
-        raise UsageError(f"--min-arch {args.min_arch}: outside 50–200, the compute capabilities a kernel may "
-                         "declare; give one as its number, such as 80 for sm_80 or 90 for sm_90")
+    min_arch = checked_min_arch(args.min_arch, "--min-arch")
     for d in args.include:
         if not validate.is_dir(d):
             raise UsageError(f"--include {d} is not a directory")
-    precisions = validate.names(args.precision, "--precision", list(kernels.PRECISIONS)) or []
-    if len(precisions) > 1:
+    precisions = validate.names(args.precision, "--precision", [*kernels.PRECISIONS, "all"]) or []
+    if len(precisions) > 1 or "all" in precisions:   # ("all" selects built-ins; it declares nothing)
         raise UsageError(f"--source declares one kernel of one precision; got --precision {','.join(precisions)}: "
                          "give one (declare more kernels in a --spec file)")
+    for f, what in (("entry", "the kernel's symbol"), ("block", "threads per block, e.g. 128 or 16,16")):
+        if getattr(args, f) is not None and not getattr(args, f).strip():
+            raise UsageError(f"--{f} is empty: give {what}")
     missing = [f"--{f}" for f in ("entry", "block") if not getattr(args, f)] + ([] if precisions else ["--precision"])
     if missing:
         raise UsageError(f"--source needs --entry, --block and one --precision (e.g. fp16); missing: "
@@ -156,7 +156,7 @@ def _user_kernels(args):
     block_tile = _ints(args.block_tile, "--block-tile", (2,)) if args.block_tile else None
     return [kernels.user_kernel(args.source, args.entry, precisions[0], block=_ints(args.block, "--block", (1, 2, 3)),
                                 tile=_ints(args.tile or "1,1,1", "--tile", (3,)), block_tile=block_tile,
-                                smem_bytes=args.smem, min_arch=args.min_arch, defines=args.define,
+                                smem_bytes=args.smem, min_arch=min_arch, defines=args.define,
                                 include_dirs=args.include, name=args.name, align=args.align,
                                 arch_specific=args.arch_specific)]
 
@@ -458,7 +458,7 @@ def cmd_bench(args):
     keys = validate.names(args.precision, "--precision", list(kernels.PRECISIONS) + list(LADDER_GROUPS))
     names = validate.names(args.kernel, "--kernel")
     plan = bench_plan(args.device, keys, shapes, extra=extra, kernels=names, iters=args.iters, warmup=args.warmup,
-                      seed=_seed(args))
+                      seed=_seed(args), note=note)
     out = (validate.output_dir(args.out, "--out", report.row_files("bench", *["suites"] * (args.shapes is not None)))
            if args.out is not None else None)   # (made once all else holds; suites only where --shapes named them)
     seed = plan.seed
@@ -561,8 +561,8 @@ def cmd_profile(args):
     check_host_fits(*shape)
     for k in chosen:
         kernels.child_args(k)                     # the child `tcraw run` must be able to declare it
-        if k in extra:
-            compiler.check_declared(k)            # what a user's source refuses on any arch: 2 on any machine
+    from .sweep import note_unbuildable
+    note_unbuildable(extra, note)                 # what a user's source refuses on any arch: 2 on any machine
     ncu = profile.find_ncu()                      # exit 3 (none found) or 2 (TCRAW_NCU wrong) before anything runs
     with _open_device(args.device) as dev:        # closed again before ncu starts its child
         for k in chosen:

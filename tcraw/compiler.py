@@ -327,11 +327,16 @@ def check_whole(data, what):
                          "NVRTC would read it as the end of the source; remove it or save the file as UTF-8")
 
 
+def compile_errors(log):
+    """The errors NVRTC's ``log`` states: the front end's, with file and line ("k.cu(3): error:
+    ..."), and ptxas's ("ptxas error   : Entry function 'k' uses too much shared data ...")."""
+    return [line.strip() for line in (log or "").splitlines()
+            if re.search(r"\(\d+\): (catastrophic )?error|^ptxas (error|fatal)", line)]
+
+
 def first_error(log):
-    """The first error NVRTC's ``log`` states, with its file and line ("k.cu(3): error: ..."), or
-    None."""
-    return next((line.strip() for line in (log or "").splitlines()
-                 if re.search(r"\(\d+\): (catastrophic )?error", line)), None)
+    """The first of compile_errors(``log``), or None."""
+    return next(iter(compile_errors(log)), None)
 
 
 def compile_hints(text, log, include_dirs, source_dir):
@@ -541,10 +546,24 @@ def check_declared_launch(kernel, image):
     """A kernel's source may state the launch it needs in ``extern "C" __constant__ int
     tcraw_launch[] = {threads per block, dynamic smem bytes, TMA box rows, cols, ...}``; its
     declaration (the registry's or a spec's geometry and boxes) must say the same, so the two
-    cannot drift apart unnoticed."""
+    cannot drift apart unnoticed. And the block must be one the cubin can run on some GPU: no
+    more threads than its __launch_bounds__, no more shared memory, static and dynamic, than any
+    GPU gives a block."""
     import math
     import numpy as np
-    from .cubin import symbol_bytes
+    from .cubin import kernel_max_threads, kernel_resources, symbol_bytes
+    from .wgmma import SM90_SMEM_BYTES
+    g = kernel.geometry_at(*kernel.tile)
+    user = kernel.origin[:1] == ("--source",)
+    if (most := kernel_max_threads(image, kernel.entry)) is not None and math.prod(g.block) > most:
+        where = "--block" if user else "the geometry (the registry or the spec)"
+        raise UsageError(f"kernel {kernel.name}: its source's __launch_bounds__ allows at most {most} threads a block; "
+                         f"its declaration launches {math.prod(g.block)} (block {g.block}), which no GPU would run: "
+                         f"make {where} agree with the source")
+    if (static := kernel_resources(image, kernel.entry)["smem_bytes"]) + g.smem_bytes > SM90_SMEM_BYTES:
+        raise UsageError(f"kernel {kernel.name}: {static} bytes of static shared memory and {g.smem_bytes} dynamic "
+                         f"({'--smem' if user else 'the geometry'}) are more than any GPU gives a block "
+                         f"({SM90_SMEM_BYTES}); declare less")
     raw = symbol_bytes(image, "tcraw_launch")
     if raw is None:
         if b"12tcraw_launchE" in bytes(image):   # (my::tcraw_launch's mangled name: _ZN2my12tcraw_launchE)
@@ -555,7 +574,6 @@ def check_declared_launch(kernel, image):
         raise UsageError(f"kernel {kernel.name}: its source's tcraw_launch is {len(raw)} bytes, not an array of int; "
                          "declare it extern \"C\" __constant__ int tcraw_launch[] = {threads, smem bytes, ...}")
     said = np.frombuffer(raw, dtype="<i4").tolist()
-    g = kernel.geometry_at(*kernel.tile)
     declared = [math.prod(g.block), g.smem_bytes, *(v for box in kernel.tma_boxes for v in box)]
     if said != declared:
         names = ["threads", "smem bytes"] + [f"{op} box {d}" for op in ("A", "B", "C", "A's edge")
@@ -563,13 +581,15 @@ def check_declared_launch(kernel, image):
         if said and np.frombuffer(raw, dtype="<f4").tolist()[:len(declared)] == declared[:len(said)]:
             raise UsageError(f"kernel {kernel.name}: its source's tcraw_launch holds floats ({said} read as int); "
                              "declare it extern \"C\" __constant__ int tcraw_launch[]")
+        if len(raw) % 8 == 0 and np.frombuffer(raw, dtype="<i8").tolist()[:len(declared)] == declared[:len(raw) // 8]:
+            raise UsageError(f"kernel {kernel.name}: its source's tcraw_launch holds 64-bit integers ({said} read as "
+                             "int); declare it extern \"C\" __constant__ int tcraw_launch[]")
         if len(said) != len(declared):   # (no flag makes a declaration of another length: the source must change)
             raise UsageError(f"kernel {kernel.name}: its source's tcraw_launch holds {len(said)} "
                              f"value{'s' * (len(said) != 1)}, {said}; its declaration's launch is {len(declared)}, "
                              f"{declared} ({', '.join(names[:len(declared)])}): state all of them in the source")
         diff = ", ".join(f"{n} {s} vs {d}" for n, s, d in zip(names, said, declared) if s != d)
-        where = "--block and --smem" if kernel.origin[:1] == ("--source",) else \
-            "the geometry (tcraw's registry or the spec)"
+        where = "--block and --smem" if user else "the geometry (tcraw's registry or the spec)"
         raise UsageError(f"kernel {kernel.name}: its source states tcraw_launch = {said}, its declaration "
                          f"gives {declared} ({diff}): make {where} agree with the source")
 
@@ -706,9 +726,11 @@ def compile_table(chosen, archs, *, out=None, note=print):
         raise UsageError(f"note is a function taking one message (print, or lambda message: None), not {note!r:.80}")
     from .sass import base_counts, find_cuobjdump, tensor_op_forms
     from .kernel import Kernel
-    from .kernels import REFERENCE
+    from .kernels import REFERENCE, check_own_name
     if not isinstance(chosen, (list, tuple)) or not chosen or not all(isinstance(k, Kernel) for k in chosen):
         raise UsageError(f"compile_table takes a non-empty list of tcraw Kernels, not {chosen!r:.80}")
+    for kernel in chosen:   # (a user's under a built-in's name would overwrite its cubin in --out)
+        check_own_name(kernel)
     archs = parse_archs(archs)
     if out is not None:   # (made, and its manifest's place found free, before the work, not after it)
         from .validate import output_dir
@@ -756,8 +778,8 @@ def compile_table(chosen, archs, *, out=None, note=print):
                         note(f"{kernel.name} {arch}: {exc}")
                 except TcrawError as exc:
                     row["status"], row["detail"] = "error", str(exc)
-                    if isinstance(exc, CompileError) and (first := first_error(exc.log)):
-                        row["detail"] = "; ".join(filter(None, (getattr(exc, "hints", ""), first)))
+                    if isinstance(exc, CompileError) and (errors := compile_errors(exc.log)):
+                        row["detail"] = "; ".join(filter(None, (getattr(exc, "hints", ""), *errors)))
                     said = getattr(exc, "log", "") or str(exc)   # the whole message and log once, not a table
                     note(f"{kernel.name} {arch}: {exc}" if said not in noted else   # cell (nor once an arch)
                          f"{kernel.name} {arch}: {row['detail']} (as above)")

@@ -23,6 +23,7 @@ EIATTR_FRAME_SIZE = 0x11       # stack frame bytes (spills live here)
 EIATTR_REGCOUNT = 0x2F         # registers per thread
 # Attributes of .nv.info.<kernel>.
 EIATTR_KPARAM_INFO = 0x17      # one per parameter: index, ordinal, offset, size
+EIATTR_MAX_THREADS = 0x05      # __launch_bounds__'s most threads a block, as (x, y, z)
 # Record formats: SVAL = a 16-bit length, then that many bytes; HVAL, BVAL and NVAL carry a
 # 2-byte, 1-byte or no value inside the record's 4-byte header.
 EIFMT_SVAL, EIFMT_HVAL, EIFMT_BVAL, EIFMT_NVAL = 4, 3, 2, 1
@@ -222,6 +223,20 @@ def kernel_param_sizes(image, entry, source=None):
         raise _bad(source, f"the parameter records of {entry!r} have ordinals {sorted(params)}, "
                            f"not 0 to {len(params) - 1}")
     return [params[i] for i in range(len(params))]   # ([]: a kernel of no parameters)
+
+
+def kernel_max_threads(image, entry, source=None):
+    """The most threads a block of ``entry`` may have, as its source's __launch_bounds__ told
+    ptxas (the cubin's EIATTR_MAX_THREADS, x · y · z), or None where it states none: a launch of
+    more fails with CUDA_ERROR_INVALID_VALUE."""
+    secs = sections(image, source)
+    _text(secs, entry, source)
+    info = secs.get(f".nv.info.{entry}")
+    for attr, payload in _attributes(image, info, source) if info is not None else ():
+        if attr == EIATTR_MAX_THREADS and len(payload) == 12:
+            x, y, z = struct.unpack("<III", payload)
+            return x * y * z
+    return None
 
 
 _SYM = struct.Struct("<IBBHQQ")   # one 24-byte ELF64 symbol: name, info, other, section, value, size

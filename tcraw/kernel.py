@@ -38,6 +38,24 @@ class Geometry:
         return self.grid[0] * self.grid[1] * self.grid[2]
 
 
+def checked_min_arch(value, what="min_arch"):
+    """A kernel's lowest compute capability as a whole number (80), given so or as --arch spells a
+    target ("sm_80", "80", "8.0"); an arch-specific one (sm_90a) is min_arch 90 with arch_specific."""
+    if isinstance(value, str):
+        from .compiler import Arch
+        try:
+            arch = Arch.parse(value)
+        except UsageError:
+            raise UsageError(f"{what} {value!r}: write a compute capability such as 80 (or sm_80, 8.0)") from None
+        if arch.suffix:
+            raise UsageError(f"{what} {value!r}: give the compute capability alone ({arch.cc}); the "
+                             f"'{arch.suffix}' target is arch_specific=True (--arch-specific)")
+        value = arch.cc
+    if not is_whole(value, 50, 200):
+        raise UsageError(f"{what} is a compute capability from 50 to 200, such as 80 (or \"sm_80\"); got {value!r}")
+    return int(value)
+
+
 @dataclass(frozen=True)
 class Kernel:
     """A matmul kernel declared once — the registry's and a user's alike. It takes (A, B, C, M,
@@ -151,9 +169,7 @@ class Kernel:
             raise UsageError(f"kernel {self.name}: b_layouts is a tuple of \"row\" (B stored K×N) and/or \"col\" "
                              f"(N×K), at least one; got {layouts!r}")
         object.__setattr__(self, "b_layouts", tuple(layouts))
-        if not is_whole(self.min_arch, 50, 200):
-            raise UsageError(f"kernel {self.name}: min_arch is a compute capability such as 80, got {self.min_arch!r}")
-        object.__setattr__(self, "min_arch", int(self.min_arch))
+        object.__setattr__(self, "min_arch", checked_min_arch(self.min_arch, f"kernel {self.name}: min_arch"))
         # (specs may name it: "fp16")
         object.__setattr__(self, "precision", validate.precision(self.precision, f"kernel {self.name}: "))
         for field in ("defines", "include_dirs"):

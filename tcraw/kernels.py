@@ -13,7 +13,7 @@ from .errors import NamedTable, UsageError
 from .kernel import (NAME_MOST, Geometry, Kernel, cdiv, checked_choose, checked_macros, is_name, macro_defines,
                      spelt_macros, texts)
 from .precision import FAMILIES, PRECISIONS
-from .validate import INT32_MAX, close_to, defines as checked_defines, is_dir, is_whole
+from .validate import INT32_MAX, close_to, defines as checked_defines, is_dir, is_file, is_whole
 from .wgmma import SM90_SMEM_BYTES, wgmma_kernel
 # (what tcraw.kernels has always offered, and scripts and tests read here: Kernel's helpers, 06/07's
 # macros, model and picks, 09's and 10's — names bound to the same objects: to change one of the
@@ -247,13 +247,27 @@ DEFAULT_KERNELS = ("naive_fp32", "wmma_fp16")
 BASELINE = "naive_fp32"
 
 
+def check_own_name(kernel):
+    """Refuse a user's kernel under a built-in's name (taken_name) — as load_spec and user_kernel
+    do — wherever the API takes one: its cubin would overwrite the built-in's in a `compile --out`
+    directory, the name would select it in the built-in's place, and a child process would run the
+    built-in. tcraw's own kernels (their source in cuda_src/: the registry's, their configurations,
+    copies made with replace) keep their names."""
+    from .compiler import CUDA_SRC, source_path
+    if taken_name(kernel.name) and source_path(kernel.source).resolve().parent != CUDA_SRC.resolve():
+        raise UsageError(f"kernel {kernel.name!r} ({kernel.source}) has a built-in kernel's name; give yours "
+                         "its own (name= in Python, --name)")
+
+
 def users(extra):
     """``extra`` — a user's kernels beside the registry's — as a list (None: none; a generator read
-    once), or a UsageError where it is anything but Kernels."""
+    once), or a UsageError where it is anything but Kernels or one takes a built-in's name."""
     iterable = extra is None or (hasattr(extra, "__iter__") and not isinstance(extra, (str, bytes, Kernel)))
     extra = list(extra or ()) if iterable else None
     if extra is None or not all(isinstance(k, Kernel) for k in extra):
         raise UsageError("extra is a list of tcraw Kernels (a spec's, tcraw.user_kernel(...)), or empty")
+    for k in extra:
+        check_own_name(k)
     return extra
 
 
@@ -278,6 +292,7 @@ def checked_chosen(chosen):
         raise UsageError(f"the kernels are a non-empty list of tcraw Kernels, not {chosen!r:.80}; "
                          "tcraw.select([\"wmma_fp16\"]) gives them by name")
     for k in chosen:   # (a spec's kernel with no source: refused before the GPU, not midway through a run)
+        check_own_name(k)
         if (refusal := source_refusal(k)):
             raise refusal
     check_distinct_names(chosen)
@@ -438,7 +453,6 @@ def spec_source(source, here):
     none there, tcraw's cuda_src/ one, as the registry's factories (kernels.wgmma_kernel) name theirs."""
     from pathlib import Path
     from .compiler import CUDA_SRC
-    from .validate import is_file
     path = Path(source)
     if path.is_absolute() or is_file(here / path) or not is_file(CUDA_SRC / path):
         return str(here / path)   # (an absolute path as it is; a missing file is named beside the spec)
@@ -468,7 +482,6 @@ def load_spec(path):
     import os
     import runpy
     from pathlib import Path
-    from .validate import is_file
     if not isinstance(path, (str, os.PathLike)):
         raise UsageError(f"a spec file is a path, not {path!r:.80}")
     if not str(path).strip():
@@ -534,9 +547,12 @@ def tile_geometry(block, block_tile, smem_bytes=0):
         values = tuple(values) if isinstance(values, (tuple, list)) else None
         return values if values is not None and len(values) == count and \
             all(is_whole(v, 1, INT32_MAX) for v in values) else None
-    threads, tile = whole(block, 3), whole(block_tile, 2)
+    given = (block,) if is_whole(block) else block   # (256, or (16, 16): y and z 1, as user_kernel and --block read)
+    if isinstance(given, (tuple, list)) and 1 <= len(given) < 3:
+        given = (*given, *(1,) * (3 - len(given)))
+    threads, tile = whole(given, 3), whole(block_tile, 2)
     if threads is None or threads[0] * threads[1] * threads[2] > 1024 or threads[2] > 64:
-        raise UsageError(f"a block is (x, y, z) whole numbers ≥ 1, at most 1024 threads and z ≤ 64 on any "
+        raise UsageError(f"a block is 1 to 3 whole numbers ≥ 1 (x, y, z), at most 1024 threads and z ≤ 64 on any "
                          f"CUDA GPU; got block={block!r}")
     if tile is None:
         raise UsageError(f"block_tile is the (rows, cols) of C each block computes, whole numbers from 1 to 2^31 − 1; "
@@ -600,7 +616,10 @@ def user_kernel(source, entry, precision, *, block, tile=(1, 1, 1), block_tile=N
               "--min-arch", str(min_arch), "--align", str(align), *(f"--define={d}" for d in defines),
               *(f"--include={d}" for d in include_dirs), "--name", name or entry,
               *(("--arch-specific",) if arch_specific else ()))
-    return Kernel(name=name or entry, source=source, entry=entry, precision=precision, min_arch=min_arch,
-                  tile=tile, geometry=geometry, defines=defines,
-                  include_dirs=include_dirs, align=align, origin=origin, arch_specific=arch_specific,
-                  summary=f"user kernel from {Path(source).name}")
+    kernel = Kernel(name=name or entry, source=source, entry=entry, precision=precision, min_arch=min_arch,
+                    tile=tile, geometry=geometry, defines=defines,
+                    include_dirs=include_dirs, align=align, origin=origin, arch_specific=arch_specific,
+                    summary=f"user kernel from {Path(source).name}")
+    if not is_file(source):   # (after the declaration's own checks: before the GPU, not at its first build)
+        raise UsageError(f"--source (source=) {source} is not a file")
+    return kernel

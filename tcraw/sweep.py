@@ -149,12 +149,19 @@ def check_request(chosen, *, iters=None, warmup=None, seed=None, isolate=False, 
     if isolate:
         for k in chosen:
             kernels.child_args(k)
-    if cubin_dir is None:   # (a user's kernel: what its source refuses, before the GPU; cubin-only runs have no NVRTC)
-        from .compiler import check_declared, first_error
-        for k in chosen:
-            if kernels.KERNELS.get(k.name) is not k and (problem := check_declared(k)) and note:
-                said = first_error(getattr(problem, "log", None)) or str(problem).splitlines()[0]
-                note(f"{k.name}: does not build here — {said:.300}; its rows will say so")
+    if cubin_dir is None:   # (cubin-only runs have no NVRTC)
+        note_unbuildable(chosen, note)
+
+
+def note_unbuildable(chosen, note):
+    """Build each user's kernel among ``chosen`` once, before any GPU (compiler.check_declared):
+    what its source refuses on any arch is raised, and one that does not compile here is said to
+    ``note`` up front — its rows will carry the error; the other kernels still run."""
+    from .compiler import check_declared, first_error
+    for k in chosen:
+        if kernels.KERNELS.get(k.name) is not k and (problem := check_declared(k)) and note:
+            said = first_error(getattr(problem, "log", None)) or str(problem).splitlines()[0]
+            note(f"{k.name}: does not build here — {said:.300}; its rows will say so")
 
 
 def run_sweep(device_indices, chosen, sizes, *, explicit, inputs, seed, iters, warmup, cubin_dir=None,

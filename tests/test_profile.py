@@ -233,6 +233,7 @@ def test_profile_command_options_and_refusals(tmp_path):
         profile.profile_command(WGMMA, SHAPE, ncu="ncu", clock_control="boost")
     with pytest.raises(UsageError):
         profile.profile_command(WGMMA, (0, 1, 1), ncu="ncu")
+    (tmp_path / "mine.cu").write_text("")   # (declared only: user_kernel wants its source to be a file)
     mine = user_kernel(str(tmp_path / "mine.cu"), "my_entry", "fp16", block=(128,), name="mine")
     argv = profile.profile_command(mine, (64, 64, 64), ncu="ncu")
     assert "regex:^my_entry$" in argv and "--source" in argv

@@ -1,6 +1,7 @@
 """What a probe with unusual kernels of a user's own found (2026-12-05): each is now refused
 before any GPU with a typed error naming the fix, or compiled as nvcc would (CPU)."""
 
+import dataclasses
 import json
 
 import pytest
@@ -291,7 +292,7 @@ def test_compile_table_makes_its_out_directory_and_refuses_two_kernels_of_one_na
     other = kernel(tmp_path / "other.cu")
     with pytest.raises(UsageError, match="two different kernels are named 'mine'"):
         compiler.compile_table([kernel(tmp_path / "k.cu"), other], "sm_80", note=print)
-    with pytest.raises(UsageError, match="a name tcraw gives its fp64 reference"):
+    with pytest.raises(UsageError, match="'reference_fp64' .* has a built-in kernel's name"):
         compiler.compile_table([kernel(tmp_path / "k.cu", name="reference_fp64")], "sm_80", out=tmp_path / "o",
                                note=print)
 
@@ -324,3 +325,99 @@ def test_a_padded_size_past_an_int_is_refused():
     k = kernels.KERNELS["wmma_fp16"]
     with pytest.raises(UsageError, match="past the int a kernel takes"):
         k.padded(2**31 - 1, 16, 16)
+
+
+# -- a third probe (2026-12-06): a user's kernel under a built-in's name, ptxas's errors, a launch no
+# -- GPU runs, and flags read as the library reads them
+
+@pytest.mark.parametrize("name", ["wmma_fp16", "wgmma_tma_fp16[09]", "reference_fp64"])
+def test_a_users_kernel_under_a_built_in_name_is_refused_wherever_the_api_takes_it(tmp_path, name):
+    (tmp_path / "k.cu").write_text(SCALAR)
+    mine = kernel(tmp_path / "k.cu", name=name)   # (a Kernel made in Python: nothing refused it before)
+    for use in (lambda: compiler.compile_table([mine], "sm_80", out=tmp_path / "o", note=print),
+                lambda: kernels.select([name.split("[")[0]], extra=[mine]),
+                lambda: kernels.checked_chosen([mine])):
+        with pytest.raises(UsageError, match="has a built-in kernel's name; give yours its own"):
+            use()
+    assert not (tmp_path / "o").exists() or not list((tmp_path / "o").glob("*.cubin"))
+    # tcraw's own keep theirs, a copy of one too
+    built_in = kernels.KERNELS["naive_fp32"]
+    assert kernels.checked_chosen([built_in])
+    assert kernels.checked_chosen([dataclasses.replace(built_in, defines=("X=1",))])
+
+
+@pytest.mark.parametrize("backend", ["bindings", "ctypes"])
+def test_a_ptxas_error_is_the_rows_detail_whole_and_without_nul(tmp_path, backend, capsys):
+    src = tmp_path / "big.cu"
+    src.write_text(f'extern "C" __global__ void mm({SIGNATURE}) {{ __shared__ float s[60000]; '
+                   's[threadIdx.x] = A[0]; __syncthreads(); C[threadIdx.x] = s[threadIdx.x + 1]; }\n')
+    assert main(["compile", "--backend", backend, "--arch", "sm_80", "--format", "json", *source_flags(src)]) == 1
+    out, err = capsys.readouterr()
+    (row,) = json.loads(out)
+    assert row["status"] == "error" and row["detail"].startswith("ptxas error") and "uses too much shared data" in \
+        row["detail"] and "\0" not in out + err
+
+
+def test_every_compile_error_is_in_the_rows_detail(tmp_path, capsys):
+    src = tmp_path / "two.cu"
+    src.write_text(f'extern "C" __global__ void mm({SIGNATURE}) {{\n  int x = ;\n  undefined_fn(x);\n}}\n')
+    assert main(["compile", "--arch", "sm_80", "--format", "json", *source_flags(src)]) == 1
+    detail = json.loads(capsys.readouterr().out)[0]["detail"]
+    assert "two.cu(2): error: expected an expression" in detail and "two.cu(3): error" in detail
+
+
+@pytest.mark.parametrize("source, flags, needle", [
+    ('extern "C" __global__ void __launch_bounds__(64) mm({sig}) {{ C[0] = A[0]; }}', ["--block", "16,16"],
+     "__launch_bounds__ allows at most 64 threads a block; its declaration launches 256"),
+    ('extern "C" __global__ void mm({sig}) {{ __shared__ float s[10000]; extern __shared__ float d[]; '
+     's[threadIdx.x] = d[threadIdx.x] = A[0]; C[0] = s[1] + d[1]; }}', ["--block", "128", "--smem", "220000"],
+     "40000 bytes of static shared memory and 220000 dynamic (--smem) are more than any GPU gives a block"),
+    ('extern "C" __constant__ long long tcraw_launch[2] = {{128, 0}};\n'
+     'extern "C" __global__ void mm({sig}) {{ C[0] = A[0]; }}', ["--block", "128"], "holds 64-bit integers"),
+])
+def test_a_launch_no_gpu_runs_is_refused_when_it_compiles(tmp_path, capsys, source, flags, needle):
+    src = tmp_path / "k.cu"
+    src.write_text(source.format(sig=SIGNATURE) + "\n")
+    args = ["--source", str(src), "--entry", "mm", "--precision", "fp32", *flags]
+    assert main(["compile", "--arch", "sm_90", "--format", "json", *args]) == 2
+    assert needle in json.loads(capsys.readouterr().out)[0]["detail"]
+    assert main(["run", *args, "--size", "64"]) == 2   # (before any GPU: not exit 3 here)
+    assert needle in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("given, cc", [("sm_80", 80), ("80", 80), ("8.0", 80), (80, 80)])
+def test_min_arch_is_read_as_arch_reads_a_target(tmp_path, given, cc):
+    (tmp_path / "k.cu").write_text(SCALAR)
+    assert kernel(tmp_path / "k.cu", min_arch=given).min_arch == cc
+    assert tcraw.user_kernel(tmp_path / "k.cu", "mm", "fp32", block=16, min_arch=given).min_arch == cc
+    assert main(["compile", "--arch", "sm_90", "--format", "json", *source_flags(tmp_path / "k.cu"),
+                 "--min-arch", str(given)]) == 0
+
+
+@pytest.mark.parametrize("given, needle", [("sm_90a", "the 'a' target is arch_specific=True"),
+                                           ("bogus", "write a compute capability such as 80"),
+                                           ("300", "from 50 to 200")])
+def test_a_min_arch_that_is_none_is_named(tmp_path, capsys, given, needle):
+    (tmp_path / "k.cu").write_text(SCALAR)
+    with pytest.raises(UsageError, match=needle):
+        kernel(tmp_path / "k.cu", min_arch=given)
+    assert main(["compile", "--arch", "sm_90", *source_flags(tmp_path / "k.cu"), "--min-arch", given]) == 2
+    assert needle in capsys.readouterr().err
+
+
+def test_source_flags_empty_or_all_and_a_missing_source_are_named(tmp_path, capsys):
+    (tmp_path / "k.cu").write_text(SCALAR)
+    for flags, needle in ((["--block", ""], "--block is empty"), (["--entry", " "], "--entry is empty"),
+                          (["--precision", "all"], "--source declares one kernel of one precision; got "
+                                                   "--precision all")):
+        base = {"--entry": "mm", "--precision": "fp32", "--block": "16", **dict([flags])}
+        assert main(["compile", "--arch", "sm_90", "--source", str(tmp_path / "k.cu"),
+                     *[v for kv in base.items() for v in kv]]) == 2
+        assert needle in capsys.readouterr().err
+    with pytest.raises(UsageError, match=r"source=\) .*nope\.cu is not a file"):
+        tcraw.user_kernel(tmp_path / "nope.cu", "mm", "fp32", block=16)
+
+
+def test_tile_geometry_reads_a_block_of_one_or_two_sizes_as_user_kernel_does():
+    assert tcraw.tile_geometry((16, 16), (16, 16))(64, 64, 64).block == (16, 16, 1)
+    assert tcraw.tile_geometry(256, (1, 256))(64, 512, 64) == tcraw.Geometry((2, 64, 1), (256, 1, 1))

@@ -42,7 +42,7 @@ def test_flags_declare_the_same_kernel_as_a_spec():
 
 @pytest.mark.parametrize("argv,needle", [
     (["compile", "--spec", "/nonexistent.py"], "does not exist"),
-    (["run", "--source", "x.cu"], "is not a file"),
+    (["run", "--source", "x.cu", "--entry", "f", "--block", "16", "--precision", "fp32"], "x.cu is not a file"),
     (["run", "--entry", "f"], "give --source too"),
     (["compile", "--source", str(ROOT / "examples" / "edge_bug.cu"), "--entry", "edge_bug"], "--block"),
     (["compile", "--source", str(ROOT / "examples" / "edge_bug.cu"), "--entry", "edge_bug",
@@ -66,9 +66,9 @@ def test_flags_declare_the_same_kernel_as_a_spec():
     (["compile", "--source", str(ROOT / "examples" / "edge_bug.cu"), "--entry", "edge_bug", "--precision", "fp16",
       "--block", "16", "--smem", "-1"], "--smem is the dynamic shared memory in bytes, 0 or more (got -1)"),
     (["compile", "--source", str(ROOT / "examples" / "edge_bug.cu"), "--entry", "edge_bug", "--precision", "fp16",
-      "--block", "16", "--min-arch", "7"], "--min-arch 7: outside 50–200, the compute capabilities"),
+      "--block", "16", "--min-arch", "7"], "--min-arch '7': write a compute capability such as 80"),
     (["compile", "--source", str(ROOT / "examples" / "edge_bug.cu"), "--entry", "edge_bug", "--precision", "fp16",
-      "--block", "16", "--min-arch", "999"], "--min-arch 999: outside 50–200"),
+      "--block", "16", "--min-arch", "999"], "--min-arch is a compute capability from 50 to 200"),
     (["check"], "name the kernel"),
     (["check", "--kernel", "naive_fp32", "--shapes", "1,2"], "--shapes"),
     (["check", "--kernel", "naive_fp32", "--timeout", "0"], "--timeout"),
@@ -78,7 +78,7 @@ def test_bad_user_kernel_declarations_are_exit_2(argv, needle, capsys):
     assert needle in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("block,block_tile,smem", [((2048, 1, 1), (16, 16), 0), ((16, 16), (16, 16), 0),
+@pytest.mark.parametrize("block,block_tile,smem", [((2048, 1, 1), (16, 16), 0), ((16, 16, 1, 1), (16, 16), 0),
                                                     (("16", 1, 1), (16, 16), 0), ((16, 1, 1), (0, 16), 0),
                                                     ((16, 1, 1), (16, 16), -5), ((16, 1, 1), (16, 16), 1.5),
                                                     ((1, 1, 65), (16, 16), 0)])

@@ -212,7 +212,7 @@ class BindingsBackend(Backend):
         size = _ok("nvrtcGetProgramLogSize", nvrtc.nvrtcGetProgramLogSize(prog))
         log = b" " * size
         _ok("nvrtcGetProgramLog", nvrtc.nvrtcGetProgramLog(prog, log))
-        return log.rstrip(b"\0").decode(errors="replace")
+        return log.replace(b"\0", b"").decode(errors="replace")   # (NVRTC puts a NUL before ptxas's errors)
 
     def nvrtc_get_cubin(self, prog):
         nvrtc = _nvrtc()

@@ -313,7 +313,8 @@ class CtypesBackend(Backend):
         self._nv("nvrtcGetProgramLogSize", c_void_p(prog), byref(size))
         buf = ctypes.create_string_buffer(size.value)
         self._nv("nvrtcGetProgramLog", c_void_p(prog), buf)
-        return buf.value.decode(errors="replace")
+        return buf.raw.replace(b"\0", b"").decode(errors="replace")   # (.value ends at the NUL NVRTC puts
+        #                                                          before ptxas's errors: they would be lost)
 
     def nvrtc_get_cubin(self, prog):
         size = c_size_t()
