@@ -275,7 +275,7 @@ def bench_vs_cublas(device_index, keys=None, shapes=(1024, 2048, 4096, 8192), *,
     replaces the ladders (scripts/tune_ladder.py's variants). Checked before the GPU is touched
     (bench_plan: the CLI asks it before it makes --out)."""
     plan = bench_plan(device_index, keys, shapes, extra=extra, kernels=kernels, iters=iters, warmup=warmup,
-                      seed=seed, rungs=rungs)
+                      seed=seed, rungs=rungs, note=note)
     return run_plan(plan, note=note, open_device=open_device)
 
 
@@ -310,7 +310,6 @@ def bench_plan(device_index, keys=None, shapes=(1024, 2048, 4096, 8192), *, extr
         raise UsageError(f"extra is a list of tcraw Kernels (a spec's, user_kernel's), not {extra!r:.80}")
     if extra:
         checked_chosen(extra)   # (each source a file: refused before the GPU, not as failed rows after cuBLAS)
-        note_unbuildable(extra, note)   # (what its source refuses on any arch: before the GPU too)
     asked = [one for key in keys or () for one in (LADDER_GROUPS.get(key, [key]) if rungs is None else [key])]
     keys = list(dict.fromkeys(asked or list(rungs or ()) or [k.precision.key for k in extra] or LADDER))
     for key in keys:
@@ -332,6 +331,7 @@ def bench_plan(device_index, keys=None, shapes=(1024, 2048, 4096, 8192), *, extr
             raise UsageError(f"--kernel {', '.join(unknown)}: not a rung of the {'/'.join(keys)} ladder"
                              f"{validate.close_to(unknown[0], known)}; its rungs: {', '.join(sorted(known))}")
         rungs = {k: [kern for kern in r if kern.name in kernels] for k, r in rungs.items()}
+    note_unbuildable([u for r in rungs.values() for u in r if u in extra], note)   # (those benched: before the GPU)
     check_host_fits(*biggest_shape(shapes))
     return BenchPlan(int(device_index), keys, shapes, rungs, iters, warmup, fresh_seed() if seed is None else seed)
 

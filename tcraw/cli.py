@@ -561,8 +561,8 @@ def cmd_profile(args):
     check_host_fits(*shape)
     for k in chosen:
         kernels.child_args(k)                     # the child `tcraw run` must be able to declare it
-    from .sweep import note_unbuildable
-    note_unbuildable(extra, note)                 # what a user's source refuses on any arch: 2 on any machine
+        if k in extra and (problem := compiler.check_declared(k)):   # what its source refuses on any arch: 2
+            raise problem                         # (or that it does not build: profile has no row to say so)
     ncu = profile.find_ncu()                      # exit 3 (none found) or 2 (TCRAW_NCU wrong) before anything runs
     with _open_device(args.device) as dev:        # closed again before ncu starts its child
         for k in chosen:

@@ -581,13 +581,13 @@ def check_declared_launch(kernel, image):
         if said and np.frombuffer(raw, dtype="<f4").tolist()[:len(declared)] == declared[:len(said)]:
             raise UsageError(f"kernel {kernel.name}: its source's tcraw_launch holds floats ({said} read as int); "
                              "declare it extern \"C\" __constant__ int tcraw_launch[]")
-        if len(raw) % 8 == 0 and np.frombuffer(raw, dtype="<i8").tolist()[:len(declared)] == declared[:len(raw) // 8]:
-            raise UsageError(f"kernel {kernel.name}: its source's tcraw_launch holds 64-bit integers ({said} read as "
-                             "int); declare it extern \"C\" __constant__ int tcraw_launch[]")
         if len(said) != len(declared):   # (no flag makes a declaration of another length: the source must change)
+            # (the bytes of long long {256, 0} and of int {256, 0, 0, 0} are the same: name both)
+            wide = len(raw) % 8 == 0 and np.frombuffer(raw, dtype="<i8").tolist() == declared
             raise UsageError(f"kernel {kernel.name}: its source's tcraw_launch holds {len(said)} "
                              f"value{'s' * (len(said) != 1)}, {said}; its declaration's launch is {len(declared)}, "
-                             f"{declared} ({', '.join(names[:len(declared)])}): state all of them in the source")
+                             f"{declared} ({', '.join(names[:len(declared)])}): state all of them in the source"
+                             + ("; or, if it is declared long long, declare it int" if wide else ""))
         diff = ", ".join(f"{n} {s} vs {d}" for n, s, d in zip(names, said, declared) if s != d)
         where = "--block and --smem" if user else "the geometry (tcraw's registry or the spec)"
         raise UsageError(f"kernel {kernel.name}: its source states tcraw_launch = {said}, its declaration "
@@ -782,7 +782,7 @@ def compile_table(chosen, archs, *, out=None, note=print):
                         row["detail"] = "; ".join(filter(None, (getattr(exc, "hints", ""), *errors)))
                     said = getattr(exc, "log", "") or str(exc)   # the whole message and log once, not a table
                     note(f"{kernel.name} {arch}: {exc}" if said not in noted else   # cell (nor once an arch)
-                         f"{kernel.name} {arch}: {row['detail']} (as above)")
+                         f"{kernel.name} {arch}: {first_error(getattr(exc, 'log', '')) or row['detail']} (as above)")
                     noted.add(said)
                 else:
                     row.update(arch=str(cubin.arch), registers=cubin.registers, smem_bytes=cubin.smem_bytes,

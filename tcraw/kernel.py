@@ -41,19 +41,23 @@ class Geometry:
 def checked_min_arch(value, what="min_arch"):
     """A kernel's lowest compute capability as a whole number (80), given so or as --arch spells a
     target ("sm_80", "80", "8.0"); an arch-specific one (sm_90a) is min_arch 90 with arch_specific."""
+    cc = value
     if isinstance(value, str):
         from .compiler import Arch
         try:
             arch = Arch.parse(value)
         except UsageError:
             raise UsageError(f"{what} {value!r}: write a compute capability such as 80 (or sm_80, 8.0)") from None
-        if arch.suffix:
+        if arch.suffix == "a":
             raise UsageError(f"{what} {value!r}: give the compute capability alone ({arch.cc}); the "
-                             f"'{arch.suffix}' target is arch_specific=True (--arch-specific)")
-        value = arch.cc
-    if not is_whole(value, 50, 200):
+                             "'a' target is arch_specific=True (--arch-specific)")
+        if arch.suffix:
+            raise UsageError(f"{what} {value!r}: give the compute capability alone ({arch.cc}); tcraw builds a "
+                             "kernel for each arch or for sm_XXa alone, not for an 'f' family")
+        cc = arch.cc
+    if not is_whole(cc, 50, 200):
         raise UsageError(f"{what} is a compute capability from 50 to 200, such as 80 (or \"sm_80\"); got {value!r}")
-    return int(value)
+    return int(cc)
 
 
 @dataclass(frozen=True)

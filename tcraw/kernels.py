@@ -10,8 +10,8 @@ memory. Every kernel takes (A, B, C, M, N, K) with row-major A (M×K), B (K×N),
 from dataclasses import replace
 
 from .errors import NamedTable, UsageError
-from .kernel import (NAME_MOST, Geometry, Kernel, cdiv, checked_choose, checked_macros, is_name, macro_defines,
-                     spelt_macros, texts)
+from .kernel import (NAME_MOST, Geometry, Kernel, cdiv, checked_choose, checked_macros, checked_min_arch, is_name,
+                     macro_defines, spelt_macros, texts)
 from .precision import FAMILIES, PRECISIONS
 from .validate import INT32_MAX, close_to, defines as checked_defines, is_dir, is_file, is_whole
 from .wgmma import SM90_SMEM_BYTES, wgmma_kernel
@@ -249,12 +249,14 @@ BASELINE = "naive_fp32"
 
 def check_own_name(kernel):
     """Refuse a user's kernel under a built-in's name (taken_name) — as load_spec and user_kernel
-    do — wherever the API takes one: its cubin would overwrite the built-in's in a `compile --out`
-    directory, the name would select it in the built-in's place, and a child process would run the
-    built-in. tcraw's own kernels (their source in cuda_src/: the registry's, their configurations,
-    copies made with replace) keep their names."""
+    do — wherever kernels are chosen or compiled into a directory (select, checked_chosen,
+    compile_table): its cubin would overwrite the built-in's in a `compile --out` directory, the name
+    would select it in the built-in's place, and a child process would run the built-in. tcraw's
+    own kernels (a source file in this tcraw's cuda_src/: the registry's, their configurations,
+    copies made with replace) keep their names; a copy pointing at another checkout's does not."""
     from .compiler import CUDA_SRC, source_path
-    if taken_name(kernel.name) and source_path(kernel.source).resolve().parent != CUDA_SRC.resolve():
+    path = source_path(kernel.source)   # (its directory resolved, not the file: cuda_src/ may hold links)
+    if taken_name(kernel.name) and not (path.parent.resolve() == CUDA_SRC.resolve() and is_file(path)):
         raise UsageError(f"kernel {kernel.name!r} ({kernel.source}) has a built-in kernel's name; give yours "
                          "its own (name= in Python, --name)")
 
@@ -539,6 +541,13 @@ def load_spec(path):
     return kernels
 
 
+def three_sizes(block):
+    """A block as --block reads it: 256 or (16, 16) is (x, y, z) with y and z 1 where not given
+    (anything else as it is, for the caller to refuse)."""
+    block = (block,) if is_whole(block) else block
+    return (*block, *(1,) * (3 - len(block))) if isinstance(block, (tuple, list)) and 1 <= len(block) < 3 else block
+
+
 def tile_geometry(block, block_tile, smem_bytes=0):
     """The geometry of a kernel that gives each block one block_tile = (rows, cols) of C: grid.x
     over N's tiles, grid.y over M's, a fixed block of (x, y, z) threads and dynamic shared memory.
@@ -547,10 +556,7 @@ def tile_geometry(block, block_tile, smem_bytes=0):
         values = tuple(values) if isinstance(values, (tuple, list)) else None
         return values if values is not None and len(values) == count and \
             all(is_whole(v, 1, INT32_MAX) for v in values) else None
-    given = (block,) if is_whole(block) else block   # (256, or (16, 16): y and z 1, as user_kernel and --block read)
-    if isinstance(given, (tuple, list)) and 1 <= len(given) < 3:
-        given = (*given, *(1,) * (3 - len(given)))
-    threads, tile = whole(given, 3), whole(block_tile, 2)
+    threads, tile = whole(three_sizes(block), 3), whole(block_tile, 2)
     if threads is None or threads[0] * threads[1] * threads[2] > 1024 or threads[2] > 64:
         raise UsageError(f"a block is 1 to 3 whole numbers ≥ 1 (x, y, z), at most 1024 threads and z ≤ 64 on any "
                          f"CUDA GPU; got block={block!r}")
@@ -579,12 +585,12 @@ def user_kernel(source, entry, precision, *, block, tile=(1, 1, 1), block_tile=N
     from pathlib import Path
     def sizes(v, counts):
         return isinstance(v, (tuple, list)) and len(v) in counts and all(is_whole(x, 1, INT32_MAX) for x in v)
-    block = (block,) if is_whole(block) else block   # (256: one size, as --block 256 reads)
-    if not sizes(block, (1, 2, 3)):   # (more than 1024 threads: tile_geometry's refusal, below)
+    if not sizes(block := three_sizes(block), (3,)):   # (more than 1024 threads: tile_geometry's refusal, below)
         raise UsageError(f"--block (block=) is 1 to 3 sizes (x, y, z), each ≥ 1 and below 2^31; got {block!r}")
     if not sizes(tile, (3,)):
         raise UsageError(f"--tile (tile=) is three sizes (M, N, K), each ≥ 1 and below 2^31; got {tile!r}")
-    block, tile = tuple(block) + (1,) * (3 - len(block)), tuple(tile)
+    block, tile = tuple(block), tuple(tile)
+    min_arch = checked_min_arch(min_arch, "--min-arch (min_arch=)")   # (its origin's flag a number, as read back)
     if not isinstance(source, (str, os.PathLike)) or not isinstance(entry, str) or \
             not isinstance(name, (str, type(None))):
         raise UsageError(f"source is a path, entry and name texts; got {source!r}, {entry!r}, {name!r}")
@@ -598,8 +604,6 @@ def user_kernel(source, entry, precision, *, block, tile=(1, 1, 1), block_tile=N
         raise UsageError(f"entry {entry!r:.100} cannot name the kernel's records and files (a template's or "
                          f"mangled symbol, longer than {NAME_MOST} or starting with -): give it a name of letters, "
                          "digits and _ - . + = [ ], not starting with -, with --name (name=)")
-    if taken_name(name or entry):
-        raise UsageError(f"{name or entry!r} is a built-in kernel's name; give yours its own (--name; name= in Python)")
     if block_tile is None:
         # a tile of 1 × 1 (any shape): one element of C a thread, rows along y and columns along x —
         # not one a block, which would launch a whole block for each element
@@ -609,7 +613,8 @@ def user_kernel(source, entry, precision, *, block, tile=(1, 1, 1), block_tile=N
     if (missing := [d for d in include_dirs if not is_dir(d)]):   # (as --include refuses it)
         raise UsageError(f"include directory {missing[0]} is not a directory (--include, include_dirs=)")
     # absolute, links kept: a linked source's "name" includes are its link's neighbours, as nvcc's
-    source, include_dirs = str(Path(source).absolute()), tuple(str(Path(d).absolute()) for d in include_dirs)
+    given, source = source, str(Path(source).absolute())
+    include_dirs = tuple(str(Path(d).absolute()) for d in include_dirs)
     origin = ("--source", source, "--entry", entry, "--precision", getattr(precision, "key", precision),
               "--block", ",".join(map(str, block)), "--tile", ",".join(map(str, tile)),
               "--block-tile", ",".join(map(str, block_tile)), "--smem", str(smem_bytes),
@@ -621,5 +626,6 @@ def user_kernel(source, entry, precision, *, block, tile=(1, 1, 1), block_tile=N
                     include_dirs=include_dirs, align=align, origin=origin, arch_specific=arch_specific,
                     summary=f"user kernel from {Path(source).name}")
     if not is_file(source):   # (after the declaration's own checks: before the GPU, not at its first build)
-        raise UsageError(f"--source (source=) {source} is not a file")
+        raise UsageError(f"--source (source=) {given} is not a file")
+    check_own_name(kernel)
     return kernel

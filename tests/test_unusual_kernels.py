@@ -373,7 +373,9 @@ def test_every_compile_error_is_in_the_rows_detail(tmp_path, capsys):
      's[threadIdx.x] = d[threadIdx.x] = A[0]; C[0] = s[1] + d[1]; }}', ["--block", "128", "--smem", "220000"],
      "40000 bytes of static shared memory and 220000 dynamic (--smem) are more than any GPU gives a block"),
     ('extern "C" __constant__ long long tcraw_launch[2] = {{128, 0}};\n'
-     'extern "C" __global__ void mm({sig}) {{ C[0] = A[0]; }}', ["--block", "128"], "holds 64-bit integers"),
+     'extern "C" __global__ void mm({sig}) {{ C[0] = A[0]; }}', ["--block", "128"],
+     "holds 4 values, [128, 0, 0, 0]; its declaration's launch is 2, [128, 0] (threads, smem bytes): state all of "
+     "them in the source; or, if it is declared long long, declare it int"),
 ])
 def test_a_launch_no_gpu_runs_is_refused_when_it_compiles(tmp_path, capsys, source, flags, needle):
     src = tmp_path / "k.cu"
@@ -421,3 +423,45 @@ def test_source_flags_empty_or_all_and_a_missing_source_are_named(tmp_path, caps
 def test_tile_geometry_reads_a_block_of_one_or_two_sizes_as_user_kernel_does():
     assert tcraw.tile_geometry((16, 16), (16, 16))(64, 64, 64).block == (16, 16, 1)
     assert tcraw.tile_geometry(256, (1, 256))(64, 512, 64) == tcraw.Geometry((2, 64, 1), (256, 1, 1))
+
+
+def test_a_min_arch_given_as_text_reaches_a_child_process_as_a_number(tmp_path):
+    (tmp_path / "k.cu").write_text(SCALAR)
+    mine = tcraw.user_kernel(tmp_path / "k.cu", "mm", "fp32", block=16, min_arch="sm_80")
+    args = kernels.child_args(mine)   # (it reads the flags back: int("sm_80") raised a ValueError)
+    assert args[args.index("--min-arch") + 1] == "80"
+    with pytest.raises(UsageError, match="not for an 'f' family"):
+        tcraw.user_kernel(tmp_path / "k.cu", "mm", "fp32", block=16, min_arch="sm_100f")
+
+
+def test_an_int_tcraw_launch_of_other_values_is_not_taken_for_64_bit_integers(tmp_path, capsys):
+    src = tmp_path / "k.cu"
+    src.write_text('extern "C" __constant__ int tcraw_launch[4] = {256, 0, 1, 0};\n'
+                   f'extern "C" __global__ void mm({SIGNATURE}) {{ C[0] = A[0]; }}\n')
+    assert main(["compile", "--arch", "sm_90", "--format", "json", "--source", str(src), "--entry", "mm",
+                 "--precision", "fp32", "--block", "256"]) == 2
+    detail = json.loads(capsys.readouterr().out)[0]["detail"]
+    assert "holds 4 values, [256, 0, 1, 0]" in detail and "long long" not in detail
+
+
+def test_bench_and_profile_build_only_the_spec_kernels_asked_for(tmp_path, capsys):
+    (tmp_path / "good.cu").write_text(SCALAR)
+    (tmp_path / "broken.cu").write_text(f'extern "C" __global__ void mm({SIGNATURE}) {{ int x = ; }}\n')
+    spec = tmp_path / "s.py"
+    spec.write_text("from tcraw import Kernel, tile_geometry\nG = tile_geometry((16, 16, 1), (16, 16))\n"
+                    "KERNELS = [Kernel(name=n, source=n + '.cu', entry='mm', precision='fp32', min_arch=70, "
+                    "tile=(1, 1, 1), geometry=G) for n in ('good', 'broken')]\n")
+    for argv in (["bench", "--spec", str(spec), "--kernel", "good", "--sizes", "64"],
+                 ["profile", "--spec", str(spec), "--kernel", "good", "--size", "64"]):
+        assert main(argv) == 3   # (no GPU, or no ncu, here: after the request's checks)
+        assert "broken" not in capsys.readouterr().err
+    assert main(["bench", "--spec", str(spec), "--sizes", "64"]) == 3
+    assert "broken: does not build here — " in capsys.readouterr().err
+    assert main(["profile", "--spec", str(spec), "--kernel", "broken", "--size", "64"]) == 2   # (not a row: refused)
+    assert "error: expected an expression" in capsys.readouterr().err
+
+
+def test_a_relative_source_under_a_built_in_name_is_not_taken_for_tcraws_own(tmp_path):
+    mine = kernel("no_such_file_here.cu", name="naive_fp32")   # (relative: looked for in cuda_src/, not there)
+    with pytest.raises(UsageError, match="has a built-in kernel's name"):
+        kernels.select(["naive_fp32"], extra=[mine])

@@ -313,8 +313,8 @@ class CtypesBackend(Backend):
         self._nv("nvrtcGetProgramLogSize", c_void_p(prog), byref(size))
         buf = ctypes.create_string_buffer(size.value)
         self._nv("nvrtcGetProgramLog", c_void_p(prog), buf)
-        return buf.raw.replace(b"\0", b"").decode(errors="replace")   # (.value ends at the NUL NVRTC puts
-        #                                                          before ptxas's errors: they would be lost)
+        # (not .value: it ends at the NUL NVRTC puts before ptxas's errors, and they would be lost)
+        return buf.raw.replace(b"\0", b"").decode(errors="replace")
 
     def nvrtc_get_cubin(self, prog):
         size = c_size_t()

@@ -35,7 +35,8 @@ def times(lines):
     for line in lines:
         if (m := ROW.match(line)):
             label = "cublas" if m[1] == "cublas" else (m[2] or "[picked]")[1:-1]
-            dims = (int(m[6]),) * 3 if m[6] else tuple(map(int, m.group(3, 4, 5)))   # (bench writes M = N = K as 1024³)
+            # (bench writes M = N = K as 1024³)
+            dims = (int(m[6]),) * 3 if m[6] else tuple(map(int, m.group(3, 4, 5)))
             out.setdefault(dims, {})["" if label == "picked" else label] = float(m[7])
     return out
 
