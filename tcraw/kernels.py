@@ -256,7 +256,8 @@ def check_own_name(kernel):
     copies made with replace) keep their names; a copy pointing at another checkout's does not."""
     from .compiler import CUDA_SRC, source_path
     path = source_path(kernel.source)   # (its directory resolved, not the file: cuda_src/ may hold links)
-    if taken_name(kernel.name) and not (path.parent.resolve() == CUDA_SRC.resolve() and is_file(path)):
+    own = path.parent.resolve() == CUDA_SRC.resolve() and (is_file(path) or KERNELS.get(kernel.name) is kernel)
+    if taken_name(kernel.name) and not own:   # (the registry's own with its file gone: source_refusal says so)
         raise UsageError(f"kernel {kernel.name!r} ({kernel.source}) has a built-in kernel's name; give yours "
                          "its own (name= in Python, --name)")
 
