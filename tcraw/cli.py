@@ -13,7 +13,6 @@ import re
 import sys
 
 from . import compiler, driver, kernels, report, runtime, toolchain, validate
-from .kernel import checked_min_arch
 from .errors import ArchError, NoDeviceError, TcrawError, UsageError
 
 
@@ -138,7 +137,7 @@ def _user_kernels(args):
         return kernels.load_spec(args.spec)
     if args.smem < 0:
         raise UsageError(f"--smem is the dynamic shared memory in bytes, 0 or more (got {args.smem})")
-    min_arch = checked_min_arch(args.min_arch, "--min-arch")
+    min_arch = kernels.checked_min_arch(args.min_arch, "--min-arch")
     for d in args.include:
         if not validate.is_dir(d):
             raise UsageError(f"--include {d} is not a directory")

@@ -520,7 +520,8 @@ def compile_cubin(kernel, arch, backend=None, cache=None):
     cubin.kernel = kernel.name
     for field, value in resources(cubin.image, cubin.log, kernel.entry).items():
         setattr(cubin, field, value)
-    check_declared_launch(kernel, cubin.image)   # (first: what it states names the field that drifted)
+    # (first: what it states names the field that drifted)
+    check_declared_launch(kernel, cubin.image, cubin.smem_bytes)
     check_signature(kernel, cubin.image)
     return cubin
 
@@ -542,16 +543,17 @@ def check_signature(kernel, image):
                          "(a pointer is 8 bytes, an int 4)")
 
 
-def check_declared_launch(kernel, image):
+def check_declared_launch(kernel, image, static_smem):
     """A kernel's source may state the launch it needs in ``extern "C" __constant__ int
     tcraw_launch[] = {threads per block, dynamic smem bytes, TMA box rows, cols, ...}``; its
     declaration (the registry's or a spec's geometry and boxes) must say the same, so the two
     cannot drift apart unnoticed. And the block must be one the cubin can run on some GPU: no
-    more threads than its __launch_bounds__, no more shared memory, static and dynamic, than any
-    GPU gives a block."""
+    more threads than its __launch_bounds__, no more shared memory — ``static_smem``, the cubin's
+    (kernel_resources, read by the caller already), and the declared dynamic — than any GPU gives
+    a block."""
     import math
     import numpy as np
-    from .cubin import kernel_max_threads, kernel_resources, symbol_bytes
+    from .cubin import kernel_max_threads, symbol_bytes
     from .wgmma import SM90_SMEM_BYTES
     g = kernel.geometry_at(*kernel.tile)
     user = kernel.origin[:1] == ("--source",)
@@ -560,9 +562,9 @@ def check_declared_launch(kernel, image):
         raise UsageError(f"kernel {kernel.name}: its source's __launch_bounds__ allows at most {most} threads a block; "
                          f"its declaration launches {math.prod(g.block)} (block {g.block}), which no GPU would run: "
                          f"make {where} agree with the source")
-    if (static := kernel_resources(image, kernel.entry)["smem_bytes"]) + g.smem_bytes > SM90_SMEM_BYTES:
-        raise UsageError(f"kernel {kernel.name}: {static} bytes of static shared memory and {g.smem_bytes} dynamic "
-                         f"({'--smem' if user else 'the geometry'}) are more than any GPU gives a block "
+    if static_smem + g.smem_bytes > SM90_SMEM_BYTES:
+        raise UsageError(f"kernel {kernel.name}: {static_smem} bytes of static shared memory and {g.smem_bytes} "
+                         f"dynamic ({'--smem' if user else 'the geometry'}) are more than any GPU gives a block "
                          f"({SM90_SMEM_BYTES}); declare less")
     raw = symbol_bytes(image, "tcraw_launch")
     if raw is None:
@@ -652,7 +654,7 @@ def load_prebuilt(kernel, device_arch, cubin_dir):
             image = path.read_bytes()
             check_prebuilt(kernel, arch, path, image)   # (first: a damaged cubin is named as such)
             found = kernel_resources(image, kernel.entry, source=str(path))
-            check_declared_launch(kernel, image)   # prebuilt cubins drift the easiest
+            check_declared_launch(kernel, image, found["smem_bytes"])   # prebuilt cubins drift the easiest
             check_signature(kernel, image)
             return Cubin(kernel.name, arch, image, "", compile_ms=0.0, cached=True,
                          spill_bytes=0 if found["stack_bytes"] == 0 else None, **found)
