@@ -200,6 +200,9 @@
 #          realigning picks and clusters of 2 and 4 realigning
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
 #          06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
+#   owntests (issue 14) the GPU cases of the your-own-kernel files (user and unusual kernels, cubin-only), -v
+#   lines  (issue 14) rows a multiple of 16 bytes but off 128-byte lines: read in place beside copied to
+#          lines first, the pick as it is and as if on lines (scripts/lines_study.py, LINES_KEY: fp16)
 # BENCH_KEYS / BENCH_VARIANTS narrow the bench part. Logs under $OUT.   OUT=out bash scripts/gpu_issue18_session.sh tests bench   (then: study)
 source "$(dirname "$0")/gpu_env.sh"
 write_env
@@ -1331,6 +1334,14 @@ or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
     done
     sanitize_configs realign fp16:60x1001x1555 bf16:40x3001x1100 fp16:64x2999x4099:CONSUMERS=1,BN=128,CLUSTER=2,B_REALIGN=1 \
       fp16:130x1003x1100:CONSUMERS=2,BN=128,CLUSTER=4,B_REALIGN=1 ;;
+  owntests)
+    timeout ${OWN_S:-240} $PY -m pytest -v -rs -p no:cacheprovider tests/test_user_kernels.py \
+      tests/test_unusual_kernels.py tests/test_cubin_only.py > "$OUT/pytest_own.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_own.txt")" ;;
+  lines)
+    timeout ${LINES_S:-300} $PY scripts/lines_study.py --shapes ${LINES_SHAPES:-scripts/shapes/lines.txt} \
+      --precision ${LINES_KEY:-fp16} > "$OUT/lines_${LINES_KEY:-fp16}.txt" 2>&1
+    echo "lines exit $?"; tail -28 "$OUT/lines_${LINES_KEY:-fp16}.txt" ;;
   closing)
     KERNELS=dmma_fp64 timeout ${SANITIZE_S:-150} bash scripts/sanitize.sh "$OUT/sanitize_08.log" | tail -3
     timeout ${LADDERS_S:-120} $PY -m tcraw bench --precision fp64 --sizes 4096,6144,8192 --iters 20 --seed 7 \
