@@ -201,8 +201,10 @@
 #   closing compute-sanitizer over 08; `tcraw bench` on the fp64 ladder (4096³, 6144³, 8192³);
 #          06's picks on mid-M shapes (fp16, bf16) and the odd suite (fp16)
 #   owntests (issue 14) the GPU cases of the your-own-kernel files (user and unusual kernels, cubin-only), -v
-#   lines  (issue 14) rows a multiple of 16 bytes but off 128-byte lines: read in place beside copied to
-#          lines first, the pick as it is and as if on lines (scripts/lines_study.py, LINES_KEY: fp16)
+#   lines  (issue 14) A's rows a multiple of 16 bytes but off 128-byte lines: read in place, copied to lines
+#          first, and as picked (scripts/lines_study.py on LINES_SHAPES, LINES_KEY: fp16)
+#   cubinonly the cubin-only GPU tests (--tb=short), their fixture's compile of every kernel warmed first
+#          in four processes side by side (one cache), each one's exit and stderr logged
 # BENCH_KEYS / BENCH_VARIANTS narrow the bench part. Logs under $OUT.   OUT=out bash scripts/gpu_issue18_session.sh tests bench   (then: study)
 source "$(dirname "$0")/gpu_env.sh"
 write_env
@@ -1342,6 +1344,19 @@ or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
     timeout ${LINES_S:-300} $PY scripts/lines_study.py --shapes ${LINES_SHAPES:-scripts/shapes/lines.txt} \
       --precision ${LINES_KEY:-fp16} > "$OUT/lines_${LINES_KEY:-fp16}.txt" 2>&1
     echo "lines exit $?"; tail -28 "$OUT/lines_${LINES_KEY:-fp16}.txt" ;;
+  cubinonly)
+    rest=$($PY -c "from tcraw import kernels; print(' '.join(k for k in kernels.KERNELS if not k.startswith('wgmma_')))")
+    kmajor=$($PY -c "from tcraw import kernels; print(' '.join(k for k in kernels.KERNELS if 'kmajor' in k))")
+    i=0
+    for group in wgmma_tma_fp16 wgmma_tma_bf16 "$kmajor" "$rest"; do
+      i=$((i + 1))
+      (timeout ${WARM_S:-240} $PY -m tcraw compile --arch sm_90,sm_80 --kernel "$group" --out /tmp/cubins_$i \
+        --format json > /dev/null 2> "$OUT/compile_$i.err"; echo "compile group $i exit $?" >> "$OUT/compile_exits.txt") &
+    done
+    wait; cat "$OUT/compile_exits.txt"
+    timeout ${OWN_S:-240} $PY -m pytest -v -rs --tb=short -p no:cacheprovider tests/test_cubin_only.py \
+      > "$OUT/pytest_cubin_only.txt" 2>&1
+    echo "pytest exit $?: $(tail -1 "$OUT/pytest_cubin_only.txt")" ;;
   closing)
     KERNELS=dmma_fp64 timeout ${SANITIZE_S:-150} bash scripts/sanitize.sh "$OUT/sanitize_08.log" | tail -3
     timeout ${LADDERS_S:-120} $PY -m tcraw bench --precision fp64 --sizes 4096,6144,8192 --iters 20 --seed 7 \

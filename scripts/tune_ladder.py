@@ -48,10 +48,10 @@ FAMILIES = {
 }
 
 
-# what 06's pick sets (wgmma_config's configurations; WAIT_DEPTH follows them unless a variant
-# sets it, kernels.wgmma_wait_depth): --picked variants leave these to it
+# what 06's pick sets (wgmma_config's configurations, and wgmma_pick's A_LINES; WAIT_DEPTH follows
+# them unless a variant sets it, kernels.wgmma_wait_depth): --picked variants leave these to it
 PICKED_MACROS = {name for config in kernels.WGMMA_CONFIGS + kernels.SWAPPED_CONFIGS + (kernels.TURNS_CONFIG,)
-                 for name in config}
+                 for name in config} | {"A_LINES"}
 
 
 def picked_wgmma(key, tile, name):

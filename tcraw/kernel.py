@@ -104,6 +104,11 @@ class Kernel:
     # stride); an operand whose rows are not is copied to a pitched buffer on the device inside
     # the timed launch (matmul.Pitched). 0: the tile padding already gives what the kernel needs.
     pitch: int = 0
+    # Operands ("A", "B") copied the same way, to rows of a 128-byte multiple (matmul.COPY_PITCH_BYTES),
+    # wherever their rows start off 128-byte lines though a multiple of ``pitch``: a TMA box row of
+    # such an operand costs the L2 two or more read requests (06's pick: A where the copy costs less
+    # than those requests, wgmma.wgmma_copies_a_to_lines).
+    lines: tuple = ()
     # How B may lie in memory: "row" (K×N, N contiguous — tcraw's default) and/or "col" (K-major:
     # stored N×K, what wgmma's FP8/INT8/TF32 forms and cuBLASLt's FP8 "TN" take).
     b_layouts: tuple = ("row",)
@@ -173,6 +178,11 @@ class Kernel:
             raise UsageError(f"kernel {self.name}: b_layouts is a tuple of \"row\" (B stored K×N) and/or \"col\" "
                              f"(N×K), at least one; got {layouts!r}")
         object.__setattr__(self, "b_layouts", tuple(layouts))
+        if isinstance(self.lines, str) or not isinstance(self.lines, (tuple, list)) or \
+                not set(self.lines) <= {"A", "B"} or len(set(self.lines)) != len(self.lines):
+            raise UsageError(f"kernel {self.name}: lines is a tuple of the operands copied to 128-byte rows where "
+                             f"theirs start off 128-byte lines, \"A\" and/or \"B\" once each; got {self.lines!r}")
+        object.__setattr__(self, "lines", tuple(self.lines))
         object.__setattr__(self, "min_arch", checked_min_arch(self.min_arch, f"kernel {self.name}: min_arch"))
         # (specs may name it: "fp16")
         object.__setattr__(self, "precision", validate.precision(self.precision, f"kernel {self.name}: "))

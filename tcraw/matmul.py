@@ -296,7 +296,8 @@ COPY_PITCH_BYTES = 128
 
 class Pitched:
     """Pitched device copies of the operands whose rows are not a multiple of ``kernel.pitch``
-    bytes (a tensor map's 16): A or B is copied in before each launch, row by row, into rows
+    bytes (a tensor map's 16) — and of those in ``kernel.lines`` whose rows start off 128-byte
+    lines: A or B is copied in before each launch, row by row, into rows
     padded to COPY_PITCH_BYTES, and C is written there and copied out after — both inside the
     timed launch (pitch_copies: cuda_src/pitch_rows.cu, or cuMemcpy2DAsync), so the time counts
     them. The pad bytes are never read: the tensor maps keep the real M, N, K, and the copy
@@ -325,8 +326,9 @@ class Pitched:
         for name, (rows, cols), dtype in (("A", (m, k), p.in_dtype), ("B", b_shape(b_layout, n, k), p.in_dtype),
                                           ("C", (m, n), p.out_dtype)):
             row = cols * dtype.itemsize
-            if align and row % align and not (name == "B" and kernel.realign_b):   # (06 realigns B itself)
-                step = math.lcm(align, COPY_PITCH_BYTES)
+            off_pitch = align and row % align and not (name == "B" and kernel.realign_b)   # (06 realigns B itself)
+            if off_pitch or (name in kernel.lines and row % COPY_PITCH_BYTES):
+                step = math.lcm(align or 1, COPY_PITCH_BYTES)
                 yield name, rows, row, -(-row // step) * step
 
     @staticmethod

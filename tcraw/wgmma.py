@@ -41,8 +41,10 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
               "C_PARTS": 1,      # swapped past 64 of M: C's box BN / C_PARTS rows, the parts stored in turn —
                                  # a smaller C staging buffer, a stage more (the .cu's store_c)
               "STREAM_K_DIV": 2,  # stream-K's pieces are at least 1/STREAM_K_DIV of a tile ...
-              "STREAM_K_ROUNDS": 4}  # ... and cut a last partial round only after this many whole ones
+              "STREAM_K_ROUNDS": 4,  # ... and cut a last partial round only after this many whole ones
                                      # (0: fewer tiles than clusters are all cut, stream-K over the whole problem)
+              "A_LINES": 0}      # 1: A copied to 128-byte rows first where its rows start off 128-byte lines
+                                 # (the host's: Kernel.lines; not a macro of the .cu — HOST_MACROS)
 WGMMA_ROW_BYTES = 128          # a slice of K: one 128-byte swizzle row per operand row (64 halves)
 WGMMA_C_BOX_COLS = 32          # C leaves in 64 × 32 fp32 boxes (one 128-byte swizzle row; 64 of bf16)
 SM90_SMEM_BYTES = 227 * 1024   # dynamic + static shared memory one sm_90 block can have
@@ -123,7 +125,10 @@ def wgmma_cluster_shape(tile):
 WGMMA_POSITIVE = ("CONSUMERS", "BN", "STAGES", "CLUSTER", "GROUP_M", "SPLIT_MIN_SLICES", "SPLIT_LOADS",
                   "STREAM_K_DIV", "SPLIT_MAX", "SPLIT_ROUNDS", "C_PARTS")
 # ... and those that switch something on or off: 0 or 1 (the .cu reads any other value as 1)
-WGMMA_SWITCHES = ("STREAM_K", "SPLIT_K", "SWAP_AB", "SHARE_A", "B_REALIGN")
+WGMMA_SWITCHES = ("STREAM_K", "SPLIT_K", "SWAP_AB", "SHARE_A", "B_REALIGN", "A_LINES")
+# ... of which the host's alone: not passed to NVRTC, not in a configuration's variant (its cubin
+# and prebuilt file are the same without it)
+HOST_MACROS = ("A_LINES",)
 SPLIT_ROUNDS_MOST = 8   # (each round more is a partial tile a block in the workspace)
 
 
@@ -303,7 +308,8 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
     bm, bn, cluster = wgmma_rows(tile), tile["BN"], tile["CLUSTER"]
     bk = WGMMA_ROW_BYTES // elem   # a slice is one 128-byte swizzle row of K
     plain = {**WGMMA_TILE, "WAIT_DEPTH": 0, "SPLIT_LOADS": wgmma_split_loads({**tile, "SPLIT_LOADS": None})}
-    variant = "" if choose else spelt_macros(tile, plain)
+    built = {name: value for name, value in tile.items() if name not in HOST_MACROS}   # (what NVRTC gets)
+    variant = "" if choose else spelt_macros(built, plain)
     # (B_REALIGN: 8 super-rows of B — 64 of its rows — by BN + 8 halves: the .cu's b_realign)
     b_box = (8, bn + 8) if tile["B_REALIGN"] else (bk, 64) if b_layout == "row" else (64, bk)
     along_m, along_n = wgmma_cluster_shape(tile)   # (swapped: along N, along M)
@@ -317,7 +323,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
     return Kernel(
         name=name or entry, source=source, entry=entry,
         precision=PRECISIONS[key], min_arch=90, arch_specific=True, cluster=cluster, tile=(1, 1, 1), pitch=16,
-        geometry=wgmma_geometry(tile), defines=macro_defines(tile) + (macro,),
+        geometry=wgmma_geometry(tile), defines=macro_defines(built) + (macro,), lines=("A",) * tile["A_LINES"],
         align=16, tma_boxes=(a_box, b_box, c_box, (8, bk)), persistent=True,   # (8, bk): A at M's edge
         workspace=wgmma_workspace(tile), tma_element=element, b_layouts=(b_layout,), max_m=tile["A_ROWS"],
         realign_b=bool(tile["B_REALIGN"]),
@@ -930,7 +936,7 @@ def split_k_sum_us(p, bm, bn):
     return p * bm * bn * 4 / SM_BYTES_PER_US + SPLIT_K_US
 
 
-def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2):
+def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2, a_lines=False):
     """Modelled µs of 06 with ``tile`` on (m, n, k): the busiest cluster's k-slices at the tile's
     rate (the schedule the kernel itself computes: rounds, stream-K, split-K) plus split-K's
     final sum, or the time to stream A, B and C through HBM — with (16-bit inputs) the time for the
@@ -938,7 +944,8 @@ def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2):
     two where rows lie on 128-byte lines, their norm of order L2_OVERLAP where they do not. Returns
     (that time, whether the schedule splits tiles along K). Consumers taking turns (PINGPONG) get
     the rate of the cooperative tile of their size — the stores they hide are not modelled, and
-    the picker does not rank them by it (wgmma_takes_turns decides)."""
+    the picker does not rank them by it (wgmma_takes_turns decides). ``a_lines``: A's rows copied
+    to 128-byte lines first (wgmma_copies_a_to_lines prices the copy itself)."""
     consumers, bn, cluster = tile["CONSUMERS"], tile["BN"], tile["CLUSTER"]
     bm = wgmma_rows(tile)
     # a slice is 128 bytes of K whatever the type: its MMA time is the same (FP8's rate is twice
@@ -960,7 +967,8 @@ def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2):
     # every block's k-slices, each bm box rows of A and bn of B, a multicast operand's shared
     if elem_bytes == 2 and not tile.get("SWAP_AB"):
         along_m, along_n = wgmma_cluster_shape(tile)
-        per_row_a, per_row_b = box_row_requests(k * elem_bytes), box_row_requests(n * elem_bytes)
+        per_row_a = BOX_ROW_REQUESTS["line"] if a_lines else box_row_requests(k * elem_bytes)
+        per_row_b = box_row_requests(n * elem_bytes)
         requests_us = tiles * cluster * kt * (bm / along_n * per_row_a + bn / along_m * per_row_b) / L2_REQUESTS_PER_US
         if max(per_row_a, per_row_b) > 1 and L2_OVERLAP:   # rows off lines (wgmma_rows_off_lines)
             busy_us = (busy_us ** L2_OVERLAP + requests_us ** L2_OVERLAP) ** (1 / L2_OVERLAP)
@@ -1299,6 +1307,53 @@ GEMV_10, GEMV_10_IN_CLUSTER = "GEMV_10", "GEMV_10_IN_CLUSTER"   # (the latter's 
 GEMV_M_MOST, GEMV_MIN_N = 4, 80
 
 
+# A's rows off 128-byte lines, copied to lines first (A_LINES=1: Kernel.lines, matmul.Pitched).
+# Rows a multiple of 16 bytes are read in place; where they start 16 bytes off a 32-byte boundary
+# a box row costs the L2 2.47 read requests, not 1 (BOX_ROW_REQUESTS), and A crosses the L2 once
+# per BN columns of C. Copied first (cuda_src/pitch_rows.cu, inside the timed launch), at the weak
+# shapes of surveys 7 and 8 (H100, fp16, same process: docs/results/2026-12-06-h100-a-lines/,
+# run 1): 9240×4648×14072 2323 → 1923 µs, 656×11560×8824 264 → 230, 1072×12136×1624 89.5 → 80.0,
+# 6000×7344×1624 265 → 245 (0.83–0.93× the time; the model's requests term foretold the three
+# smaller savings within 2.3 µs) — rows 48, 80 or 112 bytes past a line, tiles sharing B, not A.
+# Where the copy's bytes were many beside the requests saved it lost (2776×1112×5640, A 31 MB:
+# +6.5 %), and where the problem was small (272×5472×4824 +6.5 %: a launch more). On 14 shapes
+# drawn after a first rule (run 2: any row 16 off 32, the model's saving against the copy) it won
+# where that held (1848×5968×15832 0.84×, 11744×16368×3240 0.85×) and lost or tied elsewhere:
+# where the pick shares A already (SHARE_A: +1.6 to +3.4 %, 3 of 3) or shares B four ways
+# (clusters of 4 along M, the ranking's answer to rows off lines: +1.0, +1.8 %), one consumer's
+# tiles (+0.8 %), and rows 16 bytes past a line, whose requests cost little in place
+# (1.00× at 4616×12288×7112 and 1360×5344×4488; +5.7 % at 192×2736×7176; 0.94× at 4936×3192×2440).
+# Rows 32, 64 or 96 bytes off a line (whole sectors, two requests) lost at all six timed (+1 to
+# +18 %), though the model priced a saving at two. B is not copied: it crosses the L2 once per BM
+# rows (a pair's, shared), and copied too it lost at 13 of 13. Nor are swapped tiles (A is their
+# B slot, not priced: 1408×11504×3368 0.96×, 272×3704×1376 1.18×).
+LINES_COPY_US = 3.0   # the copy's fixed cost (a launch more in the timed stream) beside its bytes
+LINES_OFF = (48, 80, 112)   # A's rows, bytes past a 128-byte line, that cost (run 2: not 16)
+
+
+def wgmma_copies_a_to_lines(m, n, k, sms, picked, elem_bytes=2, stream_k=True):
+    """Whether 06 copies A to 128-byte rows first (A_LINES=1) for (m, n, k) with the configuration
+    ``picked``: 16-bit rows of A 48, 80 or 112 bytes past a line (LINES_OFF), unswapped tiles of
+    two or three consumers that the model rates, in clusters of 1 or 2 not sharing A, and
+    the model's time with A's rows on lines shorter than in place by more than the copy takes (A
+    read and written at HBM_BYTES_PER_US, plus LINES_COPY_US)."""
+    m, n, k, sms = checked_problem(m, n, k, sms)
+    elem_bytes = checked_elem_bytes(elem_bytes)
+    tile = {**WGMMA_TILE, **picked, "STREAM_K": int(stream_k)}
+    if elem_bytes != 2 or k * elem_bytes % WGMMA_ROW_BYTES not in LINES_OFF or tile["SWAP_AB"] or \
+            tile["CONSUMERS"] < 2 or tile["CLUSTER"] > 2 or tile["SHARE_A"] or \
+            (tile["CONSUMERS"], tile["BN"]) not in WGMMA_SM_TFLOPS:
+        return False
+    saved = wgmma_model_us(m, n, k, sms, tile, elem_bytes)[0] - \
+        wgmma_model_us(m, n, k, sms, tile, elem_bytes, a_lines=True)[0]
+    return saved > 2 * m * k * elem_bytes / HBM_BYTES_PER_US + LINES_COPY_US
+
+
+def _lines(m, n, k, sms, picked, elem_bytes, stream_k):
+    """``picked`` with A_LINES=1 where wgmma_copies_a_to_lines."""
+    return {**picked, "A_LINES": 1} if wgmma_copies_a_to_lines(m, n, k, sms, picked, elem_bytes, stream_k) else picked
+
+
 def wgmma_runs_gemv(m, n, elem_bytes=2):
     """Whether 06's pick hands (m, n) to 10: 16-bit inputs, M ≤ GEMV_M_MOST, N ≥ GEMV_MIN_N."""
     m, n, _, _ = checked_problem(m, n, 1, 1)
@@ -1310,14 +1365,17 @@ def wgmma_pick(m, n, k, sms, elem_bytes=2, stream_k=True):
     """06's pick for (m, n, k): wgmma_config's configuration, B realigned where wgmma_realigns_b —
     or else where wgmma_runs_gemv, 10 with its pick's split of K under GEMV_10 (through the workspace)
     or GEMV_10_IN_CLUSTER (in one cluster), or where
-    wgmma_reads_b_in_place, with 09's under IN_PLACE_09 (Kernel.configured then builds 10 or 09)."""
+    wgmma_reads_b_in_place, with 09's under IN_PLACE_09 (Kernel.configured then builds 10 or 09).
+    06's own tiles copy A to 128-byte lines first where wgmma_copies_a_to_lines (A_LINES=1)."""
     own = wgmma_config(m, n, k, sms, elem_bytes, stream_k)
     if (realigned := wgmma_realigns_b(m, n, k, own, elem_bytes)):
-        return realigned
+        return _lines(m, n, k, sms, realigned, elem_bytes, stream_k)
     if wgmma_runs_gemv(m, n, elem_bytes):
         ten = gemv_pick(m, n, k, sms)
         return {GEMV_10_IN_CLUSTER: ten["CLUSTER_K"], **own} if ten["CLUSTER_K"] else {GEMV_10: ten["SPLIT"], **own}
-    return {IN_PLACE_09: small_m_split(m, n, k, sms), **own} if wgmma_reads_b_in_place(m, n, elem_bytes) else own
+    if wgmma_reads_b_in_place(m, n, elem_bytes):
+        return {IN_PLACE_09: small_m_split(m, n, k, sms), **own}
+    return _lines(m, n, k, sms, own, elem_bytes, stream_k)
 
 
 # the kernels a pick may hand a problem to: its mark -> (factory of the mark's value, the variant

@@ -315,6 +315,47 @@ def test_pitched_copies_are_one_kernel_launch_each_way_or_the_drivers_copies(mon
                                 for n in ins] + [(ops["C"].ptr, 4012, 0x30000, 4096, 4012, 1000)] * ("C" in names)
 
 
+def test_a_off_lines_is_copied_to_lines_where_the_model_prices_the_copy_under_the_requests_it_saves():
+    """wgmma_copies_a_to_lines (A_LINES=1): A's rows 48, 80 or 112 bytes past a line, tiles of two
+    or three consumers in clusters of 1 or 2 not sharing A, where the model's requests term saves
+    more than the copy costs; never for rows on lines, 16 bytes past one, whole sectors off one,
+    tiles sharing A or in clusters of 4, swapped tiles or 8-bit inputs. A host macro: the configured
+    kernel copies A (Kernel.lines, Pitched.plan) and builds the same cubin (defines, prebuilt file
+    name) as without it; an override turns it off."""
+    from tcraw import matmul
+    pick = lambda *shape, elem=2: wgmma.wgmma_pick(*shape, 132, elem)   # noqa: E731
+    for shape in [(6000, 7344, 1624), (9240, 4648, 14072), (656, 11560, 8824), (1072, 12136, 1624)]:
+        assert pick(*shape).get("A_LINES") == 1, shape   # (A's rows 48 or 112 bytes off a line)
+    for shape, why in [((2776, 1112, 5640), "its 31 MB of A cost more than the requests they save"),
+                       ((272, 5472, 4824), "small: the copy's launch outweighs the saving"),
+                       ((4816, 8328, 13088), "rows 64 bytes off a line: whole sectors, not copied"),
+                       ((4616, 12288, 7112), "rows 16 bytes past a line: cheap in place"),
+                       ((4224, 13024, 856), "tiles sharing A"), ((2344, 13176, 13464), "clusters of 4"),
+                       ((6000, 7344, 1664), "rows on lines"), ((1408, 11504, 3368), "swapped tiles")]:
+        assert "A_LINES" not in pick(*shape), (shape, why)
+    assert "A_LINES" not in pick(6000, 7344, 1624, elem=1)   # (FP8's K-major rows: not measured)
+    for shape in [(6000, 7344, 1624), (2776, 1112, 5640)]:   # the rule is the model's saving against the copy
+        picked = {**wgmma.WGMMA_TILE, **pick(*shape), "A_LINES": 0}
+        saved = wgmma.wgmma_model_us(*shape, 132, picked)[0] - wgmma.wgmma_model_us(*shape, 132, picked, a_lines=True)[0]
+        copy = 2 * shape[0] * shape[2] * 2 / wgmma.HBM_BYTES_PER_US + wgmma.LINES_COPY_US
+        assert (saved > copy) == bool(pick(*shape).get("A_LINES")) and saved > 0, (shape, saved, copy)
+    k06 = kernels.KERNELS["wgmma_tma_fp16"]
+    copied, in_place = k06.configured(6000, 7344, 1624, 132), k06.configured(6000, 7344, 1624, 132, {"A_LINES": 0})
+    assert copied.lines == ("A",) and in_place.lines == ()
+    assert copied.defines == in_place.defines and copied.file_stem == in_place.file_stem
+    assert not any("A_LINES" in d for d in copied.defines)
+    # A to 3328-byte rows (3248 → a multiple of 128); B's rows (off lines too) stay where they are
+    assert list(matmul.Pitched.plan(copied, 6000, 7344, 1624)) == [("A", 6000, 3248, 3328)]
+    assert list(matmul.Pitched.plan(in_place, 6000, 7344, 1624)) == []
+    forced = k06.configured(6000, 7344, 1664, 132, {"A_LINES": 1})   # (asked for, on lines: nothing to copy)
+    assert forced.lines == ("A",) and list(matmul.Pitched.plan(forced, 6000, 7344, 1664)) == []
+    # rows off 16 bytes are copied anyway — once, to the same 128-byte pitch
+    assert list(matmul.Pitched.plan(forced, 1000, 1003, 997))[0] == ("A", 1000, 1994, 2048)
+    for bad in (("C",), "A", ("A", "A"), ("a",)):
+        with pytest.raises(UsageError, match="lines is a tuple"):
+            dataclasses.replace(in_place, lines=bad)
+
+
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_every_06_configuration_compiles_without_spills_and_states_its_launch(key):
     """Each configuration the heuristic can pick builds (its tcraw_launch agrees with the
@@ -1661,10 +1702,10 @@ def test_an_sm_count_too_small_for_a_cluster_still_gets_a_pick():
 
 
 @pytest.mark.parametrize("overrides, needle", [
-    ({"SHARE_A": 2}, "SHARE_A=2: STREAM_K/SPLIT_K/SWAP_AB/SHARE_A/B_REALIGN each switch"),
+    ({"SHARE_A": 2}, "SHARE_A=2: STREAM_K/SPLIT_K/SWAP_AB/SHARE_A/B_REALIGN/A_LINES each switch"),
     ({"STREAM_K": 7}, "STREAM_K=7"), ({"SPLIT_K": 3}, "SPLIT_K=3"),
     ({"SWAP_AB": 2, "BN": 32, "CLUSTER": 1}, "SWAP_AB=2"),
-    ({"SPLIT_MAX": 0}, "SPLIT_MAX=0: it is a whole number from 1"),
+    ({"SPLIT_MAX": 0}, "SPLIT_MAX=0: it is a whole number from 1"), ({"A_LINES": 2}, "A_LINES=2"),
 ])
 def test_06s_switches_are_0_or_1_and_split_max_at_least_1(overrides, needle):
     """The .cu reads any nonzero switch as on: a 2 or 7 would build what 1 does under another

@@ -300,6 +300,34 @@ def test_06_on_shapes_no_tile_divides(device, host_problems, shape, mode):
     assert c1.tobytes() == c2.tobytes()
 
 
+@pytest.mark.parametrize("key", ["fp16", "bf16"])
+def test_06_copies_a_to_lines_first_where_asked_and_where_picked(device, host_problems, key):
+    """A_LINES=1 over each problem's pick: A copied to 128-byte rows before the launch where its
+    rows (a multiple of 16 bytes) start off 128-byte lines — the record's pitched operands say so —
+    not where they lie on lines; with rows off 16 (copied anyway), partial tiles, split-K, swapped
+    tiles (M ≤ 32) and B realigned (N off 8) under it; verified, integers exact. And a shape whose
+    pick copies A (wgmma_copies_a_to_lines), as picked."""
+    kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    realigning = {"CONSUMERS": 2, "BN": 192, "CLUSTER": 2, "B_REALIGN": 1}
+    cases = [((130, 304, 1000), {}, ["A"]), ((65, 136, 4104), {}, ["A"]), ((700, 1000, 72), {}, ["A"]),
+             ((200, 304, 1024), {}, []), ((100, 1003, 997), {}, ["A", "B", "C"]), ((16, 4096, 14344), {}, ["A"]),
+             ((1024, 1024, 8200), {}, ["A"]), ((130, 1001, 1000), realigning, ["A", "C"])]
+    for shape, config, copied in cases:
+        for mode in ("normal", "int"):
+            rec = run_matmul(device, kernel, host_problems(key, *shape, mode), iters=1, warmup=0,
+                             config={**config, "A_LINES": 1})
+            assert rec.pitched == copied, (shape, rec.pitched, rec.config)
+            assert rec.passed and rec.unwritten == 0, (shape, mode, rec.config, rec.max_rel_err, rec.bad)
+            if mode == "int":
+                assert rec.max_abs_err == 0.0, (shape, rec.config)
+    shape = (1072, 12136, 1624)
+    assert kernels.wgmma_pick(*shape, device.sm_count).get("A_LINES") == 1, "the rule no longer copies A here"
+    rec = run_matmul(device, kernel, host_problems(key, *shape, "int"), iters=1, warmup=0)
+    assert rec.pitched == ["A"] and rec.passed and rec.max_abs_err == 0.0, (rec.pitched, rec.config, rec.max_abs_err)
+
+
 # clusters of 2 sharing A (not picked: wgmma.py's note after TURNS_CONFIG), as the picker once
 # listed them, and the one cluster of 4 the picker does not list (128 columns along M)
 SHARING_A = tuple({"CONSUMERS": 2, "BN": bn, "CLUSTER": 2, "SHARE_A": 1, "STAGES": kernels.wgmma_max_stages(2, bn)}
