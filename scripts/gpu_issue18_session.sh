@@ -1345,13 +1345,14 @@ or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
       --precision ${LINES_KEY:-fp16} > "$OUT/lines_${LINES_KEY:-fp16}.txt" 2>&1
     echo "lines exit $?"; tail -28 "$OUT/lines_${LINES_KEY:-fp16}.txt" ;;
   cubinonly)
-    rest=$($PY -c "from tcraw import kernels; print(' '.join(k for k in kernels.KERNELS if not k.startswith('wgmma_')))")
-    kmajor=$($PY -c "from tcraw import kernels; print(' '.join(k for k in kernels.KERNELS if 'kmajor' in k))")
+    names() { $PY -c "from tcraw import kernels; print(' '.join(k for k in kernels.KERNELS if $1))"; }
+    rest=$(names "not k.startswith('wgmma_')"); kmajor=$(names "'kmajor' in k")
     i=0
     for group in wgmma_tma_fp16 wgmma_tma_bf16 "$kmajor" "$rest"; do
       i=$((i + 1))
       (timeout ${WARM_S:-240} $PY -m tcraw compile --arch sm_90,sm_80 --kernel "$group" --out /tmp/cubins_$i \
-        --format json > /dev/null 2> "$OUT/compile_$i.err"; echo "compile group $i exit $?" >> "$OUT/compile_exits.txt") &
+        --format json > /dev/null 2> "$OUT/compile_$i.err"
+       echo "compile group $i exit $?" >> "$OUT/compile_exits.txt") &
     done
     wait; cat "$OUT/compile_exits.txt"
     timeout ${OWN_S:-240} $PY -m pytest -v -rs --tb=short -p no:cacheprovider tests/test_cubin_only.py \

@@ -336,7 +336,8 @@ def test_a_off_lines_is_copied_to_lines_where_the_model_prices_the_copy_under_th
     assert "A_LINES" not in pick(6000, 7344, 1624, elem=1)   # (FP8's K-major rows: not measured)
     for shape in [(6000, 7344, 1624), (2776, 1112, 5640)]:   # the rule is the model's saving against the copy
         picked = {**wgmma.WGMMA_TILE, **pick(*shape), "A_LINES": 0}
-        saved = wgmma.wgmma_model_us(*shape, 132, picked)[0] - wgmma.wgmma_model_us(*shape, 132, picked, a_lines=True)[0]
+        saved = wgmma.wgmma_model_us(*shape, 132, picked)[0] - \
+            wgmma.wgmma_model_us(*shape, 132, picked, a_lines=True)[0]
         copy = 2 * shape[0] * shape[2] * 2 / wgmma.HBM_BYTES_PER_US + wgmma.LINES_COPY_US
         assert (saved > copy) == bool(pick(*shape).get("A_LINES")) and saved > 0, (shape, saved, copy)
     k06 = kernels.KERNELS["wgmma_tma_fp16"]
