@@ -100,8 +100,9 @@ def repeated(variants, defaults=kernels.WGMMA_TILE):
         items = [i.partition("=") for i in k.name[k.name.index("[") + 1:-1].split("+")]
         return frozenset(f"{name}={value}" for name, _, value in items
                          if name != "default" and str(defaults.get(name)) != value)
-    # (a fixed variant's launch too: 09's and 10's SPLIT is the grid's, not a macro of the .cu)
-    builds = [("picked", set_apart(k)) if k.configure else ("fixed", k.defines, k.geometry(256, 256, 256))
+    # (a fixed variant's launch too: 09's and 10's SPLIT is the grid's, not a macro of the .cu; and
+    # the operands it copies to lines first: A_LINES is the host's)
+    builds = [("picked", set_apart(k)) if k.configure else ("fixed", k.defines, k.geometry(256, 256, 256), k.lines)
               for k in variants]
     return [k.name for i, k in enumerate(variants) if builds[i] in builds[:i]]
 

@@ -114,6 +114,8 @@ def test_tune_ladder_picked_keeps_each_problems_configuration():
     assert repeated([variant("kmajor", "int8", v, picked=True) for v in ("", "WAIT_DEPTH=0")]) == []   # differ per pick
     assert repeated([variant("wgmma", "fp16", v) for v in ("", "STAGES=4", "BN=128", "STAGES=4")]) == \
         ["wgmma_fp16[STAGES=4]", "wgmma_fp16[STAGES=4]"]
+    # A_LINES builds the same cubin, but copies A first: another kernel to time
+    assert repeated([variant("wgmma", "fp16", v) for v in ("", "A_LINES=1", "A_LINES=0")]) == ["wgmma_fp16[A_LINES=0]"]
 
 
 @pytest.mark.skipif(__import__("tcraw.sass").sass.find_cuobjdump() is None,
