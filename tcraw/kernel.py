@@ -183,6 +183,12 @@ class Kernel:
             raise UsageError(f"kernel {self.name}: lines is a tuple of the operands copied to 128-byte rows where "
                              f"theirs start off 128-byte lines, \"A\" and/or \"B\" once each; got {self.lines!r}")
         object.__setattr__(self, "lines", tuple(self.lines))
+        if self.lines and not self.pitch:   # (only a pitch-taking kernel reads a copy at its own pitch)
+            raise UsageError(f"kernel {self.name}: lines {self.lines} copies operands to 128-byte rows for a kernel "
+                             "that reads them at any pitch (pitch > 0: TMA's tensor maps); this one's pitch is 0")
+        if "B" in self.lines and self.realign_b:
+            raise UsageError(f"kernel {self.name}: B is realigned in place (realign_b), never copied: take \"B\" "
+                             "out of lines")
         object.__setattr__(self, "min_arch", checked_min_arch(self.min_arch, f"kernel {self.name}: min_arch"))
         # (specs may name it: "fp16")
         object.__setattr__(self, "precision", validate.precision(self.precision, f"kernel {self.name}: "))
@@ -210,7 +216,8 @@ class Kernel:
     def configured(self, m, n, k, sm_count, overrides=None):
         """This kernel as it runs on (m, n, k) with ``sm_count`` SMs: its own configuration, or
         the one its ``pick`` chooses, with ``overrides`` (macro -> value, e.g. {"BN": 128}) over
-        it. The record's ``config`` says which was run."""
+        it. The record's ``config`` says which was run (06's A_LINES, the host's, builds the same
+        code: its ``pitched`` operands say it — A copied where its rows lie off 128-byte lines)."""
         m, n, k, sm_count = checked_problem(m, n, k, sm_count)
         if overrides is not None and not isinstance(overrides, dict):
             raise UsageError(f"overrides are a dict of MACRO -> whole number, e.g. {{'BN': 128}}, not {overrides!r}")

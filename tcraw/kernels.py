@@ -320,7 +320,7 @@ def child_args(kernel):
 # What a child process rebuilds from a kernel's origin and must find alike (its geometry: by what
 # it gives at two shapes) — a dataclasses.replace() of a spec's kernel keeps the spec as origin.
 _DECLARED = ("source", "entry", "precision", "min_arch", "tile", "defines", "include_dirs", "align", "arch_specific",
-             "tma_boxes", "tma_element", "persistent", "cluster", "pitch", "b_layouts", "max_m", "realign_b",
+             "tma_boxes", "tma_element", "persistent", "cluster", "pitch", "lines", "b_layouts", "max_m", "realign_b",
              "tunables", "variant")
 
 

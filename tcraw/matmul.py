@@ -326,8 +326,9 @@ class Pitched:
         for name, (rows, cols), dtype in (("A", (m, k), p.in_dtype), ("B", b_shape(b_layout, n, k), p.in_dtype),
                                           ("C", (m, n), p.out_dtype)):
             row = cols * dtype.itemsize
-            off_pitch = align and row % align and not (name == "B" and kernel.realign_b)   # (06 realigns B itself)
-            if off_pitch or (name in kernel.lines and row % COPY_PITCH_BYTES):
+            if name == "B" and kernel.realign_b:   # (06 realigns B itself)
+                continue
+            if (align and row % align) or (name in kernel.lines and row % COPY_PITCH_BYTES):
                 step = math.lcm(align or 1, COPY_PITCH_BYTES)
                 yield name, rows, row, -(-row // step) * step
 

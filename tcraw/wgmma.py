@@ -1393,9 +1393,12 @@ def _handed(key, picked, overrides, asked):
     """09 or 10 for a pick marked IN_PLACE_09, GEMV_10 or GEMV_10_IN_CLUSTER (HANDED), named "09",
     "10" or "10+CLUSTER_K=8" apart in prebuilt cubins' names — unless the caller's overrides or the
     macros 06 was declared with (``asked``, e.g. a tune_ladder variant's) name any of 06's own: then
-    None, and 06 runs its own configuration with them."""
+    None, and 06 runs its own configuration with them. The host's macros (HOST_MACROS: A_LINES)
+    are not 06's code: they leave the hand-off as it is (09 and 10 read A as it lies)."""
     mark = next((mark for mark in HANDED if mark in picked), None)
-    if mark is None or any(value is not None for value in overrides.values()) or spelt_macros(asked, WGMMA_TILE):
+    own = {name: value for name, value in asked.items() if name not in HOST_MACROS}
+    if mark is None or any(value is not None for name, value in overrides.items() if name not in HOST_MACROS) or \
+            spelt_macros(own, WGMMA_TILE):
         return None
     factory, variant = HANDED[mark]
     return replace(factory(key, picked[mark]), variant=variant(picked[mark]))

@@ -318,28 +318,33 @@ def test_pitched_copies_are_one_kernel_launch_each_way_or_the_drivers_copies(mon
 def test_a_off_lines_is_copied_to_lines_where_the_model_prices_the_copy_under_the_requests_it_saves():
     """wgmma_copies_a_to_lines (A_LINES=1): A's rows 48, 80 or 112 bytes past a line, tiles of two
     or three consumers in clusters of 1 or 2 not sharing A, where the model's requests term saves
-    more than the copy costs; never for rows on lines, 16 bytes past one, whole sectors off one,
-    tiles sharing A or in clusters of 4, swapped tiles or 8-bit inputs. A host macro: the configured
-    kernel copies A (Kernel.lines, Pitched.plan) and builds the same cubin (defines, prebuilt file
-    name) as without it; an override turns it off."""
+    more than the copy costs. Each shape left uncopied fails one condition alone (the first rule,
+    which took any row 16 off 32, copied A at those marked so: its saving beat the copy). A host
+    macro: the configured kernel copies A (Kernel.lines, Pitched.plan) and builds the same cubin
+    (defines, prebuilt file name) as without it; an override turns it off."""
     from tcraw import matmul
     pick = lambda *shape, elem=2: wgmma.wgmma_pick(*shape, 132, elem)   # noqa: E731
+    saving = lambda shape, tile: wgmma.wgmma_model_us(*shape, 132, tile)[0] - \
+        wgmma.wgmma_model_us(*shape, 132, tile, a_lines=True)[0]   # noqa: E731
+    copy_us = lambda shape: 2 * shape[0] * shape[2] * 2 / wgmma.HBM_BYTES_PER_US + wgmma.LINES_COPY_US   # noqa: E731
     for shape in [(6000, 7344, 1624), (9240, 4648, 14072), (656, 11560, 8824), (1072, 12136, 1624)]:
-        assert pick(*shape).get("A_LINES") == 1, shape   # (A's rows 48 or 112 bytes off a line)
-    for shape, why in [((2776, 1112, 5640), "its 31 MB of A cost more than the requests they save"),
-                       ((272, 5472, 4824), "small: the copy's launch outweighs the saving"),
-                       ((4816, 8328, 13088), "rows 64 bytes off a line: whole sectors, not copied"),
-                       ((4616, 12288, 7112), "rows 16 bytes past a line: cheap in place"),
-                       ((4224, 13024, 856), "tiles sharing A"), ((2344, 13176, 13464), "clusters of 4"),
-                       ((6000, 7344, 1664), "rows on lines"), ((1408, 11504, 3368), "swapped tiles")]:
-        assert "A_LINES" not in pick(*shape), (shape, why)
-    assert "A_LINES" not in pick(6000, 7344, 1624, elem=1)   # (FP8's K-major rows: not measured)
-    for shape in [(6000, 7344, 1624), (2776, 1112, 5640)]:   # the rule is the model's saving against the copy
-        picked = {**wgmma.WGMMA_TILE, **pick(*shape), "A_LINES": 0}
-        saved = wgmma.wgmma_model_us(*shape, 132, picked)[0] - \
-            wgmma.wgmma_model_us(*shape, 132, picked, a_lines=True)[0]
-        copy = 2 * shape[0] * shape[2] * 2 / wgmma.HBM_BYTES_PER_US + wgmma.LINES_COPY_US
-        assert (saved > copy) == bool(pick(*shape).get("A_LINES")) and saved > 0, (shape, saved, copy)
+        assert pick(*shape).get("A_LINES") == 1, shape   # (A's rows 48 or 112 bytes past a line)
+    for shape, why in [((4616, 12288, 7112), "rows 16 bytes past a line (copied by the first rule)"),
+                       ((4816, 8328, 13088), "rows 64 bytes past one: whole sectors"),
+                       ((4224, 13024, 856), "tiles sharing A (copied by the first rule)"),
+                       ((2344, 13176, 13464), "clusters of 4 (copied by the first rule)"),
+                       ((40, 12768, 7848), "one consumer's tiles (copied by the first rule)"),
+                       ((1800, 1960, 2920), "the model's saving under the copy's cost"),
+                       ((6000, 7344, 1664), "rows on lines")]:
+        picked = pick(*shape)
+        assert "A_LINES" not in picked, (shape, why)
+        if why.endswith("first rule)") or why.startswith("rows 64"):   # (each fails that condition alone)
+            assert saving(shape, {**wgmma.WGMMA_TILE, **picked}) > copy_us(shape), (shape, why)
+    assert saving((1800, 1960, 2920), {**wgmma.WGMMA_TILE, **pick(1800, 1960, 2920)}) < copy_us((1800, 1960, 2920))
+    # swapped tiles and 8-bit inputs: the model prices no requests for them (and the rule says so)
+    for shape, tile, elem in [((6000, 7344, 1624), {"SWAP_AB": 1, "CONSUMERS": 2, "BN": 128, "CLUSTER": 2}, 2),
+                              ((6000, 7344, 3120), {"CONSUMERS": 2, "BN": 256, "CLUSTER": 2}, 1)]:   # (48 past)
+        assert not wgmma.wgmma_copies_a_to_lines(*shape, 132, tile, elem), (shape, tile)
     k06 = kernels.KERNELS["wgmma_tma_fp16"]
     copied, in_place = k06.configured(6000, 7344, 1624, 132), k06.configured(6000, 7344, 1624, 132, {"A_LINES": 0})
     assert copied.lines == ("A",) and in_place.lines == ()
@@ -352,9 +357,16 @@ def test_a_off_lines_is_copied_to_lines_where_the_model_prices_the_copy_under_th
     assert forced.lines == ("A",) and list(matmul.Pitched.plan(forced, 6000, 7344, 1664)) == []
     # rows off 16 bytes are copied anyway — once, to the same 128-byte pitch
     assert list(matmul.Pitched.plan(forced, 1000, 1003, 997))[0] == ("A", 1000, 1994, 2048)
+    # a pick handed to 10 (M ≤ 4) stays 10 under A_LINES: the host's macro is not 06's code
+    assert k06.configured(2, 8192, 4096, 132, {"A_LINES": 0}).source == k06.configured(2, 8192, 4096, 132).source
     for bad in (("C",), "A", ("A", "A"), ("a",)):
         with pytest.raises(UsageError, match="lines is a tuple"):
             dataclasses.replace(in_place, lines=bad)
+    with pytest.raises(UsageError, match="reads them at any pitch"):   # (no tensor maps: the copy's pitch unread)
+        dataclasses.replace(kernels.KERNELS["wmma_fp16"], lines=("A",))
+    with pytest.raises(UsageError, match="realigned in place"):
+        dataclasses.replace(k06.configured(48, 4104, 2000, 132, {"B_REALIGN": 1, "CONSUMERS": 1, "BN": 128,
+                                                                  "CLUSTER": 1}), lines=("A", "B"))
 
 
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
