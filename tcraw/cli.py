@@ -255,9 +255,12 @@ def cmd_compile(args):
     archs = compiler.parse_archs(arch_values) if arch_values is not None else None
     names, extra = _named_kernels(args)
     chosen = kernels.select(names, None, extra) if names or extra else list(kernels.KERNELS.values())
+    if not validate.is_whole(args.jobs, 1, 256):
+        raise UsageError(f"--jobs {args.jobs}: how many compiles run at once, from 1 to 256")
     out = validate.output_dir(args.out, "--out")
     try:
-        rows = compiler.compile_table(chosen, _archs_for_compile(archs, args.device), out=out, note=note)
+        rows = compiler.compile_table(chosen, _archs_for_compile(archs, args.device), out=out, note=note,
+                                      jobs=args.jobs)
     except (UsageError, KeyboardInterrupt) as exc:
         if getattr(exc, "rows", None):   # (the manifest could not be written, or ^C: the rows built are shown)
             _print_compile_rows(exc.rows, args.format, {k.file_stem for k in chosen})
@@ -639,6 +642,9 @@ def build_parser():
                                  "<arch>.cubin), the fp64 reference's and manifest.json here")
     s.add_argument("--device", type=_whole, help="the GPU whose arch to build for, without --arch (default: GPU 0's, "
                    "else, with no GPU here, every arch; named, it must be there)")
+    s.add_argument("--jobs", type=_whole, default=min(8, os.cpu_count() or 1),
+                   help="compiles at once, into the cubin cache first (default: the CPUs, at most 8; 1: one "
+                        "after another); the rows are the same")
     _named_kernel_options(s)
     s.set_defaults(fn=cmd_compile)
 

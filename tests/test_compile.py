@@ -108,6 +108,51 @@ def test_sm_90_and_sm_90a_asked_of_an_arch_specific_kernel_are_one_row(capsys):
     assert [(r["kernel"], r["status"]) for r in rows] == [("broken", "error")] and len(notes) == 1
 
 
+def test_compiles_side_by_side_give_the_same_rows_in_the_same_order(monkeypatch, tmp_path, capsys):
+    """jobs > 1 compiles into the cache on threads first (warm_cache), then the rows as with one:
+    the same kernels, archs, statuses and resources in the same order — a build that fails and an
+    arch a kernel refuses included, each said once. Each in a fresh cache (the threads' builds are
+    what the rows then find there); --jobs 0 refused."""
+    from dataclasses import replace
+    from tcraw.cli import main
+    broken = replace(kernels.KERNELS["naive_fp32"], name="broken", defines=("TCRAW_NO_SUCH=1",), source="nope.cu")
+    chosen = [kernels.KERNELS["naive_fp32"], kernels.KERNELS["mma_sync_fp16"], broken,
+              kernels.KERNELS["wgmma_tma_fp16"]]
+    import threading
+    seen, real = {}, compiler.compile_cubin
+    for jobs in (1, 3):
+        monkeypatch.setenv("TCRAW_CACHE_DIR", str(tmp_path / f"cache{jobs}"))
+        notes, threads = [], set()
+        monkeypatch.setattr(compiler, "compile_cubin",
+                            lambda *a, **k: threads.add(threading.current_thread()) or real(*a, **k))
+        rows = compiler.compile_table(chosen, [compiler.Arch(80), compiler.Arch(90)], note=notes.append, jobs=jobs)
+        assert (threads == {threading.main_thread()}) == (jobs == 1), threads   # (side by side: on threads)
+        # a fresh cache: this run compiled every cubin, side by side too (not "cached" for the loop's finding it)
+        assert [r["cached"] for r in rows if r["status"] == "ok"] == [False] * 5
+        assert all(r["compile_ms"] > 10 for r in rows if r["status"] == "ok")
+        seen[jobs] = [{k: v for k, v in r.items() if k != "compile_ms"} for r in rows], notes
+    monkeypatch.undo()
+    assert seen[1] == seen[3]
+    assert [r["status"] for r in seen[1][0]] == ["ok", "ok", "ok", "ok", "refused", "refused", "below-min-arch",
+                                                "ok"]
+    # ^C while they build: the compiles under way end, no other starts, and it is ^C that comes out
+    started = []
+    def interrupted(kernel, arch, *args, **kwargs):
+        started.append(kernel.file_stem)
+        raise KeyboardInterrupt
+    monkeypatch.setattr(compiler, "compile_cubin", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        compiler.compile_table(chosen[:2], [compiler.Arch(80), compiler.Arch(86), compiler.Arch(90)],
+                               note=lambda *_: None, jobs=2)
+    assert 1 <= len(started) <= 2, started   # (of six builds: one a thread at most)
+    monkeypatch.undo()
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(UsageError, match="jobs is how many compiles"):
+            compiler.compile_table(chosen, [compiler.Arch(90)], note=lambda *_: None, jobs=bad)
+    assert main(["compile", "--arch", "sm_90", "--kernel", "naive_fp32", "--jobs", "0"]) == 2
+    assert "--jobs 0: how many compiles run at once" in capsys.readouterr().err
+
+
 def test_compile_error_carries_the_log_and_options():
     with pytest.raises(CompileError) as exc:
         compiler.nvrtc_compile(get_backend(), 'extern "C" __global__ void f() { undefined_thing(); }',

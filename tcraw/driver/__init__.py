@@ -260,15 +260,20 @@ def _bindings_nvrtc_major():
         return None
 
 
+def tracing():
+    """Whether the seam's calls are traced by default: --trace (configure), else $TCRAW_TRACE=1."""
+    if _default["trace"] is not None:
+        return bool(_default["trace"])
+    from ..validate import env_flag
+    return env_flag("TCRAW_TRACE")
+
+
 def get_backend(name=None, trace=None):
     """The backend called ``name`` (default: default_backend_name()), made once; wrapped in the
     call tracer when ``trace`` or $TCRAW_TRACE=1."""
     name = name or default_backend_name()[0]
     if trace is None:
-        trace = _default["trace"]
-    if trace is None:
-        from ..validate import env_flag
-        trace = env_flag("TCRAW_TRACE")
+        trace = tracing()
     if name not in BACKENDS:
         raise UsageError(f"unknown backend {name!r}; choose one of: {', '.join(BACKENDS)}")
     if name not in _base:
