@@ -642,7 +642,8 @@ def build_parser():
                                  "<arch>.cubin), the fp64 reference's and manifest.json here")
     s.add_argument("--device", type=_whole, help="the GPU whose arch to build for, without --arch (default: GPU 0's, "
                    "else, with no GPU here, every arch; named, it must be there)")
-    s.add_argument("--jobs", type=_whole, default=min(8, os.cpu_count() or 1),
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    s.add_argument("--jobs", type=_whole, default=min(8, cpus),   # (the CPUs this process may use)
                    help="compiles at once, into the cubin cache first (default: the CPUs, at most 8; 1: one "
                         "after another); the rows are the same")
     _named_kernel_options(s)

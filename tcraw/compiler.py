@@ -770,6 +770,9 @@ def compile_table(chosen, archs, *, out=None, note=print, jobs=1):
     from .errors import NoNvrtcError
     if not callable(note):
         raise UsageError(f"note is a function taking one message (print, or lambda message: None), not {note!r:.80}")
+    from .validate import is_whole
+    if not is_whole(jobs, 1, 256):   # (before --out's directory is made)
+        raise UsageError(f"jobs is how many compiles run at once, a whole number from 1 to 256; got {jobs!r}")
     from .sass import base_counts, find_cuobjdump, tensor_op_forms
     from .kernel import Kernel
     from .kernels import REFERENCE, check_own_name
@@ -795,9 +798,6 @@ def compile_table(chosen, archs, *, out=None, note=print, jobs=1):
     if out:   # a cubin-only run needs whichever configuration the problem picks
         chosen = [c for kernel in chosen for c in kernel.configurations()]
     check_distinct_names(chosen, lambda k: k.file_stem)   # (one name, one row and one cubin file)
-    from .validate import is_whole
-    if not is_whole(jobs, 1, 256):
-        raise UsageError(f"jobs is how many compiles run at once, a whole number from 1 to 256; got {jobs!r}")
     compiled = warm_cache(chosen, archs, int(jobs))   # (ms of those it built: this run's, not the cache's)
     built = set()   # (kernel, arch as built): sm_90 and sm_90a asked of an arch-specific kernel build one cubin
     writing = None   # (the row whose cubin is being written, and what the manifest records of it)

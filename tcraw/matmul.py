@@ -329,7 +329,7 @@ class Pitched:
             if name == "B" and kernel.realign_b:   # (06 realigns B itself)
                 continue
             if (align and row % align) or (name in kernel.lines and row % COPY_PITCH_BYTES):
-                step = math.lcm(align or 1, COPY_PITCH_BYTES)
+                step = math.lcm(align, COPY_PITCH_BYTES)   # (Kernel: lines only with a pitch)
                 yield name, rows, row, -(-row // step) * step
 
     @staticmethod
