@@ -25,8 +25,9 @@
 // of the block's piece [kb, ke) of K. The warps' sums are added in shared memory in warp order,
 // then split-K as in 09: a grid of (N / 256 or 248 column tiles) × (gridDim.y pieces), partial sums
 // in a workspace, and the tile's last piece to finish adds them in piece order (the same bits every
-// run, whichever finishes last) — or, built with CLUSTER_K, the grid's y one cluster whose pieces
-// add each other's sums through distributed shared memory, in the same order (sum_in_cluster).
+// run, whichever finishes last; more than 5 · 32 / M pieces, in two steps: sets of pieces, then
+// the sets) — or, built with CLUSTER_K, the grid's y one cluster whose pieces add each other's sums
+// through distributed shared memory, in the same order (sum_in_cluster).
 // Edges: rows past the piece and A's rows past M are never read (zeros); B's columns past N hold
 // what follows in memory and reach only C's columns past N, which are never written; no byte past
 // B's end is read (its last word, if B's end cuts it, element by element).
@@ -44,8 +45,9 @@
 // K is short and the clusters run at once (small_m.gemv_sums_in_cluster): 0.972× the time on 16
 // fresh shapes (fp16; bf16 0.981×).
 //
-// Workspace (zeroed once; every launch leaves it so): a counter per column tile, then (16-byte
-// aligned) MAX_M × 256 fp32 partial sums per block (summed in a cluster, untouched).
+// Workspace (zeroed once; every launch leaves it so): a counter per block (the column tiles', then
+// their sets of pieces'), then (16-byte aligned) MAX_M × 256 fp32 partial sums per block (summed
+// in a cluster, untouched).
 // tcraw.small_m.gemv_workspace sizes it.
 
 #include "mma_sync.cuh"   // T by TCRAW_MMA_<KEY> (FP16, BF16): 10 issues no MMA
@@ -226,6 +228,28 @@ __device__ __forceinline__ void sum_in_cluster(const float (&sum)[M], float* C, 
 }
 #endif
 
+// The sums of `count` pieces' slots `step` apart from `slots` (this thread's column), added in slot
+// order into total: the loads of P slots (all M rows) out together, a round trip to L2 each P.
+// Read past L1, which holds none of them.
+template <int M, int P>
+__device__ __forceinline__ void add_pieces(float (&total)[M], const float* slots, int count, int step) {
+#pragma unroll
+    for (int m = 0; m < M; ++m) total[m] = 0.0f;
+    for (int p0 = 0; p0 < count; p0 += P) {
+        float v[P][M];
+#pragma unroll
+        for (int q = 0; q < P; ++q)
+#pragma unroll
+            for (int m = 0; m < M; ++m)
+                if (p0 + q < count) v[q][m] = __ldcg(slots + 1ll * (p0 + q) * step * (MAX_M * BN) + m * BN);
+#pragma unroll
+        for (int q = 0; q < P; ++q)
+#pragma unroll
+            for (int m = 0; m < M; ++m)
+                if (p0 + q < count) total[m] += v[q][m];
+    }
+}
+
 template <int M, bool ALIGNED>
 __device__ __forceinline__ void gemv(const T* A, const T* B, float* C, int N, int K, unsigned* work, float* red) {
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
@@ -305,28 +329,40 @@ __device__ __forceinline__ void gemv(const T* A, const T* B, float* C, int N, in
 #if SUM_IN_CLUSTER
     sum_in_cluster<M, COLS>(sum, C, N, n0, red);
 #else
-    // A piece of K: its sums to the workspace, then the tile's last piece adds all of them.
-    unsigned* counter = work + blockIdx.x;
-    float* partials = reinterpret_cast<float*>(work + (gridDim.x + 3) / 4 * 4);
-    float* tile = partials + 1ll * blockIdx.x * pieces * (MAX_M * BN);
+    // A piece of K: its sums to the workspace, then the tile's last piece adds all of them — in
+    // two steps where they take more than ROUNDS rounds of loads (P pieces a round): the last of
+    // each set of `per` pieces adds the set's into the set's first slot, then the last set's adds
+    // the sets'. Each round is a round trip to L2 that one block makes while the other SMs idle;
+    // the second step costs a fence, a count and its own round. Measured (H100, fp16, 36 shapes of
+    // M 1–4, docs/results/2026-12-06-h100-small-problems/): the sets took 0.81–0.96× the time where
+    // the pieces took 6–8 rounds (4×656×12336, 64 pieces at M = 4: 18.5 → 15.9 µs), 0.99–1.14×
+    // where they took 2–5; so sets past 5 rounds: on 16 shapes drawn after that (M of 3–4) 0.909×
+    // the time fp16, 0.902× bf16, faster at 16 of 16. Fixed sets in a fixed order: the same bits
+    // every run (and, at ROUNDS rounds or fewer, as before and as sum_in_cluster's).
+    constexpr int P = 32 / M;   // the pieces one round loads (all M rows): 32 loads in flight a thread
+    constexpr int ROUNDS = 5;   // the most rounds the last piece makes alone
+    int per = pieces;           // a set's pieces: all of them, or ⌈√pieces⌉ (each step one round)
+    if (pieces > ROUNDS * P)
+        for (per = 1; per * per < pieces;) ++per;
+    const int sets = (pieces + per - 1) / per, first = piece / per * per;
+    unsigned* counter = work + blockIdx.x;                   // the tile's; then its sets' (below)
+    float* partials = reinterpret_cast<float*>(work + (gridDim.x * pieces + 3) / 4 * 4);   // (past a counter a block)
+    float* tile = partials + 1ll * blockIdx.x * pieces * (MAX_M * BN) + tid;
 #pragma unroll
-    for (int m = 0; m < M; ++m) __stcg(tile + 1ll * piece * (MAX_M * BN) + m * BN + tid, sum[m]);
-    if (!last_piece_in(counter, pieces)) return;   // (the others' partials: read below past L1)
-    // Piece order; the loads of P pieces (all M rows) out together, a round trip to L2 each P.
-    constexpr int P = 32 / M;
-    float total[M] = {};
-    for (int p0 = 0; p0 < pieces; p0 += P) {
-        float v[P][M];
+    for (int m = 0; m < M; ++m) __stcg(tile + 1ll * piece * (MAX_M * BN) + m * BN, sum[m]);
+    float total[M];
+    if (sets > 1) {
+        unsigned* set_counter = work + gridDim.x + blockIdx.x * sets + first / per;
+        if (!last_piece_in(set_counter, min(per, pieces - first))) return;
+        add_pieces<M, P>(total, tile + 1ll * first * (MAX_M * BN), min(per, pieces - first), 1);
 #pragma unroll
-        for (int q = 0; q < P; ++q)
-#pragma unroll
-            for (int m = 0; m < M; ++m)
-                if (p0 + q < pieces) v[q][m] = __ldcg(tile + 1ll * (p0 + q) * (MAX_M * BN) + m * BN + tid);
-#pragma unroll
-        for (int q = 0; q < P; ++q)
-#pragma unroll
-            for (int m = 0; m < M; ++m)
-                if (p0 + q < pieces) total[m] += v[q][m];
+        for (int m = 0; m < M; ++m) __stcg(tile + 1ll * first * (MAX_M * BN) + m * BN, total[m]);
+        if (tid == 0) *set_counter = 0;   // as found, for the next launch
+        if (!last_piece_in(counter, sets)) return;
+        add_pieces<M, P>(total, tile, sets, per);
+    } else {
+        if (!last_piece_in(counter, pieces)) return;   // (the others' partials: read below past L1)
+        add_pieces<M, P>(total, tile, pieces, 1);
     }
 #pragma unroll
     for (int m = 0; m < M; ++m)

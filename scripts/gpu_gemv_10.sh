@@ -12,7 +12,11 @@
 #   llm     the llm suite (`tcraw bench --shapes llm`, 06's picks: 10 at M = 1), fp16 and bf16
 #   pipe    10 as it is beside $OLD10 (10's .cu as it was, in a copy of the tree), old, new, old,
 #           new, each beside cuBLAS in its own process, on scripts/shapes/gemv_10.txt and
-#           gemv_10_fresh.txt (its split pick), fp16 (KEYS to change): two groups of loads in flight
+#           gemv_10_fresh.txt (PIPE_SHAPES to change; its split pick), fp16 (KEYS to change): two
+#           groups of loads in flight
+#   sets    K's pieces added in sets (more than 5 · 32 / M of them): 10's GPU tests and those of 06's
+#           hand-offs to it, then compute-sanitizer's memcheck, racecheck and synccheck over 10 at
+#           4×656×12336 (64 pieces: 8 sets of 8) and 4×280×15279 in 45 (7 sets, the last short)
 #   splits  10's split pick against K in 4, 8, 16 and 32 pieces at B under 40 MB
 #           (scripts/shapes/gemv_10_split_small.txt), fp16 (KEYS to change), one process
 #   stalls  Nsight Compute's speed of light, warp states and scheduler statistics for 10 at
@@ -39,6 +43,10 @@ for part in "$@"; do
     SAN_TOOLS=${SAN_TOOLS:-memcheck racecheck synccheck} SAN_S=${SAN_S:-80} sanitize_configs gemv10 \
       fp16:1x3586x1572 gemv_bf16:3x4102x4101:SPLIT=1 gemv_fp16:4x20001x515:SPLIT=7 bf16:2x4096x4096 \
       gemv_fp16:3x280x15279 ;;
+  sets)
+    PYTEST_S=${PYTEST_S:-200} gpu_tests "10_gemv or hands_m_of_1 or hands_small_m" gemv10_sets
+    SAN_TOOLS=${SAN_TOOLS:-memcheck racecheck synccheck} SAN_S=${SAN_S:-60} sanitize_configs gemv10_sets \
+      fp16:4x656x12336 gemv_bf16:4x280x15279:SPLIT=45 ;;
   handoff)
     PYTEST_S=${PYTEST_S:-150} gpu_tests "hands_m_of_1 or hands_small_m" handoff ;;
   narrow)
@@ -122,7 +130,7 @@ for split, shapes in groups.items(): print(split, *shapes)" | while read -r spli
       for turn in old1 new1 old2 new2; do
         tree=${turn%?}
         dir=$([ $tree = old ] && echo $old || echo .)
-        for shapes in gemv_10 gemv_10_fresh; do
+        for shapes in ${PIPE_SHAPES:-gemv_10 gemv_10_fresh}; do
           in_tree 120 $dir $tree --family gemv --precision $key --shapes scripts/shapes/$shapes.txt --iters 100 \
             --seed 16${turn#???} --variants "" > "$OUT/${shapes}_pipe_${turn}_$key.txt" 2>&1
           echo "$shapes $turn $key exit $?: $(grep -c PASS "$OUT/${shapes}_pipe_${turn}_$key.txt") passed"

@@ -1,15 +1,17 @@
 """06's pick with and without wgmma_swaps_to_fit (swapped tiles whose M side fits M) side by side
 with cuBLAS, in one process, on the same buffers — each shape timed under both pickers (with
 --without, the rule without the forms given — kernels.FIT_FORMS, or "split": 2 × 2 cut along K,
-FIT_SPLIT_SLICES; with --rule wgmma_swaps_one_tile, wgmma_leaves_clusters_of_one or wgmma_coops, with and
-without that rule instead). With --fits, the pick beside swapped tiles fitted to each shape's M —
-BN the least width that covers M in 2 or 3 tiles — in clusters of 1, 2 and 4 along N (sharing A's
-rows); or the forms given, TILES:CLUSTER[:SA] or TILES:CLUSTER:C1 each (SA: SHARE_A, pairs of the
-cluster along M sharing B's columns too; C1: one consumer, tiles of 64 rows of N, not 128).
+FIT_SPLIT_SLICES; with --rule wgmma_swaps_one_tile, wgmma_leaves_clusters_of_one, wgmma_coops or
+wgmma_fits_one_consumer, with and without that rule instead). With --fits, the pick beside swapped
+tiles fitted to each shape's M — BN the least width that covers M in 2 or 3 tiles — in clusters of
+1, 2 and 4 along N (sharing A's rows); or the forms given, TILES:CLUSTER[:SA] or TILES:CLUSTER:C1
+each (SA: SHARE_A, pairs of the cluster along M sharing B's columns too; C1: one consumer, tiles of
+64 rows of N, not 128).
 
     python scripts/swap_fit_study.py --shapes scripts/shapes/swap_fit_fresh.txt --precision bf16
     python scripts/swap_fit_study.py --shapes scripts/shapes/swap_2d_fresh.txt --without 2:4:SA split
     python scripts/swap_fit_study.py --shapes scripts/shapes/low_fit_fresh.txt --rule wgmma_swaps_one_tile
+    python scripts/swap_fit_study.py --shapes scripts/shapes/fit_one_fresh.txt --rule wgmma_fits_one_consumer
     python scripts/swap_fit_study.py --shapes scripts/shapes/cluster_one_rule.txt --rule wgmma_leaves_clusters_of_one
     python scripts/swap_fit_study.py --shapes scripts/shapes/swap_clusters.txt --fits
     python scripts/swap_fit_study.py --shapes scripts/shapes/swap_clusters.txt --fits 3:4 2:4:SA 2:2:SA
@@ -29,7 +31,8 @@ from tcraw.bench import bench_vs_cublas, parse_shapes, suite_summary  # noqa: E4
 from tcraw.errors import UsageError, run_main  # noqa: E402
 
 
-RULES = ("wgmma_swaps_to_fit", "wgmma_swaps_one_tile", "wgmma_leaves_clusters_of_one", "wgmma_coops")   # the rules --rule holds off
+RULES = ("wgmma_swaps_to_fit", "wgmma_swaps_one_tile", "wgmma_leaves_clusters_of_one", "wgmma_coops",
+         "wgmma_fits_one_consumer")   # the rules --rule holds off
 
 
 def picker_before(elem_bytes, forms=None, name=RULES[0]):

@@ -145,7 +145,8 @@ def gemv_sums_in_cluster(m, n, k, sms):
 
 def gemv_workspace(split):
     """Bytes of 10's workspace for a grid of ``blocks`` cut in ``split`` pieces of K: a counter a
-    block (those of the column tiles are used), then 4 × 256 fp32 partial sums a block."""
+    block (the column tiles', then, where the pieces are added in sets, the sets'), then 4 × 256
+    fp32 partial sums a block."""
     if split == 1:
         return lambda blocks: 16   # (the kernel takes the pointer, and with one piece reads nothing)
     return lambda blocks: 4 * cdiv(blocks, 4) * 4 + blocks * GEMV_ROWS * 256 * 4

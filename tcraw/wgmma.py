@@ -330,7 +330,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
         configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY + SWAPPED_CONFIGS + SWAPPED_PAIRS_CONFIGS +
                  STREAM_B_WIDE_CONFIGS + (STREAM_B_SWAPPED_CONFIG,) + FIT_CONFIGS + FIT_THREE_CONFIGS +
-                 LOW_FIT_ONLY + REALIGN_CONFIGS + COOP_CONFIGS +
+                 LOW_FIT_ONLY + FIT_ONE_CONFIGS + REALIGN_CONFIGS + COOP_CONFIGS +
                  ({IN_PLACE_09: 1}, {GEMV_10: 1}, {GEMV_10_IN_CLUSTER: GEMV_IN_CLUSTER})
                  if elem == 2
                  else tuple(c for c in WGMMA_CONFIGS if not wgmma_sixteen_bit_only(c))) if choose else (),
@@ -795,9 +795,25 @@ WIDE_PAIRS_BUSY = 0.7
 # 0.858 / 0.854× the time, faster at all 19 in both, 0.860 → 1.002× / 0.902 → 1.056× cuBLAS,
 # below 0.85× 11 → 0 / 10 → 1 (296×3304×5472 0.72 → 0.88×, 308×2184×7648 0.72 → 1.06,
 # 294×3792×6488 0.79 → 0.99).
+# Then one consumer's tiles, 64 of N by half of M (BN = 16 · cdiv(M, 32)), in clusters of 4 along
+# N — cuBLAS's 64x136 in 4 × 2 clusters at 272×3704×1376, 116 tiles (Nsight Compute, H100,
+# docs/results/2026-12-06-h100-small-problems/, run 2), where the pick's 3 tiles of 96 × 128 in
+# clusters of 4 left 24 of 30 clusters busy and ran 0.69× cuBLAS. Twice the tiles of the
+# two-consumer forms at three quarters of a block's MMAs: beside the pick on 13 shapes of M
+# 272–472, N 3608–6960, K 520–3336 (run 4, fp16; 12 drawn, each pick a two-consumer fit), they
+# took less time at all 5 where they ran in one round (2 · cdiv(N, 256) ≤ 30 clusters: 0.86–0.97×
+# the time; 392×3832×1432 0.71 → 0.83× cuBLAS, 272×3704×1376 0.69 → 0.78) and more at all 8 where
+# they took two (up to 1.3×). So where the rule's first form is picked they replace it if they
+# take one round as well (wgmma_fits_one_consumer). On 14 shapes drawn after the rule
+# (scripts/shapes/fit_one_fresh.txt, run 5; swap_fit_study.py --rule, one process a precision):
+# 0.898 / 0.900× the time (fp16 / bf16), faster at 14 / 14 (320×3768×2128 0.73×, 408×3656×3472
+# 0.61 → 0.79× cuBLAS), below 0.85× cuBLAS 7 → 3 / 9 → 3. Not timed on the H200.
 FIT_MOST_BN = 208
 FIT_SPLIT_SLICES = 32   # (0: no fallback)
 FIT_FORMS = ((3, 4, 0), (3, 2, 0), (2, 4, 0), (2, 4, 1), (2, 2, 0))
+FIT_ONE_CONFIGS = tuple({"SWAP_AB": 1, "CONSUMERS": 1, "BN": bn, "CLUSTER": 4,
+                         "STAGES": wgmma_max_stages(1, bn, swap=True)}
+                        for bn in range(144, 241, 16))   # (M of 257–480 in 2 tiles)
 
 
 def swapped_two(bn, cluster, share_a=0):
@@ -1580,6 +1596,24 @@ def wgmma_swaps_one_tile(m, n, k, sms, picked, elem_bytes=2):
     return None
 
 
+def one_round(units, clusters):
+    """Whether ``units`` (tiles, or tiles × split-K's pieces) take one round of ``clusters``, at
+    least 4 clusters in 5 busy — what the fit rules ask of their tiles."""
+    return 4 * clusters <= 5 * units <= 5 * clusters
+
+
+def wgmma_fits_one_consumer(m, n, k, sms, elem_bytes=2):
+    """One consumer's swapped tiles, 64 of N by BN = 16 · cdiv(M, 32) of M, in clusters of 4 along
+    N (FIT_ONE_CONFIGS), where they take one round whole (one_round) — else None. Only
+    wgmma_swaps_to_fit asks, over its first form (3 tiles of M in clusters of 4), where it picks
+    that: where they were measured (FIT_ONE_CONFIGS' note)."""
+    config = next((c for c in FIT_ONE_CONFIGS if c["BN"] == 16 * cdiv(m, 32)), None)
+    if config is None:
+        return None
+    tiles, _, clusters, p, _ = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **config}, elem_bytes)
+    return dict(config) if p == 1 and one_round(tiles, clusters) else None
+
+
 def wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes=2):
     """The swapped tiles that fit M (FIT_CONFIGS: 128 of N by BN of M, in clusters along N
     sharing A's rows) that replace the model's ``picked`` for (m, n, k), or None: 16-bit inputs,
@@ -1589,14 +1623,12 @@ def wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes=2):
     more than 2 pieces; 3 tiles of M (BN the least width that covers it: a multiple of 16, of 32
     in clusters of 4 along N) in clusters of 4, then 2, along N, then 2 tiles in clusters of 4
     along N, 2 × 2 (sharing B's columns too), 2 along N (FIT_FORMS), the first whose tiles take
-    one round with at least 4 clusters in 5 busy; else, over any pick, 2 tiles of M in 2 × 2 cut
+    one round with at least 4 clusters in 5 busy — over the first, one consumer's tiles of half
+    of M where wgmma_fits_one_consumer; else, over any pick, 2 tiles of M in 2 × 2 cut
     along K where they are few (split_pieces), if they then take one round with 4 clusters in 5
     busy in pieces of FIT_SPLIT_SLICES or more (0: no fallback; see FIT_CONFIGS)."""
     if elem_bytes != 2 or not 256 < m <= 480 or m % 128 == 0 or picked.get("SWAP_AB"):
         return None   # (M a whole number of 128-row tiles: the pick's fit it as well)
-
-    def one_round(units, clusters):   # one round of the clusters, at least 4 in 5 of them busy
-        return 4 * clusters <= 5 * units <= 5 * clusters
 
     if m <= 2 * FIT_THREE_BN:   # three consumers' 192 of N by 144 of M, over any pick (FIT_THREE_BN)
         for config in FIT_THREE_CONFIGS:
@@ -1615,8 +1647,8 @@ def wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes=2):
     for form in FIT_FORMS if whole else ():
         if (fit := fitted(*form)):
             config, (tiles, _, clusters, _, _) = fit
-            if one_round(tiles, clusters):
-                return dict(config)
+            if one_round(tiles, clusters):   # (over the first form, one consumer's halves where they fit too)
+                return form == FIT_FORMS[0] and wgmma_fits_one_consumer(m, n, k, sms, elem_bytes) or dict(config)
     # Else 2 tiles of M in 2 × 2, cut along K where they are few, in pieces of FIT_SPLIT_SLICES+
     if FIT_SPLIT_SLICES and (fit := fitted(2, 4, 1)):
         config, (tiles, kt, clusters, p, _) = fit

@@ -981,6 +981,39 @@ def test_swapped_tiles_that_fit_m_replace_picks_in_clusters_along_n():
     assert all(fit in swapped for fit in kernels.FIT_CONFIGS)
 
 
+def test_one_consumers_halves_of_m_replace_three_tiles_of_m_where_both_take_one_round():
+    """wgmma_fits_one_consumer: over wgmma_swaps_to_fit's first form (3 tiles of M in clusters of 4
+    along N), one consumer's swapped tiles of BN = 16 · cdiv(M, 32) of M in clusters of 4 along N,
+    where they too take one round with 4 clusters in 5 busy — as measured faster (kernels.
+    FIT_ONE_CONFIGS' note); where they would take two rounds, or the first form is not picked,
+    the pick stays; every shape drawn after the rule (scripts/shapes/fit_one_fresh.txt) picks
+    them; the registry's 06 builds them and the cubin-only set holds them."""
+    faster = {(296, 3608, 720): 160, (272, 3752, 800): 144, (392, 3832, 1432): 208, (472, 3680, 520): 240,
+              (272, 3704, 1376): 144}
+    for shape, bn in faster.items():
+        assert kernels.wgmma_config(*shape, 132) == {"SWAP_AB": 1, "CONSUMERS": 1, "BN": bn, "CLUSTER": 4,
+                                                     "STAGES": kernels.wgmma_max_stages(1, bn, swap=True)}, shape
+    # two rounds of them (2 · cdiv(N, 256) clusters of 4 past the 30 held): measured slower, not taken
+    for shape in [(272, 6960, 640), (464, 4424, 1024), (448, 4448, 1272), (320, 4472, 616), (368, 6008, 2960),
+                  (440, 4184, 1760), (296, 4328, 864), (304, 4584, 3336)]:
+        pick = kernels.wgmma_config(*shape, 132)
+        assert pick["CONSUMERS"] == 2 and pick.get("SWAP_AB") == 1, shape
+        assert kernels.wgmma_fits_one_consumer(*shape, 132) is None, shape
+    fresh = str(Path(__file__).resolve().parent.parent / "scripts" / "shapes" / "fit_one_fresh.txt")
+    for _, shape in parse_shapes(fresh):
+        assert kernels.wgmma_config(*shape, 132) == kernels.wgmma_fits_one_consumer(*shape, 132) is not None, shape
+    # where the first form is not the pick (no form takes one round: the model's tiles stay), the
+    # halves are not asked, though they would take one round
+    assert kernels.wgmma_fits_one_consumer(277, 3226, 1335, 132) is not None
+    assert kernels.wgmma_config(277, 3226, 1335, 132).get("SWAP_AB", 0) == 0
+    assert kernels.wgmma_fits_one_consumer(128 * 3, 3700, 1000, 132) is not None   # (M = 384: the rule's not asked)
+    assert kernels.wgmma_config(384, 3700, 1000, 132).get("SWAP_AB", 0) == 0
+    assert kernels.wgmma_config(272, 3704, 1376, 132, elem_bytes=1).get("SWAP_AB", 0) == 0   # (16-bit only)
+    k06 = kernels.KERNELS["wgmma_tma_fp16"]
+    assert {"SWAP_AB=1", "CONSUMERS=1", "BN=144", "CLUSTER=4"} <= set(k06.configured(272, 3704, 1376, 132).defines)
+    assert all(dict(c) in [dict(x) for x in k06.configs] for c in kernels.FIT_ONE_CONFIGS)
+
+
 def test_one_swapped_tile_covers_m_of_129_to_208():
     """wgmma_swaps_one_tile: with M of 129–208 and 16-bit inputs, one swapped tile of BN = 16 ·
     cdiv(M, 16) of M replaces the model's pick — in clusters of 4 along N where they take one

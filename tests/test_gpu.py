@@ -827,7 +827,8 @@ def test_06_picks_swapped_tiles_that_fit_m(device, host_problems, key):
     clusters of 4 or 2 along N or 2 × 2 (kernels.wgmma_swaps_to_fit) — at M ≤ 288 three consumers'
     (192 of N) in 2 × 2 or pairs along M, at M of 257–416 and 513–832 2 × 2 over rounds
     (wgmma_swaps_over_rounds), at M of 129–208 one tile of M in clusters of 4 or 2 along N
-    (wgmma_swaps_one_tile; cut along K in 3 pieces, 32–33 slices, at 137 × 4001 × 6152) — built as
+    (wgmma_swaps_one_tile; cut along K in 3 pieces, 32–33 slices, at 137 × 4001 × 6152), one
+    consumer's tiles of half of M in clusters of 4 along N (wgmma_fits_one_consumer) — built as
     picked (N not a multiple of 8: pitched), verified, the same bits on a rerun."""
     kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
     if (refusal := kernel.device_refusal(device)):
@@ -840,7 +841,9 @@ def test_06_picks_swapped_tiles_that_fit_m(device, host_problems, key):
             ((600, 13784, 520), 160, 4, 1, 2), ((661, 15001, 777), 176, 4, 1, 2),   # (over rounds)
             ((530, 11001, 1003), 144, 4, 1, 2), ((401, 14001, 777), 208, 4, 1, 2), ((813, 10000, 520), 208, 4, 1, 2),
             ((300, 14001, 777), 160, 4, 1, 2),
-            ((137, 4001, 6152), 144, 4, 0, 2), ((150, 15801, 777), 160, 2, 0, 2), ((201, 9000, 520), 208, 4, 0, 2)]:
+            ((137, 4001, 6152), 144, 4, 0, 2), ((150, 15801, 777), 160, 2, 0, 2), ((201, 9000, 520), 208, 4, 0, 2),
+            ((279, 3700, 520), 144, 4, 0, 1), ((395, 3801, 2001), 208, 4, 0, 1),   # (one consumer's halves of M)
+            ((465, 3601, 1000), 240, 4, 0, 1)]:
         want = {"SWAP_AB": 1, "BN": bn, "CLUSTER": cluster, "SHARE_A": share_a, "CONSUMERS": consumers}
         runs_right_and_repeatable(device, host_problems, kernel, key, [shape], None,
                                   lambda rec: not h200 or all(wgmma_macros(rec.config.split(","))[name] == v
@@ -1058,13 +1061,14 @@ GEMV_SHAPES = [(1, 1, 1), (1, 5, 100), (2, 7, 333), (3, 8, 64), (4, 248, 65), (1
                (1, 1004, 12345), (4, 63, 1), (1, 3586, 1572), (2, 1002, 9), (3, 4102, 4101), (4, 20001, 515)]
 
 
-@pytest.mark.parametrize("split", [None, 1, 3, 40])
+@pytest.mark.parametrize("split", [None, 1, 3, 45, 64])
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_10_gemv_reads_b_at_any_pitch(device, host_problems, key, split):
     """10 on shapes whose rows of B start anywhere in a 16-byte word, K in the pieces its pick cuts
-    (None: in a cluster or through the workspace), whole (1), in 3 and in 40 (more than some
-    problems' rows: pieces of none): correct, every element written, integers exact, the same bits
-    on a rerun — the workspace's counters left as found, or the rerun's last piece would not be the
+    (None: in a cluster or through the workspace), whole (1), in 3, in 45 (more than some problems'
+    rows: pieces of none; at M = 4 added in 7 sets, the last short) and in 64 (at M of 3–4, 8 sets
+    of 8): correct, every element written, integers exact, the same bits on a rerun — the workspace's
+    counters, the tiles' and the sets', left as found, or the rerun's last piece would not be the
     one that sums."""
     kernel = kernels.gemv_kernel(key)
     if (refusal := kernel.device_refusal(device)):
