@@ -422,13 +422,13 @@ def test_every_06_configuration_compiles_without_spills_and_states_its_launch(ke
     # + turns, wide pairs (64×192), the two swapped for M ≤ 32 (in clusters of 1, and of 2 where B's
     # rows lie off lines) and the four of three consumers (16–64 of M), the swapped 64×48 streaming B
     # for M of 33–48, the swapped that fit M (FIT_CONFIGS; three consumers' two: FIT_THREE_CONFIGS; one
-    # tile of M in clusters of 4 at widths FIT_CONFIGS lacks: LOW_FIT_ONLY), B
-    # realigned (64 and 128 columns), 09, 10 (K's pieces through the workspace, in a cluster); cuBLAS's
-    # coopB tiles (COOP_CONFIGS)
+    # tile of M in clusters of 4 at widths FIT_CONFIGS lacks: LOW_FIT_ONLY; one consumer's halves of
+    # M: FIT_ONE_CONFIGS), B realigned (64 and 128 columns), 09, 10 (K's pieces through the
+    # workspace, in a cluster); cuBLAS's coopB tiles (COOP_CONFIGS)
     assert kernels.WIDE_PAIRS_ONLY == kernels.WIDE_PAIRS_CONFIGS[:1]   # (64×256 pairs: a candidate already)
     assert len({c.file_stem for c in configs}) == len(configs) == \
         len(kernels.WGMMA_CONFIGS) + 16 + len(kernels.FIT_CONFIGS) + len(kernels.FIT_THREE_CONFIGS) + \
-        len(kernels.LOW_FIT_ONLY) + len(kernels.COOP_CONFIGS)
+        len(kernels.LOW_FIT_ONLY) + len(kernels.FIT_ONE_CONFIGS) + len(kernels.COOP_CONFIGS)
     for config in configs:
         cubin = compiler.compile_cubin(config, "sm_90")
         assert cubin.spill_bytes == 0, config.file_stem
