@@ -25,8 +25,8 @@
 // of the block's piece [kb, ke) of K. The warps' sums are added in shared memory in warp order,
 // then split-K as in 09: a grid of (N / 256 or 248 column tiles) × (gridDim.y pieces), partial sums
 // in a workspace, and the tile's last piece to finish adds them in piece order (the same bits every
-// run, whichever finishes last; more than 5 · 32 / M pieces, in two steps: sets of pieces, then
-// the sets) — or, built with CLUSTER_K, the grid's y one cluster whose pieces add each other's sums
+// run, whichever finishes last; more than 5 · ⌊32 / M⌋ pieces, in two steps: sets of pieces,
+// then the sets) — or, built with CLUSTER_K, the grid's y one cluster whose pieces add each other's sums
 // through distributed shared memory, in the same order (sum_in_cluster).
 // Edges: rows past the piece and A's rows past M are never read (zeros); B's columns past N hold
 // what follows in memory and reach only C's columns past N, which are never written; no byte past
@@ -339,9 +339,9 @@ __device__ __forceinline__ void gemv(const T* A, const T* B, float* C, int N, in
     // where they took 2–5; so sets past 5 rounds: on 16 shapes drawn after that (M of 3–4) 0.909×
     // the time fp16, 0.902× bf16, faster at 16 of 16. Fixed sets in a fixed order: the same bits
     // every run (and, at ROUNDS rounds or fewer, as before and as sum_in_cluster's).
-    constexpr int P = 32 / M;   // the pieces one round loads (all M rows): 32 loads in flight a thread
+    constexpr int P = 32 / M;   // the pieces one round loads (all M rows): 32 loads a thread (30 at M = 3)
     constexpr int ROUNDS = 5;   // the most rounds the last piece makes alone
-    int per = pieces;           // a set's pieces: all of them, or ⌈√pieces⌉ (each step one round)
+    int per = pieces;           // a set's pieces: all, or ⌈√pieces⌉ (each step one round: pieces ≤ 64 = 8²)
     if (pieces > ROUNDS * P)
         for (per = 1; per * per < pieces;) ++per;
     const int sets = (pieces + per - 1) / per, first = piece / per * per;

@@ -798,8 +798,8 @@ WIDE_PAIRS_BUSY = 0.7
 # Then one consumer's tiles, 64 of N by half of M (BN = 16 · cdiv(M, 32)), in clusters of 4 along
 # N — cuBLAS's 64x136 in 4 × 2 clusters at 272×3704×1376, 116 tiles (Nsight Compute, H100,
 # docs/results/2026-12-06-h100-small-problems/, run 2), where the pick's 3 tiles of 96 × 128 in
-# clusters of 4 left 24 of 30 clusters busy and ran 0.69× cuBLAS. Twice the tiles of the
-# two-consumer forms at three quarters of a block's MMAs: beside the pick on 13 shapes of M
+# clusters of 4 left 24 of 30 clusters busy and ran 0.69× cuBLAS. 4/3 the tiles of that form at
+# three quarters of a block's MMAs (87 → 116 tiles there): beside the pick on 13 shapes of M
 # 272–472, N 3608–6960, K 520–3336 (run 4, fp16; 12 drawn, each pick a two-consumer fit), they
 # took less time at all 5 where they ran in one round (2 · cdiv(N, 256) ≤ 30 clusters: 0.86–0.97×
 # the time; 392×3832×1432 0.71 → 0.83× cuBLAS, 272×3704×1376 0.69 → 0.78) and more at all 8 where
@@ -811,6 +811,7 @@ WIDE_PAIRS_BUSY = 0.7
 FIT_MOST_BN = 208
 FIT_SPLIT_SLICES = 32   # (0: no fallback)
 FIT_FORMS = ((3, 4, 0), (3, 2, 0), (2, 4, 0), (2, 4, 1), (2, 2, 0))
+FIT_ONE_OVER = (3, 4, 0)   # the form wgmma_fits_one_consumer's tiles replace (where measured)
 FIT_ONE_CONFIGS = tuple({"SWAP_AB": 1, "CONSUMERS": 1, "BN": bn, "CLUSTER": 4,
                          "STAGES": wgmma_max_stages(1, bn, swap=True)}
                         for bn in range(144, 241, 16))   # (M of 257–480 in 2 tiles)
@@ -1185,7 +1186,8 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     swapped tile that covers it, in clusters of 4 or 2 along N (wgmma_swaps_one_tile), and M of a
     few hundred swapped tiles that fit it, in clusters along N sharing A's rows, or 2 × 2 sharing
     B's columns too — at M of 257–288 three consumers' 192 of N by 144 of M, 2 × 2 or in pairs
-    along M (wgmma_swaps_to_fit); at M of 257–416 and 513–832 2 × 2 swapped tiles in several
+    along M, and one consumer's 64 of N by half of M where they fill one round (wgmma_swaps_to_fit,
+    wgmma_fits_one_consumer); at M of 257–416 and 513–832 2 × 2 swapped tiles in several
     rounds where they cut the busiest cluster's MMAs (wgmma_swaps_over_rounds); over the
     ranking's configurations (not those rules' tiles), cuBLAS's coopB tiles where they cut those
     MMAs by a tenth (wgmma_coops).
@@ -1605,13 +1607,13 @@ def one_round(units, clusters):
 def wgmma_fits_one_consumer(m, n, k, sms, elem_bytes=2):
     """One consumer's swapped tiles, 64 of N by BN = 16 · cdiv(M, 32) of M, in clusters of 4 along
     N (FIT_ONE_CONFIGS), where they take one round whole (one_round) — else None. Only
-    wgmma_swaps_to_fit asks, over its first form (3 tiles of M in clusters of 4), where it picks
+    wgmma_swaps_to_fit asks, over FIT_ONE_OVER (3 tiles of M in clusters of 4), where it picks
     that: where they were measured (FIT_ONE_CONFIGS' note)."""
     config = next((c for c in FIT_ONE_CONFIGS if c["BN"] == 16 * cdiv(m, 32)), None)
     if config is None:
         return None
-    tiles, _, clusters, p, _ = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **config}, elem_bytes)
-    return dict(config) if p == 1 and one_round(tiles, clusters) else None
+    tiles, _, clusters, _, _ = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **config}, elem_bytes)
+    return dict(config) if one_round(tiles, clusters) else None   # (so whole: split-K cuts only fewer)
 
 
 def wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes=2):
@@ -1623,8 +1625,8 @@ def wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes=2):
     more than 2 pieces; 3 tiles of M (BN the least width that covers it: a multiple of 16, of 32
     in clusters of 4 along N) in clusters of 4, then 2, along N, then 2 tiles in clusters of 4
     along N, 2 × 2 (sharing B's columns too), 2 along N (FIT_FORMS), the first whose tiles take
-    one round with at least 4 clusters in 5 busy — over the first, one consumer's tiles of half
-    of M where wgmma_fits_one_consumer; else, over any pick, 2 tiles of M in 2 × 2 cut
+    one round with at least 4 clusters in 5 busy — over the first (FIT_ONE_OVER), one consumer's
+    tiles of half of M where wgmma_fits_one_consumer; else, over any pick, 2 tiles of M in 2 × 2 cut
     along K where they are few (split_pieces), if they then take one round with 4 clusters in 5
     busy in pieces of FIT_SPLIT_SLICES or more (0: no fallback; see FIT_CONFIGS)."""
     if elem_bytes != 2 or not 256 < m <= 480 or m % 128 == 0 or picked.get("SWAP_AB"):
@@ -1647,8 +1649,8 @@ def wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes=2):
     for form in FIT_FORMS if whole else ():
         if (fit := fitted(*form)):
             config, (tiles, _, clusters, _, _) = fit
-            if one_round(tiles, clusters):   # (over the first form, one consumer's halves where they fit too)
-                return form == FIT_FORMS[0] and wgmma_fits_one_consumer(m, n, k, sms, elem_bytes) or dict(config)
+            if one_round(tiles, clusters):   # (over 3 tiles in 4s, one consumer's halves where they fit too)
+                return form == FIT_ONE_OVER and wgmma_fits_one_consumer(m, n, k, sms, elem_bytes) or dict(config)
     # Else 2 tiles of M in 2 × 2, cut along K where they are few, in pieces of FIT_SPLIT_SLICES+
     if FIT_SPLIT_SLICES and (fit := fitted(2, 4, 1)):
         config, (tiles, kt, clusters, p, _) = fit

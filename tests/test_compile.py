@@ -1002,10 +1002,15 @@ def test_one_consumers_halves_of_m_replace_three_tiles_of_m_where_both_take_one_
     fresh = str(Path(__file__).resolve().parent.parent / "scripts" / "shapes" / "fit_one_fresh.txt")
     for _, shape in parse_shapes(fresh):
         assert kernels.wgmma_config(*shape, 132) == kernels.wgmma_fits_one_consumer(*shape, 132) is not None, shape
-    # where the first form is not the pick (no form takes one round: the model's tiles stay), the
-    # halves are not asked, though they would take one round
+    # where the first form is not the pick (no form takes one round: the model's tiles stay; a later
+    # form, 2 tiles in 2 × 2, is picked), the halves are not asked, though they would take one round
     assert kernels.wgmma_fits_one_consumer(277, 3226, 1335, 132) is not None
     assert kernels.wgmma_config(277, 3226, 1335, 132).get("SWAP_AB", 0) == 0
+    assert kernels.wgmma_fits_one_consumer(345, 3391, 5800, 132) is not None
+    later = kernels.wgmma_config(345, 3391, 5800, 132)
+    assert (later["CONSUMERS"], later["CLUSTER"], later.get("SHARE_A")) == (2, 4, 1), later
+    # too few tiles for one round with 4 clusters in 5 busy (8 of 30; split-K would cut them in 3)
+    assert kernels.wgmma_fits_one_consumer(272, 1000, 8192, 132) is None
     assert kernels.wgmma_fits_one_consumer(128 * 3, 3700, 1000, 132) is not None   # (M = 384: the rule's not asked)
     assert kernels.wgmma_config(384, 3700, 1000, 132).get("SWAP_AB", 0) == 0
     assert kernels.wgmma_config(272, 3704, 1376, 132, elem_bytes=1).get("SWAP_AB", 0) == 0   # (16-bit only)
