@@ -43,9 +43,12 @@ class _Parser(argparse.ArgumentParser):
         self.register("action", None, _Once)
 
     def error(self, message):  # argparse's own usage errors exit 2 too, but with our one-liner
-        # (-DFOO after --define reads as an option: the value is missing to argparse)
-        dash = "; nvcc's -DFOO is --define FOO here" if message == "argument --define: expected one argument" \
-            else ""
+        # (a value that starts with '-' — -DFOO after --define, -16,16 after --block — reads as an
+        # option to argparse, so the option's value is missing to it)
+        dash = ""
+        if (missing := re.fullmatch(r"argument (--[\w-]+): expected one argument", message)):
+            dash = "; nvcc's -DFOO is --define FOO here" if missing[1] == "--define" else \
+                f"; a value that starts with '-' goes after '=': {missing[1]}=-…"
         raise UsageError(f"{self.prog.removeprefix('tcraw').strip() + ': ' if self.prog != 'tcraw' else ''}"
                          f"{message}{dash} (see --help)")
 

@@ -134,6 +134,12 @@ def compiler_arch(text):
       "--precision", "fp16,fp32"], "one kernel of one precision"),
     (["compile", "--source", "cuda_src/01_naive_fp32.cu", "--entry", "naive_fp32", "--name", "mine", "--block", "16",
       "--block-tile", f"{2**40},1", "--precision", "fp32"], "from 1 to 2^31"),
+    # a value starting with '-' reads as an option to argparse: the message says how to give it
+    (["compile", "--source", "cuda_src/01_naive_fp32.cu", "--entry", "naive_fp32", "--block", "-16,16",
+      "--precision", "fp32"], "a value that starts with '-' goes after '=': --block=-…"),
+    (["compile", "--define", "-DFOO"], "nvcc's -DFOO is --define FOO here"),
+    (["compile", "--source", "cuda_src/01_naive_fp32.cu", "--entry", "naive_fp32", "--block=-16,16",
+      "--precision", "fp32"], "--block takes whole numbers separated by commas, got '-16,16'"),
 ])
 def test_bad_usage_is_exit_2_with_a_message(args, needle):
     rc, out, err = run_cli(*args)
