@@ -1613,7 +1613,7 @@ def wgmma_fits_one_consumer(m, n, k, sms, elem_bytes=2):
     if config is None:
         return None
     tiles, _, clusters, _, _ = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **config}, elem_bytes)
-    return dict(config) if one_round(tiles, clusters) else None   # (so whole: split-K cuts only fewer)
+    return dict(config) if one_round(tiles, clusters) else None   # (24+ tiles of 30: split-K leaves them whole)
 
 
 def wgmma_swaps_to_fit(m, n, k, sms, picked, elem_bytes=2):
