@@ -129,6 +129,11 @@ WGMMA_SWITCHES = ("STREAM_K", "SPLIT_K", "SWAP_AB", "SHARE_A", "B_REALIGN", "A_L
 # ... of which the host's alone: not passed to NVRTC, not in a configuration's variant (its cubin
 # and prebuilt file are the same without it)
 HOST_MACROS = ("A_LINES",)
+
+
+def device_macros(macros):
+    """``macros`` (name -> value) without the host's (HOST_MACROS): what the .cu is built with."""
+    return {name: value for name, value in macros.items() if name not in HOST_MACROS}
 SPLIT_ROUNDS_MOST = 8   # (each round more is a partial tile a block in the workspace)
 
 
@@ -308,7 +313,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
     bm, bn, cluster = wgmma_rows(tile), tile["BN"], tile["CLUSTER"]
     bk = WGMMA_ROW_BYTES // elem   # a slice is one 128-byte swizzle row of K
     plain = {**WGMMA_TILE, "WAIT_DEPTH": 0, "SPLIT_LOADS": wgmma_split_loads({**tile, "SPLIT_LOADS": None})}
-    built = {name: value for name, value in tile.items() if name not in HOST_MACROS}   # (what NVRTC gets)
+    built = device_macros(tile)   # (what NVRTC gets)
     variant = "" if choose else spelt_macros(built, plain)
     # (B_REALIGN: 8 super-rows of B — 64 of its rows — by BN + 8 halves: the .cu's b_realign)
     b_box = (8, bn + 8) if tile["B_REALIGN"] else (bk, 64) if b_layout == "row" else (64, bk)
@@ -1414,9 +1419,8 @@ def _handed(key, picked, overrides, asked):
     None, and 06 runs its own configuration with them. The host's macros (HOST_MACROS: A_LINES)
     are not 06's code: they leave the hand-off as it is (09 and 10 read A as it lies)."""
     mark = next((mark for mark in HANDED if mark in picked), None)
-    own = {name: value for name, value in asked.items() if name not in HOST_MACROS}
-    if mark is None or any(value is not None for name, value in overrides.items() if name not in HOST_MACROS) or \
-            spelt_macros(own, WGMMA_TILE):
+    if mark is None or any(value is not None for value in device_macros(overrides).values()) or \
+            spelt_macros(device_macros(asked), WGMMA_TILE):
         return None
     factory, variant = HANDED[mark]
     return replace(factory(key, picked[mark]), variant=variant(picked[mark]))

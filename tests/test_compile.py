@@ -135,6 +135,13 @@ def test_compiles_side_by_side_give_the_same_rows_in_the_same_order(monkeypatch,
     assert seen[1] == seen[3]
     assert [r["status"] for r in seen[1][0]] == ["ok", "ok", "ok", "ok", "refused", "refused", "below-min-arch",
                                                 "ok"]
+    # the same side by side through the ctypes backend (--backend ctypes: the default the threads get)
+    from tcraw import driver
+    monkeypatch.setenv("TCRAW_CACHE_DIR", str(tmp_path / "cache_ctypes"))
+    monkeypatch.setitem(driver._default, "name", "ctypes")
+    rows = compiler.compile_table(chosen[:2], [compiler.Arch(80), compiler.Arch(90)], note=lambda *_: None, jobs=2)
+    assert [{k: v for k, v in r.items() if k != "compile_ms"} for r in rows] == seen[1][0][:4]
+    monkeypatch.undo()
     # ^C while they build: the compiles under way end, no other starts, and it is ^C that comes out
     started = []
     def interrupted(kernel, arch, *args, **kwargs):
