@@ -353,10 +353,12 @@ __device__ __forceinline__ void gemv(const T* A, const T* B, float* C, int N, in
     float total[M];
     if (sets > 1) {
         unsigned* set_counter = work + gridDim.x + blockIdx.x * sets + first / per;
-        if (!last_piece_in(set_counter, min(per, pieces - first))) return;
-        add_pieces<M, P>(total, tile + 1ll * first * (MAX_M * BN), min(per, pieces - first), 1);
+        float* slot = tile + 1ll * first * (MAX_M * BN);   // the set's first piece's: the set's sum goes there
+        const int in_set = min(per, pieces - first);       // (the last set may be short)
+        if (!last_piece_in(set_counter, in_set)) return;
+        add_pieces<M, P>(total, slot, in_set, 1);
 #pragma unroll
-        for (int m = 0; m < M; ++m) __stcg(tile + 1ll * first * (MAX_M * BN) + m * BN, total[m]);
+        for (int m = 0; m < M; ++m) __stcg(slot + m * BN, total[m]);
         if (tid == 0) *set_counter = 0;   // as found, for the next launch
         if (!last_piece_in(counter, sets)) return;
         add_pieces<M, P>(total, tile, sets, per);

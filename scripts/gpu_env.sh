@@ -90,3 +90,20 @@ llm_suites() {
     echo "$key $shapes exit $?: $(grep -A2 geomean "$OUT/suite_llm_$key.txt" | tail -1)"
   done
 }
+# How many clusters of 1, 2 and 4 of 06's blocks the device holds at once (cuOccupancyMaxActiveClusters;
+# the model assumes kernel.CLUSTERS_OF_4_HELD of 4 on 132 SMs), into $OUT/held_clusters.txt
+held_clusters() {
+  $PY - <<'PYEOF' 2>&1 | tee "$OUT/held_clusters.txt"
+from tcraw import compiler, kernels, runtime
+device = runtime.Device(0)
+for tile in ({"CLUSTER": 1}, {"CLUSTER": 2}, {"CLUSTER": 4}, {"CLUSTER": 4, "SHARE_A": 1}, {"CLUSTER": 4, "BN": 192},
+             {"CLUSTER": 4, "BN": 128, "STAGES": 6}, {"CLUSTER": 2, "BN": 128, "STAGES": 6}):
+    kernel = kernels.wgmma_kernel("fp16", tile, choose=False)
+    with runtime.Module(device, compiler.compile_cubin(kernel, device.arch, device.drv).image) as mod:
+        fn = mod.function(kernel.entry)
+        g = kernel.launch_geometry(8192, 8192, 8192, device.sm_count)
+        fn.set_max_dynamic_smem(g.smem_bytes)
+        print(f"{device.name} {device.sm_count} SMs: {kernel.variant}: {fn.max_active_clusters(g)} clusters of "
+              f"{kernel.cluster} held at once ({g.smem_bytes} B shared memory a block)")
+PYEOF
+}

@@ -649,19 +649,7 @@ for part in "${parts[@]}"; do
   cluster4)
     # clusters of 4: how many the device holds at once, then along M sharing B and 2 × 2 sharing
     # both, against clusters of 2 and the picks (scripts/shapes/cluster4.txt)
-    $PY - <<'PYEOF' 2>&1 | tee "$OUT/held_clusters.txt"
-from tcraw import compiler, kernels, runtime
-device = runtime.Device(0)
-for tile in ({"CLUSTER": 1}, {"CLUSTER": 2}, {"CLUSTER": 4}, {"CLUSTER": 4, "SHARE_A": 1}, {"CLUSTER": 4, "BN": 192},
-             {"CLUSTER": 4, "BN": 128, "STAGES": 6}, {"CLUSTER": 2, "BN": 128, "STAGES": 6}):
-    kernel = kernels.wgmma_kernel("fp16", tile, choose=False)
-    with runtime.Module(device, compiler.compile_cubin(kernel, device.arch, device.drv).image) as mod:
-        fn = mod.function(kernel.entry)
-        g = kernel.launch_geometry(8192, 8192, 8192, device.sm_count)
-        fn.set_max_dynamic_smem(g.smem_bytes)
-        print(f"{device.name} {device.sm_count} SMs: {kernel.variant}: {fn.max_active_clusters(g)} clusters of "
-              f"{kernel.cluster} held at once ({g.smem_bytes} B shared memory a block)")
-PYEOF
+    held_clusters
     timeout ${C4_S:-330} $PY scripts/tune_ladder.py --family wgmma --shapes scripts/shapes/cluster4.txt --iters 20 \
       --seed 7 --variants "" BN=192 CLUSTER=4 CLUSTER=4,SHARE_A=1 BN=192,CLUSTER=4 BN=192,CLUSTER=4,SHARE_A=1 \
       BN=128,STAGES=6,CLUSTER=4,SHARE_A=1 > "$OUT/cluster4_fp16.txt" 2>&1

@@ -1,12 +1,12 @@
 """06's pick with and without wgmma_swaps_to_fit (swapped tiles whose M side fits M) side by side
 with cuBLAS, in one process, on the same buffers — each shape timed under both pickers (with
 --without, the rule without the forms given — kernels.FIT_FORMS, or "split": 2 × 2 cut along K,
-FIT_SPLIT_SLICES; with --rule wgmma_swaps_one_tile, wgmma_leaves_clusters_of_one, wgmma_coops or
-wgmma_fits_one_consumer, with and without that rule instead). With --fits, the pick beside swapped
-tiles fitted to each shape's M — BN the least width that covers M in 2 or 3 tiles — in clusters of
-1, 2 and 4 along N (sharing A's rows); or the forms given, TILES:CLUSTER[:SA] or TILES:CLUSTER:C1
-each (SA: SHARE_A, pairs of the cluster along M sharing B's columns too; C1: one consumer, tiles of
-64 rows of N, not 128).
+FIT_SPLIT_SLICES; with --rule wgmma_swaps_one_tile, wgmma_leaves_clusters_of_one, wgmma_coops,
+wgmma_fits_one_consumer or wgmma_sectors_take_clusters_of_4, with and without that rule instead).
+With --fits, the pick beside swapped tiles fitted to each shape's M — BN the least width that
+covers M in 2 or 3 tiles — in clusters of 1, 2 and 4 along N (sharing A's rows); or the forms
+given, TILES:CLUSTER[:SA] or TILES:CLUSTER:C1 each (SA: SHARE_A, pairs of the cluster along M
+sharing B's columns too; C1: one consumer, tiles of 64 rows of N, not 128).
 
     python scripts/swap_fit_study.py --shapes scripts/shapes/swap_fit_fresh.txt --precision bf16
     python scripts/swap_fit_study.py --shapes scripts/shapes/swap_2d_fresh.txt --without 2:4:SA split
@@ -32,13 +32,15 @@ from tcraw.errors import UsageError, run_main  # noqa: E402
 
 
 RULES = ("wgmma_swaps_to_fit", "wgmma_swaps_one_tile", "wgmma_leaves_clusters_of_one", "wgmma_coops",
-         "wgmma_fits_one_consumer")   # the rules --rule holds off
+         "wgmma_fits_one_consumer", "wgmma_sectors_take_clusters_of_4")   # the rules --rule holds off
 
 
 def picker_before(elem_bytes, forms=None, name=RULES[0]):
-    """wgmma_config as it was before the rule ``name`` (of RULES): the rule held off for the call —
-    or, given ``forms`` ((tiles, cluster, share_a) of kernels.FIT_FORMS, or "split"),
-    wgmma_swaps_to_fit without those."""
+    """06's pick (wgmma_pick: A copied to lines, hand-offs) as it is without the rule ``name`` (of
+    RULES): the rule held off for the call, so where another rule then decides, its pick (held
+    off, wgmma_coops no longer keeps wgmma_sectors_take_clusters_of_4 off its shapes) — or, given
+    ``forms`` ((tiles, cluster, share_a) of kernels.FIT_FORMS, or "split"), wgmma_swaps_to_fit
+    without those. (Until session 69 this side called wgmma_config: A read in place, no hand-off.)"""
     def pick(m, n, k, sms):
         rule, kept, slices = getattr(wgmma, name), wgmma.FIT_FORMS, wgmma.FIT_SPLIT_SLICES
         if forms is None:
@@ -47,7 +49,7 @@ def picker_before(elem_bytes, forms=None, name=RULES[0]):
             wgmma.FIT_FORMS = tuple(f for f in kept if f not in forms)
             wgmma.FIT_SPLIT_SLICES = 0 if "split" in forms else slices
         try:
-            return wgmma.wgmma_config(m, n, k, sms, elem_bytes)
+            return wgmma.wgmma_pick(m, n, k, sms, elem_bytes)
         finally:
             setattr(wgmma, name, rule)
             wgmma.FIT_FORMS, wgmma.FIT_SPLIT_SLICES = kept, slices

@@ -1184,8 +1184,10 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     Big problems get 128×256 tiles in clusters of 2 (128×192 where those run whole, 192×192 where
     M is a whole number of them or rows lie off 128-byte lines and they save time) — two or three
     consumers' tiles in clusters of 1 only where the measured alternatives lose
-    (wgmma_leaves_clusters_of_one); small M one consumer — two rows of 64×128 tiles sharing B
-    where K is long (wgmma_pairs_rows), of 64×192 or 64×256 where those fill the GPU in one round
+    (wgmma_leaves_clusters_of_one), and the model's clusters of 4 where A's and B's rows both split
+    sectors and its tie-break took tiles that read A in place (wgmma_sectors_take_clusters_of_4);
+    small M one consumer — two rows of 64×128 tiles sharing B where K is long
+    (wgmma_pairs_rows), of 64×192 or 64×256 where those fill the GPU in one round
     (wgmma_pairs_wide); few tiles narrower ones and split-K — in 2 × 2 clusters where K is long
     (wgmma_shares_both) — short K tiles taken in turn (wgmma_takes_turns), M of 129–208 one
     swapped tile that covers it, in clusters of 4 or 2 along N (wgmma_swaps_one_tile), and M of a
@@ -1214,12 +1216,15 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     if wgmma_streams_b_swapped(m, n, k, sms, elem_bytes):
         return dict(STREAM_B_SWAPPED_CONFIG)
     ranked = wgmma_ranked(m, n, k, sms, elem_bytes, stream_k)
-    picked = wgmma_choose(ranked)
+    chosen = wgmma_choose(ranked)
+    sectors = wgmma_sectors_take_clusters_of_4(m, n, k, sms, ranked, chosen, elem_bytes, stream_k)
+    picked = sectors or chosen
     ruled = wgmma_leaves_clusters_of_one(m, n, k, sms, ranked, picked, elem_bytes, stream_k) or \
         wgmma_ruled(m, n, k, sms, picked, elem_bytes, stream_k)
     # cuBLAS's coopB tiles only over one of the ranking's own configurations, as they were measured
-    # (its pick, or the one wgmma_leaves_clusters_of_one takes): not over another rule's tiles
-    if any(ruled == entry[4] for entry in ranked):
+    # (its pick, or the one wgmma_leaves_clusters_of_one takes): not over another rule's tiles,
+    # nor the clusters of 4 that rows splitting sectors take
+    if not sectors and any(ruled == entry[4] for entry in ranked):
         return wgmma_coops(m, n, k, sms, ruled, elem_bytes, stream_k) or ruled
     return ruled
 
@@ -1582,6 +1587,41 @@ def wgmma_leaves_clusters_of_one(m, n, k, sms, ranked, picked, elem_bytes=2, str
     if (mine_p == 1 and theirs_p > 1) or theirs > CLUSTER_ONE_PADDING * mine:
         return None
     return chosen
+
+
+# Where A's rows and B's both lie 16 bytes off a 32-byte boundary (BOX_ROW_REQUESTS' "partial
+# sector", 2.47 requests a box row each), the ranking's least modelled time is often clusters of
+# 4 and wgmma_choose's tie-break takes clusters of 2 (whole tiles, then order): at survey 9's two
+# weakest shapes 128 × 256 (1448×13624×13704) and three consumers' 192 × 192 (3000×15448×14312),
+# 0.76–0.77× cuBLAS, where 128 × 256 in clusters of 4 along M took 0.82–0.83 of the time (H100,
+# fp16; clusters of 1 took 2.0× the time of clusters of 4 there, for 2.0× the box rows). With both
+# operands' rows splitting sectors the requests weigh more than the model's norm gives them.
+# Measured (H100, docs/results/2026-12-06-h100-sectors-clusters-of-4/, tables.txt), the model's
+# clusters of 4 against what the tie-break took, on 26 such shapes (fp16, run 1): where the pick
+# read A in place, less time at all 12 (0.82–0.96 of it, geomean 0.878); where it copied A to
+# lines first (wgmma_copies_a_to_lines: A's requests then 1 a box row) more at 12 of 14 (at 9 by
+# over 1 %; up to 1.06×, geomean 1.014). So not over a pick that copies A. On 12 shapes drawn
+# after that (run 2) 0.874 of the time fp16, 0.859 bf16, less at 12 of 12 each (3072×15640×16200
+# 0.72 → 0.90× cuBLAS; below 0.85× 6 → 0 each). The H100 holds 30 clusters of 4 as the H200 does
+# (run 1). 16-bit inputs only. Not where another measured rule decides: tiles in clusters of 1
+# (wgmma_leaves_clusters_of_one), a rule after the ranking (wgmma_ruled: at M of 129–208 one
+# swapped tile over the model's 2 × 2), coopB tiles (wgmma_coops; at 4 of 263 shapes drawn as run
+# 2's where the rule would move the pick, none timed); nor are coopB tiles asked over the rule's
+# (measured over clusters of 2 only).
+def wgmma_sectors_take_clusters_of_4(m, n, k, sms, ranked, picked, elem_bytes=2, stream_k=True):
+    """The configuration with the least modelled time among wgmma_ranked's entries ``ranked``
+    where that is clusters of 4 and wgmma_choose's ``picked`` is not, for 16-bit A and B rows
+    (K, N) that both split sectors, where ``picked`` reads A in place; else None. Not where
+    other measured rules decide: over tiles in clusters of 1 (wgmma_leaves_clusters_of_one's),
+    or where a rule after the ranking (wgmma_ruled) or coopB tiles (wgmma_coops) replace ``picked``."""
+    sector = BOX_ROW_REQUESTS["partial sector"]
+    if elem_bytes != 2 or box_row_requests(k * elem_bytes) != sector or box_row_requests(n * elem_bytes) != sector \
+            or in_clusters_of_one(picked) or wgmma_copies_a_to_lines(m, n, k, sms, picked, elem_bytes, stream_k) \
+            or wgmma_ruled(m, n, k, sms, picked, elem_bytes, stream_k) != picked \
+            or wgmma_coops(m, n, k, sms, picked, elem_bytes, stream_k):
+        return None
+    best = min(ranked, key=lambda entry: (entry[0], entry[3]))[4]
+    return dict(best) if best["CLUSTER"] == 4 and picked["CLUSTER"] != 4 else None
 
 
 def wgmma_swaps_one_tile(m, n, k, sms, picked, elem_bytes=2):

@@ -1026,6 +1026,69 @@ def test_one_consumers_halves_of_m_replace_three_tiles_of_m_where_both_take_one_
     assert all(dict(c) in [dict(x) for x in k06.configs] for c in kernels.FIT_ONE_CONFIGS)
 
 
+def test_rows_splitting_sectors_take_the_models_clusters_of_4():
+    """wgmma_sectors_take_clusters_of_4: where A's and B's rows both lie 16 bytes off 32 (2.47
+    requests a box row each) and the model's least time is clusters of 4, 16-bit inputs run
+    them, not what wgmma_choose's tie-break took, where that reads A in place — survey 9's two
+    weakest shapes, and every shape drawn after the rule (scripts/shapes/c4_sectors_fresh_2.txt);
+    over a pick that copies A to lines (measured slower), rows off lines otherwise, tiles in
+    clusters of 1 (wgmma_leaves_clusters_of_one's), where a rule after the ranking or coopB tiles
+    replace it, for 8-bit inputs, and over picks already in clusters of 4 the pick stands; coopB
+    tiles are not asked over the rule's."""
+    def taken(m, n, k):
+        ranked = kernels.wgmma_ranked(m, n, k, 132)
+        return kernels.wgmma_sectors_take_clusters_of_4(m, n, k, 132, ranked, kernels.wgmma_choose(ranked))
+    shapes = Path(__file__).resolve().parent.parent / "scripts" / "shapes"
+    for shape in [(1448, 13624, 13704), (3000, 15448, 14312)]:
+        assert kernels.wgmma_choose(kernels.wgmma_ranked(*shape, 132))["CLUSTER"] == 2, shape
+        assert kernels.wgmma_pick(*shape, 132) == {"CONSUMERS": 2, "BN": 256, "CLUSTER": 4, "SHARE_A": 0,
+                                                   "STAGES": kernels.wgmma_max_stages(2, 256)}, shape
+    for _, shape in parse_shapes(str(shapes / "c4_sectors_fresh_2.txt")):
+        assert taken(*shape) is not None and kernels.wgmma_pick(*shape, 132) == taken(*shape), shape
+    # the first rule's shapes (run 1): where the tie-break's pick copied A, it stands (A copied)
+    copied = 0
+    for name in ("c4_sectors.txt", "c4_sectors_fresh.txt"):
+        for _, shape in parse_shapes(str(shapes / name)):
+            ranked = kernels.wgmma_ranked(*shape, 132)
+            if kernels.wgmma_copies_a_to_lines(*shape, 132, kernels.wgmma_choose(ranked)):
+                copied += 1
+                assert taken(*shape) is None and kernels.wgmma_pick(*shape, 132).get("A_LINES") == 1, shape
+            else:
+                assert kernels.wgmma_pick(*shape, 132) == taken(*shape) is not None, shape
+    assert copied == 14
+    # 16-bit inputs only: not for 8-bit rows 16 bytes off 32 (K, N ≡ 16 mod 32), even with a ranking
+    # whose least time is clusters of 4 (8-bit rankings hold none: wgmma_sixteen_bit_only)
+    four, two = ({"CONSUMERS": 2, "BN": 256, "CLUSTER": c, "STAGES": 4} for c in (4, 2))
+    ranked = [(1.0, 1, True, 12, four), (1.01, 1, True, 0, two)]
+    assert kernels.wgmma_sectors_take_clusters_of_4(1448, 13624, 13704, 132, ranked, two) == four
+    sector = kernels.BOX_ROW_REQUESTS["partial sector"]
+    assert kernels.box_row_requests(13712) == kernels.box_row_requests(13616) == sector
+    assert kernels.wgmma_sectors_take_clusters_of_4(1448, 13616, 13712, 132, ranked, two, elem_bytes=1) is None
+    assert kernels.wgmma_config(1448, 13616, 13712, 132, elem_bytes=1)["CLUSTER"] != 4
+    # rows off lines in other ways (A on a line, or 32 bytes past one): the tie-break stands
+    for shape in [(1064, 8664, 7680), (2144, 8112, 12904), (656, 9368, 11136), (1384, 9984, 5088)]:
+        ranked = kernels.wgmma_ranked(*shape, 132)
+        assert min(ranked, key=lambda e: (e[0], e[3]))[4]["CLUSTER"] == 4, shape
+        assert taken(*shape) is None, shape
+    # the ranking's choice already in clusters of 4, or in clusters of 1: left to the tie-break and
+    # wgmma_leaves_clusters_of_one (1728×1320×9752 runs 128 × 192 along M there, as measured)
+    assert kernels.wgmma_choose(kernels.wgmma_ranked(3976, 14904, 5848, 132))["CLUSTER"] == 4
+    assert taken(3976, 14904, 5848) is None
+    assert kernels.in_clusters_of_one(kernels.wgmma_choose(kernels.wgmma_ranked(1728, 1320, 9752, 132)))
+    assert taken(1728, 1320, 9752) is None
+    # where a rule after the ranking replaces the tie-break's pick, it stays: one swapped tile at M
+    # of 129–208 (168×4264×280), coopB tiles (1136×13896×4488); where coopB tiles would replace the
+    # rule's (their MMAs under 0.90 of its 30 clusters'), they are not asked: measured over clusters
+    # of 2 only (1032×13240×15688)
+    ranked = kernels.wgmma_ranked(168, 4264, 280, 132)
+    assert min(ranked, key=lambda e: (e[0], e[3]))[4]["CLUSTER"] == 4 and taken(168, 4264, 280) is None
+    assert kernels.wgmma_config(168, 4264, 280, 132) == kernels.wgmma_swaps_one_tile(
+        168, 4264, 280, 132, kernels.wgmma_choose(ranked)) is not None
+    assert kernels.wgmma_config(1136, 13896, 4488, 132).get("COOP") and taken(1136, 13896, 4488) is None
+    picked = kernels.wgmma_config(1032, 13240, 15688, 132)
+    assert picked == taken(1032, 13240, 15688) and kernels.wgmma_coops(1032, 13240, 15688, 132, picked) is not None
+
+
 def test_one_swapped_tile_covers_m_of_129_to_208():
     """wgmma_swaps_one_tile: with M of 129–208 and 16-bit inputs, one swapped tile of BN = 16 ·
     cdiv(M, 16) of M replaces the model's pick — in clusters of 4 along N where they take one

@@ -328,6 +328,25 @@ def test_06_copies_a_to_lines_first_where_asked_and_where_picked(device, host_pr
     assert rec.pitched == ["A"] and rec.passed and rec.max_abs_err == 0.0, (rec.pitched, rec.config, rec.max_abs_err)
 
 
+@pytest.mark.parametrize("key", ["fp16", "bf16"])
+def test_06_rows_splitting_sectors_run_the_models_clusters_of_4(device, host_problems, key):
+    """Where A's and B's rows both lie 16 bytes off 32, the pick is the model's clusters of 4
+    (kernels.wgmma_sectors_take_clusters_of_4) — 2 × 2 tiles of 128 × 128 and 128 × 192, partial
+    at M and N — and runs as picked: verified, integers exact."""
+    kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    for shape in [(1171, 824, 616), (856, 2296, 312)]:
+        ranked = kernels.wgmma_ranked(*shape, device.sm_count)
+        taken = kernels.wgmma_sectors_take_clusters_of_4(*shape, device.sm_count, ranked, kernels.wgmma_choose(ranked))
+        assert taken and kernels.wgmma_pick(*shape, device.sm_count) == taken, (shape, "the rule no longer picks here")
+        for mode in ("normal", "int"):
+            rec = run_matmul(device, kernel, host_problems(key, *shape, mode), iters=1, warmup=0)
+            assert {f"BN={taken['BN']}", "CLUSTER=4", "SHARE_A=1"} <= set(rec.config.split("+")), (shape, rec.config)
+            assert rec.passed and rec.unwritten == 0, (shape, mode, rec.config)
+            if mode == "int":
+                assert rec.max_abs_err == 0.0, (shape, rec.config)
+
 # clusters of 2 sharing A (not picked: wgmma.py's note after TURNS_CONFIG), as the picker once
 # listed them, and the one cluster of 4 the picker does not list (128 columns along M)
 SHARING_A = tuple({"CONSUMERS": 2, "BN": bn, "CLUSTER": 2, "SHARE_A": 1, "STAGES": kernels.wgmma_max_stages(2, bn)}
