@@ -1604,24 +1604,28 @@ def wgmma_leaves_clusters_of_one(m, n, k, sms, ranked, picked, elem_bytes=2, str
 # after that (run 2) 0.874 of the time fp16, 0.859 bf16, less at 12 of 12 each (3072×15640×16200
 # 0.72 → 0.90× cuBLAS; below 0.85× 6 → 0 each). The H100 holds 30 clusters of 4 as the H200 does
 # (run 1). 16-bit inputs only. Not where another measured rule decides: tiles in clusters of 1
-# (wgmma_leaves_clusters_of_one), a rule after the ranking (wgmma_ruled: at M of 129–208 one
-# swapped tile over the model's 2 × 2), coopB tiles (wgmma_coops; at 4 of 263 shapes drawn as run
-# 2's where the rule would move the pick, none timed); nor are coopB tiles asked over the rule's
-# (measured over clusters of 2 only).
+# (wgmma_leaves_clusters_of_one), a rule after the ranking over the tie-break's pick or over the
+# clusters of 4 (wgmma_ruled: at M of 129–208 one swapped tile over the model's 2 × 2, at M of
+# 513–832 swapped 2 × 2 tiles in several rounds), coopB tiles (wgmma_coops; at 4 of 263 shapes
+# drawn as run 2's where the rule would move the pick); none of those was timed with the rule. Nor
+# are coopB tiles asked over the rule's (measured over clusters of 2 only): the rule's tiles run
+# as they are, as timed.
 def wgmma_sectors_take_clusters_of_4(m, n, k, sms, ranked, picked, elem_bytes=2, stream_k=True):
     """The configuration with the least modelled time among wgmma_ranked's entries ``ranked``
     where that is clusters of 4 and wgmma_choose's ``picked`` is not, for 16-bit A and B rows
     (K, N) that both split sectors, where ``picked`` reads A in place; else None. Not where
     other measured rules decide: over tiles in clusters of 1 (wgmma_leaves_clusters_of_one's),
-    or where a rule after the ranking (wgmma_ruled) or coopB tiles (wgmma_coops) replace ``picked``."""
+    where a rule after the ranking (wgmma_ruled) would replace ``picked`` or those clusters of 4,
+    or where coopB tiles (wgmma_coops) replace ``picked``: what it returns runs as it is."""
     sector = BOX_ROW_REQUESTS["partial sector"]
+    best = min(ranked, key=lambda entry: (entry[0], entry[3]))[4]
     if elem_bytes != 2 or box_row_requests(k * elem_bytes) != sector or box_row_requests(n * elem_bytes) != sector \
-            or in_clusters_of_one(picked) or wgmma_copies_a_to_lines(m, n, k, sms, picked, elem_bytes, stream_k) \
-            or wgmma_ruled(m, n, k, sms, picked, elem_bytes, stream_k) != picked \
+            or best["CLUSTER"] != 4 or picked["CLUSTER"] == 4 or in_clusters_of_one(picked) \
+            or wgmma_copies_a_to_lines(m, n, k, sms, picked, elem_bytes, stream_k) \
+            or any(wgmma_ruled(m, n, k, sms, c, elem_bytes, stream_k) != c for c in (picked, best)) \
             or wgmma_coops(m, n, k, sms, picked, elem_bytes, stream_k):
         return None
-    best = min(ranked, key=lambda entry: (entry[0], entry[3]))[4]
-    return dict(best) if best["CLUSTER"] == 4 and picked["CLUSTER"] != 4 else None
+    return dict(best)
 
 
 def wgmma_swaps_one_tile(m, n, k, sms, picked, elem_bytes=2):

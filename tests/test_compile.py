@@ -1032,9 +1032,9 @@ def test_rows_splitting_sectors_take_the_models_clusters_of_4():
     them, not what wgmma_choose's tie-break took, where that reads A in place — survey 9's two
     weakest shapes, and every shape drawn after the rule (scripts/shapes/c4_sectors_fresh_2.txt);
     over a pick that copies A to lines (measured slower), rows off lines otherwise, tiles in
-    clusters of 1 (wgmma_leaves_clusters_of_one's), where a rule after the ranking or coopB tiles
-    replace it, for 8-bit inputs, and over picks already in clusters of 4 the pick stands; coopB
-    tiles are not asked over the rule's."""
+    clusters of 1 (wgmma_leaves_clusters_of_one's), where a rule after the ranking would replace it
+    or the clusters of 4, where coopB tiles replace it, for 8-bit inputs, and over picks already in
+    clusters of 4 the pick stands; coopB tiles are not asked over the rule's."""
     def taken(m, n, k):
         ranked = kernels.wgmma_ranked(m, n, k, 132)
         return kernels.wgmma_sectors_take_clusters_of_4(m, n, k, 132, ranked, kernels.wgmma_choose(ranked))
@@ -1085,6 +1085,12 @@ def test_rows_splitting_sectors_take_the_models_clusters_of_4():
     assert kernels.wgmma_config(168, 4264, 280, 132) == kernels.wgmma_swaps_one_tile(
         168, 4264, 280, 132, kernels.wgmma_choose(ranked)) is not None
     assert kernels.wgmma_config(1136, 13896, 4488, 132).get("COOP") and taken(1136, 13896, 4488) is None
+    # nor where a rule after the ranking would replace the clusters of 4 (never timed so): at
+    # 544×3256×1192 swapped 2 × 2 tiles in rounds over them, none over the tie-break's pick
+    ranked = kernels.wgmma_ranked(544, 3256, 1192, 132)
+    best, chosen = min(ranked, key=lambda e: (e[0], e[3]))[4], kernels.wgmma_choose(ranked)
+    assert best["CLUSTER"] == 4 and kernels.wgmma_ruled(544, 3256, 1192, 132, best)["SWAP_AB"]
+    assert taken(544, 3256, 1192) is None and kernels.wgmma_config(544, 3256, 1192, 132) == chosen
     picked = kernels.wgmma_config(1032, 13240, 15688, 132)
     assert picked == taken(1032, 13240, 15688) and kernels.wgmma_coops(1032, 13240, 15688, 132, picked) is not None
 
