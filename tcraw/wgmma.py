@@ -134,6 +134,8 @@ HOST_MACROS = ("A_LINES",)
 def device_macros(macros):
     """``macros`` (name -> value) without the host's (HOST_MACROS): what the .cu is built with."""
     return {name: value for name, value in macros.items() if name not in HOST_MACROS}
+
+
 SPLIT_ROUNDS_MOST = 8   # (each round more is a partial tile a block in the workspace)
 
 
@@ -1216,15 +1218,14 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     if wgmma_streams_b_swapped(m, n, k, sms, elem_bytes):
         return dict(STREAM_B_SWAPPED_CONFIG)
     ranked = wgmma_ranked(m, n, k, sms, elem_bytes, stream_k)
-    chosen = wgmma_choose(ranked)
-    sectors = wgmma_sectors_take_clusters_of_4(m, n, k, sms, ranked, chosen, elem_bytes, stream_k)
-    picked = sectors or chosen
+    picked = wgmma_choose(ranked)
+    if (sectors := wgmma_sectors_take_clusters_of_4(m, n, k, sms, ranked, picked, elem_bytes, stream_k)):
+        return sectors   # (as timed: no rule after the ranking replaces them, nor coopB tiles)
     ruled = wgmma_leaves_clusters_of_one(m, n, k, sms, ranked, picked, elem_bytes, stream_k) or \
         wgmma_ruled(m, n, k, sms, picked, elem_bytes, stream_k)
     # cuBLAS's coopB tiles only over one of the ranking's own configurations, as they were measured
-    # (its pick, or the one wgmma_leaves_clusters_of_one takes): not over another rule's tiles,
-    # nor the clusters of 4 that rows splitting sectors take
-    if not sectors and any(ruled == entry[4] for entry in ranked):
+    # (its pick, or the one wgmma_leaves_clusters_of_one takes): not over another rule's tiles
+    if any(ruled == entry[4] for entry in ranked):
         return wgmma_coops(m, n, k, sms, ruled, elem_bytes, stream_k) or ruled
     return ruled
 
@@ -1618,9 +1619,10 @@ def wgmma_sectors_take_clusters_of_4(m, n, k, sms, ranked, picked, elem_bytes=2,
     where a rule after the ranking (wgmma_ruled) would replace ``picked`` or those clusters of 4,
     or where coopB tiles (wgmma_coops) replace ``picked``: what it returns runs as it is."""
     sector = BOX_ROW_REQUESTS["partial sector"]
-    best = min(ranked, key=lambda entry: (entry[0], entry[3]))[4]
-    if elem_bytes != 2 or box_row_requests(k * elem_bytes) != sector or box_row_requests(n * elem_bytes) != sector \
-            or best["CLUSTER"] != 4 or picked["CLUSTER"] == 4 or in_clusters_of_one(picked) \
+    if elem_bytes != 2 or box_row_requests(k * elem_bytes) != sector or box_row_requests(n * elem_bytes) != sector:
+        return None
+    best = min(ranked, key=lambda entry: (entry[0], entry[3]))[4]   # (the least time; ties by the list's order)
+    if best["CLUSTER"] != 4 or picked["CLUSTER"] == 4 or in_clusters_of_one(picked) \
             or wgmma_copies_a_to_lines(m, n, k, sms, picked, elem_bytes, stream_k) \
             or any(wgmma_ruled(m, n, k, sms, c, elem_bytes, stream_k) != c for c in (picked, best)) \
             or wgmma_coops(m, n, k, sms, picked, elem_bytes, stream_k):
