@@ -41,11 +41,11 @@ case $part in
   pipe)
     for shape in ${PIPE_SHAPES:-1072,12136,1624 6000,7344,1624 4936,864,2552}; do
       echo "$shape" > /tmp/pipe_shape.txt
-      for k in "gemm|nvjet|splitK|reduce 3" "wgmma 2"; do   # (cuBLAS's kernels, then 06's)
-        set -- $k
+      for run in "gemm|nvjet|splitK|reduce 3" "wgmma 2"; do   # (cuBLAS's kernels, then 06's)
+        read -r kernels count <<< "$run"
         timeout ${PIPE_S:-60} ncu --clock-control none --section LaunchStats --metrics gpu__time_duration.sum,\
 sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed,dram__bytes_write.sum,dram__bytes_read.sum \
-          -k regex:"$1" -c $2 $PY scripts/tune_ladder.py --family wgmma --shapes /tmp/pipe_shape.txt --iters 1 --seed 7 \
+          -k regex:"$kernels" -c $count $PY scripts/tune_ladder.py --family wgmma --shapes /tmp/pipe_shape.txt --iters 1 --seed 7 \
           --variants picked >> "$OUT/pipe.txt" 2>&1
       done
       echo "pipe $shape exit $?"

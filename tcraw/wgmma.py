@@ -1621,7 +1621,7 @@ def wgmma_sectors_take_clusters_of_4(m, n, k, sms, ranked, picked, elem_bytes=2,
     sector = BOX_ROW_REQUESTS["partial sector"]
     if elem_bytes != 2 or box_row_requests(k * elem_bytes) != sector or box_row_requests(n * elem_bytes) != sector:
         return None
-    best = min(ranked, key=lambda entry: (entry[0], entry[3]))[4]   # (the least time; ties by the list's order)
+    best = wgmma_least(ranked)
     if best["CLUSTER"] != 4 or picked["CLUSTER"] == 4 or in_clusters_of_one(picked) \
             or wgmma_copies_a_to_lines(m, n, k, sms, picked, elem_bytes, stream_k) \
             or any(wgmma_ruled(m, n, k, sms, c, elem_bytes, stream_k) != c for c in (picked, best)) \
@@ -1792,3 +1792,9 @@ def wgmma_choose(ranked):
     tied = [r for r in ranked if r[0] <= best * 1.02]
     least = min(r[1] for r in tied)
     return dict(min(tied, key=lambda r: (r[1] > least * 1.05, r[2], r[3]))[4])
+
+
+def wgmma_least(ranked):
+    """The configuration of wgmma_ranked's entries with the least modelled time, no tie allowed
+    (equal times: the first in the list) — what the model alone would run."""
+    return min(ranked, key=lambda entry: (entry[0], entry[3]))[4]

@@ -1039,9 +1039,6 @@ def test_rows_splitting_sectors_take_the_models_clusters_of_4():
         ranked = kernels.wgmma_ranked(m, n, k, 132)
         return kernels.wgmma_sectors_take_clusters_of_4(m, n, k, 132, ranked, kernels.wgmma_choose(ranked))
 
-    def least(ranked):   # (the model's least time, ties by the list's order: what the rule weighs)
-        return min(ranked, key=lambda e: (e[0], e[3]))[4]
-
     shapes = Path(__file__).resolve().parent.parent / "scripts" / "shapes"
     for shape in [(1448, 13624, 13704), (3000, 15448, 14312)]:
         assert kernels.wgmma_choose(kernels.wgmma_ranked(*shape, 132))["CLUSTER"] == 2, shape
@@ -1072,7 +1069,7 @@ def test_rows_splitting_sectors_take_the_models_clusters_of_4():
     # rows off lines in other ways (A on a line, or 32 bytes past one): the tie-break stands
     for shape in [(1064, 8664, 7680), (2144, 8112, 12904), (656, 9368, 11136), (1384, 9984, 5088)]:
         ranked = kernels.wgmma_ranked(*shape, 132)
-        assert least(ranked)["CLUSTER"] == 4, shape
+        assert kernels.wgmma_least(ranked)["CLUSTER"] == 4, shape
         assert taken(*shape) is None, shape
     # the ranking's choice already in clusters of 4, or in clusters of 1: left to the tie-break and
     # wgmma_leaves_clusters_of_one (1728×1320×9752 runs 128 × 192 along M there, as measured)
@@ -1085,14 +1082,14 @@ def test_rows_splitting_sectors_take_the_models_clusters_of_4():
     # rule's (their MMAs under 0.90 of its 30 clusters'), they are not asked: measured over clusters
     # of 2 only (1032×13240×15688)
     ranked = kernels.wgmma_ranked(168, 4264, 280, 132)
-    assert least(ranked)["CLUSTER"] == 4 and taken(168, 4264, 280) is None
+    assert kernels.wgmma_least(ranked)["CLUSTER"] == 4 and taken(168, 4264, 280) is None
     assert kernels.wgmma_config(168, 4264, 280, 132) == kernels.wgmma_swaps_one_tile(
         168, 4264, 280, 132, kernels.wgmma_choose(ranked)) is not None
     assert kernels.wgmma_config(1136, 13896, 4488, 132).get("COOP") and taken(1136, 13896, 4488) is None
     # nor where a rule after the ranking would replace the clusters of 4 (never timed so): at
     # 544×3256×1192 swapped 2 × 2 tiles in rounds over them, none over the tie-break's pick
     ranked = kernels.wgmma_ranked(544, 3256, 1192, 132)
-    best, chosen = least(ranked), kernels.wgmma_choose(ranked)
+    best, chosen = kernels.wgmma_least(ranked), kernels.wgmma_choose(ranked)
     assert best["CLUSTER"] == 4 and kernels.wgmma_ruled(544, 3256, 1192, 132, best)["SWAP_AB"]
     assert taken(544, 3256, 1192) is None and kernels.wgmma_config(544, 3256, 1192, 132) == chosen
     picked = kernels.wgmma_config(1032, 13240, 15688, 132)
