@@ -34,6 +34,9 @@
 // Layouts: A is row-major M×K, so each A row is K-contiguous ("K-major", wgmma's default).
 // B is row-major K×N, i.e. N-contiguous ("MN-major"): wgmma reads it transposed (imm-trans-b = 1),
 // which fp16/bf16 allow and tf32, fp8 and int8 do not — their form is 07, with B stored K-major.
+// A tile's width BN is any multiple of 16 from 64 to 256: B comes in whole 64-column boxes and the
+// wgmma's n stops BN into the last one; C's last box starts before BN, over the box before it, so
+// that no tile writes its neighbour's columns (wgmma_tma.cuh: B_BOXES, c_box_col).
 // M, N, K are any sizes: tiles are counted rounding up, loads past an edge come back as zeros from
 // the copy engine and stores past it are clipped. Only the row pitch is constrained: a tensor map's
 // row stride is a multiple of 16 bytes (K of A and N of B multiples of 8 halves, N of C of 4

@@ -76,7 +76,7 @@
 #define SPLIT_MIN_SAVED 16   // ... when that saves at least this many k-slices (see stream_k_share)
 #endif
 #ifndef BN
-#define BN 256        // the block tile's columns = the wgmma's N: 256, 192, 128 or 64 (swapped: M's, 16–256)
+#define BN 256        // the block tile's columns = the wgmma's N: a multiple of 16, 64–256 (swapped: M's, 16–256)
 #endif
 #ifndef SPLIT_K
 #define SPLIT_K 1     // when tiles are at most half the clusters, cut each tile's K (0: don't)
@@ -129,9 +129,9 @@ constexpr int TEAM = PINGPONG ? 1 : CONSUMERS;
 #define B_REALIGN 0   // 1: B read in place at any row pitch, realigned in shared memory (see b_realign)
 #endif
 static_assert(!B_REALIGN || (WG_ELEM_BYTES == 2 && !WG_B_KMAJOR && !SWAP_AB && !SHARE_A && !PINGPONG &&
-                             CONSUMERS <= 2 && BN <= 192),
+                             CONSUMERS <= 2 && BN <= 192 && BN % 64 == 0),
               "B_REALIGN: 16-bit inputs, B MN-major, not swapped, no SHARE_A or PINGPONG, one or two consumers, "
-              "BN of at most 192 (a class box row, BN + 8 elements, is at most 256)");
+              "BN 64, 128 or 192 (a class box row, BN + 8 elements, is at most 256; its chunks divide 96 threads)");
 
 // Every operand row in shared memory is one 128-byte swizzle row: BK elements of WG_ELEM_BYTES.
 constexpr int BM = PINGPONG ? PINGPONG : COOP ? 64 * COOP : 64 * CONSUMERS, BK = 128 / WG_ELEM_BYTES;
@@ -170,7 +170,11 @@ constexpr int PRODUCER_REGS = CONSUMERS == 3 ? 24 : B_REALIGN ? (CONSUMERS == 1 
               CONSUMER_REGS = CONSUMERS == 3 ? 160 : B_REALIGN && CONSUMERS == 2 ? 224 : 232;
 // SWAP_AB: the "A" slot holds BM columns of B (one 64-column box per consumer — COOP: COOP boxes, read
 // by both) and the "B" slot TILE_N rows of A — the block tile is BM of N by TILE_N of M.
-constexpr int A_BYTES = BM * 128, B_BOX_BYTES = 64 * 128, B_BYTES = SWAP_AB ? TILE_N * 128 : BN / 64 * B_BOX_BYTES;
+// Unswapped, B arrives in 64-column boxes (07: boxes of 64 rows of N), one 128-byte swizzle atom
+// wide each. Where BN is no multiple of 64 the last box still comes whole, and the wgmma's n stops
+// BN into the atoms: the box's columns past BN (the next tile's, or zeros past N) are never read.
+constexpr int B_BOXES = (BN + 63) / 64;
+constexpr int A_BYTES = BM * 128, B_BOX_BYTES = 64 * 128, B_BYTES = SWAP_AB ? TILE_N * 128 : B_BOXES * B_BOX_BYTES;
 #ifndef A_ROWS
 #define A_ROWS 0      // rows of A the copy engine loads a slice (0: all BM) — see A_LOAD_ROWS
 #endif
@@ -218,8 +222,7 @@ constexpr int C_BOX_BYTES = C_BOX_ROWS * 128, C_BUFFER_BYTES = (SWAP_AB && BN > 
 // (3×STAGES realigning B: `landed` too).
 constexpr int SMEM_BYTES = 1024 + STAGES * STAGE_BYTES + CONSUMERS * C_BUFFER_BYTES + (B_REALIGN ? 3 : 2) * STAGES * 8;
 static_assert(SMEM_BYTES <= 227 * 1024, "more shared memory than an sm_90 block can have");
-static_assert(SWAP_AB || BN % 64 == 0, "B arrives in 64-column boxes");
-constexpr int B_BOXES = BN / 64;
+static_assert(SWAP_AB || (BN % 16 == 0 && BN >= 64), "unswapped, BN is a multiple of 16 from 64 (C_BOX_COLS of bf16)");
 static_assert(!SWAP_AB || (WG_ELEM_BYTES == 2 && !WG_B_KMAJOR && WG_OUT_BYTES == 4 && BN % (4 * CM) == 0 &&
                            !A_ROWS),   // (three consumers' BN: the CONSUMERS assert above)
               "SWAP_AB: 16-bit inputs with B MN-major (wgmma transposes A' only for those), fp32 C, BN a multiple of "
@@ -234,12 +237,22 @@ constexpr int CONSUMER_THREADS = 128 * CONSUMERS, PARTIAL_FLOATS = BM * BN;
 // first 32 of the consumer's 64 N, warps 2–3 the second (each half stored as C_PARTS boxes of
 // BN / C_PARTS rows; a split tile's share is whole halves).
 #if SWAP_AB
-constexpr int C_BOXES = 2;
+constexpr int C_BOXES = 2, C_TAIL = 0;
 __device__ __forceinline__ int c_box(int, int t) { return t % 128 / 64; }
 #else
-constexpr int C_BOXES = BN / C_BOX_COLS;
+// Unswapped, a consumer's C leaves in boxes of C_BOX_COLS columns; where BN is no multiple of that
+// (C_TAIL: fp32 C 16 past a multiple of 32, bf16 16, 32 or 48 past one of 64), the last box starts
+// C_BOX_COLS before BN, over the previous box's last columns, so that no box writes past the tile
+// into the next one's columns (c_box_col). The columns both boxes hold are stored with the same
+// values (the same accumulators; under split-K one piece sums both boxes: split_epilogue); added
+// (stream-K), the last box holds zeros there (store_c).
+constexpr int C_BOXES = (BN + C_BOX_COLS - 1) / C_BOX_COLS, C_TAIL = BN % C_BOX_COLS != 0;
 __device__ __forceinline__ int c_box(int j, int) { return j / (C_BOX_COLS / 8); }
+__host__ __device__ constexpr int c_box_col(int q) {   // box q's first column in the tile
+    return q * C_BOX_COLS < BN - C_BOX_COLS ? q * C_BOX_COLS : BN - C_BOX_COLS;
+}
 #endif
+__host__ __device__ constexpr int gcd(int a, int b) { return b ? gcd(b, a % b) : a; }
 
 // The accumulators: fp32, or s32 for integer inputs (WG_INT_ACC); acc4 is four of them.
 #if WG_INT_ACC
@@ -668,20 +681,23 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
         warpgroup_sync(c);
 #pragma unroll
         for (int jj = 0; jj < C_BOX_COLS / 8; ++jj) {
-            const int j = q * C_BOX_COLS / 8 + jj;   // column group: d[4j..4j+3] (the layout above)
+            const int j = c_box_col(q) / 8 + jj;   // column group: d[4j..4j+3] (the layout above)
+            // (C_TAIL's last box: the groups before q's own are the previous box's — added, zeros)
+            const bool again = add && j < q * C_BOX_COLS / 8;
 #if WG_OUT_BYTES == 4   // a column group is 32 bytes: two chunks, a pair 8 bytes
             const unsigned chunk = 2 * jj + (lane % 4) / 2, at = ((chunk ^ (r % 8)) * 16) + 8 * (lane % 2);
 #else                  // bf16: a column group is one 16-byte chunk, a pair 4 bytes
             const unsigned chunk = jj, at = ((chunk ^ (r % 8)) * 16) + 4 * (lane % 4);
 #endif
-            st_pair(buf + r * 128 + at, d[4 * j], d[4 * j + 1], scale);
-            st_pair(buf + (r + 8) * 128 + at, d[4 * j + 2], d[4 * j + 3], scale);
+            auto v = [&](int i) { return again ? acc_t(0) : d[4 * j + i]; };
+            st_pair(buf + r * 128 + at, v(0), v(1), scale);
+            st_pair(buf + (r + 8) * 128 + at, v(2), v(3), scale);
         }
         fence_proxy_async();
         warpgroup_sync(c);
         if (t % 128 == 0) {
-            if (add) tma_add_2d(map_c, buf, col + q * C_BOX_COLS, row);
-            else tma_store_2d(map_c, buf, col + q * C_BOX_COLS, row);
+            if (add) tma_add_2d(map_c, buf, col + c_box_col(q), row);
+            else tma_store_2d(map_c, buf, col + c_box_col(q), row);
             bulk_commit();
         }
     }
@@ -712,10 +728,12 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
 __device__ __forceinline__ void split_epilogue(acc_t (&d)[BN / 2], acc_t* partials, unsigned* counter, int piece,
                                                int p, int c, int t, const TensorMap* map_c, unsigned staging,
                                                int col, int row, float scale) {
+    // (C_TAIL's last box goes with the one before, whose columns it overlaps: one piece sums both)
+    constexpr int SLOTS = C_BOXES - C_TAIL;
     unsigned share = 0;   // this consumer's boxes that this piece sums
 #pragma unroll
     for (int q = 0; q < C_BOXES; ++q)
-        if ((c * C_BOXES + q) % p == piece) share |= 1u << q;
+        if ((c * SLOTS + (q < SLOTS ? q : SLOTS - 1)) % p == piece) share |= 1u << q;
     acc4* mine = reinterpret_cast<acc4*>(partials + piece * PARTIAL_FLOATS) + t;
 #pragma unroll
     for (int j = 0; j < BN / 8; ++j)
@@ -745,7 +763,8 @@ __device__ __forceinline__ void split_epilogue(acc_t (&d)[BN / 2], acc_t* partia
             // in flight together (G·B of them: SPLIT_LOADS, or G if that is more), then added in
             // piece order.
             // (Swapped, a thread's groups all lie in one box: G is any divisor of BN / 8 — 4 or 2.)
-            constexpr int G = SWAP_AB ? ((BN / 8) % 4 ? 2 : 4) : BN / 8 < C_BOX_COLS / 8 ? BN / 8 : C_BOX_COLS / 8;
+            // Unswapped, G divides both a box's groups and BN / 8 (C_TAIL: 2 at 80, 144, 176 ...).
+            constexpr int G = SWAP_AB ? ((BN / 8) % 4 ? 2 : 4) : gcd(BN / 8, C_BOX_COLS / 8);
             constexpr int B = SPLIT_LOADS / G > 1 ? SPLIT_LOADS / G : 1;           // pieces loaded together
             static_assert((BN / 8) % G == 0, "a box's column groups start every G: c_box(j0) is theirs");
 #pragma unroll

@@ -64,11 +64,13 @@ def wgmma_cols(tile):
 
 def wgmma_smem_bytes(consumers, bn, stages, rows=None, swap=False, realign=False, c_parts=1, cols=None):
     """06's dynamic shared memory: alignment slack, the stages (A's ``rows`` — 64 per consumer
-    unless given — and B's ``cols`` slices, BN unless given; ``realign``, B_REALIGN: B's staging
+    unless given — and B's ``cols`` slices, BN unless given, whole 64-column boxes of them unswapped
+    (the .cu's B_BOXES); ``realign``, B_REALIGN: B's staging
     boxes too, 8 classes of 8 rows of BN + 8 halves), two C boxes of 64 rows per consumer
     (``swap`` with BN over 64: one of BN rows, M's — of BN / ``c_parts`` — its parts in turn), two
     mbarriers per stage, three realigning (the .cu's SMEM_BYTES)."""
-    stage_bytes = ((rows or 64 * consumers) + (cols or bn)) * WGMMA_ROW_BYTES + (64 * (bn + 8) * 2 if realign else 0)
+    b_cols = (cols or bn) if swap else cdiv(cols or bn, 64) * 64
+    stage_bytes = ((rows or 64 * consumers) + b_cols) * WGMMA_ROW_BYTES + (64 * (bn + 8) * 2 if realign else 0)
     c_box_rows, c_boxes = (bn // c_parts, 1) if swap and bn > 64 else (64, 2)
     return 1024 + stages * stage_bytes + consumers * c_boxes * c_box_rows * WGMMA_C_BOX_COLS * 4 + \
         (3 if realign else 2) * stages * 8
@@ -167,11 +169,11 @@ def wgmma_checked(tile):
         if wants:
             raise UsageError(f"SWAP_AB=1 takes {', '.join(wants)}; "
                              f"got BN={bn}, CLUSTER={cluster}, A_ROWS={tile['A_ROWS']}, CONSUMERS={consumers}")
-    elif consumers not in (1, 2, 3) or bn not in (64, 128, 192, 256) or cluster not in (1, 2, 4):
+    elif consumers not in (1, 2, 3) or not (swapped_width and bn >= 64) or cluster not in (1, 2, 4):
         raise UsageError(f"06/07 cannot be built with CONSUMERS={consumers}, BN={bn}, CLUSTER={cluster}: CONSUMERS "
-                         "is 1, 2 or 3, BN 64, 128, 192 or 256, and CLUSTER 1, 2 or 4" +
-                         (f" (BN={bn} is a width only swapped tiles take: SWAP_AB=1; unswapped, "
-                          "give one of those BN too)" if swapped_width and bn not in (64, 128, 192, 256) else ""))
+                         "is 1, 2 or 3, BN a multiple of 16 from 64 to 256, and CLUSTER 1, 2 or 4" +
+                         (f" (BN={bn} is a width only swapped tiles take: SWAP_AB=1)" if swapped_width and bn < 64
+                          else ""))
     if consumers == 3 and (wrong := wgmma_three_consumers_refuse(tile)):
         raise UsageError(f"CONSUMERS=3 (192-row tiles) cannot be built with {', '.join(wrong)}: its consumers hold "
                          "their accumulators in 160 registers a thread — BN of at most 192, no PROMOTE, SPLIT_LOADS "
@@ -184,7 +186,7 @@ def wgmma_checked(tile):
                          f"PINGPONG={tile['PINGPONG']}, SWAP_AB={tile['SWAP_AB']}, CONSUMERS={consumers}")
     if tile["B_REALIGN"] and not wgmma_realign_builds(tile):
         raise UsageError(f"B_REALIGN=1 realigns B's rows in the B slot of unswapped tiles, a class box row of BN + 8 "
-                         f"halves (at most 256): it needs BN of at most 192, one or two consumers, no SWAP_AB, "
+                         f"halves (at most 256): it needs BN of 64, 128 or 192, one or two consumers, no SWAP_AB, "
                          f"SHARE_A or PINGPONG; got BN={bn}, CONSUMERS={consumers}, SWAP_AB={tile['SWAP_AB']}, "
                          f"SHARE_A={tile['SHARE_A']}, PINGPONG={tile['PINGPONG']}")
     if tile["PROMOTE"] and bn > 128:
@@ -242,8 +244,10 @@ def wgmma_coop_builds(tile):
 
 def wgmma_realign_builds(tile):
     """Whether B_REALIGN builds with the rest of ``tile``: unswapped tiles of one or two consumers,
-    BN of at most 192 (a class box row of BN + 8 halves is at most 256), no SHARE_A or PINGPONG."""
-    return not (tile["SWAP_AB"] or tile["SHARE_A"] or tile["PINGPONG"]) and tile["CONSUMERS"] <= 2 and tile["BN"] <= 192
+    BN of 64, 128 or 192 (a class box row of BN + 8 halves is at most 256, and its 16-byte chunks
+    divide the 96 threads that move them), no SHARE_A or PINGPONG."""
+    return not (tile["SWAP_AB"] or tile["SHARE_A"] or tile["PINGPONG"]) and tile["CONSUMERS"] <= 2 and \
+        tile["BN"] in (64, 128, 192)
 
 
 def wgmma_swap_step(cluster, share_a=0):
@@ -335,8 +339,9 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         workspace=wgmma_workspace(tile), tma_element=element, b_layouts=(b_layout,), max_m=tile["A_ROWS"],
         realign_b=bool(tile["B_REALIGN"]),
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
-        configs=(WGMMA_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY + SWAPPED_CONFIGS + SWAPPED_PAIRS_CONFIGS +
-                 STREAM_B_WIDE_CONFIGS + (STREAM_B_SWAPPED_CONFIG,) + FIT_CONFIGS + FIT_THREE_CONFIGS +
+        configs=(WGMMA_CONFIGS + NARROW_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY + SWAPPED_CONFIGS +
+                 SWAPPED_PAIRS_CONFIGS + STREAM_B_WIDE_CONFIGS + (STREAM_B_SWAPPED_CONFIG,) + FIT_CONFIGS +
+                 FIT_THREE_CONFIGS +
                  LOW_FIT_ONLY + FIT_ONE_CONFIGS + REALIGN_CONFIGS + COOP_CONFIGS +
                  ({IN_PLACE_09: 1}, {GEMV_10: 1}, {GEMV_10_IN_CLUSTER: GEMV_IN_CLUSTER})
                  if elem == 2
@@ -401,6 +406,26 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
 # pick by more than 1.6 %. 192-row tiles (three consumers) came last, at 128×256's rate: ROWS_192.
 WGMMA_SM_TFLOPS = {(2, 256): 5.0, (2, 192): 4.8, (2, 128): 4.7, (2, 64): 3.3, (1, 256): 3.9, (1, 128): 3.8,
                    (1, 64): 2.9, (3, 192): 5.0}
+# Unswapped tiles of widths between multiples of 64 (BN in 16s: B's last 64-column box read BN
+# into it) bring whole boxes of B (wgmma_b_cols): per slice the bytes, the L2's requests and the
+# shared memory of the width rounded up to 64 — and run at its rate. H100, fp16, one call
+# (docs/results/2026-12-06-h100-h200-widths-16/, run 2): 192 × 144 tiles took 0.892 of 192 × 192's time
+# at 1536×2304×4096 (both in one round: 128 tiles against 96; rows on lines), 0.966 of 128 × 256's
+# — per tile of 192 rows, half of the box's unused columns cost as if they were multiplied
+# (wgmma_mma_cols): 192 × (144 + 24) is 0.98 of 128 × 256's MMAs. Where rows lie off lines the
+# requests bound them: 192 × 176 at 4936×864×2552 took 0.989 of 192 × 192's time, same tiles.
+def wgmma_b_cols(tile):
+    """The columns of B a slice of ``tile`` brings (swapped: its A rows, wgmma_cols): BN rounded up
+    to the 64-column boxes they come in."""
+    return wgmma_cols(tile) if tile.get("SWAP_AB") else cdiv(tile["BN"], 64) * 64
+
+
+def wgmma_mma_cols(tile):
+    """The columns ``tile``'s MMAs cost in the model: BN, plus half of its last box's unused
+    columns where BN is no multiple of 64 (unswapped; see wgmma_b_cols)."""
+    return (tile["BN"] + wgmma_b_cols(tile)) / 2
+
+
 HBM_BYTES_PER_US = 3.8e6
 HBM_SMS = 0.65
 SM_BYTES_PER_US = 0.8e5
@@ -976,7 +1001,10 @@ def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2, a_lines=False):
     # fp16's, TF32's half), only the number of slices changes
     schedule = wgmma_schedule(m, n, k, sms, tile, elem_bytes)
     tiles, kt, clusters, p, share = schedule
-    slice_us = 2 * bm * bn * 64 / (WGMMA_SM_TFLOPS[consumers, bn] * 1e6)   # rates in fp16 FLOP: 64 K a slice
+    # rates in fp16 FLOP, 64 K a slice; a width between multiples of 64 at the rate of its whole
+    # boxes' (wgmma_b_cols), which its requests count too
+    b_cols = wgmma_b_cols(tile)
+    slice_us = 2 * bm * wgmma_mma_cols(tile) * 64 / (WGMMA_SM_TFLOPS[consumers, b_cols] * 1e6)
     slices = busiest_slices(schedule, tile)
     if p > 1:
         per = split_round_tiles(tiles, p, clusters, tile)
@@ -993,7 +1021,8 @@ def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2, a_lines=False):
         along_m, along_n = wgmma_cluster_shape(tile)
         per_row_a = BOX_ROW_REQUESTS["line"] if a_lines else box_row_requests(k * elem_bytes)
         per_row_b = box_row_requests(n * elem_bytes)
-        requests_us = tiles * cluster * kt * (bm / along_n * per_row_a + bn / along_m * per_row_b) / L2_REQUESTS_PER_US
+        rows_a, rows_b = bm / along_n * per_row_a, b_cols / along_m * per_row_b   # (a slice's requests a block)
+        requests_us = tiles * cluster * kt * (rows_a + rows_b) / L2_REQUESTS_PER_US
         if max(per_row_a, per_row_b) > 1 and L2_OVERLAP:   # rows off lines (wgmma_rows_off_lines)
             busy_us = (busy_us ** L2_OVERLAP + requests_us ** L2_OVERLAP) ** (1 / L2_OVERLAP)
         else:
@@ -1122,6 +1151,16 @@ def _with_stages(tile, picked, overrides):
 # timed (run 2), and 192 × 128 never won. 16-bit inputs only (8-bit and TF32 builds pass their
 # tests, not measured). (cluster, SHARE_A):
 ROWS_192 = ((2, 0), (1, 0), (2, 1))
+# ... and narrower, weighed against the ranking's pick where no rule replaced it (wgmma_narrows):
+# 192 × 176, 160 and 144 in clusters of 2 along M, whole tiles only (not cut along K or by
+# stream-K: not measured), at 192 × 192's rate with half of the last box's unused columns counted
+# (wgmma_mma_cols). Where N pads to a 64-column box (864 in 4.5 of 192) or 192 × 192 tiles leave
+# SMs idle in their one round (1536×2304×4096: 96 of 132; 192 × 144: 128), H100, fp16,
+# docs/results/2026-12-06-h100-h200-widths-16/, run 2. Two consumers' widths between multiples of 64
+# are not weighed: 128 × 224 (132 tiles, one round) took 1.045 × 128 × 256's time there (108
+# tiles), where the model would say 0.94.
+NARROW_CONFIGS = tuple({"CONSUMERS": 3, "BN": bn, "CLUSTER": 2, "SHARE_A": 0, "STAGES": wgmma_max_stages(3, bn)}
+                       for bn in (176, 160, 144))
 
 
 def wgmma_sixteen_bit_only(config):
@@ -1154,11 +1193,12 @@ WGMMA_CONFIGS = _wgmma_candidates()
 WIDE_PAIRS_ONLY = tuple(c for c in WIDE_PAIRS_CONFIGS if c not in WGMMA_CONFIGS)
 
 
-def wgmma_ranked(m, n, k, sms, elem_bytes=2, stream_k=True):
+def wgmma_ranked(m, n, k, sms, elem_bytes=2, stream_k=True, configs=None, first=0):
     """The configurations wgmma_config weighs for (m, n, k) — those its measured rules allow —
-    each as (modelled µs, MMAs with padding, split along K, order, configuration)."""
+    each as (modelled µs, MMAs with padding, split along K, order, configuration): of WGMMA_CONFIGS,
+    or ``configs`` (numbered from ``first``)."""
     ranked, off_lines = [], wgmma_rows_off_lines(n, k, elem_bytes)
-    for order, config in enumerate(WGMMA_CONFIGS):
+    for order, config in enumerate(WGMMA_CONFIGS if configs is None else configs, start=first):
         rows = wgmma_rows(config)
         along_m, along_n = wgmma_cluster_shape(config)
         if wgmma_sixteen_bit_only(config) and (elem_bytes != 2 or (config["CLUSTER"] == 4 and not off_lines)):
@@ -1172,8 +1212,9 @@ def wgmma_ranked(m, n, k, sms, elem_bytes=2, stream_k=True):
         if config["CONSUMERS"] == 1 and m > 64 and p == 1 and tiles > clusters:
             continue   # one consumer's tiles in several rounds (see WGMMA_SM_TFLOPS)
         total, split = wgmma_model_us(m, n, k, sms, tile, elem_bytes)
-        if split and config["BN"] == 192 and (config["CONSUMERS"] == 2 or p > 4):
-            continue   # 128×192 tiles cut along K lost every time measured (WGMMA_SM_TFLOPS), 192×192 in 5+ pieces (ROWS_192)
+        if split and ((config["BN"] == 192 and (config["CONSUMERS"] == 2 or p > 4)) or config["BN"] % 64):
+            continue   # 128×192 tiles cut along K lost every time measured (WGMMA_SM_TFLOPS), 192×192 in 5+ pieces
+            #            (ROWS_192); the narrower 192-row tiles run whole (NARROW_CONFIGS)
         # every SM's MMAs, padding included: M = 384 in 128-row tiles, not in clusters of 2 × 128
         ranked.append((total, tiles * rows * config["CLUSTER"] * config["BN"], split, order, config))
     return ranked
@@ -1199,7 +1240,8 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     wgmma_fits_one_consumer); at M of 257–416 and 513–832 2 × 2 swapped tiles in several
     rounds where they cut the busiest cluster's MMAs (wgmma_swaps_over_rounds); over the
     ranking's configurations (not those rules' tiles), cuBLAS's coopB tiles where they cut those
-    MMAs by a tenth (wgmma_coops).
+    MMAs by a tenth (wgmma_coops), else 192-row tiles of 176, 160 or 144 columns where the model
+    takes them over the pick (wgmma_narrows).
     16-bit M ≤ 32 runs swapped tiles of 128 rows of N (in clusters of 2 where B's rows lie off
     128-byte lines), and M of 33–48 one consumer's 64 of N by 48 of M where B streams
     (wgmma_streams_b_swapped) — else M ≤ 64 three consumers' 192 of N where B's rows lie off
@@ -1226,8 +1268,22 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     # cuBLAS's coopB tiles only over one of the ranking's own configurations, as they were measured
     # (its pick, or the one wgmma_leaves_clusters_of_one takes): not over another rule's tiles
     if any(ruled == entry[4] for entry in ranked):
-        return wgmma_coops(m, n, k, sms, ruled, elem_bytes, stream_k) or ruled
+        return wgmma_coops(m, n, k, sms, ruled, elem_bytes, stream_k) or \
+            (ruled == picked and wgmma_narrows(m, n, k, sms, ranked, picked, elem_bytes, stream_k)) or ruled
     return ruled
+
+
+def wgmma_narrows(m, n, k, sms, ranked, picked, elem_bytes=2, stream_k=True):
+    """The 192-row tiles narrower than 192 (NARROW_CONFIGS) that replace ``picked`` — one of
+    ``ranked``'s entries, wgmma_ranked's — for (m, n, k), or None: wgmma_choose between the pick's
+    entry and theirs, ties to the pick. Asked only where no rule after the ranking replaced the
+    ranking's choice, so that those rules (measured against its picks) stand where they fire."""
+    own = [entry for entry in ranked if entry[4] == picked]
+    narrow = wgmma_ranked(m, n, k, sms, elem_bytes, stream_k, NARROW_CONFIGS, first=len(WGMMA_CONFIGS))
+    if not own or not narrow:
+        return None
+    chosen = wgmma_choose(own + narrow)
+    return chosen if chosen != picked else None
 
 
 def wgmma_ruled(m, n, k, sms, picked, elem_bytes=2, stream_k=True):

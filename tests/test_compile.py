@@ -431,11 +431,13 @@ def test_every_06_configuration_compiles_without_spills_and_states_its_launch(ke
     # for M of 33–48, the swapped that fit M (FIT_CONFIGS; three consumers' two: FIT_THREE_CONFIGS; one
     # tile of M in clusters of 4 at widths FIT_CONFIGS lacks: LOW_FIT_ONLY; one consumer's halves of
     # M: FIT_ONE_CONFIGS), B realigned (64 and 128 columns), 09, 10 (K's pieces through the
-    # workspace, in a cluster); cuBLAS's coopB tiles (COOP_CONFIGS)
+    # workspace, in a cluster); cuBLAS's coopB tiles (COOP_CONFIGS); the 192-row tiles narrower than
+    # 192 (NARROW_CONFIGS)
     assert kernels.WIDE_PAIRS_ONLY == kernels.WIDE_PAIRS_CONFIGS[:1]   # (64×256 pairs: a candidate already)
     assert len({c.file_stem for c in configs}) == len(configs) == \
-        len(kernels.WGMMA_CONFIGS) + 16 + len(kernels.FIT_CONFIGS) + len(kernels.FIT_THREE_CONFIGS) + \
-        len(kernels.LOW_FIT_ONLY) + len(kernels.FIT_ONE_CONFIGS) + len(kernels.COOP_CONFIGS)
+        len(kernels.WGMMA_CONFIGS) + len(wgmma.NARROW_CONFIGS) + 16 + len(kernels.FIT_CONFIGS) + \
+        len(kernels.FIT_THREE_CONFIGS) + len(kernels.LOW_FIT_ONLY) + len(kernels.FIT_ONE_CONFIGS) + \
+        len(kernels.COOP_CONFIGS)
     for config in configs:
         cubin = compiler.compile_cubin(config, "sm_90")
         assert cubin.spill_bytes == 0, config.file_stem
@@ -715,7 +717,7 @@ def test_06_overrides_refit_the_stages_and_refuse_what_cannot_build():
     assert "STAGES=1" in single.defines and "WAIT_DEPTH=0" in single.defines
     for bad, words in [({"CLUSTER": 3}, "CLUSTER 1, 2 or 4"), ({"PROMOTE": 1, "WAIT_DEPTH": 1, "BN": 128}, "0 with PROMOTE"),
                        ({"STAGES": 9}, "at most STAGES=4"),
-                       ({"PROMOTE": 1}, "BN of at most 128"), ({"BN": 96}, "BN 64, 128, 192 or 256")]:
+                       ({"PROMOTE": 1}, "BN of at most 128"), ({"BN": 72}, "BN a multiple of 16 from 64 to 256")]:
         with pytest.raises(UsageError, match=words):
             k06.configured(8192, 8192, 8192, 132, bad)
     fixed = kernels.wgmma_kernel("fp16", {"STAGES": 3}, choose=False)   # a tune_ladder variant
@@ -1386,10 +1388,12 @@ def test_06_swapped_operands_build_and_state_their_boxes(key):
     for bn in (40, 272):
         with pytest.raises(UsageError, match="SWAP_AB=1 takes BN .*a multiple of 16 from 16 to 256"):
             kernels.wgmma_kernel(key, {"SWAP_AB": 1, "BN": bn, "CLUSTER": 1}, choose=False)
-    # a swapped width unswapped — asked, or left by SWAP_AB=0 over a swapped pick — says so
+    # a width only swapped tiles take (below 64) unswapped — asked, or left by SWAP_AB=0 over a
+    # swapped pick — says so; from 64 unswapped tiles take any multiple of 16 too
     k06 = kernels.KERNELS[f"wgmma_tma_{key}"]
-    with pytest.raises(UsageError, match=r"BN=96 is a width only swapped tiles take.* SWAP_AB=0 was asked over"):
-        k06.configured(279, 4360, 3584, 132, {"SWAP_AB": 0})
+    with pytest.raises(UsageError, match=r"BN=48 is a width only swapped tiles take.* SWAP_AB=0 was asked over"):
+        k06.configured(33, 4096, 4096, 132, {"SWAP_AB": 0})
+    assert {"SWAP_AB=0", "BN=96"} <= set(k06.configured(279, 4360, 3584, 132, {"SWAP_AB": 0}).defines)
     assert {"SWAP_AB=0", "CLUSTER=1"} <= set(k06.configured(279, 4360, 3584, 132, {"SWAP_AB": 0, "BN": 128}).defines)
     # any swapped width over the pick's cluster of 4 (144 / 4: 36 rows a block)
     assert {"BN=144", "CLUSTER=4"} <= set(k06.configured(279, 4360, 3584, 132, {"BN": 144}).defines)
@@ -1404,8 +1408,9 @@ def test_06_swapped_operands_build_and_state_their_boxes(key):
         k06.configured(*two_by_two, 132, {"BN": 200})
     assert {"SWAP_AB=1", "SHARE_A=1", "CLUSTER=4"} <= \
         set(k06.configured(2000, 3000, 1000, 132, {"SWAP_AB": 1, "SHARE_A": 1, "BN": 144}).defines)
-    with pytest.raises(UsageError, match=r"BN=144 is a width only swapped tiles take: SWAP_AB=1; unswapped"):
-        kernels.wgmma_kernel(key, {"BN": 144}, choose=False)
+    with pytest.raises(UsageError, match=r"BN=48 is a width only swapped tiles take: SWAP_AB=1"):
+        kernels.wgmma_kernel(key, {"BN": 48}, choose=False)
+    assert "BN=144" in kernels.wgmma_kernel(key, {"BN": 144}, choose=False).defines   # (unswapped: from 64 in 16s)
     with pytest.raises(UsageError, match="SWAP_AB=1 is for fp16 and bf16"):
         kernels.wgmma_kernel("tf32", {"SWAP_AB": 1, "BN": 16, "CLUSTER": 1}, choose=False)
 
@@ -1546,6 +1551,7 @@ def test_06_counts_the_l2_requests_of_rows_off_128_byte_lines(monkeypatch):
     that swaps tiles over rounds, wgmma_swaps_over_rounds, and the one that leaves clusters of 1,
     wgmma_leaves_clusters_of_one.)"""
     monkeypatch.setattr(wgmma, "WGMMA_CONFIGS", tuple(c for c in wgmma.WGMMA_CONFIGS if c["CONSUMERS"] < 3))
+    monkeypatch.setattr(wgmma, "NARROW_CONFIGS", ())
     monkeypatch.setattr(wgmma, "OVER_ROUNDS_MMAS", 0)
     monkeypatch.setattr(wgmma, "wgmma_leaves_clusters_of_one", lambda *args: None)
     assert [kernels.box_row_requests(b) for b in (6016, 6000, 4000, 1984, 1994)] == [1.0, 2.47, 2.0, 2.0, 1.0]
@@ -2109,3 +2115,45 @@ def test_09_splits_k_to_fill_the_sms_and_refuses_what_it_cannot_build():
             kernels.small_m_kernel("fp16", bad)
     with pytest.raises(UsageError, match="fp16 and bf16"):
         kernels.small_m_kernel("fp8e4m3")
+
+
+def test_unswapped_widths_in_16s_build_and_the_model_counts_whole_boxes():
+    """Unswapped tiles of any width in 16s from 64 (B's last 64-column box read BN into it, C's
+    last box over the one before): they build without spills in 06 and 07, take the stages of the
+    width rounded up to 64 (whole boxes of B a stage), and B_REALIGN (its 96 threads move a class
+    row's chunks) and widths below 64 refuse them by name. The model counts whole boxes of B —
+    the rate, requests and shared memory of the rounded width — and half a box's unused columns as
+    multiplied (docs/results/2026-12-06-h100-h200-widths-16/); the picker weighs 192-row tiles of 176,
+    160 and 144 in clusters of 2 against the ranking's pick where no rule replaced it, whole tiles
+    only (NARROW_CONFIGS, wgmma_narrows)."""
+    for key, tile in (("fp16", {"CONSUMERS": 3, "BN": 176, "CLUSTER": 2, "STAGES": 3}),
+                      ("bf16", {"CONSUMERS": 2, "BN": 208, "CLUSTER": 2, "SHARE_A": 1}),
+                      ("int8", {"CONSUMERS": 1, "BN": 80, "CLUSTER": 1, "STAGES": 8}),
+                      ("fp8e4m3bf16", {"CONSUMERS": 2, "BN": 144, "CLUSTER": 4})):
+        k = kernels.wgmma_kernel(key, tile, choose=False)
+        assert compiler.compile_cubin(k, "sm_90").spill_bytes == 0, (key, tile)
+    assert [kernels.wgmma_max_stages(3, bn) for bn in (144, 176, 192)] == [3, 3, 3]
+    assert kernels.wgmma_max_stages(2, 144) == kernels.wgmma_max_stages(2, 192) < kernels.wgmma_max_stages(2, 128)
+    for bad, words in (({"BN": 72}, "BN a multiple of 16 from 64 to 256"),
+                       ({"BN": 48}, r"BN=48 is a width only swapped tiles take: SWAP_AB=1"),
+                       ({"BN": 176, "B_REALIGN": 1}, "B_REALIGN=1 .* BN of 64, 128 or 192")):
+        with pytest.raises(UsageError, match=words):
+            kernels.wgmma_kernel("fp16", bad, choose=False)
+    narrow = {**kernels.WGMMA_TILE, "CONSUMERS": 3, "BN": 176, "STAGES": 3}
+    assert (wgmma.wgmma_b_cols(narrow), wgmma.wgmma_mma_cols(narrow)) == (192, 184)
+    assert wgmma.wgmma_b_cols({**narrow, "BN": 192}) == wgmma.wgmma_mma_cols({**narrow, "BN": 192}) == 192
+    assert wgmma.wgmma_b_cols({**narrow, "SWAP_AB": 1, "BN": 176, "CONSUMERS": 2}) == 176   # (swapped: M's rows)
+    # 864 in 5 tiles of 176, not 4.5 of 192 (same tiles, fewer MMAs); 3000³ stays 192 × 192 (18
+    # tiles of 176 along N take 3 rounds, not 2); 1536×2304×4096 a tie the picker leaves to 128 × 256
+    picks = {shape: kernels.wgmma_config(*shape, 132) for shape in ((4936, 864, 2552), (3000,) * 3, (1536, 2304, 4096))}
+    assert [(p["CONSUMERS"], p["BN"]) for p in picks.values()] == [(3, 176), (3, 192), (2, 256)], picks
+    assert all(config["BN"] % 64 == 0 for config in kernels.WGMMA_CONFIGS)   # (the ranking's own)
+    assert [(c["CONSUMERS"], c["BN"], c["CLUSTER"]) for c in wgmma.NARROW_CONFIGS] == [(3, 176, 2), (3, 160, 2),
+                                                                                       (3, 144, 2)]
+    for m, n, k in ((4936, 864, 16 * 64 * 8), (1300, 2000, 8192), (4936, 8640, 2552)):   # where the model would cut
+        narrow = kernels.wgmma_ranked(m, n, k, 132, configs=wgmma.NARROW_CONFIGS, first=100)   # them: not weighed
+        assert [entry[3] for entry in narrow] == [100, 101, 102][:len(narrow)] and not any(e[2] for e in narrow)
+        cut = [kernels.wgmma_schedule(m, n, k, 132, {**kernels.WGMMA_TILE, **c}) for c in wgmma.NARROW_CONFIGS]
+        assert len(narrow) == sum(s[3] == 1 and not s[4] for s in cut), (m, n, k)
+    # a rule after the ranking stands where it fires: M of 257–416, swapped tiles over rounds
+    assert kernels.wgmma_config(312, 15848, 3472, 132).get("SWAP_AB") == 1

@@ -990,6 +990,37 @@ def test_clusters_sharing_a_or_of_4_are_correct(device, host_problems, key, bn, 
                               lambda rec: f"SHARE_A={share_a}" in rec.config and f"CLUSTER={cluster}" in rec.config)
 
 
+@pytest.mark.parametrize("config", [{"CONSUMERS": 2, "BN": 176, "CLUSTER": 2},
+                                    {"CONSUMERS": 3, "BN": 176, "CLUSTER": 2},
+                                    {"CONSUMERS": 2, "BN": 144, "CLUSTER": 4},
+                                    {"CONSUMERS": 2, "BN": 208, "CLUSTER": 2, "SHARE_A": 1},
+                                    {"CONSUMERS": 1, "BN": 80, "CLUSTER": 1},
+                                    {"CONSUMERS": 3, "BN": 112, "CLUSTER": 1}],
+                         ids=lambda c: f"C{c['CONSUMERS']}-BN{c['BN']}-CL{c['CLUSTER']}{'-SA' * c.get('SHARE_A', 0)}")
+@pytest.mark.parametrize("key", ["fp16", "int8", "fp8e4m3bf16"])
+def test_unswapped_tiles_of_any_width_in_16s_are_correct(device, host_problems, key, config):
+    """Unswapped tiles whose BN is no multiple of 64: B's last 64-column box (07: 64 rows of N)
+    read only BN into it by the wgmma, and C's last box (32 fp32 or 64 bf16 columns) starting
+    before BN, over the box before it, so that a tile writes none of its neighbour's columns —
+    stored (the overlap twice, the same values), added by stream-K (zeros there) and summed by
+    split-K's pieces (one sums both boxes). In clusters of 2 and 4 (three B boxes dealt among 4),
+    sharing A; a partial last tile along N and M, pitched rows, split-K, stream-K's last round;
+    verified, integers exact, the same bits when random inputs run again."""
+    kernel = kernels.wgmma_kernel(key)
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    elem, sms, bn = kernels.PRECISIONS[key].in_dtype.itemsize, device.sm_count, config["BN"]
+    tile = {**kernels.WGMMA_TILE, **config}
+    shapes = [(2000, 11 * bn - 7, 1000), (1003, 3 * bn - 5, 997), (130, 2 * bn + 1, 8192), (700, bn + 3, 70)]
+    assert kernels.wgmma_schedule(*shapes[0], sms, tile, elem)[3] == 1   # whole tiles
+    assert kernels.wgmma_schedule(*shapes[2], sms, tile, elem)[3] > 1    # split-K
+    if kernels.PRECISIONS[key].out_dtype.itemsize == 4:
+        shapes.append((1000, stream_k_n(1000, 4100, config, elem, sms), 4100))
+    runs_right_and_repeatable(device, host_problems, kernel, key, shapes, config,
+                              lambda rec: all(wgmma_macros(rec.config.split(","))[name] == value
+                                              for name, value in config.items()))
+
+
 @pytest.mark.parametrize("key,bn,cluster,share_a",
                          [("fp16", 192, c, a) for c, a in [(2, 0), (1, 0), (2, 1), (4, 1), (4, 0)]] +
                          [(k, 192, c, a) for k in ("int8", "fp8e4m3bf16", "bf16") for c, a in [(2, 0), (2, 1)]] +

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Issue 14, session 71: 06's unswapped tiles of any width in 16s (B's last 64-column box read BN
+# into it, C's last box over the one before), in parts so that each call ends inside the limit:
+#   tests  their GPU test (fp16, int8, fp8e4m3bf16: stored, added, split; verified, integers exact,
+#          repeatable), then the sectors rule's (session 70's fix, not yet run on a GPU)
+#   time   the new widths beside the pick and fixed tiles of 64s on scripts/shapes/widths16.txt (fp16; WIDTHS_PRECISION)
+#   survey the pick (192-row tiles of 176, 160, 144 among its candidates: wgmma.NARROW_192) against
+#          the last tree's on scripts/shapes/widths16_fresh.txt
+set -u
+source scripts/gpu_env.sh
+part=${1:?part: tests, time or survey}
+case $part in
+  tests)
+    PYTEST_S=${WIDTHS_TEST_S:-330} gpu_tests any_width_in_16s widths
+    gpu_tests sectors sectors ;;
+  time)
+    p=${WIDTHS_PRECISION:-fp16}
+    timeout ${WIDTHS_S:-240} $PY scripts/tune_ladder.py --family wgmma --precision $p \
+      --shapes scripts/shapes/widths16.txt --iters 10 --seed ${SEED:-71} --variants picked \
+      CONSUMERS=3,BN=192,CLUSTER=2,STAGES=3 CONSUMERS=3,BN=176,CLUSTER=2,STAGES=3 CONSUMERS=3,BN=144,CLUSTER=2,STAGES=3 \
+      CONSUMERS=2,BN=256,CLUSTER=2,STAGES=4 CONSUMERS=2,BN=176,CLUSTER=2,STAGES=4 CONSUMERS=2,BN=224,CLUSTER=2,STAGES=4 > "$OUT/widths16_$p.txt" 2>&1
+    echo "time exit $?"; grep -E "×.*cuBLAS" "$OUT/widths16_$p.txt" ;;
+  survey)
+    # the pick in this tree and in the last one's (OLD_TREE: a copy of its tcraw, cuda_src and
+    # scripts), each in its own process and cubin cache, on SURVEY_FILE (widths16_fresh)
+    f=${SURVEY_FILE:-widths16_fresh}; p=${WIDTHS_PRECISION:-fp16}
+    for tree in new old; do
+      dir=.; [ $tree = old ] && dir=${OLD_TREE:?a copy of the last tree}
+      in_tree ${SURVEY_S:-200} $dir $tree --family wgmma --precision $p --shapes $PWD/scripts/shapes/$f.txt --iters 10 \
+        --seed ${SEED:-71} --variants picked > "$OUT/${f}_${p}_$tree.txt" 2>&1
+      echo "survey $tree exit $?"; grep -E "×.*cuBLAS" "$OUT/${f}_${p}_$tree.txt"
+    done ;;
+  *) echo "unknown part $part"; exit 2 ;;
+esac
