@@ -1115,7 +1115,7 @@ def _with_stages(tile, picked, overrides):
     swapped_three = picked.get("SWAP_AB") and macros["SWAP_AB"]   # (192 of N; past 192 of M: two consumers, below)
     if macros["CONSUMERS"] == 3 and "CONSUMERS" not in overrides and \
             (macros["SWAP_AB"] and not swapped_three or macros["PINGPONG"] or wgmma_three_consumers_refuse(macros) or
-             not swapped_three and overrides.get("BN", 192) != 192 or
+             not swapped_three and macros["BN"] not in THREE_WIDTHS or
              overrides.get("STAGES", 0) > wgmma_max_stages(3, macros["BN"], swap=macros["SWAP_AB"],
                                                            c_parts=macros["C_PARTS"])):
         macros["CONSUMERS"] = 2   # a 192-row pick gives way to 128 rows where the overrides need them
@@ -1161,6 +1161,8 @@ ROWS_192 = ((2, 0), (1, 0), (2, 1))
 # tiles), where the model would say 0.94.
 NARROW_CONFIGS = tuple({"CONSUMERS": 3, "BN": bn, "CLUSTER": 2, "SHARE_A": 0, "STAGES": wgmma_max_stages(3, bn)}
                        for bn in (176, 160, 144))
+# the widths 192-row unswapped tiles are picked at (overrides asking another one get 128 rows: _with_stages)
+THREE_WIDTHS = (192,) + tuple(c["BN"] for c in NARROW_CONFIGS)
 
 
 def wgmma_sixteen_bit_only(config):
@@ -1276,8 +1278,10 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
 def wgmma_narrows(m, n, k, sms, ranked, picked, elem_bytes=2, stream_k=True):
     """The 192-row tiles narrower than 192 (NARROW_CONFIGS) that replace ``picked`` — one of
     ``ranked``'s entries, wgmma_ranked's — for (m, n, k), or None: wgmma_choose between the pick's
-    entry and theirs, ties to the pick. Asked only where no rule after the ranking replaced the
-    ranking's choice, so that those rules (measured against its picks) stand where they fire."""
+    entry and theirs (within 2 % a tie, broken by padding, then whole tiles, then the pick — so a
+    narrower tile modelled up to 2 % slower replaces a pick with more than 5 % more MMAs, or one
+    cut by stream-K). Asked only where no rule after the ranking replaced the ranking's choice, so
+    that those rules (measured against its picks) stand where they fire."""
     own = [entry for entry in ranked if entry[4] == picked]
     narrow = wgmma_ranked(m, n, k, sms, elem_bytes, stream_k, NARROW_CONFIGS, first=len(WGMMA_CONFIGS))
     if not own or not narrow:

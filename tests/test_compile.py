@@ -2157,3 +2157,7 @@ def test_unswapped_widths_in_16s_build_and_the_model_counts_whole_boxes():
         assert len(narrow) == sum(s[3] == 1 and not s[4] for s in cut), (m, n, k)
     # a rule after the ranking stands where it fires: M of 257–416, swapped tiles over rounds
     assert kernels.wgmma_config(312, 15848, 3472, 132).get("SWAP_AB") == 1
+    # over a 192-row pick, overrides asking a width 192-row tiles are picked at keep its rows; others 128
+    k06 = kernels.KERNELS["wgmma_tma_fp16"]
+    for bn, consumers in ((176, 3), (144, 3), (192, 3), (208, 2), (128, 2)):
+        assert {f"CONSUMERS={consumers}", f"BN={bn}"} <= set(k06.configured(4936, 864, 2552, 132, {"BN": bn}).defines)
