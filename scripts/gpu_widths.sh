@@ -6,9 +6,10 @@
 #   time   the new widths beside the pick and fixed tiles of 64s on scripts/shapes/widths16.txt (fp16; WIDTHS_PRECISION)
 #   survey the pick (192-row tiles of 176, 160, 144 among its candidates: wgmma.NARROW_192) against
 #          the last tree's on scripts/shapes/widths16_fresh.txt
+#   sanitize compute-sanitizer over the new edge paths (not run yet)
 set -u
 source scripts/gpu_env.sh
-part=${1:?part: tests, time or survey}
+part=${1:?part: tests, time, survey or sanitize}
 case $part in
   tests)
     PYTEST_S=${WIDTHS_TEST_S:-330} gpu_tests any_width_in_16s widths
@@ -30,5 +31,13 @@ case $part in
         --seed ${SEED:-71} --variants picked > "$OUT/${f}_${p}_$tree.txt" 2>&1
       echo "survey $tree exit $?"; grep -E "×.*cuBLAS" "$OUT/${f}_${p}_$tree.txt"
     done ;;
+  sanitize)
+    # compute-sanitizer (memcheck, racecheck, synccheck) over the new edge paths: C's last box over the
+    # one before — stored (a partial last tile along N and M), added by stream-K, summed by split-K's
+    # pieces — in fp32 and bf16 C, and B's last box read BN into it in clusters of 2 and 4
+    SAN_TOOLS=${SAN_TOOLS:-memcheck racecheck synccheck} SAN_S=${SAN_S:-150} sanitize_configs widths \
+      fp16:1003x523x997:CONSUMERS=3,BN=176,CLUSTER=2,STAGES=3 fp16:130x353x8192:CONSUMERS=2,BN=176,CLUSTER=2 \
+      fp16:1000x11753x4100:CONSUMERS=2,BN=176,CLUSTER=2 fp8e4m3bf16:700x179x256:CONSUMERS=2,BN=176,CLUSTER=2 \
+      int8:1003x427x997:CONSUMERS=2,BN=144,CLUSTER=4 bf16:4936x864x2552 ;;
   *) echo "unknown part $part"; exit 2 ;;
 esac
