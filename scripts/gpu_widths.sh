@@ -2,10 +2,11 @@
 # Issue 14, session 71: 06's unswapped tiles of any width in 16s (B's last 64-column box read BN
 # into it, C's last box over the one before), in parts so that each call ends inside the limit:
 #   tests  their GPU test (fp16, int8, fp8e4m3bf16: stored, added, split; verified, integers exact,
-#          repeatable), then the sectors rule's (session 70's fix, not yet run on a GPU)
-#   time   the new widths beside the pick and fixed tiles of 64s on scripts/shapes/widths16.txt (fp16; WIDTHS_PRECISION)
-#   survey the pick (192-row tiles of 176, 160, 144 among its candidates: wgmma.NARROW_192) against
-#          the last tree's on scripts/shapes/widths16_fresh.txt
+#          repeatable), then the sectors rule's (session 70's fix)
+#   time   the new widths beside the pick and fixed tiles of 64s on scripts/shapes/widths16.txt
+#          (fp16; WIDTHS_PRECISION)
+#   survey the pick (192-row tiles of 176, 160, 144 weighed over the ranking's: wgmma_narrows)
+#          against the last tree's on scripts/shapes/widths16_fresh.txt
 #   sanitize compute-sanitizer over the new edge paths (not run yet)
 set -u
 source scripts/gpu_env.sh
@@ -18,8 +19,9 @@ case $part in
     p=${WIDTHS_PRECISION:-fp16}
     timeout ${WIDTHS_S:-240} $PY scripts/tune_ladder.py --family wgmma --precision $p \
       --shapes scripts/shapes/widths16.txt --iters 10 --seed ${SEED:-71} --variants picked \
-      CONSUMERS=3,BN=192,CLUSTER=2,STAGES=3 CONSUMERS=3,BN=176,CLUSTER=2,STAGES=3 CONSUMERS=3,BN=144,CLUSTER=2,STAGES=3 \
-      CONSUMERS=2,BN=256,CLUSTER=2,STAGES=4 CONSUMERS=2,BN=176,CLUSTER=2,STAGES=4 CONSUMERS=2,BN=224,CLUSTER=2,STAGES=4 > "$OUT/widths16_$p.txt" 2>&1
+      CONSUMERS=3,BN=192,CLUSTER=2,STAGES=3 CONSUMERS=3,BN=176,CLUSTER=2,STAGES=3 \
+      CONSUMERS=3,BN=144,CLUSTER=2,STAGES=3 CONSUMERS=2,BN=256,CLUSTER=2,STAGES=4 \
+      CONSUMERS=2,BN=176,CLUSTER=2,STAGES=4 CONSUMERS=2,BN=224,CLUSTER=2,STAGES=4 > "$OUT/widths16_$p.txt" 2>&1
     echo "time exit $?"; grep -E "×.*cuBLAS" "$OUT/widths16_$p.txt" ;;
   survey)
     # the pick in this tree and in the last one's (OLD_TREE: a copy of its tcraw, cuda_src and
