@@ -1004,6 +1004,11 @@ def wgmma_model_us(m, n, k, sms, tile, elem_bytes=2, a_lines=False):
     # rates in fp16 FLOP, 64 K a slice; a width between multiples of 64 at the rate of its whole
     # boxes' (wgmma_b_cols), which its requests count too
     b_cols = wgmma_b_cols(tile)
+    if (consumers, b_cols) not in WGMMA_SM_TFLOPS:
+        rates = ", ".join(f"{c} × {w}" for c, w in WGMMA_SM_TFLOPS)
+        raise UsageError(f"the model has no rate for CONSUMERS={consumers} with BN={bn} (its B boxes {b_cols} "
+                         f"wide): it has one for {rates} (consumers × columns; unswapped, a width rounded up to "
+                         "64) — time such a tile with scripts/tune_ladder.py")
     slice_us = 2 * bm * wgmma_mma_cols(tile) * 64 / (WGMMA_SM_TFLOPS[consumers, b_cols] * 1e6)
     slices = busiest_slices(schedule, tile)
     if p > 1:

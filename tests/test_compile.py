@@ -2143,6 +2143,8 @@ def test_unswapped_widths_in_16s_build_and_the_model_counts_whole_boxes():
     assert (wgmma.wgmma_b_cols(narrow), wgmma.wgmma_mma_cols(narrow)) == (192, 184)
     assert wgmma.wgmma_b_cols({**narrow, "BN": 192}) == wgmma.wgmma_mma_cols({**narrow, "BN": 192}) == 192
     assert wgmma.wgmma_b_cols({**narrow, "SWAP_AB": 1, "BN": 176, "CONSUMERS": 2}) == 176   # (swapped: M's rows)
+    with pytest.raises(UsageError, match=r"no rate for CONSUMERS=3 with BN=112 \(its B boxes 128 wide\).* 3 × 192"):
+        wgmma.wgmma_model_us(1000, 1000, 1000, 132, {**narrow, "BN": 112})   # (a tile the model was not fitted to)
     # 864 in 5 tiles of 176, not 4.5 of 192 (same tiles, fewer MMAs); 3000³ stays 192 × 192 (18
     # tiles of 176 along N take 3 rounds, not 2); 1536×2304×4096 a tie the picker leaves to 128 × 256
     picks = {shape: kernels.wgmma_config(*shape, 132) for shape in ((4936, 864, 2552), (3000,) * 3, (1536, 2304, 4096))}
