@@ -47,6 +47,7 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
                                  # (the host's: Kernel.lines; not a macro of the .cu — HOST_MACROS)
 WGMMA_ROW_BYTES = 128          # a slice of K: one 128-byte swizzle row per operand row (64 halves)
 WGMMA_C_BOX_COLS = 32          # C leaves in 64 × 32 fp32 boxes (one 128-byte swizzle row; 64 of bf16)
+WGMMA_B_BOX_COLS = 64          # unswapped, B comes in boxes of 64 columns (07: 64 rows of N), the last one whole
 SM90_SMEM_BYTES = 227 * 1024   # dynamic + static shared memory one sm_90 block can have
 
 
@@ -69,11 +70,17 @@ def wgmma_smem_bytes(consumers, bn, stages, rows=None, swap=False, realign=False
     boxes too, 8 classes of 8 rows of BN + 8 halves), two C boxes of 64 rows per consumer
     (``swap`` with BN over 64: one of BN rows, M's — of BN / ``c_parts`` — its parts in turn), two
     mbarriers per stage, three realigning (the .cu's SMEM_BYTES)."""
-    b_cols = (cols or bn) if swap else cdiv(cols or bn, 64) * 64
+    b_cols = (cols or bn) if swap else whole_b_boxes(cols or bn)
     stage_bytes = ((rows or 64 * consumers) + b_cols) * WGMMA_ROW_BYTES + (64 * (bn + 8) * 2 if realign else 0)
     c_box_rows, c_boxes = (bn // c_parts, 1) if swap and bn > 64 else (64, 2)
     return 1024 + stages * stage_bytes + consumers * c_boxes * c_box_rows * WGMMA_C_BOX_COLS * 4 + \
         (3 if realign else 2) * stages * 8
+
+
+def whole_b_boxes(cols):
+    """An unswapped tile's ``cols`` of B as they arrive: whole boxes of WGMMA_B_BOX_COLS (the .cu's
+    B_BOXES), the last one past the tile where ``cols`` is no multiple of them."""
+    return cdiv(cols, WGMMA_B_BOX_COLS) * WGMMA_B_BOX_COLS
 
 
 def wgmma_max_stages(consumers, bn, most=8, rows=None, swap=False, realign=False, c_parts=1, cols=None):
@@ -417,7 +424,7 @@ WGMMA_SM_TFLOPS = {(2, 256): 5.0, (2, 192): 4.8, (2, 128): 4.7, (2, 64): 3.3, (1
 def wgmma_b_cols(tile):
     """The columns of B a slice of ``tile`` brings (swapped: its A rows, wgmma_cols): BN rounded up
     to the 64-column boxes they come in."""
-    return wgmma_cols(tile) if tile.get("SWAP_AB") else cdiv(tile["BN"], 64) * 64
+    return wgmma_cols(tile) if tile.get("SWAP_AB") else whole_b_boxes(tile["BN"])
 
 
 def wgmma_mma_cols(tile):
@@ -1287,11 +1294,10 @@ def wgmma_narrows(m, n, k, sms, ranked, picked, elem_bytes=2, stream_k=True):
     narrower tile modelled up to 2 % slower replaces a pick with more than 5 % more MMAs, or one
     cut by stream-K). Asked only where no rule after the ranking replaced the ranking's choice, so
     that those rules (measured against its picks) stand where they fire."""
-    own = [entry for entry in ranked if entry[4] == picked]
     narrow = wgmma_ranked(m, n, k, sms, elem_bytes, stream_k, NARROW_CONFIGS, first=len(WGMMA_CONFIGS))
-    if not own or not narrow:
+    if not narrow:
         return None
-    chosen = wgmma_choose(own + narrow)
+    chosen = wgmma_choose([entry for entry in ranked if entry[4] == picked] + narrow)
     return chosen if chosen != picked else None
 
 
