@@ -7,10 +7,13 @@
 #          (fp16; WIDTHS_PRECISION)
 #   survey the pick (192-row tiles of 176, 160, 144 weighed over the ranking's: wgmma_narrows)
 #          against the last tree's on scripts/shapes/widths16_fresh.txt
-#   sanitize compute-sanitizer over the new edge paths (not run yet)
+#   sanitize compute-sanitizer over the new edge paths
+#   drawn  06/07 in drawn configurations on drawn shapes, verified (scripts/draw_configs.py)
+#   drawn_sanitize  some of them under memcheck
+#   clocks the card's clocks and cuBLAS's rate, before its ratios are read
 set -u
 source scripts/gpu_env.sh
-part=${1:?part: tests, time, survey or sanitize}
+part=${1:?part: tests, time, survey, sanitize, drawn, drawn_sanitize or clocks}
 case $part in
   tests)
     PYTEST_S=${WIDTHS_TEST_S:-330} gpu_tests any_width_in_16s widths
@@ -39,7 +42,27 @@ case $part in
     # pieces — in fp32 and bf16 C, and B's last box read BN into it in clusters of 2 and 4
     SAN_TOOLS=${SAN_TOOLS:-memcheck racecheck synccheck} SAN_S=${SAN_S:-150} sanitize_configs widths \
       fp16:1003x523x997:CONSUMERS=3,BN=176,CLUSTER=2,STAGES=3 fp16:130x353x8192:CONSUMERS=2,BN=176,CLUSTER=2 \
-      fp16:1000x11753x4100:CONSUMERS=2,BN=176,CLUSTER=2 fp8e4m3bf16:700x179x256:CONSUMERS=2,BN=176,CLUSTER=2 \
-      int8:1003x427x997:CONSUMERS=2,BN=144,CLUSTER=4 bf16:4936x864x2552 ;;
+      fp8e4m3bf16:700x179x256:CONSUMERS=2,BN=176,CLUSTER=2 int8:1003x427x997:CONSUMERS=2,BN=144,CLUSTER=4 \
+      bf16:4936x864x2552 fp16:1000x11753x4100:CONSUMERS=2,BN=176,CLUSTER=2 ;;   # (the largest last: a tool's
+      # time limit then cuts only it)
+  drawn)
+    # 06/07 in drawn configurations on drawn shapes (scripts/draw_configs.py), each verified
+    timeout ${DRAWN_S:-200} $PY scripts/draw_configs.py --count ${DRAWN_COUNT:-60} --seed ${SEED:-72} --jobs 16 \
+      > "$OUT/drawn_configs.txt" 2>&1
+    echo "drawn exit $?"; grep -E "^(seed|FAILED)| of .* passed" "$OUT/drawn_configs.txt" | head -20 ;;
+  drawn_sanitize)
+    # the same under compute-sanitizer's memcheck, canary bands off, on pairs of another seed
+    timeout ${DRAWN_S:-200} compute-sanitizer --tool memcheck --error-exitcode 9 $PY scripts/draw_configs.py \
+      --count ${DRAWN_COUNT:-12} --seed ${SEED:-73} --jobs 16 --no-guard > "$OUT/drawn_memcheck.txt" 2>&1
+    echo "drawn memcheck exit $?"; grep -E "^(seed|FAILED)| of .* passed|SUMMARY" "$OUT/drawn_memcheck.txt" | head ;;
+  clocks)
+    # the card's clocks, throttle reasons and cuBLAS's rate at 4096³ and at a long-K square, before
+    # any ratio against it is read (cuBLAS ran at a fraction of its rate on one H200 in session 71)
+    nvidia-smi -q -d PERFORMANCE,CLOCK,POWER,TEMPERATURE > "$OUT/clocks.txt" 2>&1
+    printf '4096 4096 4096\n1024 1024 8192\n' > /tmp/clocks_shapes.txt
+    timeout ${CLOCKS_S:-90} $PY scripts/tune_ladder.py --family wgmma --precision fp16 --shapes /tmp/clocks_shapes.txt \
+      --iters 20 --seed ${SEED:-72} --variants picked > "$OUT/clocks_cublas.txt" 2>&1
+    echo "clocks exit $?"; grep -E "^(cublas|wgmma)" "$OUT/clocks_cublas.txt"
+    grep -E "Clocks Event Reasons|Active|Graphics|SM  |Power Draw|GPU Current Temp" "$OUT/clocks.txt" | head -30 ;;
   *) echo "unknown part $part"; exit 2 ;;
 esac

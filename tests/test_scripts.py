@@ -413,3 +413,27 @@ def test_sass_digests_tell_the_same_code_from_another(tmp_path):
     assert script("sass_digests", "--kernels", "naive_fp32", "--out", str(sm90)).returncode == 0
     p = script("sass_digests", "--compare", str(here), str(sm90))
     assert p.returncode == 2 and "was built for sm_80" in p.stderr and f"{sm90} for sm_90" in p.stderr
+
+
+def test_draw_configs_draws_pairs_06_07_build_the_same_from_a_seed():
+    """Every drawn pair is one 06/07 builds for its problem (refusals drawn again), the same pairs
+    come from the same seed, and the draw reaches what no list does: widths between 64s, swapped
+    tiles, clusters of 4, split-K and stream-K changed, every precision."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import draw_configs
+    from tcraw import kernels
+    pairs, refused = draw_configs.draw(200, 72)
+    assert draw_configs.draw(200, 72) == (pairs, refused) and draw_configs.draw(200, 73)[0] != pairs
+    for key, shape, macros in pairs:
+        kernels.wgmma_kernel(key, macros, choose=False).configured(*shape, draw_configs.SMS)   # (refused: raises)
+        assert shape[0] * shape[1] * shape[2] <= draw_configs.MOST_MNK
+    assert {key for key, _, _ in pairs} == set(draw_configs.KEYS)
+    drawn = [macros for _, _, macros in pairs]
+    assert any(m["BN"] % 64 and not m["SWAP_AB"] for m in drawn) and any(m["SWAP_AB"] for m in drawn)
+    for name, value in (("CLUSTER", 4), ("SPLIT_K", 0), ("STREAM_K_ROUNDS", 0), ("SHARE_A", 1), ("B_REALIGN", 1)):
+        assert any(m.get(name) == value for m in drawn), name
+    # a pair spelt is an argument that names it again, and one without macros is refused by name
+    one = draw_configs.spelt(*pairs[0])
+    assert draw_configs.parse(one) == (pairs[0][0], pairs[0][1], pairs[0][2])
+    p = script("draw_configs", "fp16:8x8x8")
+    assert p.returncode == 2 and "name the macros too" in p.stderr and "Traceback" not in p.stderr, p.stderr
