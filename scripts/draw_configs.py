@@ -54,24 +54,35 @@ def draw_shape(rng):
 
 def draw_macros(rng, key):
     """06/07's macros, each away from its default with some chance (those only 16-bit inputs take
-    only for fp16 and bf16); not yet checked against one another."""
+    only for fp16 and bf16), and in a fifth of the draws stream-K over the whole problem; not yet
+    checked against one another."""
     sixteen = PRECISIONS[key].in_dtype.itemsize == 2 and kernels.WGMMA_FORMS[key][4] == "row"
-    swap = sixteen and rng.random() < 0.3
+    swap = sixteen and rng.random() < 0.4
     c = {"CONSUMERS": rng.choice((1, 2, 2, 3)), "CLUSTER": rng.choice((1, 2, 2, 4)), "SWAP_AB": int(swap),
          "BN": 16 * rng.randint(1 if swap else 4, 16)}
     chances = {   # macro: (chance away from its default, the values then)
-        "SHARE_A": (0.3, (1,)), "SPLIT_K": (0.15, (0,)), "STREAM_K": (0.15, (0,)),
-        "STREAM_K_ROUNDS": (0.2, (0, 1, 2)), "STREAM_K_DIV": (0.15, (1, 3, 4)), "SPLIT_ROUNDS": (0.2, (2, 3, 8)),
+        "SHARE_A": (0.3, (1,)), "SPLIT_K": (0.15, (0,)), "STREAM_K": (0.1, (0,)),
+        "STREAM_K_ROUNDS": (0.2, (0, 1, 2)), "SPLIT_MIN_SAVED": (0.15, (1, 4)),
+        "STREAM_K_DIV": (0.15, (1, 3, 4)), "SPLIT_ROUNDS": (0.2, (2, 3, 8)),
         "SPLIT_MIN_SLICES": (0.15, (1, 2, 8)), "SPLIT_MAX": (0.15, (2, 3, 5)), "SPLIT_LOADS": (0.15, (1, 4, 8)),
         "GROUP_M": (0.2, (1, 3)), "A_EDGE": (0.2, (0, 1, 2)), "A_ROWS": (0.1, (8, 16)),
         "WAIT_DEPTH": (0.2, (0, 1)), "PINGPONG": (0.15, (64, 128)), "C_PARTS": (0.2, (2, 4)),
-        "COOP": (0.15 if swap else 0, (1, 2, 3)), "PROMOTE": (0.1, (1, 2, 4)),
-        "B_REALIGN": (0.25 if sixteen else 0, (1,)), "A_LINES": (0.2 if sixteen else 0, (1,))}
+        "COOP": (0.2 if swap else 0, (1, 2, 3)), "PROMOTE": (0.1, (1, 2, 4)),
+        "B_REALIGN": (0.25 if sixteen and not swap else 0, (1,)), "A_LINES": (0.2 if sixteen else 0, (1,))}
     for name, (chance, values) in chances.items():
         if rng.random() < chance:
             c[name] = rng.choice(values)
+    # what some macros run with only (drawn otherwise, nearly always refused)
+    if rng.random() < 0.2:   # stream-K over every tile: a drawn problem is mostly one round, which it
+        c.update(SPLIT_K=0, STREAM_K=1, STREAM_K_ROUNDS=0, SPLIT_MIN_SAVED=rng.choice((1, 4, 16)))   # cuts
     if c.get("COOP"):
-        c.update(CONSUMERS=2, SPLIT_K=0)   # (COOP runs with these only: drawn otherwise, nearly always refused)
+        c.update(CONSUMERS=2, SPLIT_K=0, BN=16 * rng.randint(1, 20 // c["COOP"]))
+        for name in ("PINGPONG", "PROMOTE", "C_PARTS"):
+            c.pop(name, None)
+    if c.get("B_REALIGN"):
+        c.update(BN=rng.choice((64, 128, 192)), CONSUMERS=rng.choice((1, 2)))
+        for name in ("SHARE_A", "PINGPONG"):
+            c.pop(name, None)
     return c
 
 
@@ -81,8 +92,8 @@ def fixed(key, macros):
 
 
 def with_stages(key, shape, macros, rng):
-    """``macros`` with STAGES drawn from 1 to the most that fit, or None where 06/07 cannot be
-    built with them for ``shape`` (checked on SMS SMs)."""
+    """``macros`` with STAGES drawn from the most that fit or up to 3 fewer, or None where 06/07
+    cannot run them on ``shape`` (checked for SMS SMs)."""
     try:
         most = kernels.wgmma_max_stages(macros["CONSUMERS"], macros["BN"], 8, kernels.wgmma_rows({**kernels.WGMMA_TILE,
                                         **macros}), macros["SWAP_AB"], macros.get("B_REALIGN", 0),
@@ -90,18 +101,19 @@ def with_stages(key, shape, macros, rng):
         if most < 1:
             return None
         macros = {**macros, "STAGES": rng.randint(max(1, most - 3), most)}
-        fixed(key, macros).configured(*shape, SMS)
+        kernel = fixed(key, macros).configured(*shape, SMS)
     except UsageError:
         return None
-    return macros
+    return None if kernel.max_m and shape[0] > kernel.max_m else macros   # (A_ROWS: M up to it, refused at launch)
 
 
 def draw(count, seed, keys=KEYS):
     """``count`` pairs (key, (m, n, k), macros) from ``seed``: each one 06/07 builds (refused draws
     are drawn again; how many, the second value returned)."""
     rng, pairs, refused = random.Random(seed), [], 0
-    while len(pairs) < count:
-        key = rng.choice(keys)
+    weighted = keys + tuple(key for key in keys if key in ("fp16", "bf16"))   # (06's twice: swapped tiles,
+    while len(pairs) < count:                                                  # B realigned, A to lines)
+        key = rng.choice(weighted)
         shape, macros = draw_shape(rng), draw_macros(rng, key)
         if (macros := with_stages(key, shape, macros, rng)) is None:
             refused += 1

@@ -9,7 +9,7 @@
 #          against the last tree's on scripts/shapes/widths16_fresh.txt
 #   sanitize compute-sanitizer over the new edge paths
 #   drawn  06/07 in drawn configurations on drawn shapes, verified (scripts/draw_configs.py)
-#   drawn_sanitize  some of them under memcheck
+#   drawn_sanitize  some of them under memcheck and racecheck
 #   clocks the card's clocks and cuBLAS's rate, before its ratios are read
 set -u
 source scripts/gpu_env.sh
@@ -51,10 +51,13 @@ case $part in
       > "$OUT/drawn_configs.txt" 2>&1
     echo "drawn exit $?"; grep -E "^(seed|FAILED)| of .* passed" "$OUT/drawn_configs.txt" | head -20 ;;
   drawn_sanitize)
-    # the same under compute-sanitizer's memcheck, canary bands off, on pairs of another seed
-    timeout ${DRAWN_S:-200} compute-sanitizer --tool memcheck --error-exitcode 9 $PY scripts/draw_configs.py \
-      --count ${DRAWN_COUNT:-12} --seed ${SEED:-73} --jobs 16 --no-guard > "$OUT/drawn_memcheck.txt" 2>&1
-    echo "drawn memcheck exit $?"; grep -E "^(seed|FAILED)| of .* passed|SUMMARY" "$OUT/drawn_memcheck.txt" | head ;;
+    # the same under compute-sanitizer (DRAWN_TOOLS: memcheck, racecheck), canary bands off, on pairs
+    # of another seed, each tool under DRAWN_S seconds
+    for tool in ${DRAWN_TOOLS:-memcheck racecheck}; do
+      timeout ${DRAWN_S:-200} compute-sanitizer --tool $tool --error-exitcode 9 $PY scripts/draw_configs.py \
+        --count ${DRAWN_COUNT:-12} --seed ${SEED:-73} --jobs 16 --no-guard > "$OUT/drawn_$tool.txt" 2>&1
+      echo "drawn $tool exit $?"; grep -E "^(seed|FAILED)| of .* passed|SUMMARY" "$OUT/drawn_$tool.txt" | head
+    done ;;
   clocks)
     # the card's clocks, throttle reasons and cuBLAS's rate at 4096³ and at a long-K square, before
     # any ratio against it is read (cuBLAS ran at a fraction of its rate on one H200 in session 71)

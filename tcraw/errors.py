@@ -132,10 +132,14 @@ class CompileError(CudaError):
 
 def run_main(prog, main):
     """A script's entry point: run ``main()``; a TcrawError becomes one line on stderr, prefixed
-    with ``prog``, and the exit code the error carries (2 bad input, 3 no GPU), never a traceback."""
+    with ``prog``, and the exit code the error carries (2 bad input, 3 no GPU), never a traceback;
+    a reader that leaves (``| head``) ends it quietly, exit 0."""
     import sys
     try:
         main()
     except TcrawError as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
         sys.exit(exc.exit_code)
+    except BrokenPipeError:   # `script ... | head`: the reader left; not an error (as the CLI's main)
+        sys.stderr.close()
+        sys.exit(0)

@@ -425,7 +425,8 @@ def test_draw_configs_draws_pairs_06_07_build_the_same_from_a_seed():
     pairs, refused = draw_configs.draw(200, 72)
     assert draw_configs.draw(200, 72) == (pairs, refused) and draw_configs.draw(200, 73)[0] != pairs
     for key, shape, macros in pairs:
-        kernels.wgmma_kernel(key, macros, choose=False).configured(*shape, draw_configs.SMS)   # (refused: raises)
+        kernel = kernels.wgmma_kernel(key, macros, choose=False).configured(*shape, draw_configs.SMS)   # (refused: raises)
+        assert not kernel.max_m or shape[0] <= kernel.max_m   # (A_ROWS's, refused at launch)
         assert shape[0] * shape[1] * shape[2] <= draw_configs.MOST_MNK
     assert {key for key, _, _ in pairs} == set(draw_configs.KEYS)
     drawn = [macros for _, _, macros in pairs]
@@ -437,3 +438,13 @@ def test_draw_configs_draws_pairs_06_07_build_the_same_from_a_seed():
     assert draw_configs.parse(one) == (pairs[0][0], pairs[0][1], pairs[0][2])
     p = script("draw_configs", "fp16:8x8x8")
     assert p.returncode == 2 and "name the macros too" in p.stderr and "Traceback" not in p.stderr, p.stderr
+
+
+def test_a_script_whose_reader_leaves_ends_quietly():
+    """`script | head`: run_main ends a script whose stdout closed with exit 0 and nothing on
+    stderr, as the CLI does — not a BrokenPipeError's traceback."""
+    p = subprocess.Popen([sys.executable, str(ROOT / "scripts" / "draw_configs.py"), "--count", "1500", "--seed", "1",
+                          "--draw-only"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.stdout.readline().startswith(b"seed 1: 1500 pairs")
+    p.stdout.close()   # (the rest, past a pipe's buffer, has no reader)
+    assert p.wait(timeout=120) == 0 and p.stderr.read() == b""
