@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from tcraw import kernels, runtime
 from tcraw.matmul import run_matmul
 
-from conftest import wgmma_macros
+from conftest import SEED, wgmma_macros
 
 pytestmark = pytest.mark.gpu
 
@@ -201,7 +202,6 @@ def test_cublas_on_our_buffers_passes_our_check(device, host_problems, key):
 
 
 def test_walkthrough_script_runs(device):
-    from pathlib import Path
     script = Path(__file__).resolve().parent.parent / "scripts" / "walkthrough.py"
     p = subprocess.run([sys.executable, str(script), "--backend", device.drv.name, "--n", "256"],
                        capture_output=True, text=True, timeout=300)
@@ -1183,3 +1183,21 @@ def test_06_hands_small_m_with_b_off_16_bytes_to_09(device, host_problems, key):
     macros, 06."""
     runs_handed(device, host_problems, key, "09_mma_small_m_b_in_place.cu",
                 [(5, 11037, 1571), (32, 4099, 2000), (17, 65, 9), (45, 4101, 300), (1, 75, 77)], (5, 1003, 4105))
+
+
+def test_drawn_configurations_are_correct(device):
+    """06/07 in 12 configurations drawn from the session's seed on drawn shapes
+    (scripts/draw_configs.py: tile, cluster, stages, swapped tiles, split-K and stream-K's knobs,
+    ...; each one 06/07 build for its problem), each run as tcraw check runs a shape — normal and
+    integer inputs (integers bit-exact), poisoned outputs, canary bands — and again for the same
+    bits. A failure prints the pair, which scripts/draw_configs.py runs again."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+    import draw_configs
+    from tcraw.compiler import warm_cache
+    if (refusal := kernels.wgmma_kernel("fp16").device_refusal(device)):
+        pytest.skip(str(refusal))
+    pairs, _ = draw_configs.draw(12, SEED)
+    warm_cache([draw_configs.fixed(key, macros) for key, _, macros in pairs], [device.arch], 8)
+    failed = [f"{draw_configs.spelt(key, shape, macros)}: {why}" for key, shape, macros in pairs
+              for ok, why in [draw_configs.run_pair(device, key, shape, macros, SEED)] if not ok]
+    assert not failed, "\n".join(failed)
