@@ -1,19 +1,20 @@
 """06/07 in drawn configurations on drawn shapes, each verified: what no list of configurations
 reaches. The macros (tcraw.WGMMA_TILE's: tile, cluster, stages, swaps, split-K, stream-K, shared
 A, realigned B, C in parts, ...) are drawn each away from its default now and then, and kept where
-06/07 build them for the drawn problem (a refusal is drawn again). Each pair runs as `tcraw check`
-runs a shape — normal and integer inputs (integers bit-exact), outputs poisoned, canary bands
-around A, B and C, A and B unchanged — and again on the normal inputs for the same bits (the
-sums' order is fixed).
+06/07 build them and run them on the drawn problem (a refusal is drawn again). Each pair runs as
+`tcraw check` runs a shape — normal and integer inputs (integers bit-exact where the accumulator
+holds them), outputs poisoned, canary bands around A, B and C, A and B unchanged — and again on
+the normal inputs for the same bits (the sums' order is fixed).
 
     python scripts/draw_configs.py --count 40 --seed 7            # on the GPU
     python scripts/draw_configs.py --count 40 --seed 7 --draw-only  # the pairs alone (no GPU)
     python scripts/draw_configs.py fp16:1003x523x997:CONSUMERS=3,BN=176,CLUSTER=2,STAGES=3
     compute-sanitizer --tool memcheck python scripts/draw_configs.py --count 10 --seed 7 --no-guard
 
-A pair is one line, KEY:MxNxK:MACROS, which runs it again as an argument here and, compute-sanitizer
-around it, under scripts/sanitize_configs.py (there, the macros go over the problem's pick).
-Exits 1 if any pair failed.
+A pair is one line, KEY:MxNxK:MACROS: given as an argument here, the same build runs again (with
+--seed, on the same inputs; under compute-sanitizer, with --no-guard). A fault ends the run (the
+process's CUDA context is lost), and the pairs it did not reach are listed. Exits 1 if any pair
+failed.
 """
 
 import argparse
@@ -25,22 +26,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tcraw import kernels                                              # noqa: E402
+from tcraw import kernels, validate                                    # noqa: E402
 from tcraw.errors import TcrawError, UsageError, run_main              # noqa: E402
 from tcraw.precision import PRECISIONS                                  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from sanitize_configs import parse   # noqa: E402  (KEY:MxNxK[:MACROS], checked the same way)
-
-SMS = 132          # the H200's (and H100's) SMs: a pair is drawn and checked for them, run on the device's
 MOST_MNK = 2**31   # M·N·K at most: the CPU's float64 reference stays within a second or two
 KEYS = ("fp16", "bf16", "fp8e4m3", "fp8e4m3bf16", "fp8e5m2", "int8", "tf32")
 
 
 def draw_shape(rng):
     """M, N, K each log-uniform, one in four from 1 to 64 (tiles mostly padding, swapped tiles'
-    M), the others from 64 to 4096 (K: 8192); half the shapes rounded up to multiples of 8 (rows
-    on 16 bytes); M·N·K at most MOST_MNK."""
+    M), the others from 64 to 4096 (K: 8192); half the shapes rounded up to multiples of 8 (the
+    others mostly have rows off 16 bytes, which 06/07 copy to pitched rows or realign); M·N·K at
+    most MOST_MNK."""
     def one(most):
         low, high = (1, 64) if rng.random() < 0.25 else (64, most)
         return round(math.exp(rng.uniform(math.log(low), math.log(high))))
@@ -73,8 +71,10 @@ def draw_macros(rng, key):
         if rng.random() < chance:
             c[name] = rng.choice(values)
     # what some macros run with only (drawn otherwise, nearly always refused)
-    if rng.random() < 0.2:   # stream-K over every tile: a drawn problem is mostly one round, which it
-        c.update(SPLIT_K=0, STREAM_K=1, STREAM_K_ROUNDS=0, SPLIT_MIN_SAVED=rng.choice((1, 4, 16)))   # cuts
+    # stream-K over every tile: a drawn problem is mostly one round of tiles, which stream-K cuts
+    # only with STREAM_K_ROUNDS=0, split-K off and enough slices saved
+    if rng.random() < 0.2:
+        c.update(SPLIT_K=0, STREAM_K=1, STREAM_K_ROUNDS=0, SPLIT_MIN_SAVED=rng.choice((1, 4, 16)))
     if c.get("COOP"):
         c.update(CONSUMERS=2, SPLIT_K=0, BN=16 * rng.randint(1, 20 // c["COOP"]))
         for name in ("PINGPONG", "PROMOTE", "C_PARTS"):
@@ -91,20 +91,28 @@ def fixed(key, macros):
     return kernels.wgmma_kernel(key, macros, choose=False)
 
 
+def runnable(key, shape, macros):
+    """06/07 built with ``macros`` (wgmma_checked refuses what cannot be built), or a UsageError
+    where it cannot run ``shape``: M past A_ROWS (refused at launch, by name)."""
+    kernel = fixed(key, macros)
+    if kernel.max_m and shape[0] > kernel.max_m:
+        raise UsageError(f"{spelt(key, shape, macros)}: A_ROWS={macros['A_ROWS']} loads only that many rows of A "
+                         f"and M is {shape[0]}: leave A_ROWS out, or take M of at most {kernel.max_m}")
+    return kernel
+
+
 def with_stages(key, shape, macros, rng):
     """``macros`` with STAGES drawn from the most that fit or up to 3 fewer, or None where 06/07
-    cannot run them on ``shape`` (checked for SMS SMs)."""
+    cannot build them or run them on ``shape`` (runnable)."""
+    tile = {**kernels.WGMMA_TILE, **macros}
     try:
-        most = kernels.wgmma_max_stages(macros["CONSUMERS"], macros["BN"], 8, kernels.wgmma_rows({**kernels.WGMMA_TILE,
-                                        **macros}), macros["SWAP_AB"], macros.get("B_REALIGN", 0),
-                                        macros.get("C_PARTS", 1), kernels.wgmma_cols({**kernels.WGMMA_TILE, **macros}))
-        if most < 1:
-            return None
+        most = kernels.wgmma_max_stages(macros["CONSUMERS"], macros["BN"], 8, kernels.wgmma_rows(tile),
+                                        macros["SWAP_AB"], tile["B_REALIGN"], tile["C_PARTS"], kernels.wgmma_cols(tile))
         macros = {**macros, "STAGES": rng.randint(max(1, most - 3), most)}
-        kernel = fixed(key, macros).configured(*shape, SMS)
+        runnable(key, shape, macros)
     except UsageError:
         return None
-    return None if kernel.max_m and shape[0] > kernel.max_m else macros   # (A_ROWS: M up to it, refused at launch)
+    return macros
 
 
 def draw(count, seed, keys=KEYS):
@@ -127,23 +135,63 @@ def spelt(key, shape, macros):
     return f"{key}:{'x'.join(map(str, shape))}:{','.join(f'{k}={v}' for k, v in macros.items())}"
 
 
+def parse_pair(item):
+    """(key, (m, n, k), macros) from KEY:MxNxK:MACRO=VALUE,... — a build runnable takes."""
+    def whole(text):
+        if (value := validate.digits(text)) is None:
+            raise ValueError(text)
+        return value
+    try:
+        key, dims, spelt_macros = item.split(":")
+        shape = tuple(whole(v) for v in dims.split("x"))
+        macros = {name: whole(value) for name, value in (m.split("=") for m in spelt_macros.split(","))}
+    except ValueError:
+        raise UsageError(f"{item!r}: write KEY:MxNxK:MACRO=VALUE,... (a pair is a fixed build), "
+                         "e.g. fp16:1003x523x997:CONSUMERS=3,BN=176,CLUSTER=2,STAGES=3") from None
+    if key not in KEYS or len(shape) != 3:
+        raise UsageError(f"{item!r}: KEY is one of {', '.join(KEYS)}, then M×N×K as MxNxK")
+    validate.problem(*shape)
+    runnable(key, shape, macros)
+    return key, shape, macros
+
+
+def why_failed(row):
+    """What a failed row of check_shape's found: its error, else the guards', unwritten
+    elements and the error against its bound."""
+    found = [row["error"], row["out_of_bounds"], row["unwritten"] and f"{row['unwritten']} elements unwritten",
+             row["padding_dirty"] and f"{row['padding_dirty']} padding elements written",
+             row["bad"] and f"max rel err {row['max_rel_err']:.3g} > bound {row['tolerance']:.3g}"]
+    return f"{row['case']}: {'; '.join(str(f) for f in found if f) or 'failed'}"
+
+
 def run_pair(device, key, shape, macros, seed, guard=True):
     """(passed, what failed): the pair's runs as tcraw check's (normal and integer inputs; canary
-    bands where ``guard``), then the normal inputs again for the same bits."""
+    bands where ``guard``), then the normal inputs twice more, each verified, for the same bits."""
     from tcraw.check import check_shape
     from tcraw.matmul import make_problem, run_matmul
     from tcraw.precision import base_matrices
     kernel = fixed(key, macros)
     rows = check_shape(device, kernel, shape, seed, None, note=lambda message: None, guard=guard)
-    failed = [f"{row['case']}: {row.get('error') or 'max rel err ' + str(row.get('max_rel_err'))}"
-              for row in rows if not row["passed"]]
+    failed = [why_failed(row) for row in rows if not row["passed"]]
     if not failed:
         hp = make_problem(device, kernel.precision, *base_matrices(*shape, "normal", seed), "normal")
-        bits = [run_matmul(device, kernel, hp, iters=1, warmup=0, seed=seed, keep_output=True)[1].tobytes()
-                for _ in range(2)]
-        if bits[0] != bits[1]:
+        runs = [run_matmul(device, kernel, hp, iters=1, warmup=0, seed=seed, keep_output=True) for _ in range(2)]
+        failed += [why_failed({"case": "rerun", **rec.as_dict()}) for rec, _ in runs if not rec.passed]
+        if runs[0][1].tobytes() != runs[1][1].tobytes():
             failed.append("two runs on the same inputs gave different bits")
     return not failed, "; ".join(failed)
+
+
+def context_lost(device):
+    """Whether a fault took this process's CUDA context (sticky: nothing more runs in it)."""
+    from tcraw.errors import STICKY, CudaError
+    try:
+        device.synchronize()
+    except CudaError as exc:
+        if exc.name in STICKY:
+            return True
+        raise
+    return False
 
 
 def main():
@@ -156,15 +204,12 @@ def main():
     ap.add_argument("--draw-only", action="store_true", help="print the pairs; no GPU")
     ap.add_argument("--no-guard", action="store_true",
                     help="no canary bands (under compute-sanitizer, which then sees a stray write)")
+    ap.add_argument("--backend", choices=("bindings", "ctypes"), help="driver implementation (as tcraw's)")
     args = ap.parse_args()
+    validate.seed(args.seed)
     if args.pairs:
-        pairs = []
-        for item in args.pairs:
-            key, shape, macros = parse(item)
-            if macros is None:
-                raise UsageError(f"{item!r}: name the macros too (KEY:MxNxK:MACRO=VALUE,...): a pair is a fixed build")
-            fixed(key, macros).configured(*shape, SMS)
-            pairs.append((key, shape, macros))
+        pairs = [parse_pair(item) for item in args.pairs]
+        print(f"seed {args.seed}: {len(pairs)} pairs given")
     else:
         keys = tuple(args.keys.split(","))
         if (unknown := [key for key in keys if key not in KEYS]):
@@ -178,19 +223,24 @@ def main():
         return
     from tcraw.compiler import warm_cache
     from tcraw.runtime import Device
-    device = Device(0)
+    device = Device(0, backend=args.backend)
     warm_cache([fixed(key, macros) for key, _, macros in pairs], [device.arch], args.jobs)
-    failed = []
+    failed, ran = [], 0
     for key, shape, macros in pairs:
+        ran += 1
         try:
             ok, why = run_pair(device, key, shape, macros, args.seed, not args.no_guard)
-        except TcrawError as exc:   # (a fault is sticky: the pairs after it cannot run; it is said, not lost)
+        except TcrawError as exc:
             ok, why = False, str(exc).splitlines()[0]
         print(f"{'passed' if ok else 'FAILED'} {spelt(key, shape, macros)}{'' if ok else '  ' + why}", flush=True)
         if not ok:
             failed.append(spelt(key, shape, macros))
-    print(f"{len(pairs) - len(failed)} of {len(pairs)} passed" + "".join(f"\nFAILED {f}" for f in failed))
-    if failed:
+            if context_lost(device):
+                break
+    print(f"{ran - len(failed)} of {ran} passed" + "".join(f"\nFAILED {f}" for f in failed))
+    if ran < len(pairs):   # (after a fault this process's context is lost: the rest never ran)
+        print(f"not run, after the fault: {len(pairs) - ran}" + "".join(f"\n{spelt(*pair)}" for pair in pairs[ran:]))
+    if failed or ran < len(pairs):
         sys.exit(1)
 
 

@@ -416,28 +416,37 @@ def test_sass_digests_tell_the_same_code_from_another(tmp_path):
 
 
 def test_draw_configs_draws_pairs_06_07_build_the_same_from_a_seed():
-    """Every drawn pair is one 06/07 builds for its problem (refusals drawn again), the same pairs
-    come from the same seed, and the draw reaches what no list does: widths between 64s, swapped
-    tiles, clusters of 4, split-K and stream-K changed, every precision."""
+    """Every drawn pair is one 06/07 build and can run (refusals drawn again), the same pairs come
+    from the same seed, and the draw reaches what no list does: widths between 64s, swapped tiles,
+    clusters of 4, split-K and stream-K changed, every precision. Each pair spelt is an argument
+    that names the same build again."""
     sys.path.insert(0, str(ROOT / "scripts"))
     import draw_configs
-    from tcraw import kernels
     pairs, refused = draw_configs.draw(200, 72)
     assert draw_configs.draw(200, 72) == (pairs, refused) and draw_configs.draw(200, 73)[0] != pairs
     for key, shape, macros in pairs:
-        kernel = kernels.wgmma_kernel(key, macros, choose=False).configured(*shape, draw_configs.SMS)   # (refused: raises)
+        kernel = draw_configs.runnable(key, shape, macros)   # (refused: raises)
         assert not kernel.max_m or shape[0] <= kernel.max_m   # (A_ROWS's, refused at launch)
         assert shape[0] * shape[1] * shape[2] <= draw_configs.MOST_MNK
+        assert draw_configs.parse_pair(draw_configs.spelt(key, shape, macros)) == (key, shape, macros)
     assert {key for key, _, _ in pairs} == set(draw_configs.KEYS)
     drawn = [macros for _, _, macros in pairs]
     assert any(m["BN"] % 64 and not m["SWAP_AB"] for m in drawn) and any(m["SWAP_AB"] for m in drawn)
-    for name, value in (("CLUSTER", 4), ("SPLIT_K", 0), ("STREAM_K_ROUNDS", 0), ("SHARE_A", 1), ("B_REALIGN", 1)):
+    for name, value in (("CLUSTER", 4), ("SPLIT_K", 0), ("STREAM_K_ROUNDS", 0), ("SHARE_A", 1), ("B_REALIGN", 1),
+                        ("COOP", 2)):
         assert any(m.get(name) == value for m in drawn), name
-    # a pair spelt is an argument that names it again, and one without macros is refused by name
-    one = draw_configs.spelt(*pairs[0])
-    assert draw_configs.parse(one) == (pairs[0][0], pairs[0][1], pairs[0][2])
-    p = script("draw_configs", "fp16:8x8x8")
-    assert p.returncode == 2 and "name the macros too" in p.stderr and "Traceback" not in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("arg, words", [("fp16:8x8x8", "write KEY:MxNxK:MACRO=VALUE"),
+                                        ("fp16:8x8:BN=64", "then M×N×K"), ("fp99:8x8x8:BN=64", "KEY is one of"),
+                                        ("fp16:8x8x8:BN=+64", "write KEY:MxNxK"), ("fp16:0x8x8:BN=64", "M must be"),
+                                        ("fp16:100x8x8:A_ROWS=8,CONSUMERS=1", "leave A_ROWS out"),
+                                        ("fp16:8x8x8:BN=72", "BN a multiple of 16")])
+def test_draw_configs_refuses_a_pair_it_cannot_run(arg, words):
+    """A pair given is checked as the draw checks its own, before the GPU (here there is none)."""
+    p = script("draw_configs", arg)
+    assert p.returncode == 2 and p.stderr.startswith("draw_configs: ") and words in p.stderr, p.stderr
+    assert len(p.stderr.splitlines()) == 1 and "Traceback" not in p.stderr
 
 
 def test_a_script_whose_reader_leaves_ends_quietly():
