@@ -3,8 +3,8 @@ reaches. The macros (tcraw.WGMMA_TILE's: tile, cluster, stages, swaps, split-K, 
 A, realigned B, C in parts, ...) are drawn each away from its default now and then, and kept where
 06/07 build them and run them on the drawn problem (a refusal is drawn again). Each pair runs as
 `tcraw check` runs a shape — normal and integer inputs (integers bit-exact where the accumulator
-holds them), outputs poisoned, canary bands around A, B and C, A and B unchanged — and again on
-the normal inputs for the same bits (the sums' order is fixed).
+holds them), outputs poisoned, canary bands around A, B and C, A and B unchanged — and twice
+more on the normal inputs, for the same bits (the sums' order is fixed).
 
     python scripts/draw_configs.py --count 40 --seed 7            # on the GPU
     python scripts/draw_configs.py --count 40 --seed 7 --draw-only  # the pairs alone (no GPU)
@@ -70,11 +70,11 @@ def draw_macros(rng, key):
     for name, (chance, values) in chances.items():
         if rng.random() < chance:
             c[name] = rng.choice(values)
-    # what some macros run with only (drawn otherwise, nearly always refused)
     # stream-K over every tile: a drawn problem is mostly one round of tiles, which stream-K cuts
     # only with STREAM_K_ROUNDS=0, split-K off and enough slices saved
     if rng.random() < 0.2:
         c.update(SPLIT_K=0, STREAM_K=1, STREAM_K_ROUNDS=0, SPLIT_MIN_SAVED=rng.choice((1, 4, 16)))
+    # what COOP and B_REALIGN run with only (drawn otherwise, nearly always refused)
     if c.get("COOP"):
         c.update(CONSUMERS=2, SPLIT_K=0, BN=16 * rng.randint(1, 20 // c["COOP"]))
         for name in ("PINGPONG", "PROMOTE", "C_PARTS"):
