@@ -30,6 +30,9 @@ from tcraw import kernels, validate                                    # noqa: E
 from tcraw.errors import TcrawError, UsageError, run_main              # noqa: E402
 from tcraw.precision import PRECISIONS                                  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from sanitize_configs import whole   # noqa: E402  (ASCII digits alone, else ValueError: its parse's too)
+
 MOST_MNK = 2**31   # M·N·K at most: the CPU's float64 reference stays within a second or two
 KEYS = ("fp16", "bf16", "fp8e4m3", "fp8e4m3bf16", "fp8e5m2", "int8", "tf32")
 
@@ -137,10 +140,6 @@ def spelt(key, shape, macros):
 
 def parse_pair(item):
     """(key, (m, n, k), macros) from KEY:MxNxK:MACRO=VALUE,... — a build runnable takes."""
-    def whole(text):
-        if (value := validate.digits(text)) is None:
-            raise ValueError(text)
-        return value
     try:
         key, dims, spelt_macros = item.split(":")
         shape = tuple(whole(v) for v in dims.split("x"))

@@ -48,6 +48,17 @@ cublas_kernel() {
     --seed 7 --variants picked > "$log" 2>&1
   grep -E "^  [a-zA-Z_].*\(|Grid Size|Block Size|Cluster Size" "$log"
 }
+# The card's clocks, clocks event reasons, power and temperature (nvidia-smi, into $OUT/clocks.txt)
+# and cuBLAS's rate beside 06's pick at 4096³ and 1024×1024×8192, fp16 ($OUT/clocks_cublas.txt):
+# read before any ratio against cuBLAS is (it ran at a fraction of its rate on one H200, session 71)
+card_clocks() {
+  nvidia-smi -q -d PERFORMANCE,CLOCK,POWER,TEMPERATURE > "$OUT/clocks.txt" 2>&1
+  printf '4096 4096 4096\n1024 1024 8192\n' > /tmp/clocks_shapes.txt
+  timeout ${CLOCKS_S:-90} $PY scripts/tune_ladder.py --family wgmma --precision fp16 --shapes /tmp/clocks_shapes.txt \
+    --iters 20 --seed ${SEED:-72} --variants picked > "$OUT/clocks_cublas.txt" 2>&1
+  echo "clocks exit $?"; grep -E "^(cublas|wgmma)" "$OUT/clocks_cublas.txt"
+  grep -E "Clocks Event Reasons|Active|Graphics|SM  |Power Draw|GPU Current Temp" "$OUT/clocks.txt" | head -30
+}
 # A copy of this tree (tcraw, cuda_src, scripts) at $3 with cuda_src/$2 replaced by the file $1: a
 # kernel's old and new forms timed one after the other, each in its own process and cubin cache
 old_tree() {

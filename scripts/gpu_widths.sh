@@ -58,14 +58,6 @@ case $part in
         --count ${DRAWN_COUNT:-12} --seed ${SEED:-73} --jobs 16 --no-guard > "$OUT/drawn_$tool.txt" 2>&1
       echo "drawn $tool exit $?"; grep -E "^(seed|FAILED)| of .* passed|SUMMARY" "$OUT/drawn_$tool.txt" | head
     done ;;
-  clocks)
-    # the card's clocks, throttle reasons and cuBLAS's rate at 4096³ and at a long-K square, before
-    # any ratio against it is read (cuBLAS ran at a fraction of its rate on one H200 in session 71)
-    nvidia-smi -q -d PERFORMANCE,CLOCK,POWER,TEMPERATURE > "$OUT/clocks.txt" 2>&1
-    printf '4096 4096 4096\n1024 1024 8192\n' > /tmp/clocks_shapes.txt
-    timeout ${CLOCKS_S:-90} $PY scripts/tune_ladder.py --family wgmma --precision fp16 --shapes /tmp/clocks_shapes.txt \
-      --iters 20 --seed ${SEED:-72} --variants picked > "$OUT/clocks_cublas.txt" 2>&1
-    echo "clocks exit $?"; grep -E "^(cublas|wgmma)" "$OUT/clocks_cublas.txt"
-    grep -E "Clocks Event Reasons|Active|Graphics|SM  |Power Draw|GPU Current Temp" "$OUT/clocks.txt" | head -30 ;;
+  clocks) card_clocks ;;
   *) echo "unknown part $part"; exit 2 ;;
 esac
