@@ -32,9 +32,11 @@
 //                  consumers, 192 of N, with BN of at most 192)
 //   C_PARTS        swapped past 64 of M: C leaves through a box of BN / C_PARTS rows, the parts in
 //                  turn (default 1: one box of BN rows) — a smaller buffer, room for a stage more
-//   COOP           swapped, 1–5: two consumers side by side along M, BN of it each, each over all
-//                  of the tile's COOP·64 rows of N — one wgmma per 64 rows and k-step (cuBLAS's
-//                  "coopB" tiles; default 0: each consumer 64 rows of N and all of M's BN)
+//   COOP           1–5: two consumers side by side along the wgmma's n, BN of it each, each over
+//                  all of the tile's COOP·64 rows — one wgmma per 64 rows and k-step. Swapped,
+//                  along M, over rows of N (cuBLAS's "coopB" tiles); unswapped, along N (BN a
+//                  multiple of 64: each consumer's columns start on a B box), over rows of M —
+//                  its "coopA". Default 0: each consumer 64 rows and all of the tile's BN
 //   PINGPONG       64 or 128: the two consumers take the block's tiles in turn, each a whole tile
 //                  of that many rows (one or two wgmmas a k-step), so one stores its C while the
 //                  other multiplies (default 0: both share every tile, 64 rows each)
@@ -114,7 +116,7 @@ static_assert(!WAIT_DEPTH || STAGES >= 2, "WAIT_DEPTH 1 frees a stage one slice 
 #define C_PARTS 1     // swapped past 64 of M: C's box holds BN / C_PARTS rows, 2·C_PARTS in turn (store_c)
 #endif
 #ifndef COOP
-#define COOP 0    // swapped, N > 0: two consumers side by side along M, each over all of N's COOP·64 rows (see TILE_N)
+#define COOP 0    // N > 0: two consumers side by side along the wgmma's n, each over all of the tile's COOP·64 rows (TILE_N)
 #endif
 // 64-row wgmma blocks in one consumer's share of a tile: its accumulators are ATOMS × BN/2 a thread.
 constexpr int ATOMS = PINGPONG ? PINGPONG / 64 : COOP ? COOP : 1;
@@ -137,16 +139,18 @@ static_assert(!B_REALIGN || (WG_ELEM_BYTES == 2 && !WG_B_KMAJOR && !SWAP_AB && !
 constexpr int BM = PINGPONG ? PINGPONG : COOP ? 64 * COOP : 64 * CONSUMERS, BK = 128 / WG_ELEM_BYTES;
 // The block tile's columns (swapped: M's). BN is the wgmma's n, a consumer's columns — all the tile's,
 // but with COOP (cuBLAS's "coopB" swapped tiles, 192 or 320 of N by 128–160 of M, Nsight Compute on
-// the H200: docs/results/2026-12-05-h200-survey-7/): there the two consumers split the tile's
-// columns, BN each, and each takes all of its COOP 64-row blocks of N (ATOMS), one wgmma a block
-// and k-step — where without it each consumer owns 64 rows of N and all of M's columns.
+// the H200: docs/results/2026-12-05-h200-survey-7/; unswapped, its "coopA"): there the two
+// consumers split the tile's columns, BN each, and each takes all of its COOP 64-row blocks
+// (ATOMS), one wgmma a block and k-step — where without it each consumer owns 64 rows and all of
+// the tile's columns. Unswapped, consumer c's columns are B boxes c·BN/64 on (BN a multiple of 64).
 constexpr int TILE_N = COOP ? CONSUMERS * BN : BN;
-static_assert(!COOP || TILE_N / (CLUSTER / (SHARE_A ? 2 : 1)) <= 256, "COOP: A's box (TILE_N over the blocks along N) "
-              "of at most 256 rows");
-static_assert(!COOP || (SWAP_AB && CONSUMERS == 2 && !PINGPONG && !PROMOTE && !SPLIT_K && C_PARTS == 1 &&
-                        COOP >= 1 && COOP <= 5 && COOP * BN <= 320),
-              "COOP: swapped, two consumers, no PINGPONG, PROMOTE, split-K (its sum reads one block of rows) or "
-              "C_PARTS, 1 to 5 blocks of 64 rows, at most 160 accumulators a thread (COOP × BN ≤ 320)");
+static_assert(!COOP || !SWAP_AB || TILE_N / (CLUSTER / (SHARE_A ? 2 : 1)) <= 256, "COOP swapped: A's box (TILE_N over "
+              "the blocks along N) of at most 256 rows");
+static_assert(!COOP || (CONSUMERS == 2 && !PINGPONG && !PROMOTE && !SPLIT_K && C_PARTS == 1 && !B_REALIGN &&
+                        COOP >= 1 && COOP <= 5 && COOP * BN <= 320 && (SWAP_AB || BN % 64 == 0)),
+              "COOP: two consumers, no PINGPONG, PROMOTE, split-K (its sum reads one block of rows), C_PARTS or "
+              "B_REALIGN, 1 to 5 blocks of 64 rows, at most 160 accumulators a thread (COOP × BN ≤ 320); "
+              "unswapped, BN a multiple of 64");
 constexpr int K_STEPS = 128 / 32;   // wgmma k-steps per slice: each reads 32 bytes of every row
 constexpr int THREADS = 128 * (CONSUMERS + 1);
 // Registers a thread after setmaxnreg: the producer gives its own to the consumers. Each SM
@@ -171,9 +175,10 @@ constexpr int PRODUCER_REGS = CONSUMERS == 3 ? 24 : B_REALIGN ? (CONSUMERS == 1 
 // SWAP_AB: the "A" slot holds BM columns of B (one 64-column box per consumer — COOP: COOP boxes, read
 // by both) and the "B" slot TILE_N rows of A — the block tile is BM of N by TILE_N of M.
 // Unswapped, B arrives in 64-column boxes (07: boxes of 64 rows of N), one 128-byte swizzle atom
-// wide each. Where BN is no multiple of 64 the last box still comes whole, and the wgmma's n stops
-// BN into the atoms: the box's columns past BN (the next tile's, or zeros past N) are never read.
-constexpr int B_BOXES = (BN + 63) / 64;
+// wide each, TILE_N of them. Where BN is no multiple of 64 the last box still comes whole, and the
+// wgmma's n stops BN into the atoms: the box's columns past BN (the next tile's, or zeros past N)
+// are never read.
+constexpr int B_BOXES = (TILE_N + 63) / 64;
 constexpr int A_BYTES = BM * 128, B_BOX_BYTES = 64 * 128, B_BYTES = SWAP_AB ? TILE_N * 128 : B_BOXES * B_BOX_BYTES;
 #ifndef A_ROWS
 #define A_ROWS 0      // rows of A the copy engine loads a slice (0: all BM) — see A_LOAD_ROWS
@@ -1006,9 +1011,9 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
 #pragma unroll
                     for (int j = 0; j < B_BOXES; ++j)
 #if WG_B_KMAJOR
-                        tma_load_2d(b_dst + j * B_BOX_BYTES, map_b, kt * BK, tile_n * BN + j * 64, full + 8 * s);
+                        tma_load_2d(b_dst + j * B_BOX_BYTES, map_b, kt * BK, tile_n * TILE_N + j * 64, full + 8 * s);
 #else
-                        tma_load_2d(b_dst + j * B_BOX_BYTES, map_b, tile_n * BN + j * 64, kt * BK, full + 8 * s);
+                        tma_load_2d(b_dst + j * B_BOX_BYTES, map_b, tile_n * TILE_N + j * 64, kt * BK, full + 8 * s);
 #endif
 #elif SHARE_A   // 2×2: half of A's rows for this block and the one beside it (same rank % 2), half
                 // of B's boxes for this block and the one below (same rank / 2)
@@ -1019,10 +1024,10 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
 #pragma unroll
                         for (int j = rm * B_BOXES / CM; j < (rm + 1) * B_BOXES / CM; ++j)
 #if WG_B_KMAJOR
-                            tma_load_2d_multicast(b_dst + j * B_BOX_BYTES, map_b, kt * BK, tile_n * BN + j * 64,
+                            tma_load_2d_multicast(b_dst + j * B_BOX_BYTES, map_b, kt * BK, tile_n * TILE_N + j * 64,
                                                   full + 8 * s, 0b0011u << CM * rn);
 #else
-                            tma_load_2d_multicast(b_dst + j * B_BOX_BYTES, map_b, tile_n * BN + j * 64, kt * BK,
+                            tma_load_2d_multicast(b_dst + j * B_BOX_BYTES, map_b, tile_n * TILE_N + j * 64, kt * BK,
                                                   full + 8 * s, 0b0011u << CM * rn);
 #endif
                     }
@@ -1032,10 +1037,10 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
 #pragma unroll
                     for (int j = rank * B_BOXES / CLUSTER; j < (rank + 1) * B_BOXES / CLUSTER; ++j)
 #if WG_B_KMAJOR   // 64 rows (of N) × BK box of the N×K matrix
-                        tma_load_2d_multicast(b_dst + j * B_BOX_BYTES, map_b, kt * BK, tile_n * BN + j * 64,
+                        tma_load_2d_multicast(b_dst + j * B_BOX_BYTES, map_b, kt * BK, tile_n * TILE_N + j * 64,
                                               full + 8 * s, (1u << CLUSTER) - 1);
 #else             // BK × 64 columns (of N) box of the K×N matrix
-                        tma_load_2d_multicast(b_dst + j * B_BOX_BYTES, map_b, tile_n * BN + j * 64,
+                        tma_load_2d_multicast(b_dst + j * B_BOX_BYTES, map_b, tile_n * TILE_N + j * 64,
                                               kt * BK, full + 8 * s, (1u << CLUSTER) - 1);
 #endif
 #endif   // SWAP_AB
@@ -1113,7 +1118,8 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
 #else
         constexpr unsigned A_LBO = 16, B_LBO = B_BOX_BYTES, A_STEP = 32 >> 4, B_STEP = 2048 >> 4;
 #endif
-        // (COOP: every consumer A's all rows, B's — M's — own BN rows)
+        // (COOP: every consumer A's all rows, B's own BN rows — swapped M's, unswapped N's columns:
+        // BN / 64 boxes of BN · 128 bytes' worth each, as B K-major's BN rows)
         const unsigned a_desc0 = smem_desc_lo(stages + (PINGPONG || COOP ? 0 : c * 64 * 128), A_LBO),
                        b_desc0 = smem_desc_lo(stages + A_BYTES + (COOP ? c * BN * 128 : 0), B_LBO);
         unsigned slice = 0;
@@ -1122,8 +1128,8 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
 #define C_COL (tile_m * BM + (COOP ? 0 : c * 64))
 #define C_ROW (tile_n * TILE_N + (COOP ? c * BN : 0))
 #else
-#define C_COL (tile_n * BN)
-#define C_ROW (tile_m * BM + (PINGPONG ? 0 : c * 64))   // (taking turns, a consumer has all rows)
+#define C_COL (tile_n * TILE_N + (COOP ? c * BN : 0))
+#define C_ROW (tile_m * BM + (PINGPONG || COOP ? 0 : c * 64))   // (taking turns or COOP, a consumer has all rows)
 #endif
         // Taking turns (PINGPONG), the block's units go to consumer 0, 1, 0, ...: the producer
         // fills the ring in unit order, so the next consumer's slices arrive as this one's end,

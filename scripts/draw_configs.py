@@ -68,7 +68,7 @@ def draw_macros(rng, key):
         "SPLIT_MIN_SLICES": (0.15, (1, 2, 8)), "SPLIT_MAX": (0.15, (2, 3, 5)), "SPLIT_LOADS": (0.15, (1, 4, 8)),
         "GROUP_M": (0.2, (1, 3)), "A_EDGE": (0.2, (0, 1, 2)), "A_ROWS": (0.1, (8, 16)),
         "WAIT_DEPTH": (0.2, (0, 1)), "PINGPONG": (0.15, (64, 128)), "C_PARTS": (0.2, (2, 4)),
-        "COOP": (0.2 if swap else 0, (1, 2, 3)), "PROMOTE": (0.1, (1, 2, 4)),
+        "COOP": (0.2 if swap else 0.1, (1, 2, 3)), "PROMOTE": (0.1, (1, 2, 4)),
         "B_REALIGN": (0.25 if sixteen and not swap else 0, (1,)), "A_LINES": (0.2 if sixteen else 0, (1,))}
     for name, (chance, values) in chances.items():
         if rng.random() < chance:
@@ -78,11 +78,12 @@ def draw_macros(rng, key):
     if rng.random() < 0.2:
         c.update(SPLIT_K=0, STREAM_K=1, STREAM_K_ROUNDS=0, SPLIT_MIN_SAVED=rng.choice((1, 4, 16)))
     # what COOP and B_REALIGN run with only (drawn otherwise, nearly always refused)
-    if c.get("COOP"):
-        c.update(CONSUMERS=2, SPLIT_K=0, BN=16 * rng.randint(1, 20 // c["COOP"]))
-        for name in ("PINGPONG", "PROMOTE", "C_PARTS"):
+    if c.get("COOP"):   # (unswapped, each consumer's columns start on a 64-column box of B)
+        c.update(CONSUMERS=2, SPLIT_K=0, BN=16 * rng.randint(1, 20 // c["COOP"]) if swap else
+                 64 * rng.randint(1, 5 // c["COOP"]))
+        for name in ("PINGPONG", "PROMOTE", "C_PARTS", "B_REALIGN"):
             c.pop(name, None)
-    if c.get("B_REALIGN"):
+    if c.get("B_REALIGN") and not c.get("COOP"):
         c.update(BN=rng.choice((64, 128, 192)), CONSUMERS=rng.choice((1, 2)))
         for name in ("SHARE_A", "PINGPONG"):
             c.pop(name, None)

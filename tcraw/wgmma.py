@@ -29,8 +29,9 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
                                  # real rows, not whole with zeros (0: whole; the .cu's a_copy)
               "SWAP_AB": 0,      # 1: Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n (BN a multiple of 16; fp16, bf16)
               "PINGPONG": 0,     # 64/128: the two consumers take tiles of these rows in turn (not shared)
-              "COOP": 0,         # swapped, 1–5: two consumers side by side along M (BN each), each over all
-                                 # of the tile's COOP · 64 rows of N (cuBLAS's coopB tiles; wgmma_cols) —
+              "COOP": 0,         # 1–5: two consumers side by side along the wgmma's n (BN each), each over all
+                                 # of the tile's COOP · 64 rows — swapped, along M over rows of N (cuBLAS's
+                                 # coopB tiles); unswapped, along N over rows of M (coopA; wgmma_cols) —
                                  # with CONSUMERS=2 and SPLIT_K=0 given too; not modelled or picked
               "SHARE_A": 0,      # 1: pairs of a cluster's blocks take neighbouring tiles of a tile row, sharing A
                                  # (in clusters of 2 picked only with 192-row tiles: the note after
@@ -194,8 +195,8 @@ def wgmma_checked(tile):
     if tile["B_REALIGN"] and not wgmma_realign_builds(tile):
         raise UsageError(f"B_REALIGN=1 realigns B's rows in the B slot of unswapped tiles, a class box row of BN + 8 "
                          f"halves (at most 256): it needs BN of 64, 128 or 192, one or two consumers, no SWAP_AB, "
-                         f"SHARE_A or PINGPONG; got BN={bn}, CONSUMERS={consumers}, SWAP_AB={tile['SWAP_AB']}, "
-                         f"SHARE_A={tile['SHARE_A']}, PINGPONG={tile['PINGPONG']}")
+                         f"SHARE_A, PINGPONG or COOP; got BN={bn}, CONSUMERS={consumers}, SWAP_AB={tile['SWAP_AB']}, "
+                         f"SHARE_A={tile['SHARE_A']}, PINGPONG={tile['PINGPONG']}, COOP={tile['COOP']}")
     if tile["PROMOTE"] and bn > 128:
         raise UsageError(f"PROMOTE={tile['PROMOTE']} doubles the accumulators: it needs BN of at most 128, not {bn}")
     if tile["STREAM_K_DIV"] < 1:
@@ -220,12 +221,14 @@ def wgmma_checked(tile):
     swap, realign, parts, cols = tile["SWAP_AB"], tile["B_REALIGN"], tile["C_PARTS"], wgmma_cols(tile)
     coop = tile["COOP"]
     if coop and not wgmma_coop_builds(tile):
-        raise UsageError(f"COOP={coop}: two consumers side by side along a swapped tile's M, each over its COOP · "
-                         f"64 rows of N (1 to 5), needs SWAP_AB=1, CONSUMERS=2, no PINGPONG, PROMOTE, SPLIT_K or "
-                         f"C_PARTS, at most 160 accumulators a thread (COOP × BN ≤ 320) and A's box of at most 256 "
-                         f"rows (2 · BN over the cluster's blocks along N); got SWAP_AB={swap}, CONSUMERS={consumers}, "
-                         f"PINGPONG={tile['PINGPONG']}, PROMOTE={tile['PROMOTE']}, SPLIT_K={tile['SPLIT_K']}, "
-                         f"C_PARTS={parts}, BN={bn}, CLUSTER={cluster}")
+        raise UsageError(f"COOP={coop}: two consumers side by side along the wgmma's n (swapped, M; unswapped, N), "
+                         f"each over the tile's COOP · 64 rows (1 to 5), needs CONSUMERS=2, no PINGPONG, PROMOTE, "
+                         f"SPLIT_K, C_PARTS or B_REALIGN, at most 160 accumulators a thread (COOP × BN ≤ 320); "
+                         f"swapped, A's box of at most 256 rows (2 · BN over the cluster's blocks along N); "
+                         f"unswapped, BN a multiple of 64 (each consumer's columns start on a B box); got "
+                         f"SWAP_AB={swap}, CONSUMERS={consumers}, PINGPONG={tile['PINGPONG']}, "
+                         f"PROMOTE={tile['PROMOTE']}, SPLIT_K={tile['SPLIT_K']}, C_PARTS={parts}, "
+                         f"B_REALIGN={realign}, BN={bn}, CLUSTER={cluster}")
     if parts > 1 and not (swap and bn > 64 and bn % (8 * parts) == 0):
         raise UsageError(f"C_PARTS={parts} stores a swapped tile's C in boxes of BN / C_PARTS rows: it needs SWAP_AB=1, "
                          f"BN over 64 and BN / C_PARTS a multiple of 8; got SWAP_AB={swap}, BN={bn} "
@@ -241,19 +244,22 @@ def wgmma_checked(tile):
 
 
 def wgmma_coop_builds(tile):
-    """Whether ``tile``'s COOP (set) builds: swapped, two consumers, no PINGPONG, PROMOTE, SPLIT_K or
-    C_PARTS, COOP of 1–5, at most 160 accumulators a thread and A's box of at most 256 rows."""
+    """Whether ``tile``'s COOP (set) builds: two consumers, no PINGPONG, PROMOTE, SPLIT_K, C_PARTS or
+    B_REALIGN, COOP of 1–5, at most 160 accumulators a thread; swapped, A's box of at most 256 rows,
+    unswapped BN a multiple of 64 (consumer 1's columns start on a B box)."""
     coop, along_m = tile["COOP"], wgmma_cluster_shape(tile)[0]   # (0 for a cluster shape that is none)
-    return bool(tile["SWAP_AB"] and tile["CONSUMERS"] == 2 and not tile["PINGPONG"] and not tile["PROMOTE"] and
-                not tile["SPLIT_K"] and tile["C_PARTS"] == 1 and 1 <= coop <= 5 and coop * tile["BN"] <= 320 and
-                along_m >= 1 and wgmma_cols(tile) // along_m <= 256)
+    shaped = along_m >= 1 and wgmma_cols(tile) // along_m <= 256 if tile["SWAP_AB"] else \
+        tile["BN"] % WGMMA_B_BOX_COLS == 0
+    return bool(tile["CONSUMERS"] == 2 and not tile["PINGPONG"] and not tile["PROMOTE"] and not tile["SPLIT_K"] and
+                tile["C_PARTS"] == 1 and not tile["B_REALIGN"] and 1 <= coop <= 5 and coop * tile["BN"] <= 320 and
+                shaped)
 
 
 def wgmma_realign_builds(tile):
     """Whether B_REALIGN builds with the rest of ``tile``: unswapped tiles of one or two consumers,
     BN of 64, 128 or 192 (a class box row of BN + 8 halves is at most 256, and its 16-byte chunks
-    divide the 96 threads that move them), no SHARE_A or PINGPONG."""
-    return not (tile["SWAP_AB"] or tile["SHARE_A"] or tile["PINGPONG"]) and tile["CONSUMERS"] <= 2 and \
+    divide the 96 threads that move them), no SHARE_A, PINGPONG or COOP."""
+    return not (tile["SWAP_AB"] or tile["SHARE_A"] or tile["PINGPONG"] or tile["COOP"]) and tile["CONSUMERS"] <= 2 and \
         tile["BN"] in (64, 128, 192)
 
 
@@ -1120,8 +1126,8 @@ def _with_stages(tile, picked, overrides):
             macros["CLUSTER"] = (4 if macros["SWAP_AB"] else 2) if macros["SHARE_A"] else 1
     if picked.get("PINGPONG") and "PINGPONG" not in overrides and not wgmma_turns_build(macros):
         macros["PINGPONG"] = 0   # the overrides over the cooperative tiles instead
-    if picked.get("COOP") and "COOP" not in overrides and not wgmma_coop_builds(macros):
-        macros["COOP"] = 0   # the overrides over the consumers' own rows instead ...
+    if picked.get("COOP") and "COOP" not in overrides and (not wgmma_coop_builds(macros) or "SWAP_AB" in reshaped):
+        macros["COOP"] = 0   # the overrides over the consumers' own rows instead (or the other side's) ...
     if picked.get("COOP") and not macros["COOP"] and "SPLIT_K" not in overrides:
         macros["SPLIT_K"] = tile["SPLIT_K"]   # ... or COOP=0 asked: split-K as 06 declares it (COOP refuses it)
     swapped_three = picked.get("SWAP_AB") and macros["SWAP_AB"]   # (192 of N; past 192 of M: two consumers, below)

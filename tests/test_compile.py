@@ -1331,6 +1331,33 @@ def test_coop_tiles_replace_the_rankings_pick_where_they_run_whole_on_a_tenth_fe
         k06.configured(1408, 11504, 3368, 132, {"SHARE_A": 1, "CLUSTER": 1})
 
 
+def test_coop_unswapped_tiles_build_without_spills_and_refuse_what_they_cannot_take():
+    """COOP unswapped: two consumers side by side along N, BN columns each, each over all of the
+    tile's COOP · 64 rows of M (cuBLAS's coopA form) — 06 and 07 build it with no spills; the tile
+    is COOP · 64 × 2 · BN (its B boxes, shared memory, schedule and grid follow), and BN off a
+    64-column box, B_REALIGN and what COOP refuses swapped are refused by name."""
+    for key, atoms, bn, cluster, share_a, stages in [("fp16", 1, 64, 2, 0, 8), ("fp16", 2, 128, 2, 0, 4),
+                                                     ("bf16", 1, 64, 4, 1, 8), ("int8", 1, 128, 2, 0, 4),
+                                                     ("fp8e4m3bf16", 2, 64, 2, 1, 6)]:
+        tile = {"CONSUMERS": 2, "COOP": atoms, "BN": bn, "CLUSTER": cluster, "SHARE_A": share_a, "SPLIT_K": 0,
+                "STAGES": stages}
+        k = kernels.wgmma_kernel(key, tile, choose=False)
+        cubin = compiler.compile_cubin(k, "sm_90")   # (refuses a build whose stated boxes differ)
+        assert cubin.spill_bytes == 0, (key, tile)
+        full = {**kernels.WGMMA_TILE, **tile}
+        assert (kernels.wgmma_rows(full), kernels.wgmma_cols(full)) == (64 * atoms, 2 * bn)
+        assert k.tma_boxes[0][0] == 64 * atoms // (2 if share_a else 1)   # (A's box: its share of the rows)
+        assert stages == kernels.wgmma_max_stages(2, bn, rows=64 * atoms, cols=2 * bn)
+        assert kernels.wgmma_geometry(full)(1000, 3000, 4096).grid[0] == -(-1000 // (64 * atoms)) * -(-3000 // (2 * bn))
+    coop = {"CONSUMERS": 2, "COOP": 1, "BN": 64, "CLUSTER": 2, "SPLIT_K": 0}
+    for bad in ({"BN": 80}, {"BN": 144}, {"B_REALIGN": 1}, {"SPLIT_K": 1}, {"CONSUMERS": 3}, {"COOP": 2, "BN": 192},
+                {"PINGPONG": 64}):
+        with pytest.raises(UsageError, match="COOP=" if "PINGPONG" not in bad else "PINGPONG="):
+            kernels.wgmma_kernel("fp16", {**coop, **bad}, choose=False)
+    # a pick's B_REALIGN gives way to an asked COOP (it cannot take it), not the other way round
+    assert not kernels.wgmma_realign_builds({**kernels.WGMMA_TILE, **coop})
+
+
 @pytest.mark.parametrize("key", ["fp16", "fp8e4m3", "tf32"])
 def test_06_07_state_an_8_row_box_of_a_for_the_m_edge(key):
     """06/07 take a fourth tensor map, A in 8-row boxes of one 128-byte slice (a_copy: tiles at M's

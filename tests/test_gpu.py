@@ -820,6 +820,36 @@ def test_06_coop_swapped_tiles_are_correct(device, host_problems, key, config):
                                               for name, value in config.items()))
 
 
+@pytest.mark.parametrize("config", [{"CONSUMERS": 2, "COOP": atoms, "BN": bn, "CLUSTER": cluster, "SPLIT_K": 0,
+                                     "SHARE_A": share_a, "WAIT_DEPTH": depth}
+                                    for atoms, bn, cluster, share_a, depth in [(1, 64, 2, 0, 0), (1, 64, 2, 0, 1),
+                                                                               (2, 128, 2, 0, 0), (1, 128, 1, 0, 0),
+                                                                               (1, 64, 2, 1, 0), (2, 64, 4, 1, 0)]],
+                         ids=lambda c: f"COOP{c['COOP']}-BN{c['BN']}-CL{c['CLUSTER']}{'-SA' * c['SHARE_A']}"
+                                       f"-WD{c['WAIT_DEPTH']}")
+@pytest.mark.parametrize("key", ["fp16", "bf16", "int8", "fp8e4m3bf16"])
+def test_06_07_coop_unswapped_tiles_are_correct(device, host_problems, key, config):
+    """Two consumers side by side along an unswapped tile's N (COOP: each over all of its COOP · 64
+    rows of M, BN columns each — cuBLAS's coopA form), alone, in pairs along M sharing B, in pairs
+    along N sharing A, 2 × 2: M and N with partial last tiles (the second consumer's columns all
+    past N), N and K not multiples of 8 (pitched), one slice, stream-K's cut of a last round; 06
+    and 07 (B K-major); both input modes; the same bits on a rerun."""
+    kernel = kernels.wgmma_kernel(key)
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    sms, rows, cols = device.sm_count, 64 * config["COOP"], 2 * config["BN"]
+    elem = kernels.PRECISIONS[key].in_dtype.itemsize
+    m = 5 * rows - 3
+    shapes = [(m, 3 * cols - config["BN"] - 5, 997),   # (the last tile's second consumer: all past N)
+              (rows + 1, cols + 1, 40)]
+    if kernels.PRECISIONS[key].out_dtype.itemsize == 4:   # (a 16-bit C turns stream-K off)
+        shapes.append((m, stream_k_n(m, 2056, config, elem, sms), 2056))
+        assert kernels.wgmma_schedule(*shapes[2], sms, {**kernels.WGMMA_TILE, **config}, elem)[4]
+    runs_right_and_repeatable(device, host_problems, kernel, key, shapes, config,
+                              lambda rec: all(wgmma_macros(rec.config.split(","))[name] == value
+                                              for name, value in config.items()))
+
+
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_06_leaves_clusters_of_one(device, host_problems, key):
     """Where the model would run two or three consumers' tiles in clusters of 1, the registry's 06

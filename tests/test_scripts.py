@@ -432,6 +432,7 @@ def test_draw_configs_draws_pairs_06_07_build_the_same_from_a_seed():
     assert {key for key, _, _ in pairs} == set(draw_configs.KEYS)
     drawn = [macros for _, _, macros in pairs]
     assert any(m["BN"] % 64 and not m["SWAP_AB"] for m in drawn) and any(m["SWAP_AB"] for m in drawn)
+    assert any(m.get("COOP") and m["SWAP_AB"] for m in drawn) and any(m.get("COOP") and not m["SWAP_AB"] for m in drawn)
     for name, value in (("CLUSTER", 4), ("SPLIT_K", 0), ("STREAM_K_ROUNDS", 0), ("SHARE_A", 1), ("B_REALIGN", 1),
                         ("COOP", 2)):
         assert any(m.get(name) == value for m in drawn), name
