@@ -116,7 +116,7 @@ static_assert(!WAIT_DEPTH || STAGES >= 2, "WAIT_DEPTH 1 frees a stage one slice 
 #define C_PARTS 1     // swapped past 64 of M: C's box holds BN / C_PARTS rows, 2·C_PARTS in turn (store_c)
 #endif
 #ifndef COOP
-#define COOP 0    // N > 0: two consumers side by side along the wgmma's n, each over all of the tile's COOP·64 rows (TILE_N)
+#define COOP 0    // N > 0: two consumers side by side along the wgmma's n, each over all COOP·64 rows (TILE_N)
 #endif
 // 64-row wgmma blocks in one consumer's share of a tile: its accumulators are ATOMS × BN/2 a thread.
 constexpr int ATOMS = PINGPONG ? PINGPONG / 64 : COOP ? COOP : 1;
