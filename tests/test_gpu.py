@@ -843,7 +843,8 @@ def test_06_07_coop_unswapped_tiles_are_correct(device, host_problems, key, conf
     shapes = [(m, 3 * cols - config["BN"] - 5, 997),   # (the last tile's second consumer: all past N)
               (rows + 1, cols + 1, 40)]
     if kernels.PRECISIONS[key].out_dtype.itemsize == 4:   # (a 16-bit C turns stream-K off)
-        shapes.append((m, stream_k_n(m, 2056, config, elem, sms), 2056))
+        k = 4112 // elem   # (33 slices of 128 bytes: enough left past stream-K's share, SPLIT_MIN_SAVED)
+        shapes.append((m, stream_k_n(m, k, config, elem, sms), k))
         assert kernels.wgmma_schedule(*shapes[2], sms, {**kernels.WGMMA_TILE, **config}, elem)[4]
     runs_right_and_repeatable(device, host_problems, kernel, key, shapes, config,
                               lambda rec: all(wgmma_macros(rec.config.split(","))[name] == value
