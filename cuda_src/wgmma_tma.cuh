@@ -147,10 +147,11 @@ constexpr int TILE_N = COOP ? CONSUMERS * BN : BN;
 static_assert(!COOP || !SWAP_AB || TILE_N / (CLUSTER / (SHARE_A ? 2 : 1)) <= 256, "COOP swapped: A's box (TILE_N over "
               "the blocks along N) of at most 256 rows");
 static_assert(!COOP || (CONSUMERS == 2 && !PINGPONG && !PROMOTE && !SPLIT_K && C_PARTS == 1 && !B_REALIGN &&
-                        COOP >= 1 && COOP <= 5 && COOP * BN <= 320 && (SWAP_AB || BN % 64 == 0)),
+                        COOP >= 1 && COOP <= 5 && COOP * BN <= 320 &&
+                        (SWAP_AB || (BN % 64 == 0 && BM / (SHARE_A ? 2 : 1) <= 256))),
               "COOP: two consumers, no PINGPONG, PROMOTE, split-K (its sum reads one block of rows), C_PARTS or "
               "B_REALIGN, 1 to 5 blocks of 64 rows, at most 160 accumulators a thread (COOP × BN ≤ 320); "
-              "unswapped, BN a multiple of 64");
+              "unswapped, BN a multiple of 64 and A's box (COOP · 64 rows over the blocks along N) of at most 256");
 constexpr int K_STEPS = 128 / 32;   // wgmma k-steps per slice: each reads 32 bytes of every row
 constexpr int THREADS = 128 * (CONSUMERS + 1);
 // Registers a thread after setmaxnreg: the producer gives its own to the consumers. Each SM
@@ -1118,8 +1119,8 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
 #else
         constexpr unsigned A_LBO = 16, B_LBO = B_BOX_BYTES, A_STEP = 32 >> 4, B_STEP = 2048 >> 4;
 #endif
-        // (COOP: every consumer A's all rows, B's own BN rows — swapped M's, unswapped N's columns:
-        // BN / 64 boxes of BN · 128 bytes' worth each, as B K-major's BN rows)
+        // (COOP: every consumer A's all rows, B's own BN rows — swapped M's; unswapped N's columns,
+        // c · BN / 64 boxes of B_BOX_BYTES in, as K-major B's c · BN rows of 128 bytes are)
         const unsigned a_desc0 = smem_desc_lo(stages + (PINGPONG || COOP ? 0 : c * 64 * 128), A_LBO),
                        b_desc0 = smem_desc_lo(stages + A_BYTES + (COOP ? c * BN * 128 : 0), B_LBO);
         unsigned slice = 0;

@@ -80,7 +80,7 @@ def draw_macros(rng, key):
     # what COOP and B_REALIGN run with only (drawn otherwise, nearly always refused)
     if c.get("COOP"):   # (unswapped, each consumer's columns start on a 64-column box of B)
         c.update(CONSUMERS=2, SPLIT_K=0, BN=16 * rng.randint(1, 20 // c["COOP"]) if swap else
-                 64 * rng.randint(1, 5 // c["COOP"]))
+                 64 * rng.randint(1, min(4, 5 // c["COOP"])))
         for name in ("PINGPONG", "PROMOTE", "C_PARTS", "B_REALIGN"):
             c.pop(name, None)
     if c.get("B_REALIGN") and not c.get("COOP"):

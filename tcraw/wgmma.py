@@ -224,8 +224,9 @@ def wgmma_checked(tile):
         raise UsageError(f"COOP={coop}: two consumers side by side along the wgmma's n (swapped, M; unswapped, N), "
                          f"each over the tile's COOP · 64 rows (1 to 5), needs CONSUMERS=2, no PINGPONG, PROMOTE, "
                          f"SPLIT_K, C_PARTS or B_REALIGN, at most 160 accumulators a thread (COOP × BN ≤ 320); "
-                         f"swapped, A's box of at most 256 rows (2 · BN over the cluster's blocks along N); "
-                         f"unswapped, BN a multiple of 64 (each consumer's columns start on a B box); got "
+                         f"A's box of at most 256 rows (swapped, 2 · BN over the cluster's blocks along N; unswapped, "
+                         f"COOP · 64 over those along N); unswapped, BN a multiple of 64 (each consumer's columns "
+                         f"start on a B box); got "
                          f"SWAP_AB={swap}, CONSUMERS={consumers}, PINGPONG={tile['PINGPONG']}, "
                          f"PROMOTE={tile['PROMOTE']}, SPLIT_K={tile['SPLIT_K']}, C_PARTS={parts}, "
                          f"B_REALIGN={realign}, BN={bn}, CLUSTER={cluster}")
@@ -245,11 +246,12 @@ def wgmma_checked(tile):
 
 def wgmma_coop_builds(tile):
     """Whether ``tile``'s COOP (set) builds: two consumers, no PINGPONG, PROMOTE, SPLIT_K, C_PARTS or
-    B_REALIGN, COOP of 1–5, at most 160 accumulators a thread; swapped, A's box of at most 256 rows,
-    unswapped BN a multiple of 64 (consumer 1's columns start on a B box)."""
-    coop, along_m = tile["COOP"], wgmma_cluster_shape(tile)[0]   # (0 for a cluster shape that is none)
+    B_REALIGN, COOP of 1–5, at most 160 accumulators a thread, A's box of at most 256 rows (swapped:
+    2 · BN of M, unswapped COOP · 64, over the cluster's blocks sharing it); unswapped, BN a multiple
+    of 64 (consumer 1's columns start on a B box)."""
+    coop, (along_m, along_n) = tile["COOP"], wgmma_cluster_shape(tile)   # (along_m 0: a cluster shape that is none)
     shaped = along_m >= 1 and wgmma_cols(tile) // along_m <= 256 if tile["SWAP_AB"] else \
-        tile["BN"] % WGMMA_B_BOX_COLS == 0
+        tile["BN"] % WGMMA_B_BOX_COLS == 0 and wgmma_rows(tile) // along_n <= 256
     return bool(tile["CONSUMERS"] == 2 and not tile["PINGPONG"] and not tile["PROMOTE"] and not tile["SPLIT_K"] and
                 tile["C_PARTS"] == 1 and not tile["B_REALIGN"] and 1 <= coop <= 5 and coop * tile["BN"] <= 320 and
                 shaped)
@@ -428,15 +430,15 @@ WGMMA_SM_TFLOPS = {(2, 256): 5.0, (2, 192): 4.8, (2, 128): 4.7, (2, 64): 3.3, (1
 # (wgmma_mma_cols): 192 × (144 + 24) is 0.98 of 128 × 256's MMAs. Where rows lie off lines the
 # requests bound them: 192 × 176 at 4936×864×2552 took 0.989 of 192 × 192's time, same tiles.
 def wgmma_b_cols(tile):
-    """The columns of B a slice of ``tile`` brings (swapped: its A rows, wgmma_cols): BN rounded up
-    to the 64-column boxes they come in."""
-    return wgmma_cols(tile) if tile.get("SWAP_AB") else whole_b_boxes(tile["BN"])
+    """The columns of B a slice of ``tile`` brings (swapped: its A rows): the tile's (wgmma_cols:
+    BN, or COOP's two consumers' 2 · BN), unswapped rounded up to the 64-column boxes they come in."""
+    return wgmma_cols(tile) if tile.get("SWAP_AB") else whole_b_boxes(wgmma_cols(tile))
 
 
 def wgmma_mma_cols(tile):
-    """The columns ``tile``'s MMAs cost in the model: BN, plus half of its last box's unused
-    columns where BN is no multiple of 64 (unswapped; see wgmma_b_cols)."""
-    return (tile["BN"] + wgmma_b_cols(tile)) / 2
+    """The columns ``tile``'s MMAs cost in the model: the tile's (wgmma_cols), plus half of its last
+    box's unused columns where BN is no multiple of 64 (unswapped; see wgmma_b_cols)."""
+    return (wgmma_cols(tile) + wgmma_b_cols(tile)) / 2
 
 
 HBM_BYTES_PER_US = 3.8e6
@@ -1126,7 +1128,9 @@ def _with_stages(tile, picked, overrides):
             macros["CLUSTER"] = (4 if macros["SWAP_AB"] else 2) if macros["SHARE_A"] else 1
     if picked.get("PINGPONG") and "PINGPONG" not in overrides and not wgmma_turns_build(macros):
         macros["PINGPONG"] = 0   # the overrides over the cooperative tiles instead
-    if picked.get("COOP") and "COOP" not in overrides and (not wgmma_coop_builds(macros) or "SWAP_AB" in reshaped):
+    # (a B_REALIGN declared, not asked, gives way below where the tile cannot take it: not the pick's COOP)
+    coop_over = macros if "B_REALIGN" in overrides else {**macros, "B_REALIGN": 0}
+    if picked.get("COOP") and "COOP" not in overrides and (not wgmma_coop_builds(coop_over) or "SWAP_AB" in reshaped):
         macros["COOP"] = 0   # the overrides over the consumers' own rows instead (or the other side's) ...
     if picked.get("COOP") and not macros["COOP"] and "SPLIT_K" not in overrides:
         macros["SPLIT_K"] = tile["SPLIT_K"]   # ... or COOP=0 asked: split-K as 06 declares it (COOP refuses it)

@@ -1350,12 +1350,22 @@ def test_coop_unswapped_tiles_build_without_spills_and_refuse_what_they_cannot_t
         assert stages == kernels.wgmma_max_stages(2, bn, rows=64 * atoms, cols=2 * bn)
         assert kernels.wgmma_geometry(full)(1000, 3000, 4096).grid[0] == -(-1000 // (64 * atoms)) * -(-3000 // (2 * bn))
     coop = {"CONSUMERS": 2, "COOP": 1, "BN": 64, "CLUSTER": 2, "SPLIT_K": 0}
-    for bad in ({"BN": 80}, {"BN": 144}, {"B_REALIGN": 1}, {"SPLIT_K": 1}, {"CONSUMERS": 3}, {"COOP": 2, "BN": 192},
-                {"PINGPONG": 64}):
-        with pytest.raises(UsageError, match="COOP=" if "PINGPONG" not in bad else "PINGPONG="):
+    for bad, refusal in (({"BN": 80}, "COOP"), ({"BN": 144}, "COOP"), ({"SPLIT_K": 1}, "COOP"),
+                         ({"CONSUMERS": 3}, "COOP"), ({"COOP": 2, "BN": 192}, "COOP"),
+                         ({"COOP": 5}, "COOP"),   # (A's box of 320 rows; sharing A, 160 build: above)
+                         ({"B_REALIGN": 1}, "B_REALIGN"), ({"PINGPONG": 64}, "COOP")):
+        with pytest.raises(UsageError, match=rf"^{refusal}=\d+[: ]"):
             kernels.wgmma_kernel("fp16", {**coop, **bad}, choose=False)
-    # a pick's B_REALIGN gives way to an asked COOP (it cannot take it), not the other way round
+    k = kernels.wgmma_kernel("fp16", {"CONSUMERS": 2, "COOP": 5, "BN": 64, "CLUSTER": 2, "SHARE_A": 1, "SPLIT_K": 0,
+                                      "STAGES": 2}, choose=False)
+    assert compiler.compile_cubin(k, "sm_90").spill_bytes == 0 and k.tma_boxes[0][0] == 160
     assert not kernels.wgmma_realign_builds({**kernels.WGMMA_TILE, **coop})
+    # a B_REALIGN a kernel was declared with (not asked of the problem) gives way to a pick's COOP
+    # where the tile cannot take it, and the pick runs as measured; asked of it, it is refused
+    declared = kernels.wgmma_kernel("fp16", {"B_REALIGN": 1})
+    assert {"COOP=5", "B_REALIGN=0", "SPLIT_K=0"} <= set(declared.configured(1408, 11504, 3368, 132).defines)
+    with pytest.raises(UsageError, match="^B_REALIGN=1 realigns"):
+        kernels.KERNELS["wgmma_tma_fp16"].configured(1408, 11504, 3368, 132, {"B_REALIGN": 1})
 
 
 @pytest.mark.parametrize("key", ["fp16", "fp8e4m3", "tf32"])

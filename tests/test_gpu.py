@@ -820,20 +820,22 @@ def test_06_coop_swapped_tiles_are_correct(device, host_problems, key, config):
                                               for name, value in config.items()))
 
 
-@pytest.mark.parametrize("config", [{"CONSUMERS": 2, "COOP": atoms, "BN": bn, "CLUSTER": cluster, "SPLIT_K": 0,
-                                     "SHARE_A": share_a, "WAIT_DEPTH": depth}
+@pytest.mark.parametrize("config", [{"SWAP_AB": 0, "CONSUMERS": 2, "COOP": atoms, "BN": bn, "CLUSTER": cluster,
+                                     "SPLIT_K": 0, "SHARE_A": share_a, "WAIT_DEPTH": depth}
                                     for atoms, bn, cluster, share_a, depth in [(1, 64, 2, 0, 0), (1, 64, 2, 0, 1),
                                                                                (2, 128, 2, 0, 0), (1, 128, 1, 0, 0),
-                                                                               (1, 64, 2, 1, 0), (2, 64, 4, 1, 0)]],
+                                                                               (1, 64, 2, 1, 0), (2, 64, 4, 1, 0),
+                                                                               (1, 64, 4, 0, 0)]],
                          ids=lambda c: f"COOP{c['COOP']}-BN{c['BN']}-CL{c['CLUSTER']}{'-SA' * c['SHARE_A']}"
                                        f"-WD{c['WAIT_DEPTH']}")
 @pytest.mark.parametrize("key", ["fp16", "bf16", "int8", "fp8e4m3bf16"])
 def test_06_07_coop_unswapped_tiles_are_correct(device, host_problems, key, config):
     """Two consumers side by side along an unswapped tile's N (COOP: each over all of its COOP · 64
-    rows of M, BN columns each — cuBLAS's coopA form), alone, in pairs along M sharing B, in pairs
-    along N sharing A, 2 × 2: M and N with partial last tiles (the second consumer's columns all
-    past N), N and K not multiples of 8 (pitched), one slice, stream-K's cut of a last round; 06
-    and 07 (B K-major); both input modes; the same bits on a rerun."""
+    rows of M, BN columns each — cuBLAS's coopA form), alone, in pairs and fours along M sharing B,
+    in pairs along N sharing A, 2 × 2 (SWAP_AB=0 given: a swapped pick would keep its own): M and
+    N with partial last tiles (the second consumer's columns all past N), N and K not multiples of
+    8 (pitched), one slice, stream-K's cut of a last round; 06 and 07 (B K-major); both input
+    modes; the same bits on a rerun."""
     kernel = kernels.wgmma_kernel(key)
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
