@@ -1111,7 +1111,8 @@ def _with_stages(tile, picked, overrides):
     (BN=128 over it means the measured 128×128, not 192×128, which never won); swapped tiles
     (SWAP_AB) over an unswapped pick, or unswapped over a swapped one, run in clusters of 1 unless
     CLUSTER is given (with SHARE_A=1 asked: 2 × 2 swapped, 2 unswapped); overrides that a pick's
-    COOP cannot build with (wgmma_coop_builds) turn it off, and with it off split-K is 06's own
+    COOP cannot build with (wgmma_coop_builds), or that swap the tile the other way (COOP's
+    consumers would then split the other side), turn it off, and with it off split-K is 06's own
     unless SPLIT_K is given."""
     macros = {**tile, **picked, **overrides}
     reshaped = [name for name in ("CLUSTER", "SWAP_AB", "A_ROWS", "PINGPONG")
