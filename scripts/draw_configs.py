@@ -83,7 +83,7 @@ def draw_macros(rng, key):
                  64 * rng.randint(1, min(4, 5 // c["COOP"])))
         for name in ("PINGPONG", "PROMOTE", "C_PARTS", "B_REALIGN"):
             c.pop(name, None)
-    if c.get("B_REALIGN") and not c.get("COOP"):
+    if c.get("B_REALIGN"):   # (COOP has taken it off above)
         c.update(BN=rng.choice((64, 128, 192)), CONSUMERS=rng.choice((1, 2)))
         for name in ("SHARE_A", "PINGPONG"):
             c.pop(name, None)

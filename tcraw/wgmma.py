@@ -223,13 +223,13 @@ def wgmma_checked(tile):
     if coop and not wgmma_coop_builds(tile):
         raise UsageError(f"COOP={coop}: two consumers side by side along the wgmma's n (swapped, M; unswapped, N), "
                          f"each over the tile's COOP · 64 rows (1 to 5), needs CONSUMERS=2, no PINGPONG, PROMOTE, "
-                         f"SPLIT_K, C_PARTS or B_REALIGN, at most 160 accumulators a thread (COOP × BN ≤ 320); "
+                         f"SPLIT_K or C_PARTS, at most 160 accumulators a thread (COOP × BN ≤ 320); "
                          f"A's box of at most 256 rows (swapped, 2 · BN over the cluster's blocks along N; unswapped, "
                          f"COOP · 64 over those along N); unswapped, BN a multiple of 64 (each consumer's columns "
                          f"start on a B box); got "
                          f"SWAP_AB={swap}, CONSUMERS={consumers}, PINGPONG={tile['PINGPONG']}, "
-                         f"PROMOTE={tile['PROMOTE']}, SPLIT_K={tile['SPLIT_K']}, C_PARTS={parts}, "
-                         f"B_REALIGN={realign}, BN={bn}, CLUSTER={cluster}")
+                         f"PROMOTE={tile['PROMOTE']}, SPLIT_K={tile['SPLIT_K']}, C_PARTS={parts}, BN={bn}, "
+                         f"CLUSTER={cluster}")
     if parts > 1 and not (swap and bn > 64 and bn % (8 * parts) == 0):
         raise UsageError(f"C_PARTS={parts} stores a swapped tile's C in boxes of BN / C_PARTS rows: it needs SWAP_AB=1, "
                          f"BN over 64 and BN / C_PARTS a multiple of 8; got SWAP_AB={swap}, BN={bn} "
@@ -245,16 +245,16 @@ def wgmma_checked(tile):
 
 
 def wgmma_coop_builds(tile):
-    """Whether ``tile``'s COOP (set) builds: two consumers, no PINGPONG, PROMOTE, SPLIT_K, C_PARTS or
-    B_REALIGN, COOP of 1–5, at most 160 accumulators a thread, A's box of at most 256 rows (swapped:
-    2 · BN of M, unswapped COOP · 64, over the cluster's blocks sharing it); unswapped, BN a multiple
-    of 64 (consumer 1's columns start on a B box)."""
+    """Whether ``tile``'s COOP (set) builds: two consumers, no PINGPONG, PROMOTE, SPLIT_K or C_PARTS,
+    COOP of 1–5, at most 160 accumulators a thread, A's box of at most 256 rows (swapped: 2 · BN of
+    M, unswapped COOP · 64, over the cluster's blocks sharing it); unswapped, BN a multiple of 64
+    (consumer 1's columns start on a B box). (B_REALIGN, which it cannot take either, is
+    wgmma_realign_builds' to refuse: a declared one gives way to a pick's COOP, _with_stages.)"""
     coop, (along_m, along_n) = tile["COOP"], wgmma_cluster_shape(tile)   # (along_m 0: a cluster shape that is none)
     shaped = along_m >= 1 and wgmma_cols(tile) // along_m <= 256 if tile["SWAP_AB"] else \
         tile["BN"] % WGMMA_B_BOX_COLS == 0 and wgmma_rows(tile) // along_n <= 256
     return bool(tile["CONSUMERS"] == 2 and not tile["PINGPONG"] and not tile["PROMOTE"] and not tile["SPLIT_K"] and
-                tile["C_PARTS"] == 1 and not tile["B_REALIGN"] and 1 <= coop <= 5 and coop * tile["BN"] <= 320 and
-                shaped)
+                tile["C_PARTS"] == 1 and 1 <= coop <= 5 and coop * tile["BN"] <= 320 and shaped)
 
 
 def wgmma_realign_builds(tile):
@@ -1129,9 +1129,7 @@ def _with_stages(tile, picked, overrides):
             macros["CLUSTER"] = (4 if macros["SWAP_AB"] else 2) if macros["SHARE_A"] else 1
     if picked.get("PINGPONG") and "PINGPONG" not in overrides and not wgmma_turns_build(macros):
         macros["PINGPONG"] = 0   # the overrides over the cooperative tiles instead
-    # (a B_REALIGN declared, not asked, gives way below where the tile cannot take it: not the pick's COOP)
-    coop_over = macros if "B_REALIGN" in overrides else {**macros, "B_REALIGN": 0}
-    if picked.get("COOP") and "COOP" not in overrides and (not wgmma_coop_builds(coop_over) or "SWAP_AB" in reshaped):
+    if picked.get("COOP") and "COOP" not in overrides and (not wgmma_coop_builds(macros) or "SWAP_AB" in reshaped):
         macros["COOP"] = 0   # the overrides over the consumers' own rows instead (or the other side's) ...
     if picked.get("COOP") and not macros["COOP"] and "SPLIT_K" not in overrides:
         macros["SPLIT_K"] = tile["SPLIT_K"]   # ... or COOP=0 asked: split-K as 06 declares it (COOP refuses it)
