@@ -8,7 +8,7 @@ verified at every size it is timed at, and reported as a ratio to cuBLAS's media
 
 from dataclasses import dataclass, replace
 
-from .errors import NamedTable, TcrawError
+from .errors import NamedTable, TcrawError, UsageError
 from .kernels import KERNELS, checked_chosen
 from .matmul import failed_record, make_problem, run_cublas, run_cublaslt, run_matmul
 from .driver.cublaslt import LT_NONE, LT_TYPES
@@ -49,7 +49,6 @@ def shape_row(text):
     """(m, n, k) from one shape as a file of shapes and check's --shapes write it: `M N K`, `M,N,K`
     or `MxNxK`; each a problem's size (validate.problem's refusal otherwise)."""
     from . import validate
-    from .errors import UsageError
     import re
     # (three fields: separated by spaces, or by one x, × or comma each — an empty field, 1,,2,3, refused)
     shape = tuple(map(validate.digits, re.split(r"\s*[x×,]\s*|\s+", text.strip().lower())))
@@ -66,7 +65,6 @@ def parse_shapes(spec):
     file's (two suites are never merged into one geomean)."""
     from pathlib import Path
     from . import validate
-    from .errors import UsageError
     out, files = [], {}
     for item in validate.listed(spec, "--shapes") or []:
         if item in SUITES:
@@ -125,7 +123,6 @@ def yardstick_name(key, lt):
 def yardstick(device, cublas, key, hp, *, lt=None, **timing):
     """The yardstick's record for ``key`` on ``hp``: cuBLASLt's (``lt``) for LT_YARDSTICK, else cuBLAS's."""
     from .driver.cublas import GEMM_TYPES
-    from .errors import UsageError
     if key in LT_NONE:
         raise UsageError(f"{key} has no yardstick: {LT_NONE[key]}")
     if yardstick_name(key, lt) == "cublaslt":
@@ -165,6 +162,8 @@ def run_bench(device, cublas, keys, shapes, *, iters, warmup, seed, note=print, 
     and precision. ``shapes``: sizes (M = N = K), (m, n, k) triples, or (suite, (m, n, k)) pairs,
     whose suite each row carries. ``rungs`` (precision key -> Kernel list) replaces the registry's
     ladder, e.g. with tuning variants (scripts/tune_ladder.py) or a user's kernels beside it."""
+    from . import validate
+    validate.device(device, "run_bench", needs=("sm_count", "drv", "l2_bytes"))
     rungs = rungs or {key: [KERNELS[name] for name in LADDER[key]] for key in keys}
     rows, refused = [], set()
     for item in shapes:
@@ -213,7 +212,6 @@ def suite_summary(rows, floor=0.85):
     own rows (cuBLAS, cuBLASLt) are left out."""
     import math
     from numbers import Real
-    from .errors import UsageError
     need = {"kernel", "precision", "m", "n", "k", "passed"}
     if not isinstance(rows, (list, tuple)) or not all(isinstance(r, dict) and need <= r.keys() for r in rows):
         raise UsageError(f"suite_summary takes bench's rows (dicts from bench_vs_cublas, each with "
@@ -249,7 +247,6 @@ def shape_items(shapes):
     k)) pairs, numpy integers too — as [(suite or None, (m, n, k))] of Python ints; a UsageError
     naming the first that is none of those (or an empty list)."""
     from . import validate
-    from .errors import UsageError
     if isinstance(shapes, (str, bytes)) or not hasattr(shapes, "__iter__"):
         raise UsageError(f"shapes are a list of sizes, (m, n, k) or (suite, (m, n, k)); got {shapes!r} "
                          "(suite names and files go through parse_shapes, e.g. parse_shapes('llm'))")
@@ -298,7 +295,6 @@ def bench_plan(device_index, keys=None, shapes=(1024, 2048, 4096, 8192), *, extr
     the first that is wrong (a user's kernel that does not compile here said to ``note``: its rows
     will carry the error)."""
     from . import validate
-    from .errors import UsageError
     from .kernel import Kernel
     from .matmul import check_host_fits
     from .sweep import fresh_seed, note_unbuildable
@@ -314,7 +310,10 @@ def bench_plan(device_index, keys=None, shapes=(1024, 2048, 4096, 8192), *, extr
     keys = list(dict.fromkeys(asked or list(rungs or ()) or [k.precision.key for k in extra] or LADDER))
     for key in keys:
         if key not in (rungs or LADDER):
-            raise UsageError(f"bench has no ladder for {key!r}; choose from: {', '.join(rungs or LADDER)}")
+            yours = [u.name for u in extra if u.precision.key == key]
+            raise UsageError(f"bench has no ladder for {key!r}" + (
+                f" (so {', '.join(yours)}, of that precision, has no cuBLAS yardstick here: time it with tcraw run)"
+                if yours else "") + f"; choose from: {', '.join(rungs or LADDER)}")
     shapes = shape_items(shapes)
     validate.timing(iters, warmup)
     validate.seed(seed)
@@ -343,6 +342,8 @@ def biggest_shape(shapes):
 
 def run_plan(plan, *, note=print, open_device=None):
     """A BenchPlan's rows: the GPU opened, every rung and its yardstick timed and verified."""
+    if not isinstance(plan, BenchPlan):
+        raise UsageError(f"run_plan takes a BenchPlan (tcraw.bench_plan(...) makes one), not {plan!r:.80}")
     from .driver.cublas import Cublas, dotted
     from .matmul import check_fits
     from .runtime import Device

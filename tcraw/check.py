@@ -102,6 +102,8 @@ def check_rerun_and_nan(device, kernel, seed, cubin, cubin_dir=None):
 def check_in_process(device, kernel, shapes, seed, cubin, extras=True, note=print, guard=True,
                      cubin_dir=None):
     """Every case of ``shapes`` (and the rerun/NaN cases when ``extras``) in this process."""
+    from . import validate
+    validate.device(device, "check_in_process")
     rows = []
     for shape in shapes:
         rows += check_shape(device, kernel, shape, seed, cubin, note, guard, cubin_dir)

@@ -144,10 +144,11 @@ def _user_kernels(args):
     for d in args.include:
         if not validate.is_dir(d):
             raise UsageError(f"--include {d} is not a directory")
-    precisions = validate.names(args.precision, "--precision", [*kernels.PRECISIONS, "all"]) or []
+    precisions = validate.names(args.precision, "--precision") or []
     if len(precisions) > 1 or "all" in precisions:   # ("all" selects built-ins; it declares nothing)
         raise UsageError(f"--source declares one kernel of one precision; got --precision {','.join(precisions)}: "
                          "give one (declare more kernels in a --spec file)")
+    validate.names(precisions or None, "--precision", list(kernels.PRECISIONS))
     for f, what in (("entry", "the kernel's symbol"), ("block", "threads per block, e.g. 128 or 16,16")):
         if getattr(args, f) is not None and not getattr(args, f).strip():
             raise UsageError(f"--{f} is empty: give {what}")

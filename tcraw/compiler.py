@@ -543,6 +543,25 @@ def check_signature(kernel, image):
                          "(a pointer is 8 bytes, an int 4)")
 
 
+# The most shared memory a block can have (opting in), by compute capability (the CUDA C++
+# Programming Guide's table of technical specifications). A cubin asking more than its arch's is
+# built — sm_80's deep pipelines need more than sm_86's 99 KiB — and its compile row says where it
+# will not launch (Kernel.device_refusal refuses it there by name).
+SMEM_A_BLOCK = {70: 96 << 10, 72: 96 << 10, 75: 64 << 10, 80: 163 << 10, 86: 99 << 10, 87: 163 << 10,
+                89: 99 << 10, 90: 227 << 10, 100: 227 << 10, 103: 227 << 10, 110: 227 << 10, 120: 99 << 10,
+                121: 99 << 10}
+
+
+def smem_past_arch(kernel, arch, static_smem):
+    """What a compile row says of a cubin for ``arch`` whose block asks more shared memory (the
+    cubin's static and the declared dynamic) than a GPU of that arch gives one, or None."""
+    asked, most = static_smem + kernel.geometry_at(*kernel.tile).smem_bytes, SMEM_A_BLOCK.get(arch.cc)
+    if most is None or asked <= most:
+        return None
+    return (f"its block asks {asked} bytes of shared memory and an sm_{arch.cc} GPU gives one at most {most}: "
+            "it will not launch there (build for an arch that has it, or declare less)")
+
+
 def check_declared_launch(kernel, image, static_smem):
     """A kernel's source may state the launch it needs in ``extern "C" __constant__ int
     tcraw_launch[] = {threads per block, dynamic smem bytes, TMA box rows, cols, ...}``; its
@@ -550,7 +569,7 @@ def check_declared_launch(kernel, image, static_smem):
     cannot drift apart unnoticed. And the block must be one the cubin can run on some GPU: no
     more threads than its __launch_bounds__, no more shared memory — ``static_smem``, the cubin's
     (kernel_resources, read by the caller already), and the declared dynamic — than any GPU gives
-    a block."""
+    a block (smem_past_arch says where one arch's GPUs give less)."""
     import math
     import numpy as np
     from .cubin import kernel_max_threads, symbol_bytes
@@ -845,12 +864,16 @@ def compile_table(chosen, archs, *, out=None, note=print, jobs=1):
                         note(f"{kernel.file_stem} {cubin.arch}: ptxas: {warning}")
                     for warning in row["nvrtc_warnings"]:
                         note(f"{kernel.file_stem} {cubin.arch}: {warning}")
+                    if (past := smem_past_arch(kernel, cubin.arch, cubin.smem_bytes)):
+                        row["detail"] = past
+                        note(f"{kernel.file_stem} {cubin.arch}: {past}")
                     if cuobjdump:
                         row["sass_forms"] = tensor_op_forms(cubin.image, cuobjdump, kernel.entry)   # (its own code)
                         row["sass"] = base_counts(row["sass_forms"])
                         if row["sass"] is None:   # CUDA 13's cuobjdump cannot read sm_50 … sm_72
-                            row["detail"] = (f"{cuobjdump} could not disassemble {cubin.arch}; set "
-                                             "TCRAW_CUOBJDUMP to a CUDA 12 or older cuobjdump")
+                            row["detail"] = "; ".join(filter(None, (row["detail"], (
+                                f"{cuobjdump} could not disassemble {cubin.arch}; set TCRAW_CUOBJDUMP to a CUDA 12 "
+                                "or older cuobjdump"))))
                     if out:
                         # (its record made before the write: a ^C just after the rename still lists the file)
                         writing = (row, {"cubin": str(Path(out) / f"{kernel.file_stem}.{cubin.arch}.cubin"),

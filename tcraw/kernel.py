@@ -172,6 +172,10 @@ class Kernel:
                                  f"{f'in {least}–{most}' if most else f'≥ {least}'}"
                                  f"{', a power of two' if field in ('align', 'pitch') else ''}; got {value!r}")
             object.__setattr__(self, field, int(value))
+        if self.cluster > 1 and not self.persistent:   # (only a persistent grid is cut to whole clusters)
+            raise UsageError(f"kernel {self.name}: cluster={self.cluster} is for persistent kernels (persistent=True: "
+                             "a block per SM, the grid a whole number of clusters); a kernel of one block a tile "
+                             "declares its clusters with __cluster_dims__ in the source and a grid they divide")
         layouts = self.b_layouts
         if isinstance(layouts, str) or not isinstance(layouts, (tuple, list)) or not layouts or \
                 not set(layouts) <= {"row", "col"}:
@@ -311,6 +315,9 @@ class Kernel:
         """The ArchError for running/compiling this kernel on ``what`` (compute capability cc),
         or None when it can."""
         from .errors import ArchError
+        if self.arch_specific and cc < self.min_arch:   # (a compile row's status: below-min-arch)
+            return ArchError(f"kernel {self.name} is built for sm_{self.min_arch}a alone (arch-specific "
+                             f"instructions); {what} is below it")
         if self.arch_specific and cc != self.min_arch:
             return ArchError(f"kernel {self.name} is built for sm_{self.min_arch}a (arch-specific "
                              f"instructions) and runs only there; {what} is not sm_{self.min_arch}")

@@ -410,6 +410,9 @@ def select(names=None, precisions=None, extra=(), b_layout=None):
     names, precisions = ([x] if isinstance(x, str) else x for x in (names, precisions))   # one name: a list of it
     names = list(dict.fromkeys(names)) if isinstance(names, (list, tuple)) else names   # (once each, as --kernel)
     extra = users(extra)
+    if b_layout is not None:
+        from .matmul import check_layout_name
+        check_layout_name(b_layout)
     from .compiler import check_distinct_names
     check_distinct_names(extra)   # (by name, one of two would be chosen and the other never seen)
     fams = None
@@ -475,6 +478,16 @@ def _lives_in(module, here):
     return parent == str(here)
 
 
+def spec_line(exc, path):
+    """" (line N)": the spec's own line the exception ``exc`` came from (its last frame in the
+    file), or "" where none is (a SyntaxError names its line itself)."""
+    import traceback
+    from pathlib import Path
+    spec = Path(path).resolve()
+    lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename).resolve() == spec]
+    return f" (line {lines[-1]})" if lines and not isinstance(exc, SyntaxError) else ""
+
+
 def load_spec(path):
     """The kernels a spec file declares: a Python file that builds ``Kernel`` objects (the same
     class the registry above uses) and lists them in ``KERNELS``. A relative ``source`` or
@@ -507,9 +520,10 @@ def load_spec(path):
         with contextlib.redirect_stdout(sys.stderr):   # (what it prints: not into --format json's output)
             found = runpy.run_path(str(path)).get("KERNELS")
     except UsageError as exc:   # tcraw refused something the spec asked for: say where it was asked
-        raise UsageError(f"spec file {path}: {exc}") from None
+        raise UsageError(f"spec file {path}{spec_line(exc, path)}: {exc}") from None
     except (Exception, SystemExit) as exc:   # the user's own Python: name the file and what it raised
-        raise UsageError(f"spec file {path} failed to load: {type(exc).__name__}: {exc}") from None
+        raise UsageError(f"spec file {path} failed to load{spec_line(exc, path)}: "
+                         f"{type(exc).__name__}: {exc}") from None
     finally:
         sys.path.remove(str(here))
         new = set(sys.modules) - modules
@@ -605,11 +619,16 @@ def user_kernel(source, entry, precision, *, block, tile=(1, 1, 1), block_tile=N
         raise UsageError(f"entry {entry!r:.100} cannot name the kernel's records and files (a template's or "
                          f"mangled symbol, longer than {NAME_MOST} or starting with -): give it a name of letters, "
                          "digits and _ - . + = [ ], not starting with -, with --name (name=)")
+    per_thread = block_tile is None and tile[:2] == (1, 1)
     if block_tile is None:
         # a tile of 1 × 1 (any shape): one element of C a thread, rows along y and columns along x —
         # not one a block, which would launch a whole block for each element
-        block_tile = (block[1], block[0]) if tile[:2] == (1, 1) else tile[:2]
+        block_tile = (block[1], block[0]) if per_thread else tile[:2]
     geometry = tile_geometry(block, block_tile, smem_bytes)   # what no GPU can launch: refused here
+    if per_thread and block[2] > 1:   # (z has no place in one element a thread)
+        raise UsageError(f"block {block} has z = {block[2]}, and with no block tile each thread is one element of "
+                         "C (x along N, y along M), so z threads would compute each element; give the (rows, cols) "
+                         "of C a block computes (--block-tile, block_tile=), or z = 1")
     checked_defines(defines)
     if (missing := [d for d in include_dirs if not is_dir(d)]):   # (as --include refuses it)
         raise UsageError(f"include directory {missing[0]} is not a directory (--include, include_dirs=)")

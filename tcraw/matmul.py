@@ -622,6 +622,7 @@ def run_matmul(device, kernel, hp: HostProblem, *, iters=20, warmup=3, seed=0, c
     if not isinstance(hp, HostProblem):
         raise UsageError(f"run_matmul: the problem is a HostProblem (tcraw.make_problem makes one), got {hp!r:.80}")
     validate.problem(hp.m, hp.n, hp.k)
+    validate.device(device, "run_matmul")
     b_layout = b_layout or kernel.b_layouts[0]
     check_layout(kernel, b_layout)
     chosen = kernel.configured(hp.m, hp.n, hp.k, device.sm_count, config)

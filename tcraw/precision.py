@@ -152,7 +152,7 @@ class Precision:
     block: int               # products per accumulation step
     acc_exact_bits: int      # integers below 2^bits are exact in the accumulator
     tensor_core: bool = True
-    normal_scale: float = 1.0  # int8 draws normal values ×32 so they use the int8 range
+    normal_scale: float = 1.0  # int8 draws normal values ×32 so they use the int8 range (normal_scale())
     # FP8: A and B are stored as codes of x / scale, one amax-based scale per tensor (1 for the
     # integer inputs, which the formats hold exactly); the kernel multiplies C by both scales.
     scaled: bool = False
@@ -276,12 +276,56 @@ def quantized_inputs(precision, base_a, base_b, mode):
                        "finite value; NaN is kept")
                 raise UsageError(f"{precision.label}: {name}{list(at)} is {v[at]} — {why}; pass finite "
                                  "values, or use fp16, bf16, tf32, fp32 or fp64, which carry NaN and infinity")
-    scale = 1.0 if mode == "int" else precision.normal_scale
-    x, y = base_a * scale, base_b * scale
+    ka, kb = (1.0, 1.0) if mode == "int" else (normal_scale(precision, v) for v in (base_a, base_b))
+    x, y = base_a * ka, base_b * kb
     sa = sb = 1.0
     if precision.scaled and mode != "int":
         sa, sb = (amax_scale(v, precision.quantize.largest) for v in (x, y))
-    return precision.quantize(x / sa), precision.quantize(y / sb), sa, sb
+    with np.errstate(over="ignore"):   # (an overflow to infinity is refused by name below)
+        qa, qb = precision.quantize(x / sa), precision.quantize(y / sb)
+    for name, given, stored, s in (("A", base_a, qa, sa / ka), ("B", base_b, qb, sb / kb)):
+        refuse_lost(precision, mode, name, given, stored, s)
+    return qa, qb, sa, sb
+
+
+def normal_scale(precision, v):
+    """What normal inputs ``v`` are multiplied by before ``precision`` rounds them: its
+    normal_scale (int8: 32, to use its range), less where the largest |v| would pass int8's 127
+    — normal draws' far tails, or a caller's own large values — so nothing is clamped."""
+    scale = precision.normal_scale
+    if precision.family == "int8":
+        amax = float(np.max(np.abs(v), initial=0.0, where=np.isfinite(v)))
+        scale = min(scale, 127.0 / amax) if amax > 0 else scale
+    return scale
+
+
+LOST_ROWS = 1 << 20   # elements compared at a time (a float64 copy of that many, not of the operand)
+
+
+def refuse_lost(precision, mode, name, given, stored, scale):
+    """A UsageError where ``precision`` does not keep what the caller gave in operand ``name``:
+    ``stored`` (its codes) read back × ``scale`` is what the kernel multiplies. Integer inputs
+    (mode "int": a bit-exact check) must be whole numbers the format holds exactly — int8's
+    [-128, 127], fp16's up to 2048, FP8's small ones; normal inputs are rounded as the format
+    rounds (int8's scaled to fit: normal_scale), but a finite value that overflows to infinity is
+    refused. NaN and infinity are quantized_inputs' to judge."""
+    rows = max(1, LOST_ROWS // max(1, given.shape[1]))
+    for r0 in range(0, given.shape[0], rows):
+        v = given[r0:r0 + rows]
+        kept = precision.to_f64(stored[r0:r0 + rows]) * scale
+        finite = np.isfinite(v)
+        lost = finite & ((v != np.rint(v)) | (kept != v)) if mode == "int" else finite & ~np.isfinite(kept)
+        if lost.any():
+            i, j = (int(t) for t in np.argwhere(lost)[0])
+            at, value, became = f"{name}[{r0 + i}, {j}]", v[i, j], kept[i, j]
+            if mode == "int":
+                raise UsageError(f"{precision.label}: {at} is {value:g}, which it stores as {became:g}: integer "
+                                 "inputs (the bit-exact check) must be whole numbers the precision holds exactly; "
+                                 "pass such values, or mode \"normal\" to have them rounded and checked to a "
+                                 "tolerance")
+            raise UsageError(f"{precision.label}: {at} is {value:g}, past the largest finite value it stores (it "
+                             f"would become {became:g}); scale the inputs, or use a precision of wider range "
+                             "(fp16 reaches 65504; bf16, tf32 and fp32 3.4e38; fp64 1.8e308)")
 
 
 def host_problem(precision, base_a, base_b, mode):

@@ -548,6 +548,12 @@ def launcher(fn, geometry, args):
     """A callable doing cuLaunchKernel(fn, grid, block, dynamic smem, stream 0, args), with every
     argument packed once (KernelArgs) so a timed loop pays nothing for packing. The driver reads
     the argument values at each launch, so the launcher holds ``args`` (and its geometry)."""
+    from .kernel import Geometry
+    if not isinstance(fn, Function):
+        raise UsageError(f"a launch takes a tcraw Function (Module(dev, cubin.image).function(entry)), not {fn!r:.80}")
+    if not isinstance(geometry, Geometry) or not isinstance(args, KernelArgs):
+        raise UsageError("launcher takes (Function, Geometry(grid, block, smem_bytes), KernelArgs([...])), not "
+                         f"a {type(geometry).__name__} and a {type(args).__name__}; tcraw.launch packs them for you")
     if fn.module.handle is None:
         raise Closed(f"{fn.entry}'s Module was unloaded; load the cubin again")
     fn.module.device._check()
@@ -636,7 +642,11 @@ def time_launches(device, run_once, iters, warmup):
     stream (Device.hold, HOLD_MS_PER_LAUNCH each, a hold before every HOLD_CHUNK) so that none
     of them waits for the host. A ``device`` without ``hold`` (one of the caller's own) times
     unheld. Returns Times."""
-    from .validate import hold_ms, timing
+    from .validate import device as an_open_device, hold_ms, timing
+    an_open_device(device, "time_launches", needs=("drv",))
+    if not callable(run_once):
+        raise UsageError(f"time_launches times run_once(), a callable that launches (tcraw.launcher makes one), "
+                         f"not {run_once!r:.80}")
     timing(iters, warmup)
     hold_ms(HOLD_MS_PER_LAUNCH, "runtime.HOLD_MS_PER_LAUNCH")
     hold = getattr(device, "hold", None) if HOLD_MS_PER_LAUNCH else None

@@ -26,6 +26,7 @@ def run_kernels(device, chosen, shape, *, inputs, seed, iters, warmup, cubin_dir
     request is wrong, e.g. no cubin for this GPU) ends the run; otherwise it is a failed row,
     as a sweep wants, so that rows already measured are never lost. ``b_layout``: B stored "row"
     or "col" (K-major) for every kernel; None: each kernel's own."""
+    validate.device(device, "run_kernels")
     m, n, k = shape
     base_a, base_b = base_matrices(m, n, k, inputs, seed)
     hp, rows = None, []

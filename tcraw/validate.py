@@ -146,6 +146,17 @@ def device_index(spec, allow_all=False):
     return index
 
 
+def device(value, what, needs=("sm_count", "drv")):
+    """An open device for ``what`` (a library entry point): a tcraw.Device, or any object with the
+    attributes ``needs`` (tests' and callers' stand-ins) — else a UsageError saying so, not an
+    AttributeError from inside tcraw (a GPU index given where the opened GPU is wanted)."""
+    if not all(hasattr(value, name) for name in needs):
+        hint = " (run_problem, check_kernels and bench_plan take an index)" if isinstance(value, Integral) else ""
+        raise UsageError(f"{what} takes an open tcraw.Device (with tcraw.Device(0) as dev: ...), "
+                         f"not {value!r:.80}{hint}")
+    return value
+
+
 MADE = []   # the directories output_dir made in this command, deepest first
 
 

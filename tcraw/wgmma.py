@@ -149,12 +149,17 @@ def device_macros(macros):
 SPLIT_ROUNDS_MOST = 8   # (each round more is a partial tile a block in the workspace)
 
 
+def checked_switches(tile):
+    """``tile`` if each of its WGMMA_SWITCHES is 0 or 1; else a UsageError naming those that are not."""
+    if (on := [f"{name}={tile[name]}" for name in WGMMA_SWITCHES if tile[name] not in (0, 1)]):
+        raise UsageError(f"{', '.join(on)}: {'/'.join(WGMMA_SWITCHES)} each switch something on (1) or off (0)")
+    return tile
+
+
 def wgmma_checked(tile):
     """``tile`` if 06/07 can be built with it; else a UsageError saying which macro and what fits."""
     consumers, bn, cluster, stages = tile["CONSUMERS"], tile["BN"], tile["CLUSTER"], tile["STAGES"]
-    rows = wgmma_rows(tile)
-    if (on := [f"{name}={tile[name]}" for name in WGMMA_SWITCHES if tile[name] not in (0, 1)]):
-        raise UsageError(f"{', '.join(on)}: {'/'.join(WGMMA_SWITCHES)} each switch something on (1) or off (0)")
+    rows = wgmma_rows(checked_switches(tile))
     if tile["PINGPONG"] and cluster == 4:
         raise UsageError(f"PINGPONG={tile['PINGPONG']} runs in clusters of 1 or 2 (its turns are not built for 4); "
                          "got CLUSTER=4")
@@ -321,8 +326,8 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         raise UsageError(f"06/07 come in {', '.join(WGMMA_FORMS)}, not {key!r}")
     checked_choose(choose, "06/07")
     source, entry, macro, element, b_layout = WGMMA_FORMS[key]
-    asked = {**WGMMA_TILE, **checked_macros(tile, WGMMA_TILE, "06/07", WGMMA_POSITIVE)}   # WAIT_DEPTH,
-    # SPLIT_LOADS may be None: each configuration's own (configure)
+    # (WAIT_DEPTH, SPLIT_LOADS may be None: each configuration's own — configure)
+    asked = checked_switches({**WGMMA_TILE, **checked_macros(tile, WGMMA_TILE, "06/07", WGMMA_POSITIVE)})
     elem = PRECISIONS[key].in_dtype.itemsize
     for switch, what in (("SWAP_AB", "wgmma transposes only 16-bit operands"),
                          ("B_REALIGN", "it shifts 16-bit elements of a row-major B")):

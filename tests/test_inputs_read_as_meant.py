@@ -427,6 +427,23 @@ def test_the_benchmark_scripts_say_one_line_not_a_traceback(argv, code, needle):
     (lambda: tcraw.suite_summary([{"x": 1}]), "suite_summary takes bench's rows"),
     (lambda: tcraw.profile.roofline_png([], {}, "/"), "is a directory"),
     (lambda: compiler.compile_source(SCALAR, "sm_80", include_dirs=(__file__,), cache=False), "is a file, not a dir"),
+    # (a GPU's index where its opened Device is wanted, or nothing: named, not an AttributeError)
+    (lambda: tcraw.run_matmul(0, K["wmma_fp16"], tcraw.make_problem(None, "fp16", *tcraw.base_matrices(
+        8, 8, 8, "int", 1), "int")), "run_matmul takes an open tcraw.Device"),
+    (lambda: tcraw.check_in_process(None, K["wmma_fp16"], [(8, 8, 8)], 1, None), "check_in_process takes an open"),
+    (lambda: tcraw.run_kernels(0, [K["wmma_fp16"]], (8, 8, 8), inputs="int", seed=1, iters=1, warmup=0),
+     "take an index"),
+    (lambda: tcraw.run_bench(None, None, ["fp16"], [64], iters=1, warmup=0, seed=1), "run_bench takes an open"),
+    (lambda: tcraw.time_launches(None, lambda: None, 1, 0), "time_launches takes an open tcraw.Device"),
+    (lambda: tcraw.launch("vadd", (1, 1, 1), (1, 1, 1), []), "a launch takes a tcraw Function"),
+    (lambda: tcraw.run_plan("junk"), "run_plan takes a BenchPlan"),
+    (lambda: tcraw.select(b_layout="diag"), "B's layout is 'row' (K×N) or 'col'"),
+    (lambda: tcraw.select(["naive_fp32"], b_layout=5), "not 5"),
+    (lambda: tcraw.user_kernel(ROOT / "examples" / "edge_bug.cu", "edge_bug", "fp16", block=(16, 8, 2)),
+     "z threads would compute each element"),
+    (lambda: tcraw.Kernel(name="c3", source=SCALAR, entry="x", precision="fp32", min_arch=75, tile=(1, 1, 1), cluster=3,
+                          geometry=lambda m, n, k: tcraw.Geometry((1, 1, 1), (16, 1, 1), 0)), "persistent kernels"),
+    (lambda: kernels.wgmma_kernel("int8", {"B_REALIGN": 2}), "B_REALIGN=2: "),
 ])
 def test_the_library_refuses_what_the_command_line_refuses(call, needle):
     with pytest.raises(UsageError) as exc:
@@ -469,6 +486,16 @@ def test_every_compile_row_has_every_key(capsys):
     ok, below = json.loads(capsys.readouterr().out)
     assert (ok["status"], below["status"]) == ("ok", "below-min-arch") and ok.keys() == below.keys()
     assert {"cached", "ptxas_warnings", "detail"} <= ok.keys() and below["cached"] is None
+
+
+def test_a_block_asking_more_shared_memory_than_an_archs_gpus_give_is_said_in_its_row(capsys):
+    """110 000 bytes a block builds for every arch (some GPU has them) but sm_75's give 64 KiB and
+    sm_86's 99 KiB: the rows say where it will not launch, and sm_80's (163 KiB) says nothing."""
+    k = tcraw.user_kernel(ROOT / "examples" / "edge_bug.cu", "edge_bug", "fp16", block=(16, 16), smem_bytes=110_000)
+    rows = tcraw.compile_table([k], "sm_75,sm_80,sm_86", note=lambda *a: None)
+    assert [r["status"] for r in rows] == ["ok"] * 3
+    assert "sm_75 GPU gives one at most 65536: it will not launch there" in rows[0]["detail"]
+    assert rows[1]["detail"] is None and "at most 101376" in rows[2]["detail"]
 
 
 def test_a_check_in_this_process_gives_a_kernel_that_does_not_compile_failed_rows(tmp_path, capsys):

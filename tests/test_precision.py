@@ -153,6 +153,44 @@ def test_int8_and_fp8_refuse_what_they_cannot_keep_by_name(key, bad):
         host_problem(p, a, b, "normal")
 
 
+@pytest.mark.parametrize("key,mode,value,needle", [
+    ("int8", "int", 1000.0, r"A\[1, 2\] is 1000, which it stores as 127: integer inputs"),
+    ("int8", "int", 2.5, r"is 2.5, which it stores as 2"),
+    ("fp16", "int", 0.3, r"is 0.3, which it stores as 0.300049"),
+    ("fp16", "int", 2049.0, r"is 2049, which it stores as 2048"),
+    ("bf16", "int", 257.0, r"is 257, which it stores as 256"),
+    ("fp8e4m3", "int", 100.0, r"is 100, which it stores as 96"),
+    ("fp16", "normal", 1e6, r"is 1e\+06, past the largest finite value it stores \(it would become inf\)"),
+    ("fp32", "normal", 1e300, r"past the largest finite value"),
+    ("tf32", "normal", -1e39, r"would become -inf"),
+])
+def test_what_a_precision_cannot_keep_of_a_callers_values_is_refused_not_clamped(key, mode, value, needle):
+    """Integer inputs (the bit-exact check) must be whole numbers the format holds exactly — not
+    clamped (int8's 1000 to 127), rounded (fp16's 2049 to 2048) or passed with a zero tolerance
+    they cannot meet (0.3); a finite normal input is rounded, never turned into an infinity."""
+    a, b = base_matrices(3, 4, 5, mode, 1)
+    a[1, 2] = value
+    with pytest.raises(UsageError, match=needle):
+        host_problem(PRECISIONS[key], a, b, mode)
+    a[1, 2] = 2.0   # (what each holds: the same problem then builds, and bit-exact where integer)
+    assert host_problem(PRECISIONS[key], a, b, mode).tolerance() == (0.0 if mode == "int" else
+                                                                      PRECISIONS[key].tolerance(5, False, 1.0))
+
+
+def test_int8_normal_inputs_use_its_range_and_are_never_clamped():
+    """int8 draws normal values ×32 to use its range; where the largest would pass 127 (a normal
+    draw's far tail, a caller's large values) the operand is scaled to fit — int8's symmetric
+    amax quantization — not clipped."""
+    p = PRECISIONS["int8"]
+    a, b = base_matrices(64, 64, 64, "normal", 3)
+    assert P.normal_scale(p, a) == 32.0 and P.normal_scale(p, a * 10) == 127.0 / np.abs(a * 10).max()
+    a[0, 0] = 1000.0
+    hp = host_problem(p, a, b, "normal")
+    assert np.array_equal(hp.a, np.rint(a * (127.0 / 1000.0))) and hp.a[0, 0] == 127   # (every value in proportion)
+    assert np.array_equal(hp.b, np.rint(b * P.normal_scale(p, b))) and np.abs(hp.b).max() <= 127
+    assert np.array_equal(hp.ref, hp.a.astype(np.float64) @ hp.b.astype(np.float64))
+
+
 def test_which_precisions_keep_nan_and_inf():
     assert [k for k, p in PRECISIONS.items() if not p.keeps_nan] == ["int8"]
     assert {k for k, p in PRECISIONS.items() if not p.keeps_inf} == {"int8", "fp8e4m3", "fp8e5m2", "fp8e4m3bf16"}

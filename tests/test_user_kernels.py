@@ -196,7 +196,7 @@ def test_a_spec_that_raises_or_sets_nothing_is_named(tmp_path, capsys):
     bad = tmp_path / "bad.py"
     bad.write_text("raise RuntimeError('oops')\n")
     assert main(["compile", "--spec", str(bad)]) == 2
-    assert "bad.py failed to load: RuntimeError: oops" in capsys.readouterr().err
+    assert "bad.py failed to load (line 1): RuntimeError: oops" in capsys.readouterr().err   # (its line named)
     bad.write_text("KERNELS = []\n")
     assert main(["compile", "--spec", str(bad)]) == 2
     assert "non-empty list" in capsys.readouterr().err
@@ -204,7 +204,8 @@ def test_a_spec_that_raises_or_sets_nothing_is_named(tmp_path, capsys):
     bad.write_text("from tcraw import kernels\nKERNELS = [kernels.wgmma_kernel('fp16', {'SWAP_AB': 1, 'BN': 88, "
                    "'CLUSTER': 4}, name='mine', choose=False)]\n")
     assert main(["compile", "--spec", str(bad)]) == 2
-    assert re.search(r"spec file .*bad\.py: SWAP_AB=1 takes BN \(M's tile\) a multiple of 16 ", capsys.readouterr().err)
+    assert re.search(r"spec file .*bad\.py \(line 2\): SWAP_AB=1 takes BN \(M's tile\) a multiple of 16 ",
+                     capsys.readouterr().err)
     # macros of the kernel's own that one of the configurations it picks from cannot take: named, with it
     bad.write_text("from tcraw import kernels\nKERNELS = [kernels.wgmma_kernel('fp16', {'A_ROWS': 64}, name='mine')]\n")
     assert main(["compile", "--spec", str(bad), "--arch", "sm_90a", "--out", str(tmp_path / "out")]) == 2

@@ -12,7 +12,7 @@ import os
 import sys
 from ctypes import POINTER, byref, c_char_p, c_float, c_int, c_size_t, c_uint, c_uint64, c_void_p
 
-from ..errors import CudaError, NoDeviceError, no_driver, no_nvrtc
+from ..errors import CudaError, NoDeviceError, UsageError, no_driver, no_nvrtc
 from . import Backend, find_library, source_bytes
 from .constants import TENSOR_MAP_L2_PROMOTION_256B
 
@@ -58,22 +58,30 @@ def _find_nvrtc():
 
 def _load_nvrtc():
     """The CDLL of libnvrtc, checked to export what tcraw calls; NoNvrtcError (via no_nvrtc)
-    naming the library and where its path came from otherwise."""
+    naming the library and where its path came from otherwise — or, where $TCRAW_NVRTC_LIBRARY
+    names it, a UsageError saying to set that right (the variable is wrong, not the install)."""
     path = _find_nvrtc()
     if not path:
         raise no_nvrtc("no libnvrtc found")
-    where = f"TCRAW_NVRTC_LIBRARY={path}" if os.environ.get("TCRAW_NVRTC_LIBRARY") else path
+    env = bool(os.environ.get("TCRAW_NVRTC_LIBRARY"))
+    where = f"TCRAW_NVRTC_LIBRARY={path}" if env else path
+
+    def refuse(why):
+        if env:
+            return UsageError(f"{why}; point TCRAW_NVRTC_LIBRARY at a libnvrtc.so (a pip wheel's: "
+                              "site-packages/nvidia/cu13/lib/libnvrtc.so.13), or unset it to let tcraw find one")
+        return no_nvrtc(why)
     if os.sep in path and not os.path.exists(path):
-        raise no_nvrtc(f"{where}: no such file")
+        raise refuse(f"{where}: no such file")
     try:
         lib = ctypes.CDLL(path)
     except OSError as exc:
-        raise no_nvrtc(f"cannot load {where}: {exc}") from None
+        raise refuse(f"cannot load {where}: {exc}") from None
     missing = [s for s in NVRTC_SYMBOLS if not hasattr(lib, s)]
     if "nvrtcVersion" in missing:
-        raise no_nvrtc(f"{where} is not NVRTC: it lacks nvrtcVersion")
+        raise refuse(f"{where} is not NVRTC: it lacks nvrtcVersion")
     if missing:
-        raise no_nvrtc(f"{where} is an NVRTC too old for tcraw: it lacks {', '.join(missing)}")
+        raise refuse(f"{where} is an NVRTC too old for tcraw: it lacks {', '.join(missing)}")
     lib.nvrtcGetErrorString.restype = c_char_p
     return lib
 
