@@ -871,9 +871,10 @@ def compile_table(chosen, archs, *, out=None, note=print, jobs=1):
                         row["sass_forms"] = tensor_op_forms(cubin.image, cuobjdump, kernel.entry)   # (its own code)
                         row["sass"] = base_counts(row["sass_forms"])
                         if row["sass"] is None:   # CUDA 13's cuobjdump cannot read sm_50 … sm_72
-                            row["detail"] = "; ".join(filter(None, (row["detail"], (
-                                f"{cuobjdump} could not disassemble {cubin.arch}; set TCRAW_CUOBJDUMP to a CUDA 12 "
-                                "or older cuobjdump"))))
+                            fix = ("set TCRAW_CUOBJDUMP to a CUDA 12 or older cuobjdump" if cubin.arch.cc < 75 else
+                                   "check that TCRAW_CUOBJDUMP (or CUDA_HOME) names a working cuobjdump")
+                            row["detail"] = "; ".join(filter(None, (
+                                row["detail"], f"{cuobjdump} could not disassemble {cubin.arch}; {fix}")))
                     if out:
                         # (its record made before the write: a ^C just after the rename still lists the file)
                         writing = (row, {"cubin": str(Path(out) / f"{kernel.file_stem}.{cubin.arch}.cubin"),
