@@ -22,7 +22,8 @@ from .check import battery, check_in_process, check_isolated, check_kernels
 from .compiler import Arch, Cubin, compile_cubin, compile_source, compile_table, parse_archs
 from .driver import get_backend
 from .errors import (ArchError, CompileError, CubinError, CudaError, KernelFault, NoDeviceError, UnknownName,
-                     MissingHeaderError, MissingToolError, NoNvrtcError, OutOfMemory, TcrawError, UsageError)
+                     MissingHeaderError, MissingToolError, NoNvrtcError, NvrtcPathError, OutOfMemory, TcrawError,
+                     UsageError)
 from .kernel import Geometry, Kernel
 from .kernels import KERNELS, get_kernel, load_spec, select, tile_geometry, user_kernel
 from .matmul import Record, make_problem, run_matmul
@@ -52,5 +53,6 @@ __all__ = [
     "machine_info", "cache_report",
     # errors
     "TcrawError", "UsageError", "ArchError", "CompileError", "CubinError", "CudaError", "KernelFault",
-    "NoDeviceError", "NoNvrtcError", "MissingHeaderError", "MissingToolError", "OutOfMemory", "UnknownName",
+    "NoDeviceError", "NoNvrtcError", "NvrtcPathError", "MissingHeaderError", "MissingToolError", "OutOfMemory",
+    "UnknownName",
 ]

@@ -547,9 +547,10 @@ def check_signature(kernel, image):
 # Programming Guide's table of technical specifications). A cubin asking more than its arch's is
 # built — sm_80's deep pipelines need more than sm_86's 99 KiB — and its compile row says where it
 # will not launch (Kernel.device_refusal refuses it there by name).
-SMEM_A_BLOCK = {70: 96 << 10, 72: 96 << 10, 75: 64 << 10, 80: 163 << 10, 86: 99 << 10, 87: 163 << 10,
-                89: 99 << 10, 90: 227 << 10, 100: 227 << 10, 103: 227 << 10, 110: 227 << 10, 120: 99 << 10,
-                121: 99 << 10}
+SMEM_A_BLOCK = {50: 48 << 10, 52: 48 << 10, 53: 48 << 10, 60: 48 << 10, 61: 48 << 10, 62: 48 << 10,
+                70: 96 << 10, 72: 96 << 10, 75: 64 << 10, 80: 163 << 10, 86: 99 << 10, 87: 163 << 10,
+                89: 99 << 10, 90: 227 << 10, 100: 227 << 10, 101: 227 << 10, 103: 227 << 10, 110: 227 << 10,
+                120: 99 << 10, 121: 99 << 10}   # (an arch not listed, e.g. sm_88 or sm_107: no note)
 
 
 def smem_past_arch(kernel, arch, static_smem):
@@ -558,8 +559,8 @@ def smem_past_arch(kernel, arch, static_smem):
     asked, most = static_smem + kernel.geometry_at(*kernel.tile).smem_bytes, SMEM_A_BLOCK.get(arch.cc)
     if most is None or asked <= most:
         return None
-    return (f"its block asks {asked} bytes of shared memory and an sm_{arch.cc} GPU gives one at most {most}: "
-            "it will not launch there (build for an arch that has it, or declare less)")
+    return (f"will not launch on sm_{arch.cc}: its block asks {asked} bytes of shared memory, an sm_{arch.cc} GPU "
+            f"gives one at most {most} (build for an arch that has it, or declare less)")
 
 
 def check_declared_launch(kernel, image, static_smem):
@@ -786,7 +787,7 @@ def compile_table(chosen, archs, *, out=None, note=print, jobs=1):
     a cubin that cannot be written there is an "unwritten" row, and a manifest that cannot be
     written a UsageError carrying the rows (``exc.rows``: the CLI still prints them). ``jobs``:
     compiles at once, into the cache first (warm_cache); the rows are the same, in the same order."""
-    from .errors import NoNvrtcError
+    from .errors import NoNvrtcError, NvrtcPathError
     if not callable(note):
         raise UsageError(f"note is a function taking one message (print, or lambda message: None), not {note!r:.80}")
     from .validate import is_whole
@@ -819,6 +820,7 @@ def compile_table(chosen, archs, *, out=None, note=print, jobs=1):
     check_distinct_names(chosen, lambda k: k.file_stem)   # (one name, one row and one cubin file)
     compiled = warm_cache(chosen, archs, int(jobs))   # (ms of those it built: this run's, not the cache's)
     built = set()   # (kernel, arch as built): sm_90 and sm_90a asked of an arch-specific kernel build one cubin
+    short = []   # (rows whose block asks more shared memory than their arch's GPUs give: noted once, after)
     writing = None   # (the row whose cubin is being written, and what the manifest records of it)
     try:
         for kernel in chosen:
@@ -838,7 +840,7 @@ def compile_table(chosen, archs, *, out=None, note=print, jobs=1):
                     row["status"] = ("below-min-arch" if arch.cc < kernel.min_arch else
                                      "arch-specific" if not kernel.runs_on(arch.cc) else "unsupported-by-nvrtc")
                     row["detail"] = str(exc)
-                except NoNvrtcError:
+                except (NoNvrtcError, NvrtcPathError):
                     raise  # nothing at all can be compiled here
                 except (UsageError, MissingHeaderError) as exc:   # this kernel's own inputs (its source
                     row["status"], row["detail"] = "refused", str(exc)   # unreadable, no such entry, a launch
@@ -866,7 +868,7 @@ def compile_table(chosen, archs, *, out=None, note=print, jobs=1):
                         note(f"{kernel.file_stem} {cubin.arch}: {warning}")
                     if (past := smem_past_arch(kernel, cubin.arch, cubin.smem_bytes)):
                         row["detail"] = past
-                        note(f"{kernel.file_stem} {cubin.arch}: {past}")
+                        short.append(f"{kernel.file_stem} {cubin.arch}")
                     if cuobjdump:
                         row["sass_forms"] = tensor_op_forms(cubin.image, cuobjdump, kernel.entry)   # (its own code)
                         row["sass"] = base_counts(row["sass_forms"])
@@ -899,6 +901,9 @@ def compile_table(chosen, archs, *, out=None, note=print, jobs=1):
             except UsageError:
                 pass   # (a cubin left unlisted is refused by a cubin-only run, not trusted)
         raise
+    if short:
+        note(f"{len(short)} cubin(s) will not launch on GPUs of their arch (more shared memory a block than they "
+             f"give; each row's detail says how much): {', '.join(short)}")
     if out:
         try:
             write_manifest(out, rows, note)

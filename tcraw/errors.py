@@ -65,6 +65,11 @@ class NoNvrtcError(TcrawError):
     exit_code = 3
 
 
+class NvrtcPathError(UsageError):
+    """$TCRAW_NVRTC_LIBRARY names no usable NVRTC: the variable is wrong (exit 2), and nothing can
+    be compiled until it is set right — not one kernel's refusal."""
+
+
 class MissingToolError(TcrawError):
     """A CUDA tool a command runs is not on this machine — compute-sanitizer for `check --sanitize`,
     ncu for `profile` (profile.NcuNotFound) —: the request was fine, the machine lacks the tool;

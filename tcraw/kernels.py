@@ -627,8 +627,9 @@ def user_kernel(source, entry, precision, *, block, tile=(1, 1, 1), block_tile=N
     geometry = tile_geometry(block, block_tile, smem_bytes)   # what no GPU can launch: refused here
     if per_thread and block[2] > 1:   # (z has no place in one element a thread)
         raise UsageError(f"block {block} has z = {block[2]}, and with no block tile each thread is one element of "
-                         "C (x along N, y along M), so z threads would compute each element; give the (rows, cols) "
-                         "of C a block computes (--block-tile, block_tile=), or z = 1")
+                         "C (x along N, y along M), so z threads would compute each element; give z = 1, or, if "
+                         "that is meant (z threads sharing an element's K), the (rows, cols) of C a block computes "
+                         "(--block-tile, block_tile=)")
     checked_defines(defines)
     if (missing := [d for d in include_dirs if not is_dir(d)]):   # (as --include refuses it)
         raise UsageError(f"include directory {missing[0]} is not a directory (--include, include_dirs=)")

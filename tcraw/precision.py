@@ -126,7 +126,8 @@ def amax_scale(x, largest):
     (float32, as the kernel and cuBLASLt read it); 1 for an all-zero tensor. NaNs are passed
     over (they keep their own code)."""
     amax = float(np.max(np.abs(x), initial=0.0, where=~np.isnan(x)))
-    return float(np.float32(amax / largest)) if amax > 0 and math.isfinite(amax) else 1.0
+    with np.errstate(over="ignore", under="ignore"):   # (past float32: quantized_inputs refuses it by name)
+        return float(np.float32(amax / largest)) if amax > 0 and math.isfinite(amax) else 1.0
 
 
 @dataclass(frozen=True)
@@ -281,6 +282,13 @@ def quantized_inputs(precision, base_a, base_b, mode):
     sa = sb = 1.0
     if precision.scaled and mode != "int":
         sa, sb = (amax_scale(v, precision.quantize.largest) for v in (x, y))
+        for name, v, s in (("A", x, sa), ("B", y, sb)):
+            if not 0 < s < math.inf:   # (amax / largest past float32's range: every code would be lost)
+                largest = np.argmax(np.where(np.isfinite(v), np.abs(v), 0))
+                at = tuple(int(i) for i in np.unravel_index(largest, v.shape))
+                raise UsageError(f"{precision.label}: {name}'s per-tensor scale, its largest |value| ({name}{list(at)} "
+                                 f"is {float(v[at])!r}) over {precision.quantize.largest:g}, is past float32's range, "
+                                 "in which the kernel reads it; scale the inputs (|values| from about 1e-36 to 1e36)")
     with np.errstate(over="ignore"):   # (an overflow to infinity is refused by name below)
         qa, qb = precision.quantize(x / sa), precision.quantize(y / sb)
     for name, given, stored, s in (("A", base_a, qa, sa / ka), ("B", base_b, qb, sb / kb)):
@@ -317,14 +325,14 @@ def refuse_lost(precision, mode, name, given, stored, scale):
         lost = finite & ((v != np.rint(v)) | (kept != v)) if mode == "int" else finite & ~np.isfinite(kept)
         if lost.any():
             i, j = (int(t) for t in np.argwhere(lost)[0])
-            at, value, became = f"{name}[{r0 + i}, {j}]", v[i, j], kept[i, j]
+            at, value, became = f"{name}[{r0 + i}, {j}]", float(v[i, j]), float(kept[i, j])
             if mode == "int":
-                raise UsageError(f"{precision.label}: {at} is {value:g}, which it stores as {became:g}: integer "
+                raise UsageError(f"{precision.label}: {at} is {value!r}, which it stores as {became!r}: integer "
                                  "inputs (the bit-exact check) must be whole numbers the precision holds exactly; "
-                                 "pass such values, or mode \"normal\" to have them rounded and checked to a "
-                                 "tolerance")
-            raise UsageError(f"{precision.label}: {at} is {value:g}, past the largest finite value it stores (it "
-                             f"would become {became:g}); scale the inputs, or use a precision of wider range "
+                                 "pass such values, or mode \"normal\" to have them rounded (int8's scaled to fit "
+                                 "first) and checked to a tolerance")
+            raise UsageError(f"{precision.label}: {at} is {value!r}, past the largest finite value it stores (it "
+                             f"would become {became!r}); scale the inputs, or use a precision of wider range "
                              "(fp16 reaches 65504; bf16, tf32 and fp32 3.4e38; fp64 1.8e308)")
 
 

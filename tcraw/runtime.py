@@ -551,9 +551,11 @@ def launcher(fn, geometry, args):
     from .kernel import Geometry
     if not isinstance(fn, Function):
         raise UsageError(f"a launch takes a tcraw Function (Module(dev, cubin.image).function(entry)), not {fn!r:.80}")
-    if not isinstance(geometry, Geometry) or not isinstance(args, KernelArgs):
-        raise UsageError("launcher takes (Function, Geometry(grid, block, smem_bytes), KernelArgs([...])), not "
-                         f"a {type(geometry).__name__} and a {type(args).__name__}; tcraw.launch packs them for you")
+    for what, value, kind in (("geometry", geometry, Geometry), ("args", args, KernelArgs)):
+        if not isinstance(value, kind):
+            raise UsageError(f"launcher's {what} is a tcraw {kind.__name__}, not {value!r:.80}: launcher takes "
+                             "(Function, Geometry(grid, block, smem_bytes), KernelArgs([...])); tcraw.launch packs "
+                             "them for you")
     if fn.module.handle is None:
         raise Closed(f"{fn.entry}'s Module was unloaded; load the cubin again")
     fn.module.device._check()

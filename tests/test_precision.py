@@ -154,15 +154,18 @@ def test_int8_and_fp8_refuse_what_they_cannot_keep_by_name(key, bad):
 
 
 @pytest.mark.parametrize("key,mode,value,needle", [
-    ("int8", "int", 1000.0, r"A\[1, 2\] is 1000, which it stores as 127: integer inputs"),
-    ("int8", "int", 2.5, r"is 2.5, which it stores as 2"),
-    ("fp16", "int", 0.3, r"is 0.3, which it stores as 0.300049"),
-    ("fp16", "int", 2049.0, r"is 2049, which it stores as 2048"),
-    ("bf16", "int", 257.0, r"is 257, which it stores as 256"),
-    ("fp8e4m3", "int", 100.0, r"is 100, which it stores as 96"),
-    ("fp16", "normal", 1e6, r"is 1e\+06, past the largest finite value it stores \(it would become inf\)"),
+    ("int8", "int", 1000.0, r"A\[1, 2\] is 1000.0, which it stores as 127.0: integer inputs"),
+    ("int8", "int", 2.5, r"is 2.5, which it stores as 2.0"),
+    ("fp16", "int", 0.3, r"is 0.3, which it stores as 0.300048828125"),
+    ("fp16", "int", 2049.0, r"is 2049.0, which it stores as 2048.0"),
+    ("bf16", "int", 257.0, r"is 257.0, which it stores as 256.0"),
+    ("fp8e4m3", "int", 100.0, r"is 100.0, which it stores as 96.0"),
+    ("fp16", "normal", 1e6, r"is 1000000.0, past the largest finite value it stores \(it would become inf\)"),
     ("fp32", "normal", 1e300, r"past the largest finite value"),
     ("tf32", "normal", -1e39, r"would become -inf"),
+    ("fp32", "int", 16777217.0, r"is 16777217.0, which it stores as 16777216.0"),   # (every digit shown)
+    ("fp8e4m3", "normal", 1e300, r"A's per-tensor scale, its largest \|value\| \(A\[1, 2\] is 1e\+300\) over 448, is "
+                                 r"past float32's range"),
 ])
 def test_what_a_precision_cannot_keep_of_a_callers_values_is_refused_not_clamped(key, mode, value, needle):
     """Integer inputs (the bit-exact check) must be whole numbers the format holds exactly — not

@@ -12,7 +12,7 @@ import os
 import sys
 from ctypes import POINTER, byref, c_char_p, c_float, c_int, c_size_t, c_uint, c_uint64, c_void_p
 
-from ..errors import CudaError, NoDeviceError, UsageError, no_driver, no_nvrtc
+from ..errors import CudaError, NoDeviceError, NvrtcPathError, no_driver, no_nvrtc
 from . import Backend, find_library, source_bytes
 from .constants import TENSOR_MAP_L2_PROMOTION_256B
 
@@ -59,7 +59,8 @@ def _find_nvrtc():
 def _load_nvrtc():
     """The CDLL of libnvrtc, checked to export what tcraw calls; NoNvrtcError (via no_nvrtc)
     naming the library and where its path came from otherwise — or, where $TCRAW_NVRTC_LIBRARY
-    names it, a UsageError saying to set that right (the variable is wrong, not the install)."""
+    names it, an NvrtcPathError (a UsageError) saying to set that right (the variable is wrong, not the
+    install)."""
     path = _find_nvrtc()
     if not path:
         raise no_nvrtc("no libnvrtc found")
@@ -68,8 +69,9 @@ def _load_nvrtc():
 
     def refuse(why):
         if env:
-            return UsageError(f"{why}; point TCRAW_NVRTC_LIBRARY at a libnvrtc.so (a pip wheel's: "
-                              "site-packages/nvidia/cu13/lib/libnvrtc.so.13), or unset it to let tcraw find one")
+            return NvrtcPathError(f"{why}; point TCRAW_NVRTC_LIBRARY at a libnvrtc.so (a pip wheel's: "
+                                  "site-packages/nvidia/cu13/lib/libnvrtc.so.13, CUDA 12's "
+                                  "nvidia/cuda_nvrtc/lib/libnvrtc.so.12), or unset it to let tcraw find one")
         return no_nvrtc(why)
     if os.sep in path and not os.path.exists(path):
         raise refuse(f"{where}: no such file")
