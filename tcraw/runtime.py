@@ -55,10 +55,9 @@ def existing_ordinal(ordinal, backend=None):
 
 def current_device(device, what):
     """``device`` made current where it is an open tcraw Device; else a UsageError saying ``what``
-    needs one (not an AttributeError from inside tcraw)."""
-    if not callable(getattr(device, "_check", None)):
-        raise UsageError(f"{what} is made on a tcraw.Device (with tcraw.Device(0) as dev: ...), not {device!r:.80}")
-    device._check()
+    needs one (validate.device: not an AttributeError from inside tcraw)."""
+    from .validate import device as an_open_device
+    an_open_device(device, what, needs=("_check",))._check()
 
 
 # The context tcraw last made current, per thread: a Device makes its own current again when used
