@@ -24,6 +24,8 @@
 //   A_ROWS         rows of A loaded a slice when M is tiny (default 0: all of the block's)
 //   A_EDGE         a box of A past M's last row copied as up to this many 8-row boxes of real rows
 //                  (default 4; 0: whole, zeros past M) — a_copy
+//   A_SHIFT        1: a 64-row tile at M's edge copies A's last 64 rows instead, its C rows stored
+//                  shifted back (default 0) — a_shift
 //   SWAP_AB        1: compute Cᵀ = Bᵀ·Aᵀ — N along the wgmma's 64 rows, M along its n (BN any
 //                  multiple of 16 up to 256, in any cluster: its blocks along N copy BN / their
 //                  count of A's rows each): for small M, no rows of zeros; for M of a few
@@ -355,6 +357,29 @@ __device__ __forceinline__ int a_rows(int M, int row0, int box) {
     const int real = min(max(M - row0, 0), box);
     return A_EDGE && (real + 7) / 8 * 8 < box && (real + 7) / 8 <= A_EDGE ? real : box;   // (A_EDGE 0: whole)
 }
+#ifndef A_SHIFT
+#define A_SHIFT 0   // 1: a 64-row tile at M's edge copies A's last 64 rows, not a box past M (a_rows' boxes)
+#endif
+// Better than any box past M, where a tile is one consumer's 64 rows (BM = 64, unswapped) and M has
+// 64: the last 64 rows of A, all real — no zeros for the copy engine to fill, no 8-row boxes to
+// issue. The tile's accumulators then hold C's rows M − 64 .. M − 1, `shift` (64 − its real rows)
+// above its own first row, and store_c writes accumulator row r to the C box's row r − shift: its
+// real rows land in place, the rows above (the tile before's, which that tile stores) wrap to the
+// box's last `shift` rows — past M, clipped by the copy engine. No row of C is written twice, so
+// adds (stream-K) and split-K's sums are as before. a_shift: the rows the tile's box of A starts
+// above row0 (0 for a tile with M − row0 ≥ 64 real rows, or none, or where the form does not
+// shift). Bit for bit the same C as the boxes past M. But no faster where picked: on the 57 shapes
+// of scripts/shapes/a_shift.txt (picks of 64-row tiles with M past whole tiles) the picks took
+// 0.90–1.05× their time without it, 1.003× in all — slower at 7 of 9 where the edge holds 8 rows
+// or fewer (one 8-row box: 1.01–1.05×), faster at 151×1866×1691 (0.90×) and 330×1268×3615
+// (0.95×) (H100, fp16; docs/results/2026-12-07-h100-narrow-64-stages-13/, run 2). So it is off
+// unless asked — as one consumer's 64 × 64 pairs with 13 stages ask where picked
+// (wgmma.NARROW_PAIRS_CONFIG): over whole K at 96×4096×4096 they took 18.9 µs with it, 26.1 with
+// the boxes past M (run 3).
+__device__ __forceinline__ int a_shift(int M, int row0) {
+    const int real = M - row0;
+    return A_SHIFT && BM == 64 && !SWAP_AB && !A_ROWS && M >= 64 && real > 0 && real < 64 ? 64 - real : 0;
+}
 __device__ __forceinline__ unsigned a_copy_bytes(int rows, int box) {
     return (rows == box ? box : (rows + 7) / 8 * 8) * 128;
 }
@@ -603,7 +628,8 @@ __device__ __forceinline__ void team_sync(int c) {
 // warp w of the group holds rows 16w..16w+15; lane l holds row l/4 (+8) and columns 2(l%4), +1
 // of every 8-column group: d[4j..4j+3] = that pair in row r, then in row r + 8, for group j.
 __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)[BN / 2], unsigned staging,
-                                        int c, int t, int col, int row, bool add, float scale, unsigned boxes = ~0u) {
+                                        int c, int t, int col, int row, int shift, bool add, float scale,
+                                        unsigned boxes = ~0u) {
 #if SWAP_AB
     // The accumulators hold Cᵀ: lane l of warp w has n = 16w + l/4 (+8) and m = 8j + 2(l%4) (+1).
     // Each goes to row m, column n of C: scalar st.shared into boxes of BN rows (m) × 32 columns
@@ -669,7 +695,14 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
     }
 #endif
 #else
-    const int w = t % 128 / 32, lane = t % 32, r = w * 16 + lane / 4;   // r, r + 8: this thread's rows
+    // r, r8: the box rows of this thread's accumulator rows w·16 + l/4 and 8 below — `shift` rows up
+    // (a_shift: at M's edge the tile's A started that far above its first row), the rows above
+    // the box's first wrapping to its last, past M (r % 8 = r8 % 8: one swizzle for both)
+    // (Only in the forms a_shift shifts: elsewhere the code is the same as before A_SHIFT, which
+    // the wrap — t is signed — would change in every build.)
+    constexpr bool SHIFTS = A_SHIFT && BM == 64 && !A_ROWS;
+    const int w = t % 128 / 32, lane = t % 32, r0 = w * 16 + lane / 4;
+    const int r = SHIFTS ? (r0 - shift) & 63 : r0, r8 = SHIFTS ? (r + 8) & 63 : r + 8;
 #pragma unroll
     for (int q = 0; q < C_BOXES; ++q) {
         if (!(boxes >> q & 1)) continue;   // (a split tile's share: see split_epilogue)
@@ -697,7 +730,7 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
 #endif
             auto v = [&](int i) { return again ? acc_t(0) : d[4 * j + i]; };
             st_pair(buf + r * 128 + at, v(0), v(1), scale);
-            st_pair(buf + (r + 8) * 128 + at, v(2), v(3), scale);
+            st_pair(buf + r8 * 128 + at, v(2), v(3), scale);
         }
         fence_proxy_async();
         warpgroup_sync(c);
@@ -733,7 +766,7 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
 // next launch.
 __device__ __forceinline__ void split_epilogue(acc_t (&d)[BN / 2], acc_t* partials, unsigned* counter, int piece,
                                                int p, int c, int t, const TensorMap* map_c, unsigned staging,
-                                               int col, int row, float scale) {
+                                               int col, int row, int shift, float scale) {
     // (C_TAIL's last box goes with the one before, whose columns it overlaps: one piece sums both)
     constexpr int SLOTS = C_BOXES - C_TAIL;
     unsigned share = 0;   // this consumer's boxes that this piece sums
@@ -792,7 +825,7 @@ __device__ __forceinline__ void split_epilogue(acc_t (&d)[BN / 2], acc_t* partia
                 }
             }
         }
-        store_c(map_c, d, staging, c, t, col, row, false, scale, share);
+        store_c(map_c, d, staging, c, t, col, row, shift, false, scale, share);
     }
     consumers_sync();
     if (t == 0) {   // every piece has read once the count reaches 2p: nothing touches it again this launch
@@ -956,16 +989,17 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
                 int tile_m, tile_n;
                 tile_coords(tile, tiles_m, tiles_n, GROUP_M, tile_m, tile_n);
                 own_tile(tile_m, tile_n);
-                // The rows of A's box this block copies, and the bytes of A that reach it (a_rows)
+                // A's first row for the tile (at M's edge maybe above it: a_shift), the rows of its
+                // box this block copies, and the bytes of A that reach it (a_rows)
+                [[maybe_unused]] const int a_row0 = tile_m * BM - a_shift(M, tile_m * BM);   // (swapped: unused)
 #if SWAP_AB   // (A's rows are the B slot's: TILE_N rows of M, copied whole)
                 const unsigned a_bytes = A_LOAD_ROWS * 128;
 #elif SHARE_A   // its half of the rows, the other block of its pair the other half (same tile_m)
-                const int half0 = a_rows(M, tile_m * BM, A_BOX_ROWS),
-                          half1 = a_rows(M, tile_m * BM + A_BOX_ROWS, A_BOX_ROWS);
+                const int half0 = a_rows(M, a_row0, A_BOX_ROWS), half1 = a_rows(M, a_row0 + A_BOX_ROWS, A_BOX_ROWS);
                 const int rows_a = rank / CM ? half1 : half0;   // (rank / CM: its place along N)
                 const unsigned a_bytes = a_copy_bytes(half0, A_BOX_ROWS) + a_copy_bytes(half1, A_BOX_ROWS);
 #else
-                const int rows_a = a_rows(M, tile_m * BM, A_LOAD_ROWS);
+                const int rows_a = a_rows(M, a_row0, A_LOAD_ROWS);
                 const unsigned a_bytes = a_copy_bytes(rows_a, A_LOAD_ROWS);
 #endif
                 for (int kt = k0; kt < k1; ++kt, ++slice) {
@@ -974,7 +1008,7 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
                     const unsigned a_dst = stages + s * STAGE_BYTES, b_dst = a_dst + A_BYTES;
 #if B_REALIGN   // A to the stage, B's row classes to its staging boxes: all on `landed`
                     mbar_expect_tx(landed + 8 * s, a_bytes + B_STAGING_BYTES);
-                    a_copy(a_dst, map_a, map_a8, kt * BK, tile_m * BM, rows_a, A_LOAD_ROWS, landed + 8 * s, 0);
+                    a_copy(a_dst, map_a, map_a8, kt * BK, a_row0, rows_a, A_LOAD_ROWS, landed + 8 * s, 0);
 #pragma unroll
                     for (int r = rank * 8 / CLUSTER; r < (rank + 1) * 8 / CLUSTER; ++r)   // (see b_realign)
                         tma_load_2d_multicast(b_dst + B_BYTES + r * B_CLASS_BYTES, map_b,
@@ -1007,7 +1041,7 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
                                                   full + 8 * s, ((1u << CM) - 1) << CM * rn);
                     }
 #elif SHARE_A && CLUSTER == 2   // this block's half of A's rows for both blocks; all of B, its own
-                    a_copy(a_dst + rank * A_BOX_ROWS * 128, map_a, map_a8, kt * BK, tile_m * BM + rank * A_BOX_ROWS,
+                    a_copy(a_dst + rank * A_BOX_ROWS * 128, map_a, map_a8, kt * BK, a_row0 + rank * A_BOX_ROWS,
                            rows_a, A_BOX_ROWS, full + 8 * s, (1u << CLUSTER) - 1);
 #pragma unroll
                     for (int j = 0; j < B_BOXES; ++j)
@@ -1020,7 +1054,7 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
                 // of B's boxes for this block and the one below (same rank / 2)
                     {
                         const unsigned rm = rank % CM, rn = rank / CM;
-                        a_copy(a_dst + rn * A_BOX_ROWS * 128, map_a, map_a8, kt * BK, tile_m * BM + rn * A_BOX_ROWS,
+                        a_copy(a_dst + rn * A_BOX_ROWS * 128, map_a, map_a8, kt * BK, a_row0 + rn * A_BOX_ROWS,
                                rows_a, A_BOX_ROWS, full + 8 * s, 0b0101u << rm);
 #pragma unroll
                         for (int j = rm * B_BOXES / CM; j < (rm + 1) * B_BOXES / CM; ++j)
@@ -1034,7 +1068,7 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
                     }
 #else
                     // BK × A_LOAD_ROWS box of A (or its 8-row boxes of real rows)
-                    a_copy(a_dst, map_a, map_a8, kt * BK, tile_m * BM, rows_a, A_LOAD_ROWS, full + 8 * s, 0);
+                    a_copy(a_dst, map_a, map_a8, kt * BK, a_row0, rows_a, A_LOAD_ROWS, full + 8 * s, 0);
 #pragma unroll
                     for (int j = rank * B_BOXES / CLUSTER; j < (rank + 1) * B_BOXES / CLUSTER; ++j)
 #if WG_B_KMAJOR   // 64 rows (of N) × BK box of the N×K matrix
@@ -1155,6 +1189,7 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
             int tile_m, tile_n;
             tile_coords(tile, tiles_m, tiles_n, GROUP_M, tile_m, tile_n);
             own_tile(tile_m, tile_n);
+            const int shift = a_shift(M, tile_m * BM);   // (the producer's: A's box starts this far above)
             acc_t d[ATOMS][BN / 2];
 #pragma unroll
             for (int a = 0; a < ATOMS; ++a)
@@ -1228,7 +1263,7 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
                 const int block_tile = tile * CLUSTER + rank;
                 split_epilogue(d[0], partials + block_tile * p * PARTIAL_FLOATS, counters + block_tile,
                                cluster / split_round_tiles(tiles, p, clusters),
-                               p, c, t, map_c, c_buffers + c * C_BUFFER_BYTES, C_COL, C_ROW, scale);
+                               p, c, t, map_c, c_buffers + c * C_BUFFER_BYTES, C_COL, C_ROW, shift, scale);
                 return;
             }
             // A piece that is not a tile's tail adds itself after the piece that follows it: the
@@ -1252,7 +1287,7 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
 #pragma unroll
             for (int a = 0; a < ATOMS; ++a)   // (swapped, a block of 64 rows of N is 64 columns of C)
                 store_c(map_c, d[a], c_buffers + c * C_BUFFER_BYTES, c, t, C_COL + (SWAP_AB ? 64 * a : 0),
-                        C_ROW + (SWAP_AB ? 0 : 64 * a), add, scale);
+                        C_ROW + (SWAP_AB ? 0 : 64 * a), shift, add, scale);
             owed = k0 > 0;
         });
 #undef C_COL

@@ -27,6 +27,10 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
               "A_ROWS": 0,       # rows of A loaded a slice (0: the block's all; 8/16 for tiny M)
               "A_EDGE": 4,       # a box of A past M's last row: copied as up to this many 8-row boxes of
                                  # real rows, not whole with zeros (0: whole; the .cu's a_copy)
+              "A_SHIFT": 0,      # 1: a 64-row tile at M's edge (M ≥ 64, unswapped) copies A's last 64 rows and
+                                 # stores its rows shifted back (the .cu's a_shift); 0: boxes as A_EDGE says.
+                                 # Off (the picks took 1.003× the time with it; H100, 57 shapes) but in
+                                 # NARROW_PAIRS_CONFIG, whose whole-K tiles it saves 28 % at M = 96
               "SWAP_AB": 0,      # 1: Cᵀ = Bᵀ·Aᵀ, M along the wgmma's n (BN a multiple of 16; fp16, bf16)
               "PINGPONG": 0,     # 64/128: the two consumers take tiles of these rows in turn (not shared)
               "COOP": 0,         # 1–5: two consumers side by side along the wgmma's n (BN each), each over all
@@ -135,7 +139,7 @@ def wgmma_cluster_shape(tile):
 WGMMA_POSITIVE = ("CONSUMERS", "BN", "STAGES", "CLUSTER", "GROUP_M", "SPLIT_MIN_SLICES", "SPLIT_LOADS",
                   "STREAM_K_DIV", "SPLIT_MAX", "SPLIT_ROUNDS", "C_PARTS")
 # ... and those that switch something on or off: 0 or 1 (the .cu reads any other value as 1)
-WGMMA_SWITCHES = ("STREAM_K", "SPLIT_K", "SWAP_AB", "SHARE_A", "B_REALIGN", "A_LINES")
+WGMMA_SWITCHES = ("STREAM_K", "SPLIT_K", "SWAP_AB", "SHARE_A", "B_REALIGN", "A_LINES", "A_SHIFT")
 # ... of which the host's alone: not passed to NVRTC, not in a configuration's variant (its cubin
 # and prebuilt file are the same without it)
 HOST_MACROS = ("A_LINES",)
@@ -359,7 +363,8 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         workspace=wgmma_workspace(tile), tma_element=element, b_layouts=(b_layout,), max_m=tile["A_ROWS"],
         realign_b=bool(tile["B_REALIGN"]),
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
-        configs=(WGMMA_CONFIGS + NARROW_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY + SWAPPED_CONFIGS +
+        configs=(WGMMA_CONFIGS + NARROW_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY + (NARROW_PAIRS_CONFIG,) +
+                 SWAPPED_CONFIGS +
                  SWAPPED_PAIRS_CONFIGS + STREAM_B_WIDE_CONFIGS + (STREAM_B_SWAPPED_CONFIG,) + FIT_CONFIGS +
                  FIT_THREE_CONFIGS +
                  LOW_FIT_ONLY + FIT_ONE_CONFIGS + REALIGN_CONFIGS + COOP_CONFIGS +
@@ -736,6 +741,25 @@ SHARED_BOTH_CONFIG = {"CONSUMERS": 2, "BN": 128, "CLUSTER": 4, "SHARE_A": 1, "ST
 # 64×64 form's 16 — twice the pieces and their sums. So the rule takes N over 512 (N = 1024: 5 of
 # 6 faster in docs/results/2026-12-01-h200-a-edge/, run 5; N of 520–1016 not timed).
 PAIRED_ROWS_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 2, "STAGES": 8}
+# Then half as wide where those fill one round: one consumer's 64 × 64 pairs along M with 13 stages
+# — cuBLAS's form at 128×4096×4096 (nvjet_sm90_hss_64x64_64x13_2x1: 64 × 64, 13 stages, pairs along
+# M, whole K) — in place of PAIRED_ROWS_CONFIG where their units (tiles × split-K's pieces, as
+# wgmma_schedule cuts them) keep at least NARROW_PAIRS_BUSY of the clusters busy in one round, with
+# the edge tile's box of A from A's last 64 rows (A_SHIFT: at M = 96, 64 × 64 pairs over whole K
+# took 26.1 µs with the boxes past M, 18.9 with it). H100, fp16, beside the pick in one call
+# (docs/results/2026-12-07-h100-narrow-64-stages-13/, run 3, on the 35 shapes of
+# scripts/shapes/narrow_shift.txt and narrow_fresh.txt): where the pick was those pairs and 64 × 64
+# pairs filled 56–66 of 66 clusters, less time at 15 of 17 (0.891–0.995×, 0.956× geomean;
+# 96×4096×4096 0.837 → 0.939× cuBLAS, 128×4096×4096 0.870 → 0.966, 121×3776×9472 0.853 → 0.928) and
+# at most 1.1 % more at two (114×1992×13440, 94×824×9792); where they filled 36–54 (11 shapes:
+# 0.983–1.253×, 83×3328×4800 the one faster) or took two rounds (4: 1.06–1.24×), more at 14 of 15.
+# Then on 14 fresh shapes drawn where the rule fires (scripts/shapes/narrow_pairs_fresh.txt, run 4)
+# 0.972 / 0.968× the old pick's time (fp16 / bf16): less at 11 / 12, up to 3.6 / 1.9 % more at the
+# rest. 16-bit inputs only; measured on the H100 only, other SM counts in proportion
+# (clusters_held). NARROW_PAIRS_BUSY: 56 of 66 busy fires (79×1792×3968, 0.995×), 54 does not
+# (1.003–1.023×).
+NARROW_PAIRS_CONFIG = {"CONSUMERS": 1, "BN": 64, "CLUSTER": 2, "STAGES": 13, "A_SHIFT": 1}
+NARROW_PAIRS_BUSY = 0.84
 # Wider pairs where B streams from HBM: two rows of one consumer's 64 × 192 or 64 × 256 tiles in
 # clusters of 2 along M (the pair shares B's boxes), K whole, where M is two 64-row tiles (65–128),
 # K at least 64 slices (4096 at 16 bits) and one round of the pairs keeps WIDE_PAIRS_BUSY of the
@@ -1103,20 +1127,20 @@ def _owned(asked, build):
 
 
 def _with_stages(tile, picked, overrides):
-    """The macros of a picked configuration with a caller's overrides: the most stages that fit
-    the resulting tile, unless STAGES itself is overridden (WAIT_DEPTH, unless set, follows the
-    result: wgmma_wait_depth). Overrides that consumers taking turns cannot build (BN=256,
-    CONSUMERS=1, PROMOTE, CLUSTER=4) turn a pick's turns off rather than being refused; a pick's
-    sharing of A (2 × 2, 192-row tiles in pairs, swapped pairs along M) goes with its cluster when
-    the overrides reshape the cluster (CLUSTER of another size, SWAP_AB, A_ROWS, PINGPONG: taking
-    turns, clusters of 2; swapped, CONSUMERS=1 — an override that repeats the pick's own value
-    reshapes nothing); a pick of 192 rows gives way to 128 where the overrides cannot be built
-    with three consumers (wgmma_three_consumers_refuse, SWAP_AB — but a swapped pick's 192 of N
-    keeps them — PINGPONG, more stages than fit) or change its columns
-    (BN=128 over it means the measured 128×128, not 192×128, which never won); swapped tiles
-    (SWAP_AB) over an unswapped pick, or unswapped over a swapped one, run in clusters of 1 unless
-    CLUSTER is given (with SHARE_A=1 asked: 2 × 2 swapped, 2 unswapped); overrides that a pick's
-    COOP cannot build with (wgmma_coop_builds), or that swap the tile the other way (COOP's
+    """The macros of a picked configuration with a caller's overrides: the most stages that fit the
+    resulting tile (up to 8, or the pick's own where it has more), unless STAGES itself is
+    overridden (WAIT_DEPTH, unless set, follows the result: wgmma_wait_depth). Overrides that
+    consumers taking turns cannot build (BN=256, CONSUMERS=1, PROMOTE, CLUSTER=4) turn a pick's
+    turns off rather than being refused; a pick's sharing of A (2 × 2, 192-row tiles in pairs,
+    swapped pairs along M) goes with its cluster when the overrides reshape the cluster (CLUSTER of
+    another size, SWAP_AB, A_ROWS, PINGPONG: taking turns, clusters of 2; swapped, CONSUMERS=1 — an
+    override that repeats the pick's own value reshapes nothing); a pick of 192 rows gives way to
+    128 where the overrides cannot be built with three consumers (wgmma_three_consumers_refuse,
+    SWAP_AB — but a swapped pick's 192 of N keeps them — PINGPONG, more stages than fit) or change
+    its columns (BN=128 over it means the measured 128×128, not 192×128, which never won); swapped
+    tiles (SWAP_AB) over an unswapped pick, or unswapped over a swapped one, run in clusters of 1
+    unless CLUSTER is given (with SHARE_A=1 asked: 2 × 2 swapped, 2 unswapped); overrides that a
+    pick's COOP cannot build with (wgmma_coop_builds), or that swap the tile the other way (COOP's
     consumers would then split the other side), turn it off, and with it off split-K is 06's own
     unless SPLIT_K is given."""
     macros = {**tile, **picked, **overrides}
@@ -1147,8 +1171,9 @@ def _with_stages(tile, picked, overrides):
         macros["CONSUMERS"] = 2   # a 192-row pick gives way to 128 rows where the overrides need them
     if macros["B_REALIGN"] and "B_REALIGN" not in overrides and not wgmma_realign_builds(macros):
         macros["B_REALIGN"] = 0   # declared (not asked of this problem): where the configuration can take it
-    if "STAGES" not in overrides:
-        macros["STAGES"] = wgmma_max_stages(macros["CONSUMERS"], macros["BN"], rows=wgmma_rows(macros),
+    if "STAGES" not in overrides:   # (up to 8, or a pick's own more: NARROW_PAIRS_CONFIG's 13)
+        macros["STAGES"] = wgmma_max_stages(macros["CONSUMERS"], macros["BN"], max(8, picked.get("STAGES", 8)),
+                                            rows=wgmma_rows(macros),
                                             swap=macros["SWAP_AB"], realign=macros["B_REALIGN"],
                                             c_parts=macros["C_PARTS"], cols=wgmma_cols(macros))
     return macros
@@ -1259,7 +1284,8 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     sectors and its tie-break took tiles that read A in place (wgmma_sectors_take_clusters_of_4);
     small M one consumer — two rows of 64×128 tiles sharing B where K is long
     (wgmma_pairs_rows), of 64×192 or 64×256 where those fill the GPU in one round
-    (wgmma_pairs_wide); few tiles narrower ones and split-K — in 2 × 2 clusters where K is long
+    (wgmma_pairs_wide), of 64×64 in place of 64×128 where those fill one round
+    (wgmma_pairs_narrow); few tiles narrower ones and split-K — in 2 × 2 clusters where K is long
     (wgmma_shares_both) — short K tiles taken in turn (wgmma_takes_turns), M of 129–208 one
     swapped tile that covers it, in clusters of 4 or 2 along N (wgmma_swaps_one_tile), and M of a
     few hundred swapped tiles that fit it, in clusters along N sharing A's rows, or 2 × 2 sharing
@@ -1296,9 +1322,9 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     # cuBLAS's coopB tiles only over one of the ranking's own configurations, as they were measured
     # (its pick, or the one wgmma_leaves_clusters_of_one takes): not over another rule's tiles
     if any(ruled == entry[4] for entry in ranked):
-        return wgmma_coops(m, n, k, sms, ruled, elem_bytes, stream_k) or \
+        ruled = wgmma_coops(m, n, k, sms, ruled, elem_bytes, stream_k) or \
             (ruled == picked and wgmma_narrows(m, n, k, sms, ranked, picked, elem_bytes, stream_k)) or ruled
-    return ruled
+    return dict(NARROW_PAIRS_CONFIG) if wgmma_pairs_narrow(m, n, k, sms, ruled, elem_bytes) else ruled
 
 
 def wgmma_narrows(m, n, k, sms, ranked, picked, elem_bytes=2, stream_k=True):
@@ -1568,6 +1594,17 @@ def wgmma_pairs_rows(m, n, k, picked, elem_bytes=2):
     one_64 = {"CONSUMERS": 1, "BN": 64, "CLUSTER": 1, "SWAP_AB": 0, "PINGPONG": 0}
     return elem_bytes == 2 and 64 < m <= 128 and n > 512 and k * elem_bytes >= 64 * WGMMA_ROW_BYTES and \
         all(picked.get(name, 0) == value for name, value in one_64.items())
+
+
+def wgmma_pairs_narrow(m, n, k, sms, picked, elem_bytes=2):
+    """Whether one consumer's 64 × 64 pairs along M (NARROW_PAIRS_CONFIG) take the place of
+    ``picked``: 64 × 128 pairs (PAIRED_ROWS_CONFIG — the ranking's or wgmma_pairs_rows'), 16-bit
+    inputs, M of 65 to 128, and 64 × 64 pairs' units (tiles × split-K's pieces) in one round
+    keeping NARROW_PAIRS_BUSY of the clusters busy (see NARROW_PAIRS_CONFIG)."""
+    if picked != PAIRED_ROWS_CONFIG or elem_bytes != 2 or not 64 < m <= 128:
+        return False
+    tiles, _, clusters, pieces, _ = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **NARROW_PAIRS_CONFIG}, elem_bytes)
+    return NARROW_PAIRS_BUSY * clusters <= tiles * pieces <= clusters
 
 
 def wgmma_pairs_wide(m, n, k, sms, elem_bytes=2):

@@ -426,16 +426,16 @@ def test_every_06_configuration_compiles_without_spills_and_states_its_launch(ke
     """Each configuration the heuristic can pick builds (its tcraw_launch agrees with the
     registry's geometry, which compile_cubin checks) with no spills and HGMMA in its SASS."""
     configs = kernels.KERNELS[f"wgmma_tma_{key}"].configurations()
-    # + turns, wide pairs (64×192), the two swapped for M ≤ 32 (in clusters of 1, and of 2 where B's
-    # rows lie off lines) and the four of three consumers (16–64 of M), the swapped 64×48 streaming B
-    # for M of 33–48, the swapped that fit M (FIT_CONFIGS; three consumers' two: FIT_THREE_CONFIGS; one
-    # tile of M in clusters of 4 at widths FIT_CONFIGS lacks: LOW_FIT_ONLY; one consumer's halves of
-    # M: FIT_ONE_CONFIGS), B realigned (64 and 128 columns), 09, 10 (K's pieces through the
-    # workspace, in a cluster); cuBLAS's coopB tiles (COOP_CONFIGS); the 192-row tiles narrower than
-    # 192 (NARROW_CONFIGS)
+    # + turns, wide pairs (64×192), narrow pairs (64×64, 13 stages), the two swapped for M ≤ 32 (in
+    # clusters of 1, and of 2 where B's rows lie off lines) and the four of three consumers (16–64 of
+    # M), the swapped 64×48 streaming B for M of 33–48, the swapped that fit M (FIT_CONFIGS; three
+    # consumers' two: FIT_THREE_CONFIGS; one tile of M in clusters of 4 at widths FIT_CONFIGS lacks:
+    # LOW_FIT_ONLY; one consumer's halves of M: FIT_ONE_CONFIGS), B realigned (64 and 128 columns), 09,
+    # 10 (K's pieces through the workspace, in a cluster); cuBLAS's coopB tiles (COOP_CONFIGS); the
+    # 192-row tiles narrower than 192 (NARROW_CONFIGS)
     assert kernels.WIDE_PAIRS_ONLY == kernels.WIDE_PAIRS_CONFIGS[:1]   # (64×256 pairs: a candidate already)
     assert len({c.file_stem for c in configs}) == len(configs) == \
-        len(kernels.WGMMA_CONFIGS) + len(wgmma.NARROW_CONFIGS) + 16 + len(kernels.FIT_CONFIGS) + \
+        len(kernels.WGMMA_CONFIGS) + len(wgmma.NARROW_CONFIGS) + 17 + len(kernels.FIT_CONFIGS) + \
         len(kernels.FIT_THREE_CONFIGS) + len(kernels.LOW_FIT_ONLY) + len(kernels.FIT_ONE_CONFIGS) + \
         len(kernels.COOP_CONFIGS)
     for config in configs:
@@ -905,8 +905,10 @@ def test_two_rows_of_one_consumers_tiles_pair_up_where_k_is_long():
     slower = [(120, 4096, 1024), (128, 2560, 2048), (124, 4096, 2048), (120, 2560, 2048), (66, 2048, 2048),
               (71, 512, 14336), (69, 512, 8192), (118, 512, 5000), (115, 512, 5000)]
     one_64 = {"CONSUMERS": 1, "BN": 64, "CLUSTER": 1, "STAGES": 8}
-    for shape in faster:
-        assert kernels.wgmma_config(*shape, 132) == kernels.PAIRED_ROWS_CONFIG, shape
+    for shape in faster:   # (or half as wide where those fill one round: wgmma_pairs_narrow, tested below)
+        narrow = kernels.wgmma_pairs_narrow(*shape, 132, kernels.PAIRED_ROWS_CONFIG)
+        assert kernels.wgmma_config(*shape, 132) == \
+            (kernels.NARROW_PAIRS_CONFIG if narrow else kernels.PAIRED_ROWS_CONFIG), shape
         for elem_bytes in (1, 4):   # FP8/INT8, TF32: not measured (the model may pick the same tiles itself)
             assert not kernels.wgmma_pairs_rows(*shape, one_64, elem_bytes=elem_bytes), shape
     for shape in slower:
@@ -921,8 +923,42 @@ def test_two_rows_of_one_consumers_tiles_pair_up_where_k_is_long():
     assert not kernels.wgmma_pairs_rows(128, 4096, 4032, one_64)
     assert not kernels.wgmma_pairs_rows(128, 4096, 8192, one_64, elem_bytes=1)
     assert not kernels.wgmma_pairs_rows(128, 4096, 4096, {**one_64, "CLUSTER": 2})
-    defines = kernels.KERNELS["wgmma_tma_bf16"].configured(100, 1024, 11008, 132).defines
+    defines = kernels.KERNELS["wgmma_tma_bf16"].configured(106, 1536, 8192, 132).defines
     assert {"CONSUMERS=1", "BN=128", "CLUSTER=2", "STAGES=8", "WAIT_DEPTH=1"} <= set(defines)
+
+
+def test_two_rows_pair_64_by_64_tiles_where_those_fill_one_round():
+    """wgmma_pairs_narrow: one consumer's 64 × 64 pairs along M with 13 stages and the edge tile's
+    A from its last 64 rows (kernels.NARROW_PAIRS_CONFIG) replace 64 × 128 pairs
+    (PAIRED_ROWS_CONFIG) where their units keep 84 % or more of the clusters busy in one round —
+    16-bit inputs, M of 65 to 128 — at the shapes where they measured faster, not where they
+    measured slower (H100, docs/results/2026-12-07-h100-narrow-64-stages-13/, run 3); and the
+    registry's 06 builds them with 13 stages."""
+    faster = [(96, 4096, 4096), (128, 4096, 4096), (121, 3776, 9472), (128, 4096, 11008), (116, 3952, 9280),
+              (90, 4032, 12864), (70, 1024, 15488), (78, 1408, 5056), (104, 1216, 16384), (128, 2048, 8192),
+              (92, 1920, 3968), (122, 1840, 12160), (65, 2000, 6400), (87, 3648, 9088), (79, 1792, 3968)]
+    # (it takes 114×1992×13440 and 94×824×9792 too, 0.8 and 1.1 % slower there; it leaves out
+    # 83×3328×4800, 52 of 66 clusters busy, where the narrow pairs took 0.983× the time)
+    slower = [(70, 1672, 5312), (118, 1472, 6400), (85, 1151, 13632), (72, 1490, 15872), (105, 1600, 10240),
+              (80, 6755, 6720), (100, 3072, 6144), (94, 2304, 4544), (100, 2304, 4800), (73, 6664, 5120),
+              (85, 6960, 10368), (124, 2368, 8256), (112, 6144, 4096), (124, 2352, 13184)]
+    paired = kernels.PAIRED_ROWS_CONFIG
+    for shape in faster:
+        assert kernels.wgmma_config(*shape, 132) == kernels.NARROW_PAIRS_CONFIG, shape
+        for elem_bytes in (1, 4):   # (8-bit and TF32: not measured)
+            assert not kernels.wgmma_pairs_narrow(*shape, 132, paired, elem_bytes), shape
+    for shape in slower:
+        assert kernels.wgmma_config(*shape, 132) == paired, shape
+    # what each condition keeps out, the others met: another pick, three tile rows, and 50 clusters
+    # (100 SMs), where 128×4096×4096's 64 units take two rounds
+    assert kernels.wgmma_pairs_narrow(128, 4096, 4096, 132, paired)
+    assert not kernels.wgmma_pairs_narrow(128, 4096, 4096, 132, {**paired, "STAGES": 7})
+    assert not kernels.wgmma_pairs_narrow(129, 4096, 4096, 132, paired)
+    assert not kernels.wgmma_pairs_narrow(128, 4096, 4096, 100, paired)
+    fp16 = kernels.KERNELS["wgmma_tma_fp16"]
+    assert {"BN=64", "CLUSTER=2", "STAGES=13", "A_SHIFT=1"} <= set(fp16.configured(96, 4096, 4096, 132).defines)
+    # an override that changes the tile takes the most stages that fit it, up to the pick's 13
+    assert "STAGES=8" in fp16.configured(96, 4096, 4096, 132, {"BN": 128}).defines
 
 
 def test_swapped_tiles_that_fit_m_replace_picks_in_clusters_along_n():
@@ -1918,7 +1954,7 @@ def test_an_sm_count_too_small_for_a_cluster_still_gets_a_pick():
 
 
 @pytest.mark.parametrize("overrides, needle", [
-    ({"SHARE_A": 2}, "SHARE_A=2: STREAM_K/SPLIT_K/SWAP_AB/SHARE_A/B_REALIGN/A_LINES each switch"),
+    ({"SHARE_A": 2}, "SHARE_A=2: STREAM_K/SPLIT_K/SWAP_AB/SHARE_A/B_REALIGN/A_LINES/A_SHIFT each switch"),
     ({"STREAM_K": 7}, "STREAM_K=7"), ({"SPLIT_K": 3}, "SPLIT_K=3"),
     ({"SWAP_AB": 2, "BN": 32, "CLUSTER": 1}, "SWAP_AB=2"),
     ({"SPLIT_MAX": 0}, "SPLIT_MAX=0: it is a whole number from 1"), ({"A_LINES": 2}, "A_LINES=2"),

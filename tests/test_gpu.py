@@ -713,6 +713,49 @@ def test_06_tiles_at_m_edge_copy_only_rows_of_a_within_it(device, host_problems,
                 assert cut.tobytes() == zeros.tobytes(), (real, n, k, mode, rec.config)
 
 
+# A 64-row tile at M's edge copies A's last 64 rows and stores its rows shifted back (A_SHIFT): each
+# form whose tile is 64 rows — one consumer's in clusters of 1 and 2 along M (64 × 64 pairs with 13
+# stages: wgmma_pairs_narrow's pick), a pair sharing A's halves, two consumers taking turns, B
+# realigned in place — with 1 to 63 real rows past whole tiles, whole, cut along K (split-K) and
+# by stream-K; 06, and 07 (B K-major; a 16-bit C, s32).
+A_SHIFT_FORMS = [{"CONSUMERS": 1, "BN": 64, "CLUSTER": 1}, {"CONSUMERS": 1, "BN": 128, "CLUSTER": 2},
+                 {"CONSUMERS": 1, "BN": 64, "CLUSTER": 2, "STAGES": 13},   # (NARROW_PAIRS_CONFIG's)
+                 {"CONSUMERS": 1, "BN": 128, "CLUSTER": 2, "SHARE_A": 1},
+                 {"CONSUMERS": 2, "BN": 128, "PINGPONG": 64, "CLUSTER": 1},
+                 {"CONSUMERS": 1, "BN": 128, "CLUSTER": 2, "B_REALIGN": 1}]
+
+
+@pytest.mark.parametrize("key, config", [("fp16", form) for form in A_SHIFT_FORMS] +
+                         [("fp8e4m3bf16", form) for form in A_SHIFT_FORMS[:2]] + [("int8", A_SHIFT_FORMS[1])],
+                         ids=lambda v: v if isinstance(v, str) else "+".join(f"{k}={x}" for k, x in v.items()))
+def test_06_07_tiles_at_m_edge_copy_a_from_its_last_64_rows(device, host_problems, key, config):
+    """Verified, every element written, integers exact, and the same bits as the same build with
+    A_SHIFT=0 (the edge tile's box of A past M: 8-row boxes or zeros)."""
+    kernel = kernels.wgmma_kernel(key)
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    config = {"SWAP_AB": 0, "A_SHIFT": 1, **config}   # (a swapped pick would keep its own tiles)
+    schedules = [config, {**config, "SPLIT_K": 0}]   # (the pick's cut along K where K is long)
+    if kernels.PRECISIONS[key].out_dtype.itemsize == 4:   # (a 16-bit C turns stream-K off)
+        schedules.append({**config, "SPLIT_K": 0, "STREAM_K_ROUNDS": 0})   # (every tile cut by stream-K)
+    for m in (67, 100, 127, 129, 228):   # (3, 36, 63, 1 and 36 real rows; 129: a pair's second tile past M)
+        # (the second: stream-K where asked; N off 8 where B is realigned, its rows off 16 bytes)
+        for n, k in [(1003, 997), (1021 if config.get("B_REALIGN") else 1024, 4096)]:
+            for cfg in schedules:
+                for mode in ("int", "normal"):
+                    hp = host_problems(key, m, n, k, mode)
+                    rec, shifted = run_matmul(device, kernel, hp, iters=1, warmup=0, config=cfg, keep_output=True)
+                    built = wgmma_macros(rec.config.split(","))
+                    assert all(built[name] == value for name, value in cfg.items()), rec.config
+                    assert rec.passed and rec.unwritten == 0, (m, n, k, mode, rec.config, rec.max_rel_err, rec.bad)
+                    if mode == "int" and hp.tolerance() == 0.0:
+                        assert rec.max_abs_err == 0.0, (m, n, k, rec.config)
+                    boxes, past = run_matmul(device, kernel, hp, iters=1, warmup=0, config={**cfg, "A_SHIFT": 0},
+                                             keep_output=True)
+                    assert "A_SHIFT=0" in boxes.config and boxes.passed, boxes.config   # (not the same build twice)
+                    assert shifted.tobytes() == past.tobytes(), (m, n, k, mode, rec.config)
+
+
 @pytest.mark.parametrize("config", [{"SWAP_AB": 1, "BN": 16, "CLUSTER": 1, "CONSUMERS": 2},
                                     {"SWAP_AB": 1, "BN": 32, "CLUSTER": 1, "CONSUMERS": 2, "WAIT_DEPTH": 0},
                                     {"SWAP_AB": 1, "BN": 32, "CLUSTER": 1, "CONSUMERS": 1},
