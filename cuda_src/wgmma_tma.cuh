@@ -376,9 +376,10 @@ __device__ __forceinline__ int a_rows(int M, int row0, int box) {
 // unless asked — as one consumer's 64 × 64 pairs with 13 stages ask where picked
 // (wgmma.NARROW_PAIRS_CONFIG): over whole K at 96×4096×4096 they took 18.9 µs with it, 26.1 with
 // the boxes past M (run 3).
+constexpr bool A_SHIFTS = A_SHIFT && BM == 64 && !SWAP_AB && !A_ROWS;   // (the forms that shift)
 __device__ __forceinline__ int a_shift(int M, int row0) {
     const int real = M - row0;
-    return A_SHIFT && BM == 64 && !SWAP_AB && !A_ROWS && M >= 64 && real > 0 && real < 64 ? 64 - real : 0;
+    return A_SHIFTS && M >= 64 && real > 0 && real < 64 ? 64 - real : 0;
 }
 __device__ __forceinline__ unsigned a_copy_bytes(int rows, int box) {
     return (rows == box ? box : (rows + 7) / 8 * 8) * 128;
@@ -698,11 +699,10 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
     // r, r8: the box rows of this thread's accumulator rows w·16 + l/4 and 8 below — `shift` rows up
     // (a_shift: at M's edge the tile's A started that far above its first row), the rows above
     // the box's first wrapping to its last, past M (r % 8 = r8 % 8: one swizzle for both)
-    // (Only in the forms a_shift shifts: elsewhere the code is the same as before A_SHIFT, which
-    // the wrap — t is signed — would change in every build.)
-    constexpr bool SHIFTS = A_SHIFT && BM == 64 && !A_ROWS;
+    // (Only in the forms that shift, A_SHIFTS: elsewhere the code is the same as before A_SHIFT,
+    // which the wrap — t is signed — would change in every build.)
     const int w = t % 128 / 32, lane = t % 32, r0 = w * 16 + lane / 4;
-    const int r = SHIFTS ? (r0 - shift) & 63 : r0, r8 = SHIFTS ? (r + 8) & 63 : r + 8;
+    const int r = A_SHIFTS ? (r0 - shift) & 63 : r0, r8 = A_SHIFTS ? (r + 8) & 63 : r + 8;
 #pragma unroll
     for (int q = 0; q < C_BOXES; ++q) {
         if (!(boxes >> q & 1)) continue;   // (a split tile's share: see split_epilogue)

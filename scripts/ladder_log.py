@@ -5,6 +5,8 @@ docs/results/ (each run from the repository root):
     geomean(xs)
     ladder(path)  prints every shape's µs and × cuBLAS per variant, each variant's geomean ×
                   cuBLAS and, where the first variant is the pick, each one's time over the pick's
+    over_pick(path)  prints every shape's µs per variant with its time over the pick's, and the
+                  pick × cuBLAS — once every row of the log is verified (PASS)
     before_after(key, before, after)  a line summing up a rule's pick against the one before it
     label_for(t, config)  the variant of a shape's row ``t`` that ran ``config`` (a pick, as a dict)
     pick_with_rule_held(m, n, k, rule, top_m)  06's pick (132 SMs) with wgmma.<rule> held to M ≤ top_m
@@ -48,6 +50,20 @@ def ladder(path):
             over = [t[label] / t[labels[0]] for t in table.values()]
             print(f"  v{i} time / the pick's: geomean {geomean(over):.3f}, range {min(over):.3f}–{max(over):.3f}, "
                   f"slower at {sum(o > 1 for o in over)} of {len(over)}")
+    print()
+
+
+def over_pick(path):
+    lines = [line for line in path.read_text().splitlines() if ROW.match(line)]
+    assert lines and all(" PASS " in line for line in lines), path.name   # (every row verified)
+    table = rows(path)
+    labels = list(next(iter(table.values())))
+    print(f"## {path.name}: µs (× the pick's time); the pick × cuBLAS")
+    for shape, t in table.items():
+        cells = [f"{t[label]:.2f}" + ("" if label in ("cublas", "picked") else f" ({t[label] / t['picked']:.3f})")
+                 for label in labels]
+        print(shape, *cells, f"{t['cublas'] / t['picked']:.3f}", sep=" | ")
+    print("columns:", *labels, sep="\n  ")
     print()
 
 

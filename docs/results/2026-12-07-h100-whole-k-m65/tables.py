@@ -1,21 +1,14 @@
 """Run from the repository root: each variant's time over the pick's, shape by shape, from the
-tune_ladder logs here (their table rows: kernel, precision, shape, median ms, ..., check)."""
+tune_ladder logs here (scripts/ladder_log.py's over_pick).
+
+    python docs/results/2026-12-07-h100-whole-k-m65/tables.py > docs/results/2026-12-07-h100-whole-k-m65/tables.txt
+"""
+import sys
 from pathlib import Path
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[2] / "scripts"))
+from ladder_log import over_pick   # noqa: E402  (scripts/: the logs' reader)
+
 for log in sorted(HERE.glob("run*_whole_k_*.txt")):
-    rows = [r for r in map(str.split, log.read_text().splitlines()) if len(r) > 3 and "→" in r[1] and r[0].startswith(("cublas", "wgmma_"))]
-    assert rows and all("PASS" in r for r in rows), log.name
-    times, order = {}, []
-    for r in rows:
-        name = r[0].split("[", 1)[1].removesuffix("]") if "[" in r[0] else r[0]
-        times[name, r[2]] = float(r[3]) * 1000
-        order += [name] if name not in order else []
-    print(f"## {log.name}: µs (× the pick's time); the pick × cuBLAS")
-    for shape in dict.fromkeys(r[2] for r in rows):
-        picked = times["picked", shape]
-        cells = [f"{times[n, shape]:.2f}" + ("" if n in ("cublas", "picked") else f" ({times[n, shape] / picked:.3f})")
-                 for n in order]
-        print(shape, *cells, f"{times['cublas', shape] / picked:.3f}", sep=" | ")
-    print("columns:", *order, sep="\n  ")
-    print()
+    over_pick(log)
