@@ -149,11 +149,12 @@
 #          (scripts/shapes/survey_fresh_3.txt, drawn at session 42), fp16 and bf16
 #   survey4 (issue 14) the same on a fourth draw (scripts/shapes/survey_fresh_4.txt, drawn at session 52)
 #   survey5 (issue 14) the same on a fifth draw (scripts/shapes/survey_fresh_5.txt, drawn at session 54),
-#          SURVEY_PRECISIONS (fp16 bf16; survey3–9 all take it)
+#          SURVEY_PRECISIONS (fp16 bf16; survey3–10 all take it)
 #   survey6 (issue 14) the same on a sixth draw (scripts/shapes/survey_fresh_6.txt, drawn at session 56)
 #   survey7 (issue 14) the same on a seventh draw (scripts/shapes/survey_fresh_7.txt, drawn at session 62)
 #   survey8 (issue 14) the same on an eighth draw (scripts/shapes/survey_fresh_8.txt, drawn at session 66)
 #   survey9 (issue 14) the same on a ninth draw (scripts/shapes/survey_fresh_9.txt, drawn at session 68)
+#   survey10 (issue 14) the same on a tenth draw (scripts/shapes/survey_fresh_10.txt, drawn at session 76)
 #   smallm (issue 14) M ≤ 32 against a large B (scripts/shapes/small_m_big_b.txt): the pick beside stream-K
 #          over the whole problem (STREAM_K_ROUNDS=0; and for stretches that save few slices) and one consumer's
 #          64-column swapped tiles (BN 16, 32) cut after their whole round; then unswapped picks that fill less
@@ -1041,7 +1042,7 @@ or 07_bf16_c_with or swapped_operands or trace_covers_every_call" pitched
   survey2)
     pitch_rows_checks
     SURVEY_SHAPES=scripts/shapes/survey_fresh_2.txt survey fp16 bf16 ;;
-  survey[3-9])
+  survey[3-9]|survey10)
     SURVEY_SHAPES=scripts/shapes/survey_fresh_${part#survey}.txt survey ${SURVEY_PRECISIONS:-fp16 bf16} ;;
   smallm)
     c1=SWAP_AB=1,CONSUMERS=1,CLUSTER=1,STAGES=8,STREAM_K_ROUNDS=0

@@ -2,7 +2,8 @@
 with cuBLAS, in one process, on the same buffers — each shape timed under both pickers (with
 --without, the rule without the forms given — kernels.FIT_FORMS, or "split": 2 × 2 cut along K,
 FIT_SPLIT_SLICES; with --rule wgmma_swaps_one_tile, wgmma_leaves_clusters_of_one, wgmma_coops,
-wgmma_fits_one_consumer or wgmma_sectors_take_clusters_of_4, with and without that rule instead).
+wgmma_fits_one_consumer, wgmma_sectors_take_clusters_of_4 or wgmma_tall_rows, with and without that
+rule instead).
 With --fits, the pick beside swapped tiles fitted to each shape's M — BN the least width that
 covers M in 2 or 3 tiles — in clusters of 1, 2 and 4 along N (sharing A's rows); or the forms
 given, TILES:CLUSTER[:SA] or TILES:CLUSTER:C1 each (SA: SHARE_A, pairs of the cluster along M
@@ -13,6 +14,7 @@ sharing B's columns too; C1: one consumer, tiles of 64 rows of N, not 128).
     python scripts/swap_fit_study.py --shapes scripts/shapes/low_fit_fresh.txt --rule wgmma_swaps_one_tile
     python scripts/swap_fit_study.py --shapes scripts/shapes/fit_one_fresh.txt --rule wgmma_fits_one_consumer
     python scripts/swap_fit_study.py --shapes scripts/shapes/cluster_one_rule.txt --rule wgmma_leaves_clusters_of_one
+    python scripts/swap_fit_study.py --shapes scripts/shapes/tall_fresh.txt --rule wgmma_tall_rows
     python scripts/swap_fit_study.py --shapes scripts/shapes/swap_clusters.txt --fits
     python scripts/swap_fit_study.py --shapes scripts/shapes/swap_clusters.txt --fits 3:4 2:4:SA 2:2:SA
     python scripts/swap_fit_study.py --shapes scripts/shapes/tiny_swap.txt --fits 1:1:C1 1:2:C1 1:2
@@ -31,8 +33,9 @@ from tcraw.bench import bench_vs_cublas, parse_shapes, suite_summary  # noqa: E4
 from tcraw.errors import UsageError, run_main  # noqa: E402
 
 
+# the rules --rule holds off
 RULES = ("wgmma_swaps_to_fit", "wgmma_swaps_one_tile", "wgmma_leaves_clusters_of_one", "wgmma_coops",
-         "wgmma_fits_one_consumer", "wgmma_sectors_take_clusters_of_4")   # the rules --rule holds off
+         "wgmma_fits_one_consumer", "wgmma_sectors_take_clusters_of_4", "wgmma_tall_rows")
 
 
 def picker_before(elem_bytes, forms=None, name=RULES[0]):

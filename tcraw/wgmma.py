@@ -364,7 +364,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         realign_b=bool(tile["B_REALIGN"]),
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
         configs=(WGMMA_CONFIGS + NARROW_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY + (NARROW_PAIRS_CONFIG,) +
-                 SWAPPED_CONFIGS +
+                 (TALL_CONFIG,) + SWAPPED_CONFIGS +
                  SWAPPED_PAIRS_CONFIGS + STREAM_B_WIDE_CONFIGS + (STREAM_B_SWAPPED_CONFIG,) + FIT_CONFIGS +
                  FIT_THREE_CONFIGS +
                  LOW_FIT_ONLY + FIT_ONE_CONFIGS + REALIGN_CONFIGS + COOP_CONFIGS +
@@ -428,9 +428,12 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
 # round, and only 64×128's rate moved, 3.6 → 3.8. Then 33 of the grid's picks move; on the 31
 # shapes measured with 9 of the 12 candidates (old pick as it ran against the new one) the pick
 # is 0.8 % off the fastest configuration timed (geomean; 2.6 % before), none slower than the old
-# pick by more than 1.6 %. 192-row tiles (three consumers) came last, at 128×256's rate: ROWS_192.
+# pick by more than 1.6 %. 192-row tiles (three consumers) came last, at 128×256's rate: ROWS_192
+# — and 192 × 128 at 192 × 192's, weighed only by wgmma_tall_rows (see TALL_CONFIG; at 4.7, 128 ×
+# 128's, that rule would take 9 of the 16 shapes it was timed faster at, at 5.0 11; neither any of
+# the six it was slower at).
 WGMMA_SM_TFLOPS = {(2, 256): 5.0, (2, 192): 4.8, (2, 128): 4.7, (2, 64): 3.3, (1, 256): 3.9, (1, 128): 3.8,
-                   (1, 64): 2.9, (3, 192): 5.0}
+                   (1, 64): 2.9, (3, 192): 5.0, (3, 128): 5.0}
 # Unswapped tiles of widths between multiples of 64 (BN in 16s: B's last 64-column box read BN
 # into it) bring whole boxes of B (wgmma_b_cols): per slice the bytes, the L2's requests and the
 # shared memory of the width rounded up to 64 — and run at its rate. H100, fp16, one call
@@ -760,6 +763,37 @@ PAIRED_ROWS_CONFIG = {"CONSUMERS": 1, "BN": 128, "CLUSTER": 2, "STAGES": 8}
 # (1.003–1.023×).
 NARROW_PAIRS_CONFIG = {"CONSUMERS": 1, "BN": 64, "CLUSTER": 2, "STAGES": 13, "A_SHIFT": 1}
 NARROW_PAIRS_BUSY = 0.84
+# Tall, skinny problems: N of at most TALL_MOST_N, K of at most TALL_MOST_K, and M where three
+# consumers' 192 × 128 tiles (TALL_CONFIG) cover them in one round with at least TALL_BUSY of the
+# SMs busy. There the model's 128-row tiles leave SMs idle in their one round (12288×256×1024: 96
+# tiles of 128 × 256) or take a second (24576×128×1024: 192 of 128 × 128), and each block's C is
+# all of its epilogue: a block runs one tile, so its stores hide behind no other tile's MMAs (the
+# copy engine's C stores took 20 % of the pick's time at 16384×256×1024: session 76, run 3).
+# cuBLAS runs 192 of M × 128 of N there (nvjet_sm90_hss_128x192_64x5_2x1_v_bz_coopB at
+# 12288×256×1024, 128 blocks). H100, fp16 (docs/results/2026-12-07-h100-tall-skinny/):
+# - run 4, scripts/shapes/tall_192.txt: in clusters of 1 0.950× the pick's time (geomean), less at
+#   all 8 shapes (0.894–0.981; 6144×512×1024 0.846 → 0.947× cuBLAS, 12288×256×1024 0.869 →
+#   0.919); in pairs along M 0.956×; in pairs along N sharing A up to 1.32× where N is not an even
+#   number of 128-column tiles.
+# - run 5, 14 shapes drawn where a first rule fired (one round, the busiest block's MMAs cut to
+#   90 %; scripts/shapes/tall_fresh.txt): 0.999× (fp16) and 0.997× (bf16), less at 8 of 14 — and
+#   up to 1.11× where A's rows lie off 128-byte lines and N takes two or four column tiles
+#   (12544×216×800, 11408×248×1136, 6320×480×1904), where 192-row boxes ask the L2 for more of
+#   A's split rows a block. The model's requests term counts those: with 192 × 128 at 192 × 192's
+#   rate (WGMMA_SM_TFLOPS), of the 22 shapes of runs 4–5 it models 11 at most TALL_SAVES of the
+#   pick's time — all faster, 0.894–0.981 — and the six slower above it (five faster too: four
+#   within 1.3 % of the pick in the model, 12544×208×288 5 % behind). So the rule weighs them by
+#   the model.
+# - run 6, 14 shapes drawn where the rule fires (scripts/shapes/tall_fresh_2.txt): 0.975 / 0.980×
+#   the old pick's time (fp16 / bf16), less at 10 / 9; up to 3.3 / 3.8 % more at N of 183–248,
+#   where 192 × 128 takes two column tiles and the old pick's 128 × 256 or 128 × 192 one.
+# 192 × 128 lost wherever it was timed on wider problems (docs/results/2026-12-01-h200-rows-192/:
+# 2048³ +38 %, 4096³ +8 %), hence N and K. 16-bit inputs only; measured on the H100 only, other
+# SM counts in proportion.
+TALL_CONFIG = {"CONSUMERS": 3, "BN": 128, "CLUSTER": 1, "SHARE_A": 0, "STAGES": wgmma_max_stages(3, 128)}
+TALL_MOST_N, TALL_MOST_K = 512, 2048
+TALL_BUSY = 0.9
+TALL_SAVES = 0.99
 # Wider pairs where B streams from HBM: two rows of one consumer's 64 × 192 or 64 × 256 tiles in
 # clusters of 2 along M (the pair shares B's boxes), K whole, where M is two 64-row tiles (65–128),
 # K at least 64 slices (4096 at 16 bits) and one round of the pairs keeps WIDE_PAIRS_BUSY of the
@@ -1137,7 +1171,8 @@ def _with_stages(tile, picked, overrides):
     override that repeats the pick's own value reshapes nothing); a pick of 192 rows gives way to
     128 where the overrides cannot be built with three consumers (wgmma_three_consumers_refuse,
     SWAP_AB — but a swapped pick's 192 of N keeps them — PINGPONG, more stages than fit) or change
-    its columns (BN=128 over it means the measured 128×128, not 192×128, which never won); swapped
+    its columns (BN=128 over it means the measured 128×128, not 192×128, which never won there; a
+    pick's own 192 × 128, TALL_CONFIG, keeps its rows); swapped
     tiles (SWAP_AB) over an unswapped pick, or unswapped over a swapped one, run in clusters of 1
     unless CLUSTER is given (with SHARE_A=1 asked: 2 × 2 swapped, 2 unswapped); overrides that a
     pick's COOP cannot build with (wgmma_coop_builds), or that swap the tile the other way (COOP's
@@ -1163,9 +1198,11 @@ def _with_stages(tile, picked, overrides):
     if picked.get("COOP") and not macros["COOP"] and "SPLIT_K" not in overrides:
         macros["SPLIT_K"] = tile["SPLIT_K"]   # ... or COOP=0 asked: split-K as 06 declares it (COOP refuses it)
     swapped_three = picked.get("SWAP_AB") and macros["SWAP_AB"]   # (192 of N; past 192 of M: two consumers, below)
+    # (an unswapped 192-row pick's own width too: TALL_CONFIG's 128)
+    widths = THREE_WIDTHS + ((picked["BN"],) if picked.get("CONSUMERS") == 3 and not picked.get("SWAP_AB") else ())
     if macros["CONSUMERS"] == 3 and "CONSUMERS" not in overrides and \
             (macros["SWAP_AB"] and not swapped_three or macros["PINGPONG"] or wgmma_three_consumers_refuse(macros) or
-             not swapped_three and macros["BN"] not in THREE_WIDTHS or
+             not swapped_three and macros["BN"] not in widths or
              overrides.get("STAGES", 0) > wgmma_max_stages(3, macros["BN"], swap=macros["SWAP_AB"],
                                                            c_parts=macros["C_PARTS"])):
         macros["CONSUMERS"] = 2   # a 192-row pick gives way to 128 rows where the overrides need them
@@ -1285,17 +1322,18 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     small M one consumer — two rows of 64×128 tiles sharing B where K is long
     (wgmma_pairs_rows), of 64×192 or 64×256 where those fill the GPU in one round
     (wgmma_pairs_wide), of 64×64 in place of 64×128 where those fill one round
-    (wgmma_pairs_narrow); few tiles narrower ones and split-K — in 2 × 2 clusters where K is long
-    (wgmma_shares_both) — short K tiles taken in turn (wgmma_takes_turns), M of 129–208 one
-    swapped tile that covers it, in clusters of 4 or 2 along N (wgmma_swaps_one_tile), and M of a
-    few hundred swapped tiles that fit it, in clusters along N sharing A's rows, or 2 × 2 sharing
-    B's columns too — at M of 257–288 three consumers' 192 of N by 144 of M, 2 × 2 or in pairs
-    along M, and one consumer's 64 of N by half of M where they fill one round (wgmma_swaps_to_fit,
-    wgmma_fits_one_consumer); at M of 257–416 and 513–832 2 × 2 swapped tiles in several
-    rounds where they cut the busiest cluster's MMAs (wgmma_swaps_over_rounds); over the
-    ranking's configurations (not those rules' tiles), cuBLAS's coopB tiles where they cut those
-    MMAs by a tenth (wgmma_coops), else 192-row tiles of 176, 160 or 144 columns where the model
-    takes them over the pick (wgmma_narrows).
+    (wgmma_pairs_narrow); tall, skinny problems (N ≤ 512, K ≤ 2048) three consumers' 192 × 128
+    where those fill one round and the model takes them (wgmma_tall_rows); few tiles narrower
+    ones and split-K — in 2 × 2 clusters where K is long (wgmma_shares_both) — short K tiles
+    taken in turn (wgmma_takes_turns), M of 129–208 one swapped tile that covers it, in clusters
+    of 4 or 2 along N (wgmma_swaps_one_tile), and M of a few hundred swapped tiles that fit it, in
+    clusters along N sharing A's rows, or 2 × 2 sharing B's columns too — at M of 257–288 three
+    consumers' 192 of N by 144 of M, 2 × 2 or in pairs along M, and one consumer's 64 of N by half
+    of M where they fill one round (wgmma_swaps_to_fit, wgmma_fits_one_consumer); at M of 257–416
+    and 513–832 2 × 2 swapped tiles in several rounds where they cut the busiest cluster's MMAs
+    (wgmma_swaps_over_rounds); over the ranking's configurations (not those rules' tiles),
+    cuBLAS's coopB tiles where they cut those MMAs by a tenth (wgmma_coops), else 192-row tiles of
+    176, 160 or 144 columns where the model takes them over the pick (wgmma_narrows).
     16-bit M ≤ 32 runs swapped tiles of 128 rows of N (in clusters of 2 where B's rows lie off
     128-byte lines), and M of 33–48 one consumer's 64 of N by 48 of M where B streams
     (wgmma_streams_b_swapped) — else M ≤ 64 three consumers' 192 of N where B's rows lie off
@@ -1324,7 +1362,9 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     if any(ruled == entry[4] for entry in ranked):
         ruled = wgmma_coops(m, n, k, sms, ruled, elem_bytes, stream_k) or \
             (ruled == picked and wgmma_narrows(m, n, k, sms, ranked, picked, elem_bytes, stream_k)) or ruled
-    return dict(NARROW_PAIRS_CONFIG) if wgmma_pairs_narrow(m, n, k, sms, ruled, elem_bytes) else ruled
+    if wgmma_pairs_narrow(m, n, k, sms, ruled, elem_bytes):
+        return dict(NARROW_PAIRS_CONFIG)
+    return dict(TALL_CONFIG) if wgmma_tall_rows(m, n, k, sms, ruled, elem_bytes, stream_k) else ruled
 
 
 def wgmma_narrows(m, n, k, sms, ranked, picked, elem_bytes=2, stream_k=True):
@@ -1605,6 +1645,23 @@ def wgmma_pairs_narrow(m, n, k, sms, picked, elem_bytes=2):
         return False
     tiles, _, clusters, pieces, _ = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **NARROW_PAIRS_CONFIG}, elem_bytes)
     return NARROW_PAIRS_BUSY * clusters <= tiles * pieces <= clusters
+
+
+def wgmma_tall_rows(m, n, k, sms, picked, elem_bytes=2, stream_k=True):
+    """Whether three consumers' 192 × 128 tiles (TALL_CONFIG) take the place of ``picked`` for
+    (m, n, k): 16-bit inputs, N of at most TALL_MOST_N, K of at most TALL_MOST_K, the pick two
+    consumers' unswapped tiles (cuBLAS's coopB tiles and the swapped ones are other rules'), and
+    192 × 128's tiles in one round keeping TALL_BUSY of the SMs busy, modelled (wgmma_model_us) at
+    most TALL_SAVES of the pick's time (see TALL_CONFIG)."""
+    if elem_bytes != 2 or n > TALL_MOST_N or k > TALL_MOST_K or picked.get("SWAP_AB") or \
+            picked.get("COOP") or picked["CONSUMERS"] != 2:
+        return False
+    tall = {**WGMMA_TILE, **TALL_CONFIG, "STREAM_K": int(stream_k)}
+    tiles, _, clusters, _, _ = wgmma_schedule(m, n, k, sms, tall, elem_bytes)
+    if not TALL_BUSY * clusters <= tiles <= clusters:
+        return False
+    theirs = wgmma_model_us(m, n, k, sms, {**WGMMA_TILE, **picked, "STREAM_K": int(stream_k)}, elem_bytes)[0]
+    return wgmma_model_us(m, n, k, sms, tall, elem_bytes)[0] <= TALL_SAVES * theirs
 
 
 def wgmma_pairs_wide(m, n, k, sms, elem_bytes=2):

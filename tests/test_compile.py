@@ -432,10 +432,10 @@ def test_every_06_configuration_compiles_without_spills_and_states_its_launch(ke
     # consumers' two: FIT_THREE_CONFIGS; one tile of M in clusters of 4 at widths FIT_CONFIGS lacks:
     # LOW_FIT_ONLY; one consumer's halves of M: FIT_ONE_CONFIGS), B realigned (64 and 128 columns), 09,
     # 10 (K's pieces through the workspace, in a cluster); cuBLAS's coopB tiles (COOP_CONFIGS); the
-    # 192-row tiles narrower than 192 (NARROW_CONFIGS)
+    # 192-row tiles narrower than 192 (NARROW_CONFIGS); tall problems' 192 × 128 (TALL_CONFIG)
     assert kernels.WIDE_PAIRS_ONLY == kernels.WIDE_PAIRS_CONFIGS[:1]   # (64×256 pairs: a candidate already)
     assert len({c.file_stem for c in configs}) == len(configs) == \
-        len(kernels.WGMMA_CONFIGS) + len(wgmma.NARROW_CONFIGS) + 17 + len(kernels.FIT_CONFIGS) + \
+        len(kernels.WGMMA_CONFIGS) + len(wgmma.NARROW_CONFIGS) + 18 + len(kernels.FIT_CONFIGS) + \
         len(kernels.FIT_THREE_CONFIGS) + len(kernels.LOW_FIT_ONLY) + len(kernels.FIT_ONE_CONFIGS) + \
         len(kernels.COOP_CONFIGS)
     for config in configs:
@@ -925,6 +925,41 @@ def test_two_rows_of_one_consumers_tiles_pair_up_where_k_is_long():
     assert not kernels.wgmma_pairs_rows(128, 4096, 4096, {**one_64, "CLUSTER": 2})
     defines = kernels.KERNELS["wgmma_tma_bf16"].configured(106, 1536, 8192, 132).defines
     assert {"CONSUMERS=1", "BN=128", "CLUSTER=2", "STAGES=8", "WAIT_DEPTH=1"} <= set(defines)
+
+
+def test_tall_problems_take_192_by_128_tiles_where_the_model_takes_them():
+    """wgmma_tall_rows: three consumers' 192 × 128 tiles in clusters of 1 (kernels.TALL_CONFIG)
+    replace two consumers' 128-row tiles at N ≤ 512 and K ≤ 2048 where they fill 90 % of the SMs
+    or more in one round and the model gives them at most 99 % of the pick's time — at the 11
+    shapes of those timed where that holds, all faster (H100, docs/results/2026-12-07-h100-tall-skinny/,
+    runs 4–5), not at the six where they were slower; 16-bit inputs only."""
+    faster = [(12288, 256, 1024), (12288, 256, 2048), (12000, 256, 1000), (6144, 512, 1024), (8192, 384, 1024),
+              (11520, 256, 1536), (12672, 256, 1024), (5728, 489, 1360), (24144, 77, 1559), (5808, 480, 384),
+              (11552, 217, 413)]
+    slower = [(12544, 216, 800), (11408, 248, 1136), (24384, 104, 472), (6320, 480, 1904), (24246, 120, 560),
+              (24672, 88, 280)]
+    for shape in faster:
+        picked = kernels.wgmma_config(*shape, 132)
+        assert picked == kernels.TALL_CONFIG, shape
+        for elem_bytes in (1, 4):   # (8-bit and TF32: not measured)
+            assert kernels.wgmma_config(*shape, 132, elem_bytes) != picked, shape
+    for shape in slower + [(16384, 256, 1024), (2048, 2048, 2048), (4096, 4096, 4096)]:
+        assert kernels.wgmma_config(*shape, 132) != kernels.TALL_CONFIG, shape
+    # what each condition keeps out, the others met: a pick of one consumer, swapped or coopB
+    # tiles; N or K past the measured; 128 tiles on 100 SMs (two rounds); 96 of 132 (73 %)
+    two = {"CONSUMERS": 2, "BN": 256, "CLUSTER": 2, "STAGES": 4}
+    assert kernels.wgmma_tall_rows(12288, 256, 1024, 132, two)
+    for other in ({**two, "CONSUMERS": 1}, {**two, "SWAP_AB": 1}, {**two, "COOP": 1}):
+        assert not kernels.wgmma_tall_rows(12288, 256, 1024, 132, other), other
+    assert not kernels.wgmma_tall_rows(12288, 520, 1024, 132, two)
+    assert not kernels.wgmma_tall_rows(12288, 256, 2056, 132, two)
+    assert not kernels.wgmma_tall_rows(12288, 256, 1024, 100, two)
+    assert not kernels.wgmma_tall_rows(9216, 256, 1024, 132, two)
+    # the registry's 06 builds the pick (192 rows kept: BN=128 over a 192 × 192 pick means 128 rows),
+    # and `tcraw compile` prebuilds it
+    fp16 = kernels.KERNELS["wgmma_tma_fp16"]
+    assert {"CONSUMERS=3", "BN=128", "CLUSTER=1", "STAGES=4"} <= set(fp16.configured(12288, 256, 1024, 132).defines)
+    assert kernels.TALL_CONFIG in fp16.configs
 
 
 def test_two_rows_pair_64_by_64_tiles_where_those_fill_one_round():
@@ -2216,8 +2251,12 @@ def test_unswapped_widths_in_16s_build_and_the_model_counts_whole_boxes():
     assert (wgmma.wgmma_b_cols(narrow), wgmma.wgmma_mma_cols(narrow)) == (192, 184)
     assert wgmma.wgmma_b_cols({**narrow, "BN": 192}) == wgmma.wgmma_mma_cols({**narrow, "BN": 192}) == 192
     assert wgmma.wgmma_b_cols({**narrow, "SWAP_AB": 1, "BN": 176, "CONSUMERS": 2}) == 176   # (swapped: M's rows)
-    with pytest.raises(UsageError, match=r"no rate for CONSUMERS=3 with BN=112 \(its B boxes 128 wide\).* 3 × 192"):
-        wgmma.wgmma_model_us(1000, 1000, 1000, 132, {**narrow, "BN": 112})   # (a tile the model was not fitted to)
+    with pytest.raises(UsageError, match=r"no rate for CONSUMERS=3 with BN=64 \(its B boxes 64 wide\).* 3 × 192"):
+        wgmma.wgmma_model_us(1000, 1000, 1000, 132, {**narrow, "BN": 64})   # (a tile the model was not fitted to)
+    # (192 × 112 has one since wgmma_tall_rows: 192 × 128's, the MMAs of its columns and half the
+    # box's unused ones — less than 192 × 128's own at one round either way)
+    assert wgmma.wgmma_model_us(1000, 1000, 1000, 132, {**narrow, "BN": 112})[0] < \
+        wgmma.wgmma_model_us(1000, 1000, 1000, 132, {**narrow, "BN": 128})[0]
     # 864 in 5 tiles of 176, not 4.5 of 192 (same tiles, fewer MMAs); 3000³ stays 192 × 192 (18
     # tiles of 176 along N take 3 rounds, not 2); 1536×2304×4096 a tie the picker leaves to 128 × 256
     picks = {shape: kernels.wgmma_config(*shape, 132) for shape in ((4936, 864, 2552), (3000,) * 3, (1536, 2304, 4096))}

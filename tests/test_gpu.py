@@ -947,6 +947,24 @@ def test_06_picks_swapped_tiles_that_fit_m(device, host_problems, key):
 
 
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
+def test_06_runs_tall_problems_in_192_by_128_tiles(device, host_problems, key):
+    """Tall, skinny problems whose 192 × 128 tiles fill the SMs in one round: the registry's 06
+    picks three consumers' 192 × 128 tiles in clusters of 1 (kernels.wgmma_tall_rows) — M past
+    whole tiles, N under one tile or past whole ones and not a multiple of 8 (pitched), K off
+    128-byte lines or not a multiple of 8 — built as picked, verified, integers exact, the same
+    bits on a rerun."""
+    kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    shapes = [(12000, 217, 1000), (24144, 77, 1559), (6144, 512, 1024), (5728, 489, 1360)]
+    assert all(kernels.wgmma_config(*shape, 132) == kernels.TALL_CONFIG for shape in shapes)
+    h200 = device.sm_count == 132   # (on other SM counts the rule may not fire: then the pick is run)
+    runs_right_and_repeatable(device, host_problems, kernel, key, shapes, None,
+                              lambda rec: not h200 or all(wgmma_macros(rec.config.split(","))[name] == v
+                                                          for name, v in kernels.TALL_CONFIG.items()))
+
+
+@pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_06_picks_swapped_tiles_streaming_b_for_m_of_33_to_48(device, host_problems, key):
     """M of 33–48, N a multiple of 8, K of 32 slices or more, 64-column tiles for a third of the
     SMs or more: the registry's 06 picks one consumer's swapped 64×48 tiles in clusters of 2 along
