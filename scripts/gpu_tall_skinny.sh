@@ -10,8 +10,9 @@
 #   rows192 tall problems whose 192-row tiles fill the SMs (scripts/shapes/tall_192.txt): the pick
 #           beside 128 × 256 pairs and three consumers' 192 × 128 in pairs along N (sharing A: cuBLAS's
 #           form at 12288×256×1024), along M, and alone
-#   rule    the pick with and without wgmma_tall_rows (192 × 128 tiles) on scripts/shapes/tall_fresh.txt
-#           (RULE_SHAPES: tall_fresh_2.txt), drawn where it fires, fp16 and bf16 (swap_fit_study.py)
+#   rule    the pick with and without wgmma_tall_rows (192 × 128 tiles) on scripts/shapes/tall_fresh_2.txt,
+#           drawn where it fires (RULE_SHAPES: tall_fresh.txt, where its first form fired), fp16 and
+#           bf16 (swap_fit_study.py)
 #   tests   the rule's GPU test (bindings backend), memcheck and racecheck over its pick
 #   nostore the pick and 128 × 256 pairs on scripts/shapes/epilogue_probe.txt (EPI_SHAPES), in this
 #           tree and in copies whose 06 stores no C (nostore: store_c's two calls skipped) or fills
@@ -61,7 +62,7 @@ case $part in
     ;;
   rule)   # wgmma_tall_rows: the pick with it and without it on fresh shapes, fp16 and bf16
     for key in fp16 bf16; do
-      shapes=${RULE_SHAPES:-scripts/shapes/tall_fresh.txt}
+      shapes=${RULE_SHAPES:-scripts/shapes/tall_fresh_2.txt}
       log="$OUT/$(basename $shapes .txt)_$key.txt"
       timeout ${RULE_S:-150} $PY scripts/swap_fit_study.py --shapes $shapes --rule wgmma_tall_rows \
         --precision $key --iters 20 --seed ${SEED:-77} > "$log" 2>&1

@@ -767,8 +767,9 @@ NARROW_PAIRS_BUSY = 0.84
 # consumers' 192 × 128 tiles (TALL_CONFIG) cover them in one round with at least TALL_BUSY of the
 # SMs busy. There the model's 128-row tiles leave SMs idle in their one round (12288×256×1024: 96
 # tiles of 128 × 256) or take a second (24576×128×1024: 192 of 128 × 128), and each block's C is
-# all of its epilogue: a block runs one tile, so its stores hide behind no other tile's MMAs (the
-# copy engine's C stores took 20 % of the pick's time at 16384×256×1024: session 76, run 3).
+# all of its epilogue: a block runs one tile, so its stores hide behind no other tile's MMAs (at
+# 16384×256×1024 the copy engine's C stores took 20 % of 128 × 256 pairs' time, 17 % of the
+# pick's, its consumers taking turns: run 3 below).
 # cuBLAS runs 192 of M × 128 of N there (nvjet_sm90_hss_128x192_64x5_2x1_v_bz_coopB at
 # 12288×256×1024, 128 blocks). H100, fp16 (docs/results/2026-12-07-h100-tall-skinny/):
 # - run 4, scripts/shapes/tall_192.txt: in clusters of 1 0.950× the pick's time (geomean), less at
@@ -777,7 +778,7 @@ NARROW_PAIRS_BUSY = 0.84
 #   number of 128-column tiles.
 # - run 5, 14 shapes drawn where a first rule fired (one round, the busiest block's MMAs cut to
 #   90 %; scripts/shapes/tall_fresh.txt): 0.999× (fp16) and 0.997× (bf16), less at 8 of 14 — and
-#   up to 1.11× where A's rows lie off 128-byte lines and N takes two or four column tiles
+#   up to 1.11 / 1.12× (fp16 / bf16) where A's rows lie off 128-byte lines and N takes two or four column tiles
 #   (12544×216×800, 11408×248×1136, 6320×480×1904), where 192-row boxes ask the L2 for more of
 #   A's split rows a block. The model's requests term counts those: with 192 × 128 at 192 × 192's
 #   rate (WGMMA_SM_TFLOPS), of the 22 shapes of runs 4–5 it models 11 at most TALL_SAVES of the
@@ -786,7 +787,8 @@ NARROW_PAIRS_BUSY = 0.84
 #   the model.
 # - run 6, 14 shapes drawn where the rule fires (scripts/shapes/tall_fresh_2.txt): 0.975 / 0.980×
 #   the old pick's time (fp16 / bf16), less at 10 / 9; up to 3.3 / 3.8 % more at N of 183–248,
-#   where 192 × 128 takes two column tiles and the old pick's 128 × 256 or 128 × 192 one.
+#   where 192 × 128 takes two column tiles and the old pick's 128 × 256 or 128 × 192 one (bf16
+#   0.6 % more at 6072×446×1061 too).
 # 192 × 128 lost wherever it was timed on wider problems (docs/results/2026-12-01-h200-rows-192/:
 # 2048³ +38 %, 4096³ +8 %), hence N and K. 16-bit inputs only; measured on the H100 only, other
 # SM counts in proportion.
@@ -1172,12 +1174,11 @@ def _with_stages(tile, picked, overrides):
     128 where the overrides cannot be built with three consumers (wgmma_three_consumers_refuse,
     SWAP_AB — but a swapped pick's 192 of N keeps them — PINGPONG, more stages than fit) or change
     its columns (BN=128 over it means the measured 128×128, not 192×128, which never won there; a
-    pick's own 192 × 128, TALL_CONFIG, keeps its rows); swapped
-    tiles (SWAP_AB) over an unswapped pick, or unswapped over a swapped one, run in clusters of 1
-    unless CLUSTER is given (with SHARE_A=1 asked: 2 × 2 swapped, 2 unswapped); overrides that a
-    pick's COOP cannot build with (wgmma_coop_builds), or that swap the tile the other way (COOP's
-    consumers would then split the other side), turn it off, and with it off split-K is 06's own
-    unless SPLIT_K is given."""
+    pick's own 192 × 128, TALL_CONFIG, keeps its rows); swapped tiles (SWAP_AB) over an unswapped
+    pick, or unswapped over a swapped one, run in clusters of 1 unless CLUSTER is given (with
+    SHARE_A=1 asked: 2 × 2 swapped, 2 unswapped); overrides that a pick's COOP cannot build with
+    (wgmma_coop_builds), or that swap the tile the other way (COOP's consumers would then split the
+    other side), turn it off, and with it off split-K is 06's own unless SPLIT_K is given."""
     macros = {**tile, **picked, **overrides}
     reshaped = [name for name in ("CLUSTER", "SWAP_AB", "A_ROWS", "PINGPONG")
                 if name in overrides and overrides[name] != picked.get(name, tile[name])]

@@ -950,18 +950,18 @@ def test_06_picks_swapped_tiles_that_fit_m(device, host_problems, key):
 def test_06_runs_tall_problems_in_192_by_128_tiles(device, host_problems, key):
     """Tall, skinny problems whose 192 × 128 tiles fill the SMs in one round: the registry's 06
     picks three consumers' 192 × 128 tiles in clusters of 1 (kernels.wgmma_tall_rows) — M past
-    whole tiles, N under one tile or past whole ones and not a multiple of 8 (pitched), K off
-    128-byte lines or not a multiple of 8 — built as picked, verified, integers exact, the same
-    bits on a rerun."""
+    whole tiles (6144: a whole number), N under one tile or past whole ones and not a multiple of 8
+    (pitched), K off 128-byte lines or not a multiple of 8 — built as picked, verified, integers
+    exact, the same bits on a rerun."""
     kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
     shapes = [(12000, 217, 1000), (24144, 77, 1559), (6144, 512, 1024), (5728, 489, 1360)]
     assert all(kernels.wgmma_config(*shape, 132) == kernels.TALL_CONFIG for shape in shapes)
-    h200 = device.sm_count == 132   # (on other SM counts the rule may not fire: then the pick is run)
+    as_drawn = device.sm_count == 132   # (the shapes were drawn for 132 SMs; elsewhere the pick is run)
     runs_right_and_repeatable(device, host_problems, kernel, key, shapes, None,
-                              lambda rec: not h200 or all(wgmma_macros(rec.config.split(","))[name] == v
-                                                          for name, v in kernels.TALL_CONFIG.items()))
+                              lambda rec: not as_drawn or all(wgmma_macros(rec.config.split(","))[name] == v
+                                                              for name, v in kernels.TALL_CONFIG.items()))
 
 
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
