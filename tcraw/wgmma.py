@@ -778,13 +778,13 @@ NARROW_PAIRS_BUSY = 0.84
 #   number of 128-column tiles.
 # - run 5, 14 shapes drawn where a first rule fired (one round, the busiest block's MMAs cut to
 #   90 %; scripts/shapes/tall_fresh.txt): 0.999× (fp16) and 0.997× (bf16), less at 8 of 14 — and
-#   up to 1.11 / 1.12× (fp16 / bf16) where A's rows lie off 128-byte lines and N takes two or four column tiles
-#   (12544×216×800, 11408×248×1136, 6320×480×1904), where 192-row boxes ask the L2 for more of
-#   A's split rows a block. The model's requests term counts those: with 192 × 128 at 192 × 192's
-#   rate (WGMMA_SM_TFLOPS), of the 22 shapes of runs 4–5 it models 11 at most TALL_SAVES of the
-#   pick's time — all faster, 0.894–0.981 — and the six slower above it (five faster too: four
-#   within 1.3 % of the pick in the model, 12544×208×288 5 % behind). So the rule weighs them by
-#   the model.
+#   up to 1.11 / 1.12× (fp16 / bf16) where A's rows lie off 128-byte lines and N takes two or four
+#   column tiles (12544×216×800, 11408×248×1136, 6320×480×1904), where 192-row boxes ask the L2
+#   for more of A's split rows a block. The model's requests term counts those: with 192 × 128
+#   at 192 × 192's rate (WGMMA_SM_TFLOPS), of the 22 shapes of runs 4–5 it models 11 at most
+#   TALL_SAVES of the pick's time — all faster, 0.894–0.981 — and the six slower above it (five
+#   faster too: four within 1.3 % of the pick in the model, 12544×208×288 5 % behind). So the
+#   rule weighs them by the model.
 # - run 6, 14 shapes drawn where the rule fires (scripts/shapes/tall_fresh_2.txt): 0.975 / 0.980×
 #   the old pick's time (fp16 / bf16), less at 10 / 9; up to 3.3 / 3.8 % more at N of 183–248,
 #   where 192 × 128 takes two column tiles and the old pick's 128 × 256 or 128 × 192 one (bf16
@@ -1199,11 +1199,10 @@ def _with_stages(tile, picked, overrides):
     if picked.get("COOP") and not macros["COOP"] and "SPLIT_K" not in overrides:
         macros["SPLIT_K"] = tile["SPLIT_K"]   # ... or COOP=0 asked: split-K as 06 declares it (COOP refuses it)
     swapped_three = picked.get("SWAP_AB") and macros["SWAP_AB"]   # (192 of N; past 192 of M: two consumers, below)
-    # (an unswapped 192-row pick's own width too: TALL_CONFIG's 128)
-    widths = THREE_WIDTHS + ((picked["BN"],) if picked.get("CONSUMERS") == 3 and not picked.get("SWAP_AB") else ())
+    own_width = not picked.get("SWAP_AB") and macros["BN"] == picked["BN"]   # (TALL_CONFIG's 128 stays 192 rows)
     if macros["CONSUMERS"] == 3 and "CONSUMERS" not in overrides and \
             (macros["SWAP_AB"] and not swapped_three or macros["PINGPONG"] or wgmma_three_consumers_refuse(macros) or
-             not swapped_three and macros["BN"] not in widths or
+             not swapped_three and macros["BN"] not in THREE_WIDTHS and not own_width or
              overrides.get("STAGES", 0) > wgmma_max_stages(3, macros["BN"], swap=macros["SWAP_AB"],
                                                            c_parts=macros["C_PARTS"])):
         macros["CONSUMERS"] = 2   # a 192-row pick gives way to 128 rows where the overrides need them
@@ -1250,7 +1249,8 @@ ROWS_192 = ((2, 0), (1, 0), (2, 1))
 # tiles), where the model would say 0.94.
 NARROW_CONFIGS = tuple({"CONSUMERS": 3, "BN": bn, "CLUSTER": 2, "SHARE_A": 0, "STAGES": wgmma_max_stages(3, bn)}
                        for bn in (176, 160, 144))
-# the widths 192-row unswapped tiles are picked at (overrides asking another one get 128 rows: _with_stages)
+# the widths an override may give a 192-row unswapped pick and keep its rows (another gets 128 rows,
+# but for the pick's own width — TALL_CONFIG's 128: _with_stages)
 THREE_WIDTHS = (192,) + tuple(c["BN"] for c in NARROW_CONFIGS)
 
 
