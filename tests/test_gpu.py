@@ -543,9 +543,7 @@ def test_split_k_pieces_in_several_rounds(device, host_problems, key):
         tile = {**kernels.WGMMA_TILE, **config}
         tiles, _, clusters, p, _ = kernels.wgmma_schedule(*shape, sms, tile)
         assert sms != 132 or (p > 1 and kernels.split_round_tiles(tiles, p, clusters, tile) < tiles), (shape, p)
-        runs_right_and_repeatable(device, host_problems, kernel, key, [shape], config,
-                                  lambda rec: all(wgmma_macros(rec.config.split(","))[name] == value
-                                                  for name, value in config.items()))
+        runs_right_and_repeatable(device, host_problems, kernel, key, [shape], config, built_as(config))
 
 
 def test_split_k_leaves_its_workspace_as_it_found_it(device, host_problems):
@@ -830,9 +828,7 @@ def test_06_swapped_wide_tiles_are_correct(device, host_problems, key, config):
     shapes = [(m, 1003, 997), (2 * config["BN"] + 1, 640, 8192), (m, stream_k_n(m, 2056, config, 2, sms), 2056),
               (50, 300, 70)]
     assert kernels.wgmma_schedule(*shapes[1], sms, tile)[3] > 1 and kernels.wgmma_schedule(*shapes[2], sms, tile)[4]
-    runs_right_and_repeatable(device, host_problems, kernel, key, shapes, config,
-                              lambda rec: all(wgmma_macros(rec.config.split(","))[name] == value
-                                              for name, value in config.items()))
+    runs_right_and_repeatable(device, host_problems, kernel, key, shapes, config, built_as(config))
 
 
 @pytest.mark.parametrize("config", [{"SWAP_AB": 1, "CONSUMERS": 2, "COOP": atoms, "BN": bn, "CLUSTER": cluster,
@@ -858,9 +854,7 @@ def test_06_coop_swapped_tiles_are_correct(device, host_problems, key, config):
         #            a cluster or two more than wgmma_schedule counts)
     shapes = [(m, 1003, 997), (cols + 1, 64 * config["COOP"] + 1, 2056), (m, n, 2056), (50, 300, 70)]
     assert kernels.wgmma_schedule(*shapes[2], sms, tile)[4]
-    runs_right_and_repeatable(device, host_problems, kernel, key, shapes, config,
-                              lambda rec: all(wgmma_macros(rec.config.split(","))[name] == value
-                                              for name, value in config.items()))
+    runs_right_and_repeatable(device, host_problems, kernel, key, shapes, config, built_as(config))
 
 
 @pytest.mark.parametrize("config", [{"SWAP_AB": 0, "CONSUMERS": 2, "COOP": atoms, "BN": bn, "CLUSTER": cluster,
@@ -891,9 +885,7 @@ def test_06_07_coop_unswapped_tiles_are_correct(device, host_problems, key, conf
         k = 4112 // elem   # (33 slices of 128 bytes: enough left past stream-K's share, SPLIT_MIN_SAVED)
         shapes.append((m, stream_k_n(m, k, config, elem, sms), k))
         assert kernels.wgmma_schedule(*shapes[2], sms, {**kernels.WGMMA_TILE, **config}, elem)[4]
-    runs_right_and_repeatable(device, host_problems, kernel, key, shapes, config,
-                              lambda rec: all(wgmma_macros(rec.config.split(","))[name] == value
-                                              for name, value in config.items()))
+    runs_right_and_repeatable(device, host_problems, kernel, key, shapes, config, built_as(config))
 
 
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
@@ -912,9 +904,7 @@ def test_06_leaves_clusters_of_one(device, host_problems, key):
                         ((882, 4288, 968), {"CONSUMERS": 3, "BN": 192, "CLUSTER": 2, "SHARE_A": 1}),
                         ((1555, 5536, 1824), {"CONSUMERS": 2, "BN": 256, "CLUSTER": 4, "SHARE_A": 1}),
                         ((809, 3095, 1565), {"SWAP_AB": 1, "BN": 208, "CLUSTER": 4, "SHARE_A": 1})]:
-        runs_right_and_repeatable(device, host_problems, kernel, key, [shape], None,
-                                  lambda rec: not as_drawn or all(wgmma_macros(rec.config.split(","))[name] == v
-                                                              for name, v in want.items()))
+        runs_right_and_repeatable(device, host_problems, kernel, key, [shape], None, built_as(want, as_drawn))
 
 
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
@@ -941,9 +931,7 @@ def test_06_picks_swapped_tiles_that_fit_m(device, host_problems, key):
             ((279, 3700, 520), 144, 4, 0, 1), ((395, 3801, 2001), 208, 4, 0, 1),   # (one consumer's halves of M)
             ((465, 3601, 1000), 240, 4, 0, 1)]:
         want = {"SWAP_AB": 1, "BN": bn, "CLUSTER": cluster, "SHARE_A": share_a, "CONSUMERS": consumers}
-        runs_right_and_repeatable(device, host_problems, kernel, key, [shape], None,
-                                  lambda rec: not h200 or all(wgmma_macros(rec.config.split(","))[name] == v
-                                                              for name, v in want.items()))
+        runs_right_and_repeatable(device, host_problems, kernel, key, [shape], None, built_as(want, h200))
 
 
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
@@ -959,9 +947,7 @@ def test_06_runs_tall_problems_in_192_by_128_tiles(device, host_problems, key):
     shapes = [(12000, 217, 1000), (24144, 77, 1559), (6144, 512, 1024), (5728, 489, 1360)]
     assert all(kernels.wgmma_config(*shape, 132) == kernels.TALL_CONFIG for shape in shapes)
     as_drawn = device.sm_count == 132   # (the shapes were drawn for 132 SMs; elsewhere the pick is run)
-    runs_right_and_repeatable(device, host_problems, kernel, key, shapes, None,
-                              lambda rec: not as_drawn or all(wgmma_macros(rec.config.split(","))[name] == v
-                                                              for name, v in kernels.TALL_CONFIG.items()))
+    runs_right_and_repeatable(device, host_problems, kernel, key, shapes, None, built_as(kernels.TALL_CONFIG, as_drawn))
 
 
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
@@ -977,8 +963,7 @@ def test_06_picks_swapped_tiles_streaming_b_for_m_of_33_to_48(device, host_probl
     h200 = device.sm_count == 132   # (on other SM counts the rule may not fire: then the pick is run)
     want = {name: kernels.STREAM_B_SWAPPED_CONFIG[name] for name in ("SWAP_AB", "CONSUMERS", "BN", "CLUSTER")}
     runs_right_and_repeatable(device, host_problems, kernel, key, [(33, 4168, 6152), (48, 8448, 6144), (41, 5000, 6200), (37, 3096, 2056)],
-                              None, lambda rec: not h200 or all(wgmma_macros(rec.config.split(","))[name] == v
-                                                                for name, v in want.items()))
+                              None, built_as(want, h200))
 
 
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
@@ -1019,6 +1004,13 @@ def runs_right_and_repeatable(device, host_problems, kernel, key, shapes, config
                 assert rec.max_abs_err == 0.0, (shape, rec.config)
         _, c2 = run_matmul(device, kernel, hp, iters=1, warmup=0, config=config, keep_output=True)
         assert c1.tobytes() == c2.tobytes(), (shape, rec.config)   # (random inputs: the order of the adds shows)
+
+
+def built_as(want, where=True):
+    """runs_right_and_repeatable's ``built``: the record's configuration sets each macro of ``want``
+    as it says — or anything where ``where`` is False (a pick asserted for 132 SMs, run on others)."""
+    return lambda rec: not where or all(wgmma_macros(rec.config.split(","))[name] == value
+                                        for name, value in want.items())
 
 
 def stream_k_n(m, k, config, elem_bytes, sms):
@@ -1110,9 +1102,7 @@ def test_unswapped_tiles_of_any_width_in_16s_are_correct(device, host_problems, 
     assert kernels.wgmma_schedule(*shapes[2], sms, tile, elem)[3] > 1    # split-K
     if kernels.PRECISIONS[key].out_dtype.itemsize == 4:
         shapes.append((1000, stream_k_n(1000, 4100, config, elem, sms), 4100))
-    runs_right_and_repeatable(device, host_problems, kernel, key, shapes, config,
-                              lambda rec: all(wgmma_macros(rec.config.split(","))[name] == value
-                                              for name, value in config.items()))
+    runs_right_and_repeatable(device, host_problems, kernel, key, shapes, config, built_as(config))
 
 
 @pytest.mark.parametrize("key,bn,cluster,share_a",
