@@ -55,6 +55,8 @@
 #           COOP_MMAS at 0.97 in tcraw/wgmma.py: docs/results/2026-12-05-h100-coop-rule/.)
 #   coop3  the same on COOP=3's picks either side of N = 1536 (scripts/shapes/coop3_small_n.txt fp16 and bf16,
 #           coop3_large_n.txt fp16), each up to COOP3_S (85) seconds
+#   coopc4  the same where it replaces a pick in clusters of 4 (scripts/shapes/coop_over_c4.txt), or one that
+#           stream-K cuts (coop_over_stream_k.txt), fp16 then bf16, each up to COOPC4_S (200) / 80 seconds
 #   OUT=out bash scripts/gpu_fit_gaps.sh wait lowfit bigfit
 source "$(dirname "$0")/gpu_env.sh"
 write_env
@@ -139,6 +141,9 @@ for part in "$@"; do
       $c,COOP=3,BN=80,CLUSTER=2,SHARE_A=1,STAGES=4 $c,COOP=3,BN=64,CLUSTER=2,SHARE_A=1,STAGES=4 \
       $c,COOP=3,BN=80,CLUSTER=2,STAGES=4 $c,COOP=5,BN=64,CLUSTER=2,STAGES=3 ;;
   cooprule) with_and_without wgmma_coops scripts/shapes/coop_rule_after.txt ${COOPRULE_S:-200} fp16 bf16 ;;
+  coopc4)
+    with_and_without wgmma_coops scripts/shapes/coop_over_c4.txt ${COOPC4_S:-200} fp16 bf16
+    with_and_without wgmma_coops scripts/shapes/coop_over_stream_k.txt 80 fp16 bf16 ;;
   coop3)
     with_and_without wgmma_coops scripts/shapes/coop3_small_n.txt ${COOP3_S:-85} fp16 bf16
     with_and_without wgmma_coops scripts/shapes/coop3_large_n.txt ${COOP3_S:-85} fp16 ;;

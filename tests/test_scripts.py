@@ -180,6 +180,7 @@ def script(name, *argv):
     ("ncu_raw_summary", ["/no/such.csv"]),
     ("ncu_raw_summary", ["/"]),
     ("swapped_spills", ["--jobs", "0"]),
+    ("promotion_probe", ["--inputs", "4"]),
 ])
 def test_scripts_refuse_a_bad_argument_before_the_gpu(name, argv):
     p = script(name, *argv)
@@ -253,7 +254,7 @@ def test_cluster_one_study_picks_without_clusters_of_one_and_puts_the_ranking_ba
 
 
 @pytest.mark.parametrize("name", ["tune_ladder", "accumulator_study", "fp8_accumulator_study", "hmma_peak", "pitch_study",
-                                  "swap_fit_study", "cluster_one_study", "l2_sides"])
+                                  "swap_fit_study", "cluster_one_study", "l2_sides", "promotion_probe"])
 def test_gpu_scripts_without_a_gpu_say_so_and_exit_3(name):
     if gpu_present():
         pytest.skip("a CUDA driver and GPU are present: the no-GPU path cannot be exercised here")
@@ -261,6 +262,30 @@ def test_gpu_scripts_without_a_gpu_say_so_and_exit_3(name):
     assert p.returncode == 3, p.stderr
     assert p.stderr.startswith(f"{name}: ") and ("no CUDA driver" in p.stderr or "GPU" in p.stderr)
     assert len(p.stderr.splitlines()) == 1 and "Traceback" not in p.stderr
+
+
+def test_promotion_probe_sets_each_maps_promotion_by_its_operand_for_the_call_only(monkeypatch):
+    """scripts/promotion_probe.py: both backends encode C's maps (fp32, for 16-bit inputs) with
+    --output's L2 promotion and A's and B's with --inputs', and their module's constant is tcraw's
+    own again after each call."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from promotion_probe import promoting
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    from tcraw.driver import bindings, constants, ctypes_backend
+    seen = []   # (module, dtype, the promotion the module's encode would pass)
+    for module, cls in ((bindings, bindings.BindingsBackend), (ctypes_backend, ctypes_backend.CtypesBackend)):
+        def record(self, dtype, *args, _m=module):
+            seen.append((_m, dtype, _m.TENSOR_MAP_L2_PROMOTION_256B))
+        monkeypatch.setattr(cls, "tensor_map_encode_tiled", record)
+    promoting(1, 0)
+    for module, cls in ((bindings, bindings.BindingsBackend), (ctypes_backend, ctypes_backend.CtypesBackend)):
+        for dtype in (constants.TMA_FP16[0], constants.TMA_FP32[0], constants.TMA_BF16[0]):
+            cls.tensor_map_encode_tiled(None, dtype, 0, (64, 64), (128,), (64, 64), 3)
+        assert module.TENSOR_MAP_L2_PROMOTION_256B == constants.TENSOR_MAP_L2_PROMOTION_256B == 3
+    assert [(dtype, promotion) for _, dtype, promotion in seen] == [(6, 1), (7, 0), (9, 1)] * 2
+    assert [m for m, *_ in seen] == [bindings] * 3 + [ctypes_backend] * 3
 
 
 def plot_bench(*argv):
