@@ -1293,6 +1293,8 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
 #undef C_COL
 #undef C_ROW
         if (owed) raise_flag();
+        // (Waiting only until they are read, `.read`, as CUTLASS does, took the same time at the four
+        // shapes timed, two of them one tile a block: docs/results/2026-12-07-h100-exit-wait-l2-promotion/.)
         if (t % 128 == 0) bulk_wait<0>();   // C's last boxes are written before the block's smem goes
     }
 }

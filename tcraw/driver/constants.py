@@ -27,4 +27,8 @@ TMA_FP32 = (7, 4)
 TMA_UINT8 = (0, 1)     # fp8 and int8 inputs: the copy engine moves bytes
 TMA_INT32 = (3, 4)     # int8's s32 output
 TENSOR_MAP_SWIZZLE_NONE, TENSOR_MAP_SWIZZLE_128B = 0, 3
+# Every map's. On A's and B's it costs 06's 128 × 256 pairs 0.27 M more L2 sectors read at
+# 16384×256×1024 than 128 bytes or none (on C's, nothing); yet with no promotion the pick ran 1.2 %
+# slower there, and within 0.5 % at 1024³, 4096³ and 1024×1024×8192 (an H100,
+# docs/results/2026-12-07-h100-exit-wait-l2-promotion/; scripts/promotion_probe.py sets it per operand)
 TENSOR_MAP_L2_PROMOTION_256B = 3
