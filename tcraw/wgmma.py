@@ -1930,8 +1930,14 @@ def wgmma_swaps_over_rounds(m, n, k, sms, picked, elem_bytes=2, stream_k=True):
 # pick's: 0.90, set on those shapes; on 16 drawn after it 0.947 / 0.948× the time (fp16 / bf16; H100,
 # docs/results/2026-12-06-h100-coop-after/: less at 15, 1.20× at 6870×1070×11384). Only where they were
 # timed: over one of the ranking's configurations (its pick, or wgmma_leaves_clusters_of_one's),
-# not another rule's tiles; that configuration in clusters of 2 (every one timed was); K of 48
-# slices or more (the least of those timed at MMAs ≤ 0.90: 53); 16-bit inputs.
+# not another rule's tiles; that configuration in clusters — of 2 at all but two of the shapes
+# timed, of 4 at 2620×1747×5448 and 14076×552×13840 (0.905 / 0.891 and 0.965 / 1.002× the time,
+# fp16 / bf16; 2026-12-06-h100-coop-after/, runs 1 and 6), every one running whole. (Where stream-K
+# cuts the pick's last round: survey 10's 6632×3160×4880, 128 × 256 in clusters of 4, took 1.25× the
+# time with the rule — 2026-12-07-h100-tall-skinny/, run 8 — and the H200's 1408×11504×3368, the
+# same tiles, 0.87× with coopB tiles in their place — 2026-12-05-h200-coop/. The rule fires at both;
+# scripts/shapes/coop_over_c4.txt and coop_over_stream_k.txt hold shapes drawn to time it there.)
+# K of 48 slices or more (the least of those timed at MMAs ≤ 0.90: 53); 16-bit inputs.
 COOP_CONFIGS = ({"SWAP_AB": 1, "CONSUMERS": 2, "COOP": 5, "BN": 64, "CLUSTER": 2, "SPLIT_K": 0, "STAGES": 3},
                 {"SWAP_AB": 1, "CONSUMERS": 2, "COOP": 3, "BN": 80, "CLUSTER": 2, "SHARE_A": 1, "SPLIT_K": 0,
                  "STAGES": 4})
