@@ -274,13 +274,14 @@ def test_promotion_probe_sets_each_maps_promotion_by_its_operand_for_the_call_on
     finally:
         sys.path.remove(str(ROOT / "scripts"))
     from tcraw.driver import bindings, constants, ctypes_backend
+    backends = ((bindings, bindings.BindingsBackend), (ctypes_backend, ctypes_backend.CtypesBackend))
     seen = []   # (module, dtype, the promotion the module's encode would pass)
-    for module, cls in ((bindings, bindings.BindingsBackend), (ctypes_backend, ctypes_backend.CtypesBackend)):
+    for module, cls in backends:
         def record(self, dtype, *args, _m=module):
             seen.append((_m, dtype, _m.TENSOR_MAP_L2_PROMOTION_256B))
         monkeypatch.setattr(cls, "tensor_map_encode_tiled", record)
     promoting(1, 0)
-    for module, cls in ((bindings, bindings.BindingsBackend), (ctypes_backend, ctypes_backend.CtypesBackend)):
+    for module, cls in backends:
         for dtype in (constants.TMA_FP16[0], constants.TMA_FP32[0], constants.TMA_BF16[0]):
             cls.tensor_map_encode_tiled(None, dtype, 0, (64, 64), (128,), (64, 64), 3)
         assert module.TENSOR_MAP_L2_PROMOTION_256B == constants.TENSOR_MAP_L2_PROMOTION_256B == 3
