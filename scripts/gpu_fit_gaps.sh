@@ -57,6 +57,9 @@
 #           coop3_large_n.txt fp16), each up to COOP3_S (85) seconds
 #   coopc4  the same where it replaces a pick in clusters of 4 (scripts/shapes/coop_over_c4.txt), or one that
 #           stream-K cuts (coop_over_stream_k.txt), fp16 then bf16, each up to COOPC4_S (200) / 80 seconds
+#   coopsk2 the same over more picks in clusters of 4 that stream-K cuts (coop_over_stream_k_2.txt)
+#   coopforms where the rule replaces clusters of 4 running whole (coop_c4_forms.txt): the pick beside both coopB
+#           forms (COOP=5 and COOP=3) and the clusters of 4 it replaced there (128 × 192, A shared or not), fp16
 #   OUT=out bash scripts/gpu_fit_gaps.sh wait lowfit bigfit
 source "$(dirname "$0")/gpu_env.sh"
 write_env
@@ -144,6 +147,13 @@ for part in "$@"; do
   coopc4)
     with_and_without wgmma_coops scripts/shapes/coop_over_c4.txt ${COOPC4_S:-200} fp16 bf16
     with_and_without wgmma_coops scripts/shapes/coop_over_stream_k.txt 80 fp16 bf16 ;;
+  coopsk2)
+    with_and_without wgmma_coops scripts/shapes/coop_over_stream_k_2.txt 90 fp16 bf16 ;;
+  coopforms)
+    ladder coopforms scripts/shapes/coop_c4_forms.txt ${COOPFORMS_S:-200} picked \
+      SWAP_AB=1,CONSUMERS=2,COOP=5,BN=64,CLUSTER=2,SPLIT_K=0,STAGES=3 \
+      SWAP_AB=1,CONSUMERS=2,COOP=3,BN=80,CLUSTER=2,SHARE_A=1,SPLIT_K=0,STAGES=4 \
+      CONSUMERS=2,BN=192,CLUSTER=4,STAGES=4 CONSUMERS=2,BN=192,CLUSTER=4,SHARE_A=1,STAGES=4 ;;
   coop3)
     with_and_without wgmma_coops scripts/shapes/coop3_small_n.txt ${COOP3_S:-85} fp16 bf16
     with_and_without wgmma_coops scripts/shapes/coop3_large_n.txt ${COOP3_S:-85} fp16 ;;

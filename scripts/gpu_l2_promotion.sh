@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Issue 14, session 77: where 06's extra L2 reads come from, in parts:
+# Issue 14, sessions 77–78: where 06's extra L2 reads come from, in parts:
 #   clocks  the card's clocks and cuBLAS's rate (card_clocks), the env file
 #   promo   the pick and 128 × 256 pairs on scripts/shapes/l2_promotion.txt (PROMO_SHAPES) under each of
 #           PROMOS (A and B's maps' promotion : C's; 3 is tcraw's 256 bytes, 0 none), one process each
 #           (scripts/promotion_probe.py), up to PROMO_S (90) seconds each
 #   promoncu  Nsight Compute's counts (duration, L2 sectors read and written, fabric, DRAM) of 128 × 256
 #           pairs at 16384×256×1024 (NCU_SHAPE) under each of PROMOS, and of cuBLAS's kernel
+#   mcast   the same counts, and the SMs' reads and writes apart, at NCU_SHAPE, promotion none, for 128 × 256
+#           tiles alone, in pairs along M (B's boxes multicast to both) and in fours (MCAST_VARIANTS), then
+#           cuBLAS's kernel: what multicasting B saves in L2 reads
 #   exitread  the pick (EXIT_VARIANTS) on EXIT_SHAPES (scripts/shapes/epilogue_probe_2.txt) in this tree and in
 #           a copy whose blocks wait at exit only until C's last boxes are read (cp.async.bulk.wait_group.read),
 #           not written — what CUTLASS's epilogue waits for — each tree twice in turn, up to EXIT_S (90) seconds
@@ -41,6 +44,19 @@ case $part in
         --shapes /tmp/promo_ncu_shape.txt --iters 1 --seed ${SEED:-77} --variants $pairs > "$csv" 2>&1
       echo "== $(basename $csv) (ncu exit $?)"
       $PY scripts/ncu_raw_summary.py "$csv" --metrics $METRICS
+    done
+    ;;
+  mcast)
+    echo "${NCU_SHAPE:-16384 256 1024}" > /tmp/promo_ncu_shape.txt
+    metrics=$METRICS,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum
+    for variant in ${MCAST_VARIANTS:-CONSUMERS=2,BN=256,CLUSTER=1 $pairs CONSUMERS=2,BN=256,CLUSTER=4} cublas; do
+      csv="$OUT/ncu_mcast_${variant//[=,]/_}.csv"
+      regex=wgmma; [ $variant = cublas ] && regex="nvjet|gemm" variant=$pairs
+      timeout 120 ncu --clock-control none --metrics $metrics --page raw --csv -k regex:"$regex" -c 3 \
+        $PY scripts/promotion_probe.py --inputs 0 --output 0 -- --family wgmma --precision fp16 \
+        --shapes /tmp/promo_ncu_shape.txt --iters 1 --seed ${SEED:-77} --variants $variant > "$csv" 2>&1
+      echo "== $(basename $csv) (ncu exit $?)"
+      $PY scripts/ncu_raw_summary.py "$csv" --metrics $metrics
     done
     ;;
   exitread)

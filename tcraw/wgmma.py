@@ -1930,13 +1930,15 @@ def wgmma_swaps_over_rounds(m, n, k, sms, picked, elem_bytes=2, stream_k=True):
 # pick's: 0.90, set on those shapes; on 16 drawn after it 0.947 / 0.948× the time (fp16 / bf16; H100,
 # docs/results/2026-12-06-h100-coop-after/: less at 15, 1.20× at 6870×1070×11384). Only where they were
 # timed: over one of the ranking's configurations (its pick, or wgmma_leaves_clusters_of_one's),
-# not another rule's tiles; that configuration in clusters — of 2 at all but two of the shapes
-# timed, of 4 at 2620×1747×5448 and 14076×552×13840 (0.905 / 0.891 and 0.965 / 1.002× the time,
-# fp16 / bf16; 2026-12-06-h100-coop-after/, runs 1 and 6), every one running whole. (Where stream-K
-# cuts the pick's last round: survey 10's 6632×3160×4880, 128 × 256 in clusters of 4, took 1.25× the
-# time with the rule — 2026-12-07-h100-tall-skinny/, run 8 — and the H200's 1408×11504×3368, the
-# same tiles, 0.87× with coopB tiles in their place — 2026-12-05-h200-coop/. The rule fires at both;
-# scripts/shapes/coop_over_c4.txt and coop_over_stream_k.txt hold shapes drawn to time it there.)
+# not another rule's tiles; that configuration in clusters of 2 or 4. Over clusters of 4 that run
+# whole, on 16 shapes drawn where it fires there (H100, docs/results/2026-12-07-h100-coop-clusters-of-4/,
+# run 1; with 2620×1747×5448 and 14076×552×13840 from 2026-12-06-h100-coop-after/) 0.84–0.94× the
+# time at 11, 1.02–1.31× at 5 (922×5000×12689), about 0.95 geomean, fp16 and bf16 alike: kept.
+# Over clusters of 4 whose last round stream-K cuts (128 × 256 tiles; the model's MMAs 0.83–0.90×)
+# 1.12–1.38× at 6 of 7 shapes (6632×3160×4880 1.25–1.29×, 3569×13384×4488 1.34–1.38×) and 0.98 /
+# 1.01× at 1408×11504×3368 (0.87× on the H200 against the pick of 2026-12-05): not there, nor over
+# clusters of 4 that split-K cuts (never timed). Over pairs that stream-K cuts, one shape timed:
+# 1576×14840×9661, 0.90 / 0.89× (run 1).
 # K of 48 slices or more (the least of those timed at MMAs ≤ 0.90: 53); 16-bit inputs.
 COOP_CONFIGS = ({"SWAP_AB": 1, "CONSUMERS": 2, "COOP": 5, "BN": 64, "CLUSTER": 2, "SPLIT_K": 0, "STAGES": 3},
                 {"SWAP_AB": 1, "CONSUMERS": 2, "COOP": 3, "BN": 80, "CLUSTER": 2, "SHARE_A": 1, "SPLIT_K": 0,
@@ -1948,16 +1950,18 @@ COOP_MIN_SLICES = 48   # (K ≥ 3072 for 16-bit inputs: every shape timed at MMA
 def wgmma_coops(m, n, k, sms, picked, elem_bytes=2, stream_k=True):
     """The coopB tiles (COOP_CONFIGS) that replace ``picked`` for (m, n, k), or None: wgmma_config
     asks only where that is one of the ranking's configurations, not another rule's tiles (as
-    measured). 16-bit inputs, a pick in clusters (of 2 or more), K of COOP_MIN_SLICES slices or more,
-    and the form whose tiles run whole with the fewest of the busiest cluster's MMAs
-    (busiest_mmas), if those are at most COOP_MMAS of the pick's."""
+    measured). 16-bit inputs, a pick in clusters of 2, or of 4 that run whole, K of COOP_MIN_SLICES
+    slices or more, and the form whose tiles run whole with the fewest of the busiest cluster's
+    MMAs (busiest_mmas), if those are at most COOP_MMAS of the pick's."""
     if elem_bytes != 2 or in_clusters_of_one(picked) or cdiv(k, WGMMA_ROW_BYTES // elem_bytes) < COOP_MIN_SLICES:
         return None
 
     def busiest(config):   # (its busiest cluster's MMAs, whether its tiles run whole)
         mmas, schedule = busiest_mmas(m, n, k, sms, {**WGMMA_TILE, "STREAM_K": int(stream_k), **config}, elem_bytes)
         return mmas, schedule[3] == 1 and not schedule[4]
-    theirs = busiest(picked)[0]
+    theirs, picked_whole = busiest(picked)
+    if picked["CLUSTER"] == 4 and not picked_whole:   # (slower at 6 of 7 such shapes timed: see above)
+        return None
     whole = [(mmas, order) for order, (mmas, runs_whole) in enumerate(map(busiest, COOP_CONFIGS)) if runs_whole]
     if whole and (best := min(whole))[0] <= COOP_MMAS * theirs:
         return dict(COOP_CONFIGS[best[1]])

@@ -1099,7 +1099,7 @@ def test_one_consumers_halves_of_m_replace_three_tiles_of_m_where_both_take_one_
     assert all(dict(c) in [dict(x) for x in k06.configs] for c in kernels.FIT_ONE_CONFIGS)
 
 
-def test_rows_splitting_sectors_take_the_models_clusters_of_4():
+def test_rows_splitting_sectors_take_the_models_clusters_of_4(monkeypatch):
     """wgmma_sectors_take_clusters_of_4: where A's and B's rows both lie 16 bytes off 32 (2.47
     requests a box row each) and the model's least time is clusters of 4, 16-bit inputs run
     them, not what wgmma_choose's tie-break took, where that reads A in place — survey 9's two
@@ -1152,8 +1152,8 @@ def test_rows_splitting_sectors_take_the_models_clusters_of_4():
     assert taken(1728, 1320, 9752) is None
     # where a rule after the ranking replaces the tie-break's pick, it stays: one swapped tile at M
     # of 129–208 (168×4264×280), coopB tiles (1136×13896×4488); where coopB tiles would replace the
-    # rule's (their MMAs under 0.90 of its 30 clusters'), they are not asked: measured over clusters
-    # of 2 only (1032×13240×15688)
+    # rule's, they are not asked (1032×13240×15688, the rule's in clusters of 4 that stream-K cuts:
+    # until 2026-12-07 wgmma_coops would have replaced them, their MMAs under 0.90 of its)
     ranked = kernels.wgmma_ranked(168, 4264, 280, 132)
     assert kernels.wgmma_least(ranked)["CLUSTER"] == 4 and taken(168, 4264, 280) is None
     assert kernels.wgmma_config(168, 4264, 280, 132) == kernels.wgmma_swaps_one_tile(
@@ -1166,7 +1166,11 @@ def test_rows_splitting_sectors_take_the_models_clusters_of_4():
     assert best["CLUSTER"] == 4 and kernels.wgmma_ruled(544, 3256, 1192, 132, best)["SWAP_AB"]
     assert taken(544, 3256, 1192) is None and kernels.wgmma_config(544, 3256, 1192, 132) == chosen
     picked = kernels.wgmma_config(1032, 13240, 15688, 132)
-    assert picked == taken(1032, 13240, 15688) and kernels.wgmma_coops(1032, 13240, 15688, 132, picked) is not None
+    assert picked == taken(1032, 13240, 15688) and picked["CLUSTER"] == 4
+    def coops_over_fours(m, n, k, sms, over, *args):   # (coopB tiles over any clusters of 4, not the tie-break's)
+        return dict(kernels.COOP_CONFIGS[0]) if over["CLUSTER"] == 4 else None
+    monkeypatch.setattr(wgmma, "wgmma_coops", coops_over_fours)
+    assert kernels.wgmma_config(1032, 13240, 15688, 132) == picked
 
 
 def test_one_swapped_tile_covers_m_of_129_to_208():
@@ -1367,17 +1371,23 @@ def test_coop_tiles_replace_the_rankings_pick_where_they_run_whole_on_a_tenth_fe
     (docs/results/2026-12-05-h200-coop/, 2026-12-05-h100-coop-rule/: faster at all but
     4140×867×6680) — not where those were 0.93 or more (slower at 5 of 19 timed), nor where
     stream-K cuts their last round, another rule's tiles replaced the ranking's, that is in
-    clusters of 1, K is under 48 slices or the inputs are not 16-bit; overrides they cannot take
-    run without them (split-K 06's own again), those they can over them."""
-    for shape, coop in (((1408, 11504, 3368), 5), ((304, 12504, 5728), 3), ((417, 9376, 10670), 5),
+    clusters of 1, or in clusters of 4 that do not run whole (slower at 6 of 7 timed:
+    docs/results/2026-12-07-h100-coop-clusters-of-4/), K is under 48 slices or the inputs are not
+    16-bit; overrides they cannot take run without them (split-K 06's own again), those they can
+    over them."""
+    for shape, coop in (((304, 12504, 5728), 3), ((417, 9376, 10670), 5),
                         ((7762, 580, 14389), 5), ((1794, 2497, 5405), 5), ((837, 5106, 13604), 5),
                         ((592, 6133, 12854), 3), ((608, 12618, 5338), 3), ((639, 5655, 9088), 3),
-                        ((308, 8684, 15277), 3), ((1407, 7468, 8108), 5), ((4140, 867, 6680), 3)):
+                        ((308, 8684, 15277), 3), ((1407, 7468, 8108), 5), ((4140, 867, 6680), 3),
+                        ((1576, 14840, 9661), 3)):   # (the last over pairs that stream-K cuts: 0.89–0.90×)
         picked = kernels.wgmma_config(*shape, 132)
         assert picked in kernels.COOP_CONFIGS and picked["COOP"] == coop, shape
     for shape in ((9240, 4648, 14072), (2776, 1112, 5640), (3104, 5576, 7016), (272, 12376, 9496),
-                  (13515, 448, 4416), (12346, 2512, 1973), (13422, 4687, 5712), (8192, 8192, 8192)):
+                  (13515, 448, 4416), (12346, 2512, 1973), (13422, 4687, 5712), (8192, 8192, 8192),
+                  (1408, 11504, 3368), (6632, 3160, 4880), (1641, 9528, 3416), (7864, 5480, 3816)):
         assert not kernels.wgmma_config(*shape, 132).get("COOP"), shape
+    c4_cut = kernels.wgmma_config(6632, 3160, 4880, 132)   # (128 × 256 in fours, stream-K's last round)
+    assert (c4_cut["BN"], c4_cut["CLUSTER"]) == (256, 4) and not kernels.wgmma_coops(6632, 3160, 4880, 132, c4_cut)
     three = {"CONSUMERS": 3, "BN": 192, "CLUSTER": 2, "STAGES": 3}   # (the ranking's at 304×12504×5728)
     assert kernels.wgmma_coops(304, 12504, 5728, 132, three)["COOP"] == 3
     assert not kernels.wgmma_coops(304, 12504, 5728, 132, three, elem_bytes=1)
@@ -1386,20 +1396,20 @@ def test_coop_tiles_replace_the_rankings_pick_where_they_run_whole_on_a_tenth_fe
     assert kernels.wgmma_coops(304, 12504, 3072, 132, three)
     pairs_256 = {"CONSUMERS": 2, "BN": 256, "CLUSTER": 2, "STAGES": 4}   # (0.97 of its MMAs: 0.97× the time)
     assert not kernels.wgmma_coops(9240, 4648, 14072, 132, pairs_256)
-    assert not kernels.wgmma_config(1408, 11504, 3368, 132, elem_bytes=1).get("COOP")
-    over_rounds = kernels.wgmma_config(625, 16311, 3483, 132)   # (wgmma_swaps_over_rounds' tiles: kept, though
-    assert (over_rounds["BN"], over_rounds["CLUSTER"]) == (160, 4)   # wgmma_coops would replace them)
-    assert kernels.wgmma_coops(625, 16311, 3483, 132, over_rounds)
+    assert not kernels.wgmma_config(417, 9376, 10670, 132, elem_bytes=1).get("COOP")
+    over_rounds = kernels.wgmma_config(367, 13375, 4169, 132)   # (wgmma_swaps_over_rounds' tiles: kept, though
+    assert (over_rounds["BN"], over_rounds["CLUSTER"]) == (192, 4)   # wgmma_coops would replace them)
+    assert kernels.wgmma_coops(367, 13375, 4169, 132, over_rounds)
     k06 = kernels.KERNELS["wgmma_tma_bf16"]
-    assert {"COOP=5", "SPLIT_K=0", "BN=64"} <= set(k06.configured(1408, 11504, 3368, 132).defines)
-    assert {"COOP=5", "STAGES=2"} <= set(k06.configured(1408, 11504, 3368, 132, {"STAGES": 2}).defines)
+    assert {"COOP=5", "SPLIT_K=0", "BN=64"} <= set(k06.configured(417, 9376, 10670, 132).defines)
+    assert {"COOP=5", "STAGES=2"} <= set(k06.configured(417, 9376, 10670, 132, {"STAGES": 2}).defines)
     for over in ({"CONSUMERS": 3}, {"SWAP_AB": 0}, {"PROMOTE": 1}, {"BN": 128}):   # (COOP × BN past 320)
-        defines = set(k06.configured(1408, 11504, 3368, 132, over).defines)
+        defines = set(k06.configured(417, 9376, 10670, 132, over).defines)
         assert "COOP=0" in defines and f"SPLIT_K={kernels.WGMMA_TILE['SPLIT_K']}" in defines, over
-    assert "SPLIT_K=0" in k06.configured(1408, 11504, 3368, 132, {"CONSUMERS": 3, "SPLIT_K": 0}).defines
-    assert f"SPLIT_K={kernels.WGMMA_TILE['SPLIT_K']}" in k06.configured(1408, 11504, 3368, 132, {"COOP": 0}).defines
+    assert "SPLIT_K=0" in k06.configured(417, 9376, 10670, 132, {"CONSUMERS": 3, "SPLIT_K": 0}).defines
+    assert f"SPLIT_K={kernels.WGMMA_TILE['SPLIT_K']}" in k06.configured(417, 9376, 10670, 132, {"COOP": 0}).defines
     with pytest.raises(UsageError, match="SHARE_A=1"):   # (COOP's cluster check has no cluster to divide by)
-        k06.configured(1408, 11504, 3368, 132, {"SHARE_A": 1, "CLUSTER": 1})
+        k06.configured(417, 9376, 10670, 132, {"SHARE_A": 1, "CLUSTER": 1})
 
 
 def test_coop_unswapped_tiles_build_without_spills_and_refuse_what_they_cannot_take():
@@ -1434,9 +1444,9 @@ def test_coop_unswapped_tiles_build_without_spills_and_refuse_what_they_cannot_t
     # a B_REALIGN a kernel was declared with (not asked of the problem) gives way to a pick's COOP
     # where the tile cannot take it, and the pick runs as measured; asked of it, it is refused
     declared = kernels.wgmma_kernel("fp16", {"B_REALIGN": 1})
-    assert {"COOP=5", "B_REALIGN=0", "SPLIT_K=0"} <= set(declared.configured(1408, 11504, 3368, 132).defines)
+    assert {"COOP=5", "B_REALIGN=0", "SPLIT_K=0"} <= set(declared.configured(417, 9376, 10670, 132).defines)
     with pytest.raises(UsageError, match="^B_REALIGN=1 realigns"):
-        kernels.KERNELS["wgmma_tma_fp16"].configured(1408, 11504, 3368, 132, {"B_REALIGN": 1})
+        kernels.KERNELS["wgmma_tma_fp16"].configured(417, 9376, 10670, 132, {"B_REALIGN": 1})
 
 
 @pytest.mark.parametrize("key", ["fp16", "fp8e4m3", "tf32"])
