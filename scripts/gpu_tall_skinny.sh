@@ -21,6 +21,11 @@
 #   ncu     Nsight Compute's counts (METRICS: duration, DRAM bytes read and written, tensor pipe busy,
 #           L2 sectors) of cuBLAS's kernel and of 128 × 256 pairs at 16384×256×1024 and 12288×256×1024
 #           (NCU_SHAPES: "M N K;M N K")
+#   cparts  on tall_skinny.txt the pick beside cuBLAS's form at 16384×256×1024 — swapped 128 of N by 256 of M in
+#           pairs along N, A's rows multicast, B copied plainly — with 3 stages (C staged whole) and with 4
+#           (C_PARTS 2 or 4: C's box stored in parts, which frees the fourth stage cuBLAS's kernel holds)
+#   swtall  the pick beside that form (C_PARTS=2) on scripts/shapes/swapped_tall_rows.txt (N of 129–256 where the
+#           pick takes turns on 128 × 128 tiles), fp16 then bf16
 #   (fp16 unless TALL_PRECISION; median of 20 launches, beside cuBLAS)
 #   OUT=out bash scripts/gpu_tall_skinny.sh clocks tall m128
 set -u
@@ -45,6 +50,21 @@ case $part in
     echo "tall exit $?"; tail -3 "$OUT/tall_$p.txt"
     cublas_kernel "16384 256 1024" "" $p
     cublas_kernel "8192 64 8192" "" $p
+    ;;
+  cparts)
+    timeout ${TALL_S:-240} $PY scripts/tune_ladder.py --family wgmma --precision $p \
+      --shapes scripts/shapes/tall_skinny.txt --iters 20 --seed ${SEED:-78} --variants picked \
+      SWAP_AB=1,CONSUMERS=2,BN=256,CLUSTER=2,STAGES=3 SWAP_AB=1,CONSUMERS=2,BN=256,CLUSTER=2,C_PARTS=2,STAGES=4 \
+      SWAP_AB=1,CONSUMERS=2,BN=256,CLUSTER=2,C_PARTS=4,STAGES=4 > "$OUT/cparts_$p.txt" 2>&1
+    echo "cparts exit $?: $(grep -c PASS "$OUT/cparts_$p.txt") passed"; ties "$OUT/cparts_$p.txt"
+    ;;
+  swtall)
+    for q in fp16 bf16; do
+      timeout ${TALL_S:-120} $PY scripts/tune_ladder.py --family wgmma --precision $q \
+        --shapes scripts/shapes/swapped_tall_rows.txt --iters 20 --seed ${SEED:-78} --variants picked \
+        SWAP_AB=1,CONSUMERS=2,BN=256,CLUSTER=2,C_PARTS=2,STAGES=4 > "$OUT/swtall_$q.txt" 2>&1
+      echo "swtall $q exit $?: $(grep -c PASS "$OUT/swtall_$q.txt") passed"; ties "$OUT/swtall_$q.txt"
+    done
     ;;
   m128)
     timeout ${TALL_S:-240} $PY scripts/tune_ladder.py --family wgmma --precision $p \

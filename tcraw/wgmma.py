@@ -364,7 +364,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         realign_b=bool(tile["B_REALIGN"]),
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
         configs=(WGMMA_CONFIGS + NARROW_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY + (NARROW_PAIRS_CONFIG,) +
-                 (TALL_CONFIG,) + SWAPPED_CONFIGS +
+                 (TALL_CONFIG, SWAPPED_TALL_CONFIG) + SWAPPED_CONFIGS +
                  SWAPPED_PAIRS_CONFIGS + STREAM_B_WIDE_CONFIGS + (STREAM_B_SWAPPED_CONFIG,) + FIT_CONFIGS +
                  FIT_THREE_CONFIGS +
                  LOW_FIT_ONLY + FIT_ONE_CONFIGS + REALIGN_CONFIGS + COOP_CONFIGS +
@@ -793,6 +793,29 @@ NARROW_PAIRS_BUSY = 0.84
 # 2048³ +38 %, 4096³ +8 %), hence N and K. 16-bit inputs only; measured on the H100 only, other
 # SM counts in proportion.
 TALL_CONFIG = {"CONSUMERS": 3, "BN": 128, "CLUSTER": 1, "SHARE_A": 0, "STAGES": wgmma_max_stages(3, 128)}
+# cuBLAS's form at 16384×256×1024 (nvjet_sm90_hss_128x256_64x4_2x1_v_bz_coopA: in tcraw's row-major
+# terms 128 of N by 256 of M, pairs along N sharing A's rows, 4 stages) is 06's swapped 128 × 256
+# in pairs along N, which holds a fourth stage only with C's staging box stored in two parts
+# (C_PARTS=2). H100, fp16, beside the pick (docs/results/2026-12-07-h100-coop-clusters-of-4/):
+# - run 5, scripts/shapes/tall_skinny.txt: 0.908× the pick's time at 16384×192×1024 (0.852 →
+#   0.938× cuBLAS), 0.987 at 16384×256×1024, 0.994 at 32768×256×1024, the pick its consumers
+#   taking turns on 128 × 128 tiles (TURNS_CONFIG) at all three; 1.01 at 16384×512×1024 and
+#   256×16384×1024; 1.06–1.21× where the pick is another (five shapes: 12288×256×1024, ...). With
+#   3 stages (C staged whole) 1.02–1.06× the 4-stage time at all ten.
+# - run 6, scripts/shapes/swapped_tall_rows.txt, 12 shapes drawn where the pick takes turns at N of
+#   129–256: at N of 129–192 (8) 0.862–0.957× the pick's time fp16, 0.868–0.953 bf16, less at all 8
+#   (16361×160×1024 0.80 → 0.91× cuBLAS); at N of 193–256 0.98× where its pairs fill 92 % of
+#   the clusters in one round (15535×248×1984), 1.08–1.22× where they fill 80 % or less
+#   (27007×204×832 in two rounds, 18132×193×576, 7488×208×1536 cut along K).
+# wgmma_swaps_tall_rows takes it over the turns at N of 129–192 (SWAPPED_TALL_MOST_N), 16-bit
+# inputs, where its pairs run whole and fill SWAPPED_TALL_BUSY of the clusters in every round (0.87
+# the least of the 8 above). Measured on the H100 only. Its bounds were set on run 6's shapes; none
+# has been drawn after it. Where it fires is rare: none of 20 000 shapes drawn log-uniform over
+# 200–16 384 a side, nor any suite shape (on 132 SMs the pairs fill their rounds at M of 14 337–16 896,
+# 28 673–33 792, ...).
+SWAPPED_TALL_CONFIG = {"SWAP_AB": 1, "CONSUMERS": 2, "BN": 256, "CLUSTER": 2, "C_PARTS": 2, "STAGES": 4}
+SWAPPED_TALL_MOST_N = 192
+SWAPPED_TALL_BUSY = 0.85
 TALL_MOST_N, TALL_MOST_K = 512, 2048
 TALL_BUSY = 0.9
 TALL_SAVES = 0.99
@@ -1324,7 +1347,8 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     (wgmma_pairs_rows), of 64×192 or 64×256 where those fill the GPU in one round
     (wgmma_pairs_wide), of 64×64 in place of 64×128 where those fill one round
     (wgmma_pairs_narrow); tall, skinny problems (N ≤ 512, K ≤ 2048) three consumers' 192 × 128
-    where those fill one round and the model takes them (wgmma_tall_rows); few tiles narrower
+    where those fill one round and the model takes them (wgmma_tall_rows), else at N of 129–192
+    swapped 128 × 256 pairs along N over tiles taken in turn (wgmma_swaps_tall_rows); few tiles narrower
     ones and split-K — in 2 × 2 clusters where K is long (wgmma_shares_both) — short K tiles
     taken in turn (wgmma_takes_turns), M of 129–208 one swapped tile that covers it, in clusters
     of 4 or 2 along N (wgmma_swaps_one_tile), and M of a few hundred swapped tiles that fit it, in
@@ -1365,7 +1389,9 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
             (ruled == picked and wgmma_narrows(m, n, k, sms, ranked, picked, elem_bytes, stream_k)) or ruled
     if wgmma_pairs_narrow(m, n, k, sms, ruled, elem_bytes):
         return dict(NARROW_PAIRS_CONFIG)
-    return dict(TALL_CONFIG) if wgmma_tall_rows(m, n, k, sms, ruled, elem_bytes, stream_k) else ruled
+    if wgmma_tall_rows(m, n, k, sms, ruled, elem_bytes, stream_k):
+        return dict(TALL_CONFIG)
+    return dict(SWAPPED_TALL_CONFIG) if wgmma_swaps_tall_rows(m, n, k, sms, ruled, elem_bytes, stream_k) else ruled
 
 
 def wgmma_narrows(m, n, k, sms, ranked, picked, elem_bytes=2, stream_k=True):
@@ -1646,6 +1672,18 @@ def wgmma_pairs_narrow(m, n, k, sms, picked, elem_bytes=2):
         return False
     tiles, _, clusters, pieces, _ = wgmma_schedule(m, n, k, sms, {**WGMMA_TILE, **NARROW_PAIRS_CONFIG}, elem_bytes)
     return NARROW_PAIRS_BUSY * clusters <= tiles * pieces <= clusters
+
+
+def wgmma_swaps_tall_rows(m, n, k, sms, picked, elem_bytes=2, stream_k=True):
+    """Whether swapped 128 × 256 pairs along N with C stored in parts (SWAPPED_TALL_CONFIG, cuBLAS's
+    form) take the place of ``picked`` for (m, n, k): the consumers taking turns (TURNS_CONFIG),
+    16-bit inputs, N of 129 to SWAPPED_TALL_MOST_N, and the pairs whole, keeping at least
+    SWAPPED_TALL_BUSY of the clusters busy in every round (see SWAPPED_TALL_CONFIG)."""
+    if picked != TURNS_CONFIG or elem_bytes != 2 or not 128 < n <= SWAPPED_TALL_MOST_N:
+        return False
+    swapped = {**WGMMA_TILE, **SWAPPED_TALL_CONFIG, "STREAM_K": int(stream_k)}
+    tiles, _, clusters, pieces, share = wgmma_schedule(m, n, k, sms, swapped, elem_bytes)
+    return pieces == 1 and not share and tiles >= SWAPPED_TALL_BUSY * cdiv(tiles, clusters) * clusters
 
 
 def wgmma_tall_rows(m, n, k, sms, picked, elem_bytes=2, stream_k=True):

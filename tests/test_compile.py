@@ -432,10 +432,11 @@ def test_every_06_configuration_compiles_without_spills_and_states_its_launch(ke
     # consumers' two: FIT_THREE_CONFIGS; one tile of M in clusters of 4 at widths FIT_CONFIGS lacks:
     # LOW_FIT_ONLY; one consumer's halves of M: FIT_ONE_CONFIGS), B realigned (64 and 128 columns), 09,
     # 10 (K's pieces through the workspace, in a cluster); cuBLAS's coopB tiles (COOP_CONFIGS); the
-    # 192-row tiles narrower than 192 (NARROW_CONFIGS); tall problems' 192 × 128 (TALL_CONFIG)
+    # 192-row tiles narrower than 192 (NARROW_CONFIGS); tall problems' 192 × 128 (TALL_CONFIG) and
+    # swapped 128 × 256 pairs, C in two parts (SWAPPED_TALL_CONFIG)
     assert kernels.WIDE_PAIRS_ONLY == kernels.WIDE_PAIRS_CONFIGS[:1]   # (64×256 pairs: a candidate already)
     assert len({c.file_stem for c in configs}) == len(configs) == \
-        len(kernels.WGMMA_CONFIGS) + len(wgmma.NARROW_CONFIGS) + 18 + len(kernels.FIT_CONFIGS) + \
+        len(kernels.WGMMA_CONFIGS) + len(wgmma.NARROW_CONFIGS) + 19 + len(kernels.FIT_CONFIGS) + \
         len(kernels.FIT_THREE_CONFIGS) + len(kernels.LOW_FIT_ONLY) + len(kernels.FIT_ONE_CONFIGS) + \
         len(kernels.COOP_CONFIGS)
     for config in configs:
@@ -960,6 +961,42 @@ def test_tall_problems_take_192_by_128_tiles_where_the_model_takes_them():
     fp16 = kernels.KERNELS["wgmma_tma_fp16"]
     assert {"CONSUMERS=3", "BN=128", "CLUSTER=1", "STAGES=4"} <= set(fp16.configured(12288, 256, 1024, 132).defines)
     assert kernels.TALL_CONFIG in fp16.configs
+
+
+def test_tall_problems_of_n_129_to_192_swap_to_cublas_pairs_over_tiles_taken_in_turn():
+    """wgmma_swaps_tall_rows: swapped 128 × 256 pairs along N with C stored in two parts, 4 stages
+    (kernels.SWAPPED_TALL_CONFIG, cuBLAS's form at 16384×256×1024) replace the consumers taking
+    turns on 128 × 128 tiles at N of 129–192 where the pairs run whole and fill 85 % of the clusters
+    or more in every round — the 9 shapes timed there, all faster (H100, fp16 and bf16,
+    docs/results/2026-12-07-h100-coop-clusters-of-4/, runs 5–6) — not at N of 193–256 (at most
+    2 % faster; 1.08–1.22× where the pairs fill 80 % or less), nor over other picks; 16-bit inputs
+    only; the registry's 06 builds it without spills and `tcraw compile` prebuilds it."""
+    faster = [(15680, 174, 1152), (16160, 178, 960), (14999, 154, 768), (16600, 175, 896), (15582, 189, 1984),
+              (16361, 160, 1024), (29272, 129, 704), (15926, 160, 1024), (16384, 192, 1024)]
+    for shape in faster:
+        assert kernels.wgmma_config(*shape, 132) == kernels.SWAPPED_TALL_CONFIG, shape
+        for elem_bytes in (1, 4):   # (8-bit and TF32: not measured)
+            assert kernels.wgmma_config(*shape, 132, elem_bytes) != kernels.SWAPPED_TALL_CONFIG, shape
+    for shape in [(7488, 208, 1536), (18132, 193, 576), (15535, 248, 1984), (27007, 204, 832), (16384, 256, 1024),
+                  (32768, 256, 1024), (16384, 512, 1024), (256, 16384, 1024), (12288, 256, 1024), (8192, 256, 2048)]:
+        assert kernels.wgmma_config(*shape, 132) != kernels.SWAPPED_TALL_CONFIG, shape
+    # what each condition keeps out, the others met: another pick; N of 128 or 193; the pairs in
+    # two rounds, the second all but empty (18132: 71 pairs on 66 clusters), or cut along K
+    turns = kernels.TURNS_CONFIG
+    assert kernels.wgmma_swaps_tall_rows(16361, 160, 1024, 132, turns)
+    assert not kernels.wgmma_swaps_tall_rows(16361, 160, 1024, 132, {**turns, "PINGPONG": 0})
+    assert not kernels.wgmma_swaps_tall_rows(16361, 160, 1024, 132, turns, elem_bytes=1)
+    assert not kernels.wgmma_swaps_tall_rows(16361, 128, 1024, 132, turns)
+    assert not kernels.wgmma_swaps_tall_rows(16361, 193, 1024, 132, turns)
+    assert not kernels.wgmma_swaps_tall_rows(18132, 160, 1024, 132, turns)
+    assert not kernels.wgmma_swaps_tall_rows(7488, 160, 1536, 132, turns)
+    fp16 = kernels.KERNELS["wgmma_tma_fp16"]
+    defines = set(fp16.configured(16361, 160, 1024, 132).defines)
+    assert {"SWAP_AB=1", "BN=256", "CLUSTER=2", "C_PARTS=2", "STAGES=4"} <= defines
+    assert kernels.SWAPPED_TALL_CONFIG in fp16.configs
+    for key in ("fp16", "bf16"):
+        cubin = compiler.compile_cubin(kernels.wgmma_kernel(key, kernels.SWAPPED_TALL_CONFIG, choose=False), "sm_90a")
+        assert cubin.spill_bytes == 0, key
 
 
 def test_two_rows_pair_64_by_64_tiles_where_those_fill_one_round():

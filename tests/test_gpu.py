@@ -951,6 +951,22 @@ def test_06_runs_tall_problems_in_192_by_128_tiles(device, host_problems, key):
 
 
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
+def test_06_runs_tall_problems_of_n_129_to_192_in_swapped_pairs(device, host_problems, key):
+    """Tall problems of N 129–192 where the consumers would take turns: the registry's 06 picks
+    swapped 128 × 256 pairs along N, C stored in two parts (kernels.wgmma_swaps_tall_rows) — M past
+    whole tiles, in one round and in two, N not a multiple of 8 (pitched) or of 64 — built as
+    picked, verified, integers exact, the same bits on a rerun."""
+    kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    shapes = [(15680, 174, 1152), (16361, 160, 1024), (29272, 129, 704)]
+    assert all(kernels.wgmma_config(*shape, 132) == kernels.SWAPPED_TALL_CONFIG for shape in shapes)
+    as_drawn = device.sm_count == 132   # (the shapes were drawn for 132 SMs; elsewhere the pick is run)
+    runs_right_and_repeatable(device, host_problems, kernel, key, shapes, None,
+                              built_as(kernels.SWAPPED_TALL_CONFIG, as_drawn))
+
+
+@pytest.mark.parametrize("key", ["fp16", "bf16"])
 def test_06_picks_swapped_tiles_streaming_b_for_m_of_33_to_48(device, host_problems, key):
     """M of 33–48, N a multiple of 8, K of 32 slices or more, 64-column tiles for a third of the
     SMs or more: the registry's 06 picks one consumer's swapped 64×48 tiles in clusters of 2 along

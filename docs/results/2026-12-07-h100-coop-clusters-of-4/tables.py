@@ -82,3 +82,27 @@ print(f"  {'shape':16s} {'cuBLAS':>8s} {'pick':>7s} " + " ".join(f"{v:>18s}" for
 for shape, r in t.items():
     print(f"  {shape:16s} {r['cublas']:8.1f} {r['picked']:7.1f} "
           + " ".join(f"{r[label] / r['picked']:18.3f}" for label in labels))
+print()
+
+# runs 5–6: swapped 128 × 256 pairs along N (cuBLAS's form at 16384×256×1024) beside the pick, with
+# 3 stages (C staged whole) and with 4 (C_PARTS=2 or 4); run 6 on shapes drawn where the pick takes
+# turns on 128 × 128 tiles at N of 129–256, C_PARTS=2 alone, fp16 and bf16
+swapped = "SWAP_AB=1+CONSUMERS=2+BN=256+CLUSTER=2"
+forms = {f"{swapped}+STAGES=3": "3 stages", f"{swapped}+C_PARTS=2+STAGES=4": "C_PARTS=2, 4",
+         f"{swapped}+C_PARTS=4+STAGES=4": "C_PARTS=4, 4"}
+for run, name in ((5, "cparts_fp16"), (6, "swtall_fp16"), (6, "swtall_bf16")):
+    path = HERE / f"run{run}_{name}.txt"
+    lines = [line for line in path.read_text().splitlines() if ROW.match(line)]
+    assert lines and all(" PASS " in line for line in lines), path.name   # (every row verified)
+    t = rows(path)
+    here = [label for label in forms if label in next(iter(t.values()))]
+    print(f"## run {run}: {name}, µs of cuBLAS and the pick, each form's time ÷ the pick's")
+    print(f"  {'shape':16s} {'cuBLAS':>8s} {'pick':>7s} " + " ".join(f"{forms[label]:>14s}" for label in here))
+    ratios = []
+    for shape, r in t.items():
+        ratios.append(r[here[-1 if run == 6 else 1]] / r["picked"])
+        print(f"  {shape:16s} {r['cublas']:8.1f} {r['picked']:7.1f} "
+              + " ".join(f"{r[label] / r['picked']:14.3f}" for label in here))
+    if run == 6:   # (the first 8 rows: N of 129–192)
+        print(f"  N of 129–192: geomean {geomean(ratios[:8]):.3f}, {min(ratios[:8]):.3f}–{max(ratios[:8]):.3f}")
+    print()
