@@ -808,14 +808,16 @@ TALL_CONFIG = {"CONSUMERS": 3, "BN": 128, "CLUSTER": 1, "SHARE_A": 0, "STAGES": 
 #   the clusters in one round (15535×248×1984), 1.08–1.22× where they fill 80 % or less
 #   (27007×204×832 in two rounds, 18132×193×576, 7488×208×1536 cut along K).
 # wgmma_swaps_tall_rows takes it over the turns at N of 129–192 (SWAPPED_TALL_MOST_N), 16-bit
-# inputs, where its pairs run whole and fill SWAPPED_TALL_BUSY of the clusters in every round (0.87
-# the least of the 8 above). Measured on the H100 only. Its bounds were set on run 6's shapes; none
-# has been drawn after it. Where it fires is rare: none of 20 000 shapes drawn log-uniform over
-# 200–16 384 a side, nor any suite shape (on 132 SMs the pairs fill their rounds at M of 14 337–16 896,
-# 28 673–33 792, ...).
+# inputs, where its pairs run whole in one or two rounds (SWAPPED_TALL_ROUNDS: none was timed in
+# three) and keep SWAPPED_TALL_BUSY of the clusters busy over them (0.87 the least of the 8 above:
+# 29272×129×704, its second round 74 % full). Measured on the H100 only. Its bounds were set on run
+# 6's shapes; none has been drawn after it. Where it fires is rare: none of 20 000 shapes drawn
+# log-uniform over 200–16 384 a side, nor any suite shape (on 132 SMs, M of 14 337–16 896 and
+# 28 673–33 792).
 SWAPPED_TALL_CONFIG = {"SWAP_AB": 1, "CONSUMERS": 2, "BN": 256, "CLUSTER": 2, "C_PARTS": 2, "STAGES": 4}
 SWAPPED_TALL_MOST_N = 192
 SWAPPED_TALL_BUSY = 0.85
+SWAPPED_TALL_ROUNDS = 2
 TALL_MOST_N, TALL_MOST_K = 512, 2048
 TALL_BUSY = 0.9
 TALL_SAVES = 0.99
@@ -1677,13 +1679,16 @@ def wgmma_pairs_narrow(m, n, k, sms, picked, elem_bytes=2):
 def wgmma_swaps_tall_rows(m, n, k, sms, picked, elem_bytes=2, stream_k=True):
     """Whether swapped 128 × 256 pairs along N with C stored in parts (SWAPPED_TALL_CONFIG, cuBLAS's
     form) take the place of ``picked`` for (m, n, k): the consumers taking turns (TURNS_CONFIG),
-    16-bit inputs, N of 129 to SWAPPED_TALL_MOST_N, and the pairs whole, keeping at least
-    SWAPPED_TALL_BUSY of the clusters busy in every round (see SWAPPED_TALL_CONFIG)."""
+    16-bit inputs, N of 129 to SWAPPED_TALL_MOST_N, and the pairs whole in at most
+    SWAPPED_TALL_ROUNDS rounds, keeping at least SWAPPED_TALL_BUSY of the clusters busy over them
+    (see SWAPPED_TALL_CONFIG)."""
     if picked != TURNS_CONFIG or elem_bytes != 2 or not 128 < n <= SWAPPED_TALL_MOST_N:
         return False
     swapped = {**WGMMA_TILE, **SWAPPED_TALL_CONFIG, "STREAM_K": int(stream_k)}
     tiles, _, clusters, pieces, share = wgmma_schedule(m, n, k, sms, swapped, elem_bytes)
-    return pieces == 1 and not share and tiles >= SWAPPED_TALL_BUSY * cdiv(tiles, clusters) * clusters
+    rounds = cdiv(tiles, clusters)
+    whole = pieces == 1 and not share
+    return whole and rounds <= SWAPPED_TALL_ROUNDS and tiles >= SWAPPED_TALL_BUSY * rounds * clusters
 
 
 def wgmma_tall_rows(m, n, k, sms, picked, elem_bytes=2, stream_k=True):
@@ -1969,11 +1974,12 @@ def wgmma_swaps_over_rounds(m, n, k, sms, picked, elem_bytes=2, stream_k=True):
 # docs/results/2026-12-06-h100-coop-after/: less at 15, 1.20× at 6870×1070×11384). Only where they were
 # timed: over one of the ranking's configurations (its pick, or wgmma_leaves_clusters_of_one's),
 # not another rule's tiles; that configuration in clusters of 2 or 4. Over clusters of 4 that run
-# whole, on 16 shapes drawn where it fires there (H100, docs/results/2026-12-07-h100-coop-clusters-of-4/,
-# run 1; with 2620×1747×5448 and 14076×552×13840 from 2026-12-06-h100-coop-after/) 0.84–0.94× the
-# time at 11, 1.02–1.31× at 5 (922×5000×12689), about 0.95 geomean, fp16 and bf16 alike: kept.
+# whole: at 2620×1747×5448 and 14076×552×13840 0.905 / 0.891 and 0.965 / 1.002× the time (fp16 /
+# bf16; 2026-12-06-h100-coop-after/, runs 1 and 6), then on 16 shapes drawn where it fires there
+# (H100, docs/results/2026-12-07-h100-coop-clusters-of-4/, run 1) 0.84–0.94× at 11, 1.02–1.31× at 5
+# (922×5000×12689 the most), geomean 0.953, fp16 and bf16 alike: kept.
 # Over clusters of 4 whose last round stream-K cuts (128 × 256 tiles; the model's MMAs 0.83–0.90×)
-# 1.12–1.38× at 6 of 7 shapes (6632×3160×4880 1.25–1.29×, 3569×13384×4488 1.34–1.38×) and 0.98 /
+# 1.12–1.38× at 7 of 8 shapes (6632×3160×4880 1.25–1.29×, 3569×13384×4488 1.34–1.38×) and 0.98 /
 # 1.01× at 1408×11504×3368 (0.87× on the H200 against the pick of 2026-12-05): not there, nor over
 # clusters of 4 that split-K cuts (never timed). Over pairs that stream-K cuts, one shape timed:
 # 1576×14840×9661, 0.90 / 0.89× (run 1).
@@ -1998,7 +2004,7 @@ def wgmma_coops(m, n, k, sms, picked, elem_bytes=2, stream_k=True):
         mmas, schedule = busiest_mmas(m, n, k, sms, {**WGMMA_TILE, "STREAM_K": int(stream_k), **config}, elem_bytes)
         return mmas, schedule[3] == 1 and not schedule[4]
     theirs, picked_whole = busiest(picked)
-    if picked["CLUSTER"] == 4 and not picked_whole:   # (slower at 6 of 7 such shapes timed: see above)
+    if picked["CLUSTER"] == 4 and not picked_whole:   # (slower at 7 of 8 such shapes timed: see above)
         return None
     whole = [(mmas, order) for order, (mmas, runs_whole) in enumerate(map(busiest, COOP_CONFIGS)) if runs_whole]
     if whole and (best := min(whole))[0] <= COOP_MMAS * theirs:

@@ -966,8 +966,8 @@ def test_tall_problems_take_192_by_128_tiles_where_the_model_takes_them():
 def test_tall_problems_of_n_129_to_192_swap_to_cublas_pairs_over_tiles_taken_in_turn():
     """wgmma_swaps_tall_rows: swapped 128 × 256 pairs along N with C stored in two parts, 4 stages
     (kernels.SWAPPED_TALL_CONFIG, cuBLAS's form at 16384×256×1024) replace the consumers taking
-    turns on 128 × 128 tiles at N of 129–192 where the pairs run whole and fill 85 % of the clusters
-    or more in every round — the 9 shapes timed there, all faster (H100, fp16 and bf16,
+    turns on 128 × 128 tiles at N of 129–192 where the pairs run whole in one or two rounds and keep
+    85 % of the clusters or more busy over them — the 9 shapes timed there, all faster (H100, fp16 and bf16,
     docs/results/2026-12-07-h100-coop-clusters-of-4/, runs 5–6) — not at N of 193–256 (at most
     2 % faster; 1.08–1.22× where the pairs fill 80 % or less), nor over other picks; 16-bit inputs
     only; the registry's 06 builds it without spills and `tcraw compile` prebuilds it."""
@@ -981,7 +981,8 @@ def test_tall_problems_of_n_129_to_192_swap_to_cublas_pairs_over_tiles_taken_in_
                   (32768, 256, 1024), (16384, 512, 1024), (256, 16384, 1024), (12288, 256, 1024), (8192, 256, 2048)]:
         assert kernels.wgmma_config(*shape, 132) != kernels.SWAPPED_TALL_CONFIG, shape
     # what each condition keeps out, the others met: another pick; N of 128 or 193; the pairs in
-    # two rounds, the second all but empty (18132: 71 pairs on 66 clusters), or cut along K
+    # two rounds, the second all but empty (18132: 71 pairs on 66 clusters), in three (45000: 176 on
+    # 66, 89 % busy; none timed); at 7488×160×1536 30 pairs on 66 clusters, cut along K too
     turns = kernels.TURNS_CONFIG
     assert kernels.wgmma_swaps_tall_rows(16361, 160, 1024, 132, turns)
     assert not kernels.wgmma_swaps_tall_rows(16361, 160, 1024, 132, {**turns, "PINGPONG": 0})
@@ -989,6 +990,7 @@ def test_tall_problems_of_n_129_to_192_swap_to_cublas_pairs_over_tiles_taken_in_
     assert not kernels.wgmma_swaps_tall_rows(16361, 128, 1024, 132, turns)
     assert not kernels.wgmma_swaps_tall_rows(16361, 193, 1024, 132, turns)
     assert not kernels.wgmma_swaps_tall_rows(18132, 160, 1024, 132, turns)
+    assert not kernels.wgmma_swaps_tall_rows(45000, 160, 1024, 132, turns)
     assert not kernels.wgmma_swaps_tall_rows(7488, 160, 1536, 132, turns)
     fp16 = kernels.KERNELS["wgmma_tma_fp16"]
     defines = set(fp16.configured(16361, 160, 1024, 132).defines)
@@ -1408,7 +1410,7 @@ def test_coop_tiles_replace_the_rankings_pick_where_they_run_whole_on_a_tenth_fe
     (docs/results/2026-12-05-h200-coop/, 2026-12-05-h100-coop-rule/: faster at all but
     4140×867×6680) — not where those were 0.93 or more (slower at 5 of 19 timed), nor where
     stream-K cuts their last round, another rule's tiles replaced the ranking's, that is in
-    clusters of 1, or in clusters of 4 that do not run whole (slower at 6 of 7 timed:
+    clusters of 1, or in clusters of 4 that do not run whole (slower at 7 of 8 timed:
     docs/results/2026-12-07-h100-coop-clusters-of-4/), K is under 48 slices or the inputs are not
     16-bit; overrides they cannot take run without them (split-K 06's own again), those they can
     over them."""
