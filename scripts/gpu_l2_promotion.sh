@@ -21,6 +21,17 @@ promos=${PROMOS:-3:3 3:0 0:0 2:2 1:1}
 pairs=CONSUMERS=2,BN=256,CLUSTER=2
 METRICS=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_op_read.sum
 METRICS+=,lts__t_sectors_op_write.sum,lts__t_sectors_srcunit_tex.sum,lts__t_sectors_srcunit_ltcfabric.sum
+# Nsight Compute's counts (metrics $5) of one kernel at NCU_SHAPE into CSV $1, its maps' promotion $2
+# (inputs:output), 06 in configuration $3 beside cuBLAS, the kernels named by regex $4; their medians echoed
+ncu_counts() {
+  local csv=$1 promo=$2 variant=$3 regex=$4 metrics=$5
+  echo "${NCU_SHAPE:-16384 256 1024}" > /tmp/promo_ncu_shape.txt
+  timeout 120 ncu --clock-control none --metrics $metrics --page raw --csv -k regex:"$regex" -c 3 \
+    $PY scripts/promotion_probe.py --inputs ${promo%:*} --output ${promo#*:} -- --family wgmma --precision fp16 \
+    --shapes /tmp/promo_ncu_shape.txt --iters 1 --seed ${SEED:-77} --variants $variant > "$csv" 2>&1
+  echo "== $(basename $csv) (ncu exit $?)"
+  $PY scripts/ncu_raw_summary.py "$csv" --metrics $metrics
+}
 for part in "$@"; do
 case $part in
   clocks) write_env; card_clocks ;;
@@ -35,29 +46,20 @@ case $part in
     done
     ;;
   promoncu)
-    echo "${NCU_SHAPE:-16384 256 1024}" > /tmp/promo_ncu_shape.txt
     for promo in cublas $promos; do
-      csv="$OUT/ncu_promo_${promo/:/_}.csv"
-      if [ $promo = cublas ]; then regex="nvjet|gemm" promo=3:3; else regex=wgmma; fi
-      timeout 120 ncu --clock-control none --metrics $METRICS --page raw --csv -k regex:"$regex" -c 3 \
-        $PY scripts/promotion_probe.py --inputs ${promo%:*} --output ${promo#*:} -- --family wgmma --precision fp16 \
-        --shapes /tmp/promo_ncu_shape.txt --iters 1 --seed ${SEED:-77} --variants $pairs > "$csv" 2>&1
-      echo "== $(basename $csv) (ncu exit $?)"
-      $PY scripts/ncu_raw_summary.py "$csv" --metrics $METRICS
+      if [ $promo = cublas ]; then
+        ncu_counts "$OUT/ncu_promo_cublas.csv" 3:3 $pairs "nvjet|gemm" $METRICS
+      else
+        ncu_counts "$OUT/ncu_promo_${promo/:/_}.csv" $promo $pairs wgmma $METRICS
+      fi
     done
     ;;
   mcast)
-    echo "${NCU_SHAPE:-16384 256 1024}" > /tmp/promo_ncu_shape.txt
     metrics=$METRICS,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum
-    for variant in ${MCAST_VARIANTS:-CONSUMERS=2,BN=256,CLUSTER=1 $pairs CONSUMERS=2,BN=256,CLUSTER=4} cublas; do
-      csv="$OUT/ncu_mcast_${variant//[=,]/_}.csv"
-      regex=wgmma; [ $variant = cublas ] && regex="nvjet|gemm" variant=$pairs
-      timeout 120 ncu --clock-control none --metrics $metrics --page raw --csv -k regex:"$regex" -c 3 \
-        $PY scripts/promotion_probe.py --inputs 0 --output 0 -- --family wgmma --precision fp16 \
-        --shapes /tmp/promo_ncu_shape.txt --iters 1 --seed ${SEED:-77} --variants $variant > "$csv" 2>&1
-      echo "== $(basename $csv) (ncu exit $?)"
-      $PY scripts/ncu_raw_summary.py "$csv" --metrics $metrics
+    for variant in ${MCAST_VARIANTS:-CONSUMERS=2,BN=256,CLUSTER=1 $pairs CONSUMERS=2,BN=256,CLUSTER=4}; do
+      ncu_counts "$OUT/ncu_mcast_${variant//[=,]/_}.csv" 0:0 $variant wgmma $metrics
     done
+    ncu_counts "$OUT/ncu_mcast_cublas.csv" 0:0 $pairs "nvjet|gemm" $metrics
     ;;
   exitread)
     tree=/tmp/exitread && rm -rf $tree && mkdir -p $tree && cp -r tcraw cuda_src scripts $tree/

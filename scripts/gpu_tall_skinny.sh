@@ -34,6 +34,7 @@ p=${TALL_PRECISION:-fp16}
 counts=gpu__time_duration.sum,launch__grid_size,launch__cluster_dim_x,dram__bytes_read.sum,dram__bytes_write.sum
 counts+=,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active,sm__cycles_active.avg,lts__t_sectors.sum
 METRICS=${METRICS:-$counts}
+swapped=SWAP_AB=1,CONSUMERS=2,BN=256,CLUSTER=2   # (cparts, swtall: cuBLAS's form at 16384×256×1024)
 for part in "$@"; do
 case $part in
   clocks)
@@ -54,15 +55,14 @@ case $part in
   cparts)
     timeout ${TALL_S:-240} $PY scripts/tune_ladder.py --family wgmma --precision $p \
       --shapes scripts/shapes/tall_skinny.txt --iters 20 --seed ${SEED:-78} --variants picked \
-      SWAP_AB=1,CONSUMERS=2,BN=256,CLUSTER=2,STAGES=3 SWAP_AB=1,CONSUMERS=2,BN=256,CLUSTER=2,C_PARTS=2,STAGES=4 \
-      SWAP_AB=1,CONSUMERS=2,BN=256,CLUSTER=2,C_PARTS=4,STAGES=4 > "$OUT/cparts_$p.txt" 2>&1
+      $swapped,STAGES=3 $swapped,C_PARTS=2,STAGES=4 $swapped,C_PARTS=4,STAGES=4 > "$OUT/cparts_$p.txt" 2>&1
     echo "cparts exit $?: $(grep -c PASS "$OUT/cparts_$p.txt") passed"; ties "$OUT/cparts_$p.txt"
     ;;
   swtall)
     for q in fp16 bf16; do
       timeout ${TALL_S:-120} $PY scripts/tune_ladder.py --family wgmma --precision $q \
         --shapes scripts/shapes/swapped_tall_rows.txt --iters 20 --seed ${SEED:-78} --variants picked \
-        SWAP_AB=1,CONSUMERS=2,BN=256,CLUSTER=2,C_PARTS=2,STAGES=4 > "$OUT/swtall_$q.txt" 2>&1
+        $swapped,C_PARTS=2,STAGES=4 > "$OUT/swtall_$q.txt" 2>&1
       echo "swtall $q exit $?: $(grep -c PASS "$OUT/swtall_$q.txt") passed"; ties "$OUT/swtall_$q.txt"
     done
     ;;

@@ -14,6 +14,14 @@ sys.path.insert(0, str(HERE.parents[2] / "scripts"))
 from ladder_log import ROW, geomean, rows   # noqa: E402  (scripts/: the logs' readers)
 from ncu_raw_summary import number, rows as ncu_rows   # noqa: E402
 
+
+def verified(path):
+    """A tune_ladder log's rows (ladder_log.rows), after asserting that it has some and every one PASSed."""
+    lines = [line for line in path.read_text().splitlines() if ROW.match(line)]
+    assert lines and all(" PASS " in line for line in lines), path.name   # (every row verified)
+    return rows(path)
+
+
 # runs 1 and 3: swap_fit_study --rule wgmma_coops, the pick without the rule ([before]) beside it,
 # one process a log. What the rule replaced (the pick without it, as scripts/swap_fit_study.py's
 # picker_before gives it at this tree's parent, 4bc71b6): 128 × 192, 128 × 256 or 128 × 128 tiles
@@ -26,12 +34,7 @@ for run, name in ((1, "coop_over_c4"), (1, "coop_over_stream_k"), (3, "coop_over
     print(f"## run {run}: {name}.txt, µs (the rule's ÷ without it)")
     print(f"  {'shape':16s} {'cuBLAS fp16':>11s} {'without':>8s} {'rule':>8s}  {'÷':>5s}   "
           f"{'cuBLAS bf16':>11s} {'without':>8s} {'rule':>8s}  {'÷':>5s}")
-    t = {}
-    for p in ("fp16", "bf16"):
-        path = HERE / f"run{run}_{name}_{p}.txt"
-        lines = [line for line in path.read_text().splitlines() if ROW.match(line)]
-        assert lines and all(" PASS " in line for line in lines), path.name   # (every row verified)
-        t[p] = rows(path)
+    t = {p: verified(HERE / f"run{run}_{name}_{p}.txt") for p in ("fp16", "bf16")}
     for shape in t["fp16"]:
         cells = []
         for p in ("fp16", "bf16"):
@@ -69,10 +72,7 @@ print()
 
 # run 4: on five shapes where the rule lost over clusters of 4 and five where it won most, the pick
 # (the rule's: COOP=5 at all ten) beside both coopB forms and the two clusters of 4 it replaced
-path = HERE / "run4_coopforms_fp16.txt"
-lines = [line for line in path.read_text().splitlines() if ROW.match(line)]
-assert lines and all(" PASS " in line for line in lines), path.name   # (every row verified)
-t = rows(path)
+t = verified(HERE / "run4_coopforms_fp16.txt")
 labels = {"SWAP_AB=1+CONSUMERS=2+COOP=5+BN=64+CLUSTER=2+SPLIT_K=0+STAGES=3": "COOP=5",
           "SWAP_AB=1+CONSUMERS=2+COOP=3+BN=80+CLUSTER=2+SHARE_A=1+SPLIT_K=0+STAGES=4": "COOP=3",
           "CONSUMERS=2+BN=192+CLUSTER=4+STAGES=4": "128×192 in 4s",
@@ -91,10 +91,7 @@ swapped = "SWAP_AB=1+CONSUMERS=2+BN=256+CLUSTER=2"
 forms = {f"{swapped}+STAGES=3": "3 stages", f"{swapped}+C_PARTS=2+STAGES=4": "C_PARTS=2, 4",
          f"{swapped}+C_PARTS=4+STAGES=4": "C_PARTS=4, 4"}
 for run, name in ((5, "cparts_fp16"), (6, "swtall_fp16"), (6, "swtall_bf16")):
-    path = HERE / f"run{run}_{name}.txt"
-    lines = [line for line in path.read_text().splitlines() if ROW.match(line)]
-    assert lines and all(" PASS " in line for line in lines), path.name   # (every row verified)
-    t = rows(path)
+    t = verified(HERE / f"run{run}_{name}.txt")
     here = [label for label in forms if label in next(iter(t.values()))]
     print(f"## run {run}: {name}, µs of cuBLAS and the pick, each form's time ÷ the pick's")
     print(f"  {'shape':16s} {'cuBLAS':>8s} {'pick':>7s} " + " ".join(f"{forms[label]:>14s}" for label in here))
