@@ -26,6 +26,8 @@
 #           (C_PARTS 2 or 4: C's box stored in parts, which frees the fourth stage cuBLAS's kernel holds)
 #   swtall  the pick beside that form (C_PARTS=2) on scripts/shapes/swapped_tall_rows.txt (N of 129–256 where the
 #           pick takes turns on 128 × 128 tiles), fp16 then bf16
+#   swfresh the pick (that form, by wgmma_swaps_tall_rows) beside the turns it replaced (TURNS_CONFIG) on
+#           scripts/shapes/swapped_tall_fresh.txt, drawn where the rule fires, fp16 then bf16; the rule's GPU test
 #   (fp16 unless TALL_PRECISION; median of 20 launches, beside cuBLAS)
 #   OUT=out bash scripts/gpu_tall_skinny.sh clocks tall m128
 set -u
@@ -65,6 +67,15 @@ case $part in
         $swapped,C_PARTS=2,STAGES=4 > "$OUT/swtall_$q.txt" 2>&1
       echo "swtall $q exit $?: $(grep -c PASS "$OUT/swtall_$q.txt") passed"; ties "$OUT/swtall_$q.txt"
     done
+    ;;
+  swfresh)
+    for q in fp16 bf16; do
+      timeout ${TALL_S:-120} $PY scripts/tune_ladder.py --family wgmma --precision $q \
+        --shapes scripts/shapes/swapped_tall_fresh.txt --iters 20 --seed ${SEED:-79} --variants picked \
+        CONSUMERS=2,PINGPONG=128,BN=128,CLUSTER=2,STAGES=6 > "$OUT/swfresh_$q.txt" 2>&1
+      echo "swfresh $q exit $?: $(grep -c PASS "$OUT/swfresh_$q.txt") passed"; ties "$OUT/swfresh_$q.txt"
+    done
+    gpu_tests n_129_to_192 swtall
     ;;
   m128)
     timeout ${TALL_S:-240} $PY scripts/tune_ladder.py --family wgmma --precision $p \
