@@ -26,8 +26,13 @@
 #           (C_PARTS 2 or 4: C's box stored in parts, which frees the fourth stage cuBLAS's kernel holds)
 #   swtall  the pick beside that form (C_PARTS=2) on scripts/shapes/swapped_tall_rows.txt (N of 129–256 where the
 #           pick takes turns on 128 × 128 tiles), fp16 then bf16
-#   swfresh the pick (that form, by wgmma_swaps_tall_rows) beside the turns it replaced (TURNS_CONFIG) on
-#           scripts/shapes/swapped_tall_fresh.txt, drawn where the rule fires, fp16 then bf16; the rule's GPU test
+#   swfresh the pick beside the turns (TURNS_CONFIG) on scripts/shapes/swapped_tall_fresh.txt, drawn where
+#           wgmma_swaps_tall_rows took that form (since replaced by wgmma_fits_tall_rows), fp16 then bf16;
+#           wgmma_fits_tall_rows' GPU test
+#   fitfresh the pick beside the turns it replaced (TURNS_CONFIG) on FIT_SHAPES (scripts/shapes/tall_fit_fresh.txt),
+#           drawn where wgmma_fits_tall_rows fires, fp16 then bf16 (FRESH_PRECISIONS); the rule's GPU test
+#   nfit    the pick beside two consumers' 128 × 16·⌈N/16⌉ tiles (B's whole width) in pairs along M, each shape
+#           in its own process, on NFIT_SHAPES (files; scripts/shapes/n_fit_tall.txt) in NFIT_PRECISIONS (fp16)
 #   (fp16 unless TALL_PRECISION; median of 20 launches, beside cuBLAS)
 #   OUT=out bash scripts/gpu_tall_skinny.sh clocks tall m128
 set -u
@@ -68,14 +73,29 @@ case $part in
       echo "swtall $q exit $?: $(grep -c PASS "$OUT/swtall_$q.txt") passed"; ties "$OUT/swtall_$q.txt"
     done
     ;;
-  swfresh)
-    for q in fp16 bf16; do
+  swfresh|fitfresh)
+    shapes=scripts/shapes/swapped_tall_fresh.txt
+    [ $part = fitfresh ] && shapes=${FIT_SHAPES:-scripts/shapes/tall_fit_fresh.txt}
+    for q in ${FRESH_PRECISIONS:-fp16 bf16}; do
       timeout ${TALL_S:-120} $PY scripts/tune_ladder.py --family wgmma --precision $q \
-        --shapes scripts/shapes/swapped_tall_fresh.txt --iters 20 --seed ${SEED:-79} --variants picked \
-        CONSUMERS=2,PINGPONG=128,BN=128,CLUSTER=2,STAGES=6 > "$OUT/swfresh_$q.txt" 2>&1
-      echo "swfresh $q exit $?: $(grep -c PASS "$OUT/swfresh_$q.txt") passed"; ties "$OUT/swfresh_$q.txt"
+        --shapes $shapes --iters 20 --seed ${SEED:-79} --variants picked \
+        CONSUMERS=2,PINGPONG=128,BN=128,CLUSTER=2,STAGES=6 > "$OUT/${part}_$q.txt" 2>&1
+      echo "$part $q exit $?: $(grep -c PASS "$OUT/${part}_$q.txt") passed"; ties "$OUT/${part}_$q.txt"
     done
-    gpu_tests n_129_to_192 swtall
+    gpu_tests n_129_to_240 fits
+    ;;
+  nfit)
+    for q in ${NFIT_PRECISIONS:-fp16}; do
+      for f in ${NFIT_SHAPES:-scripts/shapes/n_fit_tall.txt}; do
+        grep -v '^#' "$f" | while read -r m n k; do
+          echo "$m $n $k" > /tmp/nfit_shape.txt
+          timeout 60 $PY scripts/tune_ladder.py --family wgmma --precision $q --shapes /tmp/nfit_shape.txt \
+            --iters 20 --seed ${SEED:-80} --variants picked CONSUMERS=2,BN=$(( (n + 15) / 16 * 16 )),CLUSTER=2 \
+            >> "$OUT/nfit_$q.txt" 2>&1 || echo "nfit $q $m×$n×$k exit $?"
+        done
+      done
+      echo "nfit $q: $(grep -c PASS "$OUT/nfit_$q.txt") passed"; ties "$OUT/nfit_$q.txt"
+    done
     ;;
   m128)
     timeout ${TALL_S:-240} $PY scripts/tune_ladder.py --family wgmma --precision $p \

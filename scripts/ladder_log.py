@@ -2,6 +2,7 @@
 docs/results/ (each run from the repository root):
 
     rows(path)    {shape: {label: µs}} — label cublas, or the variant in brackets
+    verified(path)  rows(path), once every row of the log is verified (PASS) and it has some
     geomean(xs)
     ladder(path)  prints every shape's µs and × cuBLAS per variant, each variant's geomean ×
                   cuBLAS and, where the first variant is the pick, each one's time over the pick's
@@ -29,6 +30,13 @@ def rows(path):
     return out
 
 
+def verified(path):
+    """rows(path), after asserting that the log has rows and every one PASSed."""
+    lines = [line for line in path.read_text().splitlines() if ROW.match(line)]
+    assert lines and all(" PASS " in line for line in lines), path.name   # (every row verified)
+    return rows(path)
+
+
 def geomean(xs):
     return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
 
@@ -54,9 +62,7 @@ def ladder(path):
 
 
 def over_pick(path):
-    lines = [line for line in path.read_text().splitlines() if ROW.match(line)]
-    assert lines and all(" PASS " in line for line in lines), path.name   # (every row verified)
-    table = rows(path)
+    table = verified(path)
     labels = list(next(iter(table.values())))
     print(f"## {path.name}: µs (× the pick's time); the pick × cuBLAS")
     for shape, t in table.items():

@@ -364,7 +364,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         realign_b=bool(tile["B_REALIGN"]),
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
         configs=(WGMMA_CONFIGS + NARROW_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY + (NARROW_PAIRS_CONFIG,) +
-                 (TALL_CONFIG, SWAPPED_TALL_CONFIG) + SWAPPED_CONFIGS +
+                 (TALL_CONFIG,) + TALL_FIT_ONLY + SWAPPED_CONFIGS +
                  SWAPPED_PAIRS_CONFIGS + STREAM_B_WIDE_CONFIGS + (STREAM_B_SWAPPED_CONFIG,) + FIT_CONFIGS +
                  FIT_THREE_CONFIGS +
                  LOW_FIT_ONLY + FIT_ONE_CONFIGS + REALIGN_CONFIGS + COOP_CONFIGS +
@@ -793,31 +793,45 @@ NARROW_PAIRS_BUSY = 0.84
 # 2048³ +38 %, 4096³ +8 %), hence N and K. 16-bit inputs only; measured on the H100 only, other
 # SM counts in proportion.
 TALL_CONFIG = {"CONSUMERS": 3, "BN": 128, "CLUSTER": 1, "SHARE_A": 0, "STAGES": wgmma_max_stages(3, 128)}
-# cuBLAS's form at 16384×256×1024 (nvjet_sm90_hss_128x256_64x4_2x1_v_bz_coopA: in tcraw's row-major
-# terms 128 of N by 256 of M, pairs along N sharing A's rows, 4 stages) is 06's swapped 128 × 256
-# in pairs along N, which holds a fourth stage only with C's staging box stored in two parts
-# (C_PARTS=2). H100, fp16, beside the pick (docs/results/2026-12-07-h100-coop-clusters-of-4/):
-# - run 5, scripts/shapes/tall_skinny.txt: 0.908× the pick's time at 16384×192×1024 (0.852 →
-#   0.938× cuBLAS), 0.987 at 16384×256×1024, 0.994 at 32768×256×1024, the pick its consumers
-#   taking turns on 128 × 128 tiles (TURNS_CONFIG) at all three; 1.01 at 16384×512×1024 and
-#   256×16384×1024; 1.06–1.21× where the pick is another (five shapes: 12288×256×1024, ...). With
-#   3 stages (C staged whole) 1.02–1.06× the 4-stage time at all ten.
-# - run 6, scripts/shapes/swapped_tall_rows.txt, 12 shapes drawn where the pick takes turns at N of
-#   129–256: at N of 129–192 (8) 0.862–0.957× the pick's time fp16, 0.868–0.953 bf16, less at all 8
-#   (16361×160×1024 0.80 → 0.91× cuBLAS); at N of 193–256 0.98× where its pairs fill 92 % of
-#   the clusters in one round (15535×248×1984), 1.08–1.22× where they fill 80 % or less
-#   (27007×204×832 in two rounds, 18132×193×576, 7488×208×1536 cut along K).
-# wgmma_swaps_tall_rows takes it over the turns at N of 129–192 (SWAPPED_TALL_MOST_N), 16-bit
-# inputs, where its pairs run whole in one or two rounds (SWAPPED_TALL_ROUNDS: none was timed in
-# three) and keep SWAPPED_TALL_BUSY of the clusters busy over them (0.87 the least of the 8 above:
-# 29272×129×704, its second round 74 % full). Measured on the H100 only. Its bounds were set on run
-# 6's shapes; none has been drawn after it. Where it fires is rare: none of 20 000 shapes drawn
-# log-uniform over 200–16 384 a side, nor any suite shape (on 132 SMs, M of 14 337–16 896 and
-# 28 673–33 792).
-SWAPPED_TALL_CONFIG = {"SWAP_AB": 1, "CONSUMERS": 2, "BN": 256, "CLUSTER": 2, "C_PARTS": 2, "STAGES": 4}
-SWAPPED_TALL_MOST_N = 192
-SWAPPED_TALL_BUSY = 0.85
-SWAPPED_TALL_ROUNDS = 2
+# Tall problems of N 129–256 whose pick takes turns on 128 × 128 tiles (TURNS_CONFIG), H100, fp16
+# and bf16, one process a log:
+# - docs/results/2026-12-07-h100-coop-clusters-of-4/, runs 5–6: cuBLAS's form at 16384×256×1024
+#   (nvjet_sm90_hss_128x256_64x4_2x1_v_bz_coopA), 06's swapped 128 × 256 pairs along N with C's
+#   staging box stored in two parts for a fourth stage (SWAP_AB=1, BN=256, C_PARTS=2, STAGES=4),
+#   took 0.862–0.957× the turns' time at the 8 shapes of N 129–192 of
+#   scripts/shapes/swapped_tall_rows.txt; a first rule took it there (6b99369).
+# - docs/results/2026-12-07-h100-swapped-tall-fresh/: on 10 shapes drawn where that rule fired
+#   (swapped_tall_fresh.txt) the turns took 1.066–1.20× its time (run 1). cuBLAS runs B's whole
+#   width in one tile there — nvjet_sm90_hss_160x128_64x5_1x4 at 14689×160×1024, 192x128 … 1x2
+#   at 16499×192×1472 (run 2) — and so, here: two consumers' 128 × 16·⌈N/16⌉ tiles in pairs along
+#   M (TALL_FIT_CONFIGS) took 0.969 / 0.967× (fp16 / bf16) the swapped pairs' time, less at all 10
+#   (runs 3–4), 0.927–1.003× at swapped_tall_rows.txt's 8 (run 5); in clusters of 4 1.08× (run 3).
+#   On 10 shapes drawn where a first cut of this rule fired (N 129–256, any K; run 8) the turns
+#   took 1.04–1.19× their time at N ≤ 192 (3) — but 0.92–0.99× at N of 193–256 where K is 11
+#   slices or fewer (16434×220×576, 33724×236×512, 16706×211×704; our reading: the wider tile's
+#   epilogue, which the turns hide behind the other consumer's MMAs, weighs more against short
+#   K), 1.00–1.05× where it is longer. Past N of 192 the pairs took 0.942–1.004 / 0.953–1.006×
+#   the turns' time with K of 13 slices or more (18 shapes of runs 5–9, 6 of them drawn after
+#   this cut: tall_fit_wide_fresh.txt, run 9), 0.994–1.082 / 1.005–1.080× with 11 or fewer (4).
+#   Where the pairs fill 80 % of the clusters or less, 1.02–1.16× (27007×204×832, 18132×193×576,
+#   7488×208×1536 cut along K; run 5); over other picks (n_fit_tall.txt, run 4) 1.067×, slower at 9 of 12.
+# At N of 241–256 the fitted tile is 128 × 256, the ranking's own, which wgmma_takes_turns replaces
+# on the H200's measure (at 16384×256×1024 the turns took 0.996× its time: TURNS_CONFIG). On the
+# H100 it took 0.996–1.000× the turns' time at 16384 and 32768×256×1024
+# (docs/results/2026-12-07-h100-tall-skinny/, run 1), 0.94 / 0.95 at 15535×248×1984, 1.004 / 1.005
+# at 15661×243×1024: too close to call, so those stay with the turns.
+# wgmma_fits_tall_rows takes them over the turns at N of 129–240 (past TALL_FIT_NARROW_N, K of
+# TALL_FIT_WIDE_SLICES slices or more), 16-bit inputs, where the pairs run whole in one or two
+# rounds (TALL_FIT_ROUNDS: none was timed in three) and keep TALL_FIT_BUSY of the clusters busy
+# over them (0.87 the least timed: 29272×129×704): at the 37 timed shapes where it fires 0.968 /
+# 0.968× the time of the pick it replaces (16 past N of 192: 0.981 / 0.982), slower at one each by
+# at most 0.6 % (16600×175×896 fp16, 32157×194×1024 bf16). Measured on the H100 only. Rare: on 132
+# SMs M of 14 337–16 896 and 28 673–33 792; no suite shape.
+TALL_FIT_WIDTHS = tuple(range(144, 241, 16))   # 16·⌈N/16⌉ for N of 129–240
+TALL_FIT_CONFIGS = tuple({"CONSUMERS": 2, "BN": bn, "CLUSTER": 2, "STAGES": 4} for bn in TALL_FIT_WIDTHS)
+TALL_FIT_BUSY = 0.85
+TALL_FIT_ROUNDS = 2
+TALL_FIT_NARROW_N, TALL_FIT_WIDE_SLICES = 192, 13   # past N of 192, K of 13 slices or more (832 at 16 bits)
 TALL_MOST_N, TALL_MOST_K = 512, 2048
 TALL_BUSY = 0.9
 TALL_SAVES = 0.99
@@ -1307,6 +1321,7 @@ def _wgmma_candidates():
 WGMMA_CONFIGS = _wgmma_candidates()
 # the wide pairs' configurations the model does not weigh itself (64 × 256 pairs it does)
 WIDE_PAIRS_ONLY = tuple(c for c in WIDE_PAIRS_CONFIGS if c not in WGMMA_CONFIGS)
+TALL_FIT_ONLY = tuple(c for c in TALL_FIT_CONFIGS if c not in WGMMA_CONFIGS)   # (128 × 192: a candidate already)
 
 
 def wgmma_ranked(m, n, k, sms, elem_bytes=2, stream_k=True, configs=None, first=0):
@@ -1349,10 +1364,10 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     (wgmma_pairs_rows), of 64×192 or 64×256 where those fill the GPU in one round
     (wgmma_pairs_wide), of 64×64 in place of 64×128 where those fill one round
     (wgmma_pairs_narrow); tall, skinny problems (N ≤ 512, K ≤ 2048) three consumers' 192 × 128
-    where those fill one round and the model takes them (wgmma_tall_rows), else at N of 129–192
-    swapped 128 × 256 pairs along N over tiles taken in turn (wgmma_swaps_tall_rows); few tiles narrower
-    ones and split-K — in 2 × 2 clusters where K is long (wgmma_shares_both) — short K tiles
-    taken in turn (wgmma_takes_turns), M of 129–208 one swapped tile that covers it, in clusters
+    where those fill one round and the model takes them (wgmma_tall_rows), else at N of 129–240
+    128-row tiles as wide as B in pairs along M over tiles taken in turn (wgmma_fits_tall_rows);
+    few tiles narrower ones and split-K — in 2 × 2 clusters where K is long (wgmma_shares_both) —
+    short K tiles taken in turn (wgmma_takes_turns), M of 129–208 one swapped tile that covers it, in clusters
     of 4 or 2 along N (wgmma_swaps_one_tile), and M of a few hundred swapped tiles that fit it, in
     clusters along N sharing A's rows, or 2 × 2 sharing B's columns too — at M of 257–288 three
     consumers' 192 of N by 144 of M, 2 × 2 or in pairs along M, and one consumer's 64 of N by half
@@ -1393,7 +1408,7 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
         return dict(NARROW_PAIRS_CONFIG)
     if wgmma_tall_rows(m, n, k, sms, ruled, elem_bytes, stream_k):
         return dict(TALL_CONFIG)
-    return dict(SWAPPED_TALL_CONFIG) if wgmma_swaps_tall_rows(m, n, k, sms, ruled, elem_bytes, stream_k) else ruled
+    return wgmma_fits_tall_rows(m, n, k, sms, ruled, elem_bytes, stream_k) or ruled
 
 
 def wgmma_narrows(m, n, k, sms, ranked, picked, elem_bytes=2, stream_k=True):
@@ -1676,19 +1691,23 @@ def wgmma_pairs_narrow(m, n, k, sms, picked, elem_bytes=2):
     return NARROW_PAIRS_BUSY * clusters <= tiles * pieces <= clusters
 
 
-def wgmma_swaps_tall_rows(m, n, k, sms, picked, elem_bytes=2, stream_k=True):
-    """Whether swapped 128 × 256 pairs along N with C stored in parts (SWAPPED_TALL_CONFIG, cuBLAS's
-    form) take the place of ``picked`` for (m, n, k): the consumers taking turns (TURNS_CONFIG),
-    16-bit inputs, N of 129 to SWAPPED_TALL_MOST_N, and the pairs whole in at most
-    SWAPPED_TALL_ROUNDS rounds, keeping at least SWAPPED_TALL_BUSY of the clusters busy over them
-    (see SWAPPED_TALL_CONFIG)."""
-    if picked != TURNS_CONFIG or elem_bytes != 2 or not 128 < n <= SWAPPED_TALL_MOST_N:
-        return False
-    swapped = {**WGMMA_TILE, **SWAPPED_TALL_CONFIG, "STREAM_K": int(stream_k)}
-    tiles, _, clusters, pieces, share = wgmma_schedule(m, n, k, sms, swapped, elem_bytes)
+def wgmma_fits_tall_rows(m, n, k, sms, picked, elem_bytes=2, stream_k=True):
+    """Two consumers' 128-row tiles as wide as B (16·⌈N/16⌉ columns: TALL_FIT_CONFIGS, cuBLAS's form
+    at 14689×160×1024) in pairs along M that take the place of ``picked`` for (m, n, k), or None:
+    the consumers taking turns (TURNS_CONFIG), 16-bit inputs, N of 129–240 (past TALL_FIT_NARROW_N,
+    K of TALL_FIT_WIDE_SLICES slices or more), and the pairs whole in at most TALL_FIT_ROUNDS rounds,
+    keeping at least TALL_FIT_BUSY of the clusters busy over them (see TALL_FIT_CONFIGS)."""
+    if picked != TURNS_CONFIG or elem_bytes != 2 or not 128 < n <= TALL_FIT_WIDTHS[-1]:
+        return None
+    fitted = TALL_FIT_CONFIGS[TALL_FIT_WIDTHS.index(16 * cdiv(n, 16))]
+    tile = {**WGMMA_TILE, **fitted, "STREAM_K": int(stream_k)}
+    tiles, kt, clusters, pieces, share = wgmma_schedule(m, n, k, sms, tile, elem_bytes)
+    if n > TALL_FIT_NARROW_N and kt < TALL_FIT_WIDE_SLICES:
+        return None
     rounds = cdiv(tiles, clusters)
     whole = pieces == 1 and not share
-    return whole and rounds <= SWAPPED_TALL_ROUNDS and tiles >= SWAPPED_TALL_BUSY * rounds * clusters
+    busy = whole and rounds <= TALL_FIT_ROUNDS and tiles >= TALL_FIT_BUSY * rounds * clusters
+    return dict(fitted) if busy else None
 
 
 def wgmma_tall_rows(m, n, k, sms, picked, elem_bytes=2, stream_k=True):

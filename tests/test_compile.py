@@ -433,10 +433,11 @@ def test_every_06_configuration_compiles_without_spills_and_states_its_launch(ke
     # LOW_FIT_ONLY; one consumer's halves of M: FIT_ONE_CONFIGS), B realigned (64 and 128 columns), 09,
     # 10 (K's pieces through the workspace, in a cluster); cuBLAS's coopB tiles (COOP_CONFIGS); the
     # 192-row tiles narrower than 192 (NARROW_CONFIGS); tall problems' 192 × 128 (TALL_CONFIG) and
-    # swapped 128 × 256 pairs, C in two parts (SWAPPED_TALL_CONFIG)
+    # 128-row tiles as wide as B (TALL_FIT_ONLY: the widths the ranking lacks)
     assert kernels.WIDE_PAIRS_ONLY == kernels.WIDE_PAIRS_CONFIGS[:1]   # (64×256 pairs: a candidate already)
     assert len({c.file_stem for c in configs}) == len(configs) == \
-        len(kernels.WGMMA_CONFIGS) + len(wgmma.NARROW_CONFIGS) + 19 + len(kernels.FIT_CONFIGS) + \
+        len(kernels.WGMMA_CONFIGS) + len(wgmma.NARROW_CONFIGS) + 18 + len(kernels.TALL_FIT_ONLY) + \
+        len(kernels.FIT_CONFIGS) + \
         len(kernels.FIT_THREE_CONFIGS) + len(kernels.LOW_FIT_ONLY) + len(kernels.FIT_ONE_CONFIGS) + \
         len(kernels.COOP_CONFIGS)
     for config in configs:
@@ -963,42 +964,70 @@ def test_tall_problems_take_192_by_128_tiles_where_the_model_takes_them():
     assert kernels.TALL_CONFIG in fp16.configs
 
 
-def test_tall_problems_of_n_129_to_192_swap_to_cublas_pairs_over_tiles_taken_in_turn():
-    """wgmma_swaps_tall_rows: swapped 128 × 256 pairs along N with C stored in two parts, 4 stages
-    (kernels.SWAPPED_TALL_CONFIG, cuBLAS's form at 16384×256×1024) replace the consumers taking
-    turns on 128 × 128 tiles at N of 129–192 where the pairs run whole in one or two rounds and keep
-    85 % of the clusters or more busy over them — the 9 shapes timed there, all faster (H100, fp16 and bf16,
-    docs/results/2026-12-07-h100-coop-clusters-of-4/, runs 5–6) — not at N of 193–256 (at most
-    2 % faster; 1.08–1.22× where the pairs fill 80 % or less), nor over other picks; 16-bit inputs
-    only; the registry's 06 builds it without spills and `tcraw compile` prebuilds it."""
-    faster = [(15680, 174, 1152), (16160, 178, 960), (14999, 154, 768), (16600, 175, 896), (15582, 189, 1984),
-              (16361, 160, 1024), (29272, 129, 704), (15926, 160, 1024), (16384, 192, 1024)]
-    for shape in faster:
-        assert kernels.wgmma_config(*shape, 132) == kernels.SWAPPED_TALL_CONFIG, shape
-        for elem_bytes in (1, 4):   # (8-bit and TF32: not measured)
-            assert kernels.wgmma_config(*shape, 132, elem_bytes) != kernels.SWAPPED_TALL_CONFIG, shape
-    for shape in [(7488, 208, 1536), (18132, 193, 576), (15535, 248, 1984), (27007, 204, 832), (16384, 256, 1024),
-                  (32768, 256, 1024), (16384, 512, 1024), (256, 16384, 1024), (12288, 256, 1024), (8192, 256, 2048)]:
-        assert kernels.wgmma_config(*shape, 132) != kernels.SWAPPED_TALL_CONFIG, shape
-    # what each condition keeps out, the others met: another pick; N of 128 or 193; the pairs in
-    # two rounds, the second all but empty (18132: 71 pairs on 66 clusters), in three (45000: 176 on
-    # 66, 89 % busy; none timed); at 7488×160×1536 30 pairs on 66 clusters, cut along K too
+def test_tall_problems_of_n_129_to_240_take_tiles_as_wide_as_b_over_tiles_taken_in_turn():
+    """wgmma_fits_tall_rows: two consumers' 128 × 16·⌈N/16⌉ tiles in pairs along M, 4 stages
+    (kernels.TALL_FIT_CONFIGS, cuBLAS's form at 14689×160×1024) replace the consumers taking turns
+    on 128 × 128 tiles at N of 129–240 — past N of 192 only with K of 13 slices or more — where the
+    pairs run whole in one or two rounds and keep 85 % of the clusters or more busy over them: the 37
+    shapes timed where it fires, 0.968× (fp16 and bf16) the time of the pick it replaces, slower at
+    one each by at most 0.6 % (H100, docs/results/2026-12-07-h100-swapped-tall-fresh/). Not past N of
+    192 with K of 11 slices or fewer (0.994–1.082× the turns' time at 4 shapes), nor at N of 241–256
+    (128 × 256, the ranking's own tile, within 0.4 % of the turns at 16384×256×1024), nor where the
+    pairs fill 80 % or less (1.02–1.16×), nor over other picks (1.067×, slower at 9 of 12); 16-bit
+    inputs only; the registry's 06 builds the widths it lacks without spills and `tcraw compile`
+    prebuilds them."""
     turns = kernels.TURNS_CONFIG
-    assert kernels.wgmma_swaps_tall_rows(16361, 160, 1024, 132, turns)
-    assert not kernels.wgmma_swaps_tall_rows(16361, 160, 1024, 132, {**turns, "PINGPONG": 0})
-    assert not kernels.wgmma_swaps_tall_rows(16361, 160, 1024, 132, turns, elem_bytes=1)
-    assert not kernels.wgmma_swaps_tall_rows(16361, 128, 1024, 132, turns)
-    assert not kernels.wgmma_swaps_tall_rows(16361, 193, 1024, 132, turns)
-    assert not kernels.wgmma_swaps_tall_rows(18132, 160, 1024, 132, turns)
-    assert not kernels.wgmma_swaps_tall_rows(45000, 160, 1024, 132, turns)
-    assert not kernels.wgmma_swaps_tall_rows(7488, 160, 1536, 132, turns)
+    timed = {(15945, 153, 1088): 160, (16499, 192, 1472): 192, (16638, 161, 1536): 176, (14689, 160, 1024): 160,
+             (14833, 167, 1792): 176, (30046, 181, 896): 192, (32591, 184, 512): 192, (16889, 156, 1856): 160,
+             (14703, 186, 1088): 192, (16515, 129, 704): 144,   # (swapped_tall_fresh.txt)
+             (15680, 174, 1152): 176, (16160, 178, 960): 192, (14999, 154, 768): 160, (16600, 175, 896): 176,
+             (15582, 189, 1984): 192, (16361, 160, 1024): 160, (29272, 129, 704): 144, (15926, 160, 1024): 160,
+             (14726, 239, 1728): 240, (16844, 200, 960): 208, (28724, 234, 832): 240,
+             (15361, 227, 832): 240, (15162, 232, 960): 240, (14951, 218, 896): 224,   # (n_fit_wide.txt)
+             (16801, 206, 1856): 208, (16621, 222, 1088): 224, (15859, 216, 1728): 224, (15124, 220, 960): 224,
+             (16044, 135, 1920): 144, (15821, 178, 896): 192, (31078, 187, 640): 192,   # (tall_fit_fresh.txt)
+             (16324, 213, 1344): 224, (15064, 234, 1472): 240, (15095, 226, 960): 240, (15124, 216, 1280): 224,
+             (32157, 194, 1024): 208, (15471, 232, 1024): 240}   # (tall_fit_wide_fresh.txt)
+    assert len(timed) == 37
+    # short K past N of 192; N of 241–256 (128 × 256 pairs, the ranking's own tile, which the turns
+    # replace: 0.94–1.00× their time on the H100, 1.004× on the H200 at 16384×256×1024)
+    for shape in [(15398, 194, 576), (16434, 220, 576), (33724, 236, 512), (16706, 211, 704), (15535, 248, 1984),
+                  (15661, 243, 1024), (16384, 256, 1024), (32768, 256, 1024)]:
+        assert kernels.wgmma_config(*shape, 132) == turns, shape
+    for shape, bn in timed.items():
+        want = {"CONSUMERS": 2, "BN": bn, "CLUSTER": 2, "STAGES": 4}
+        assert kernels.wgmma_fits_tall_rows(*shape, 132, turns) == want, shape
+        assert kernels.wgmma_config(*shape, 132) == want, shape
+        for elem_bytes in (1, 4):   # (8-bit and TF32: not measured; the ranking's own 128 × 192 may be their pick)
+            assert not kernels.wgmma_fits_tall_rows(*shape, 132, turns, elem_bytes), shape
+    for shape in [(7488, 208, 1536), (18132, 193, 576), (27007, 204, 832), (16384, 512, 1024), (256, 16384, 1024),
+                  (12288, 256, 1024), (8192, 256, 2048), (4878, 150, 1048), (5416, 226, 1755), (8433, 210, 672)]:
+        assert not kernels.wgmma_fits_tall_rows(*shape, 132, kernels.wgmma_config(*shape, 132)), shape
+        assert kernels.wgmma_config(*shape, 132) not in kernels.TALL_FIT_ONLY, shape
+    # what each condition keeps out, the others met: another pick; 8-bit; N of 128 or 241; past N of
+    # 192, K of 12 slices (768; 13 is taken, and 12 at N of 192); the pairs in two rounds, the second
+    # all but empty (18132: 71 pairs on 66 clusters), in three (45000: 176 on 66, 89 % busy; none
+    # timed); at 7488×160×1536 30 pairs on 66 clusters, cut along K too
+    assert kernels.wgmma_fits_tall_rows(16361, 160, 1024, 132, turns)
+    assert not kernels.wgmma_fits_tall_rows(16361, 160, 1024, 132, {**turns, "PINGPONG": 0})
+    assert not kernels.wgmma_fits_tall_rows(16361, 160, 1024, 132, turns, elem_bytes=1)
+    assert not kernels.wgmma_fits_tall_rows(16361, 128, 1024, 132, turns)
+    assert not kernels.wgmma_fits_tall_rows(16361, 241, 1024, 132, turns)
+    assert kernels.wgmma_fits_tall_rows(16361, 240, 1024, 132, turns)
+    assert not kernels.wgmma_fits_tall_rows(16361, 200, 768, 132, turns)
+    assert kernels.wgmma_fits_tall_rows(16361, 200, 832, 132, turns)
+    assert kernels.wgmma_fits_tall_rows(16361, 192, 768, 132, turns)
+    assert not kernels.wgmma_fits_tall_rows(18132, 160, 1024, 132, turns)
+    assert not kernels.wgmma_fits_tall_rows(45000, 160, 1024, 132, turns)
+    assert not kernels.wgmma_fits_tall_rows(7488, 160, 1536, 132, turns)
     fp16 = kernels.KERNELS["wgmma_tma_fp16"]
-    defines = set(fp16.configured(16361, 160, 1024, 132).defines)
-    assert {"SWAP_AB=1", "BN=256", "CLUSTER=2", "C_PARTS=2", "STAGES=4"} <= defines
-    assert kernels.SWAPPED_TALL_CONFIG in fp16.configs
-    for key in ("fp16", "bf16"):
-        cubin = compiler.compile_cubin(kernels.wgmma_kernel(key, kernels.SWAPPED_TALL_CONFIG, choose=False), "sm_90a")
-        assert cubin.spill_bytes == 0, key
+    assert {"CONSUMERS=2", "BN=176", "CLUSTER=2", "STAGES=4"} <= set(fp16.configured(15680, 174, 1152, 132).defines)
+    assert kernels.TALL_FIT_CONFIGS[3] in kernels.WGMMA_CONFIGS   # (128 × 192 pairs: the ranking's own)
+    for config in kernels.TALL_FIT_ONLY:
+        assert config in fp16.configs
+        for key in ("fp16", "bf16"):
+            cubin = compiler.compile_cubin(kernels.wgmma_kernel(key, config, choose=False), "sm_90a")
+            assert cubin.spill_bytes == 0, (key, config)
 
 
 def test_two_rows_pair_64_by_64_tiles_where_those_fill_one_round():

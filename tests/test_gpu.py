@@ -951,19 +951,21 @@ def test_06_runs_tall_problems_in_192_by_128_tiles(device, host_problems, key):
 
 
 @pytest.mark.parametrize("key", ["fp16", "bf16"])
-def test_06_runs_tall_problems_of_n_129_to_192_in_swapped_pairs(device, host_problems, key):
-    """Tall problems of N 129–192 where the consumers would take turns: the registry's 06 picks
-    swapped 128 × 256 pairs along N, C stored in two parts (kernels.wgmma_swaps_tall_rows) — M past
-    whole tiles, in one round and in two, N not a multiple of 8 (pitched) or of 64 — built as
-    picked, verified, integers exact, the same bits on a rerun."""
+def test_06_runs_tall_problems_of_n_129_to_240_in_tiles_as_wide_as_b(device, host_problems, key):
+    """Tall problems of N 129–240 where the consumers would take turns: the registry's 06 picks two
+    consumers' 128 × 16·⌈N/16⌉ tiles in pairs along M (kernels.wgmma_fits_tall_rows) — widths 144,
+    176 and 240, M past whole tiles, in one round and in two, N not a multiple of 8 (pitched) nor of
+    the width — built as picked, verified, integers exact, the same bits on a rerun."""
     kernel = kernels.KERNELS[f"wgmma_tma_{key}"]
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
-    shapes = [(15680, 174, 1152), (16361, 160, 1024), (29272, 129, 704)]
-    assert all(kernels.wgmma_config(*shape, 132) == kernels.SWAPPED_TALL_CONFIG for shape in shapes)
+    shapes = {(15680, 174, 1152): 176, (29272, 129, 704): 144, (28724, 234, 832): 240}
+    assert all(kernels.wgmma_fits_tall_rows(*shape, 132, kernels.TURNS_CONFIG)["BN"] == bn and
+               kernels.wgmma_config(*shape, 132)["BN"] == bn for shape, bn in shapes.items())
     as_drawn = device.sm_count == 132   # (the shapes were drawn for 132 SMs; elsewhere the pick is run)
-    runs_right_and_repeatable(device, host_problems, kernel, key, shapes, None,
-                              built_as(kernels.SWAPPED_TALL_CONFIG, as_drawn))
+    for shape, bn in shapes.items():
+        want = {"CONSUMERS": 2, "BN": bn, "CLUSTER": 2, "SWAP_AB": 0, "PINGPONG": 0}
+        runs_right_and_repeatable(device, host_problems, kernel, key, [shape], None, built_as(want, as_drawn))
 
 
 @pytest.mark.parametrize("key", ["fp16", "bf16"])

@@ -11,15 +11,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2] / "scripts"))
-from ladder_log import ROW, geomean, rows   # noqa: E402  (scripts/: the logs' readers)
+from ladder_log import geomean, verified   # noqa: E402  (scripts/: the logs' readers)
 from ncu_raw_summary import number, rows as ncu_rows   # noqa: E402
 
-
-def verified(path):
-    """A tune_ladder log's rows (ladder_log.rows), after asserting that it has some and every one PASSed."""
-    lines = [line for line in path.read_text().splitlines() if ROW.match(line)]
-    assert lines and all(" PASS " in line for line in lines), path.name   # (every row verified)
-    return rows(path)
 
 
 # runs 1 and 3: swap_fit_study --rule wgmma_coops, the pick without the rule ([before]) beside it,

@@ -11,15 +11,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2] / "scripts"))
-from ladder_log import ROW, geomean, rows   # noqa: E402  (scripts/: the logs' readers)
+from ladder_log import ROW, geomean, verified   # noqa: E402  (scripts/: the logs' readers)
 from ncu_raw_summary import number, rows as ncu_rows   # noqa: E402
 
 # run 1: the pick in this tree (here) and with C's last wait `.read` (exitread), each twice in turn
 logs = {tag: HERE / f"run1_exit_{tag}.txt" for tag in ("here", "exitread", "here_2", "exitread_2")}
-for path in logs.values():
-    lines = [line for line in path.read_text().splitlines() if ROW.match(line)]
-    assert lines and all(" PASS " in line for line in lines), path.name   # (every row verified)
-t = {tag: rows(path) for tag, path in logs.items()}
+t = {tag: verified(path) for tag, path in logs.items()}
 print("## run 1: the pick's µs, this tree (here) and C's last wait .read (exitread), two passes each in turn")
 print(f"  {'shape':16s} {'here':>15s} {'exitread':>15s}  exitread ÷ here (means)")
 ratios = []
