@@ -810,28 +810,30 @@ TALL_CONFIG = {"CONSUMERS": 3, "BN": 128, "CLUSTER": 1, "SHARE_A": 0, "STAGES": 
 #   took 1.04–1.19× their time at N ≤ 192 (3) — but 0.92–0.99× at N of 193–256 where K is 11
 #   slices or fewer (16434×220×576, 33724×236×512, 16706×211×704; our reading: the wider tile's
 #   epilogue, which the turns hide behind the other consumer's MMAs, weighs more against short
-#   K), 1.00–1.05× where it is longer. Past N of 192 the pairs took 0.942–1.004 / 0.953–1.006×
-#   the turns' time with K of 13 slices or more (18 shapes of runs 5–9, 6 of them drawn after
+#   K), 1.00–1.05× where it is longer. At N of 193–240 the pairs took 0.963–0.999 / 0.957–1.006×
+#   the turns' time with K of 13 slices or more (16 shapes of runs 5–9, 6 of them drawn after
 #   this cut: tall_fit_wide_fresh.txt, run 9), 0.994–1.082 / 1.005–1.080× with 11 or fewer (4).
 #   Where the pairs fill 80 % of the clusters or less, 1.02–1.16× (27007×204×832, 18132×193×576,
 #   7488×208×1536 cut along K; run 5); over other picks (n_fit_tall.txt, run 4) 1.067×, slower at 9 of 12.
 # At N of 241–256 the fitted tile is 128 × 256, the ranking's own, which wgmma_takes_turns replaces
-# on the H200's measure (at 16384×256×1024 the turns took 0.996× its time: TURNS_CONFIG). On the
-# H100 it took 0.996–1.000× the turns' time at 16384 and 32768×256×1024
-# (docs/results/2026-12-07-h100-tall-skinny/, run 1), 0.94 / 0.95 at 15535×248×1984, 1.004 / 1.005
-# at 15661×243×1024: too close to call, so those stay with the turns.
+# on the H200's measure (at 16384×256×1024 the turns took 0.996× its time:
+# docs/results/2026-12-01-h200-pingpong/). On the H100 it took 0.996–1.000× the turns' time at
+# 16384 and 32768×256×1024 (docs/results/2026-12-07-h100-tall-skinny/, run 1), 1.004 / 1.005 at
+# 15661×243×1024 and 0.94 / 0.95 at 15535×248×1984: mixed on four shapes, so those stay with the
+# turns the H200 chose.
 # wgmma_fits_tall_rows takes them over the turns at N of 129–240 (past TALL_FIT_NARROW_N, K of
 # TALL_FIT_WIDE_SLICES slices or more), 16-bit inputs, where the pairs run whole in one or two
 # rounds (TALL_FIT_ROUNDS: none was timed in three) and keep TALL_FIT_BUSY of the clusters busy
-# over them (0.87 the least timed: 29272×129×704): at the 37 timed shapes where it fires 0.968 /
-# 0.968× the time of the pick it replaces (16 past N of 192: 0.981 / 0.982), slower at one each by
-# at most 0.6 % (16600×175×896 fp16, 32157×194×1024 bf16). Measured on the H100 only. Rare: on 132
+# over them (0.856 the least timed: 28724×234×832): at the 37 timed shapes where it fires 0.968 /
+# 0.968× the time of the pick it replaced (the swapped pairs at 18, the turns at 19; 16 past N of
+# 192: 0.981 / 0.982), slower at one each by at most 0.6 % (16600×175×896 fp16, 32157×194×1024
+# bf16). Measured on the H100 only. Rare: on 132
 # SMs M of 14 337–16 896 and 28 673–33 792; no suite shape.
 TALL_FIT_WIDTHS = tuple(range(144, 241, 16))   # 16·⌈N/16⌉ for N of 129–240
 TALL_FIT_CONFIGS = tuple({"CONSUMERS": 2, "BN": bn, "CLUSTER": 2, "STAGES": 4} for bn in TALL_FIT_WIDTHS)
 TALL_FIT_BUSY = 0.85
 TALL_FIT_ROUNDS = 2
-TALL_FIT_NARROW_N, TALL_FIT_WIDE_SLICES = 192, 13   # past N of 192, K of 13 slices or more (832 at 16 bits)
+TALL_FIT_NARROW_N, TALL_FIT_WIDE_SLICES = 192, 13   # past N of 192, K of 13 slices or more (over 768 at 16 bits)
 TALL_MOST_N, TALL_MOST_K = 512, 2048
 TALL_BUSY = 0.9
 TALL_SAVES = 0.99

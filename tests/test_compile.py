@@ -1002,7 +1002,7 @@ def test_tall_problems_of_n_129_to_240_take_tiles_as_wide_as_b_over_tiles_taken_
             assert not kernels.wgmma_fits_tall_rows(*shape, 132, turns, elem_bytes), shape
     for shape in [(7488, 208, 1536), (18132, 193, 576), (27007, 204, 832), (16384, 512, 1024), (256, 16384, 1024),
                   (12288, 256, 1024), (8192, 256, 2048), (4878, 150, 1048), (5416, 226, 1755), (8433, 210, 672)]:
-        assert not kernels.wgmma_fits_tall_rows(*shape, 132, kernels.wgmma_config(*shape, 132)), shape
+        assert not kernels.wgmma_fits_tall_rows(*shape, 132, turns), shape
         assert kernels.wgmma_config(*shape, 132) not in kernels.TALL_FIT_ONLY, shape
     # what each condition keeps out, the others met: another pick; 8-bit; N of 128 or 241; past N of
     # 192, K of 12 slices (768; 13 is taken, and 12 at N of 192); the pairs in two rounds, the second
