@@ -827,8 +827,8 @@ TALL_CONFIG = {"CONSUMERS": 3, "BN": 128, "CLUSTER": 1, "SHARE_A": 0, "STAGES": 
 # over them (0.856 the least timed: 28724×234×832): at the 37 timed shapes where it fires 0.968 /
 # 0.968× the time of the pick it replaced (the swapped pairs at 18, the turns at 19; 16 past N of
 # 192: 0.981 / 0.982), slower at one each by at most 0.6 % (16600×175×896 fp16, 32157×194×1024
-# bf16). Measured on the H100 only. Rare: on 132
-# SMs M of 14 337–16 896 and 28 673–33 792; no suite shape.
+# bf16). Measured on the H100 only. Rare: on 132 SMs M of 14 337–16 896 and 28 673–33 792; no
+# suite shape.
 TALL_FIT_WIDTHS = tuple(range(144, 241, 16))   # 16·⌈N/16⌉ for N of 129–240
 TALL_FIT_CONFIGS = tuple({"CONSUMERS": 2, "BN": bn, "CLUSTER": 2, "STAGES": 4} for bn in TALL_FIT_WIDTHS)
 TALL_FIT_BUSY = 0.85
@@ -1369,8 +1369,8 @@ def wgmma_config(m, n, k, sms, elem_bytes=2, stream_k=True):
     where those fill one round and the model takes them (wgmma_tall_rows), else at N of 129–240
     128-row tiles as wide as B in pairs along M over tiles taken in turn (wgmma_fits_tall_rows);
     few tiles narrower ones and split-K — in 2 × 2 clusters where K is long (wgmma_shares_both) —
-    short K tiles taken in turn (wgmma_takes_turns), M of 129–208 one swapped tile that covers it, in clusters
-    of 4 or 2 along N (wgmma_swaps_one_tile), and M of a few hundred swapped tiles that fit it, in
+    short K tiles taken in turn (wgmma_takes_turns), M of 129–208 one swapped tile that covers it,
+    in clusters of 4 or 2 along N (wgmma_swaps_one_tile), and M of a few hundred swapped tiles that fit it, in
     clusters along N sharing A's rows, or 2 × 2 sharing B's columns too — at M of 257–288 three
     consumers' 192 of N by 144 of M, 2 × 2 or in pairs along M, and one consumer's 64 of N by half
     of M where they fill one round (wgmma_swaps_to_fit, wgmma_fits_one_consumer); at M of 257–416
