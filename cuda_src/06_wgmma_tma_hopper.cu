@@ -42,11 +42,12 @@
 // row stride is a multiple of 16 bytes (K of A and N of B multiples of 8 halves, N of C of 4
 // floats) — tcraw copies an operand whose rows are not into a pitched buffer (rows of a 128-byte
 // multiple), on the device, and counts that copy in the time; built with B_REALIGN, B is never
-// copied (its tensor map is then of rows 8 at a time: b_realign). Pointers A, B and C are unused
-// beside the maps (C is written by TMA stores too). The workspace (zeroed once by the host; every
-// launch leaves its flags and counters zeroed): a stream-K flag per block, a split-K counter per
-// block, then the split-K partial sums, BM × BN floats per block (tcraw.wgmma.wgmma_workspace
-// sizes it).
+// copied (its tensor map is then of rows 8 at a time: b_realign); built with C_PLAIN, C is never
+// copied either (the consumers store its boxes themselves: plain_box). The pointers serve beside
+// the maps only there: B with B_REALIGN (its last K mod 8 rows), C with C_PLAIN; A never. The
+// workspace (zeroed once by the host; every launch leaves its flags and counters zeroed): a
+// stream-K flag per block, a split-K counter per block, then the split-K partial sums, BM × BN
+// floats per block (tcraw.wgmma.wgmma_workspace sizes it).
 
 // The machinery (cuda_src/wgmma_tma.cuh), for 16-bit inputs and a row-major (MN-major) B.
 #define WG_ELEM_BYTES 2
@@ -90,5 +91,5 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) __cluster_dims__(CLUSTE
 WGMMA_ENTRY(const void* A, const void* B, float* C, int M, int N, int K, unsigned* work,
             const __grid_constant__ TensorMap map_a, const __grid_constant__ TensorMap map_b,
             const __grid_constant__ TensorMap map_c, const __grid_constant__ TensorMap map_a8) {
-    wgmma_tma(B, M, N, K, work, &map_a, &map_b, &map_c, &map_a8, 1.0f);
+    wgmma_tma(B, C, M, N, K, work, &map_a, &map_b, &map_c, &map_a8, 1.0f);
 }

@@ -67,5 +67,5 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) __cluster_dims__(CLUSTE
 WG07_ENTRY(const void* A, const void* B, void* C, int M, int N, int K, unsigned* work WG07_SCALES,
            const __grid_constant__ TensorMap map_a, const __grid_constant__ TensorMap map_b,
            const __grid_constant__ TensorMap map_c, const __grid_constant__ TensorMap map_a8) {
-    wgmma_tma(B, M, N, K, work, &map_a, &map_b, &map_c, &map_a8, WG07_SCALE);
+    wgmma_tma(B, C, M, N, K, work, &map_a, &map_b, &map_c, &map_a8, WG07_SCALE);
 }

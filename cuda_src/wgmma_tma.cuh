@@ -46,6 +46,9 @@
 //                  them by row class from the 16-byte boundary below, and the producer's other
 //                  three warps realign them into the swizzled B slot (b_realign; 16-bit, MN-major B,
 //                  not swapped, BN of at most 192) — no pitched copy of B
+//   C_PLAIN        1: C's rows may lie off 16 bytes (no tensor map describes them): each staged box
+//                  goes to C in place by the consumer's own stores, not the copy engine's
+//                  (plain_box) — no pitched copy of C
 // and the tile macros (CONSUMERS, BN, STAGES, CLUSTER, ...) as 06 documents them.
 
 #include "tile_order.cuh"   // tile_coords: bands of GROUP_M tile rows
@@ -131,6 +134,9 @@ static_assert(!PINGPONG || (CONSUMERS == 2 && !SWAP_AB && !PROMOTE && ATOMS * BN
 constexpr int TEAM = PINGPONG ? 1 : CONSUMERS;
 #ifndef B_REALIGN
 #define B_REALIGN 0   // 1: B read in place at any row pitch, realigned in shared memory (see b_realign)
+#endif
+#ifndef C_PLAIN
+#define C_PLAIN 0     // 1: C stored in place at any row pitch by the consumers' threads (see plain_box)
 #endif
 static_assert(!B_REALIGN || (WG_ELEM_BYTES == 2 && !WG_B_KMAJOR && !SWAP_AB && !SHARE_A && !PINGPONG &&
                              CONSUMERS <= 2 && BN <= 192 && BN % 64 == 0),
@@ -619,6 +625,62 @@ __device__ __forceinline__ void team_sync(int c) {
     else consumers_sync();
 }
 
+// Where C goes: through its tensor map, or (C_PLAIN) to C itself, `rows` × `cols` elements in
+// place (rows `cols` apart: the pitch of a C no tensor map takes, whose rows lie off 16 bytes).
+struct COut {
+    const TensorMap* map;
+    void* c;
+    int rows, cols;
+};
+
+// The rows of a C box the copy engine writes: 64 (a consumer's rows), swapped BN / C_PARTS (of M).
+constexpr int C_STORE_ROWS = SWAP_AB ? BN / C_PARTS : 64;
+
+// C_PLAIN: a box store_c has staged, written to C in place by the consumer's 128 threads instead
+// of one TMA store — so that a C whose rows lie off 16 bytes is not written to a pitched buffer and
+// copied out (three passes over C: 0.61× cuBLAS at 33055×242×594, where A, B and C all were). The
+// same bytes land where the copy engine would put them, clipped at M and N as it clips: warp w
+// takes the box's rows w, w + 4, ..., and lane l a row's bytes 4l .. 4l + 3 (one fp32 or s32, two
+// bf16), so a warp's stores are one row's 128 contiguous bytes; 8 rows' loads go out before their
+// stores. `add` adds (stream-K: one piece at a time, in a fixed order, flags between them). The
+// stores are the generic proxy's: no fence for the copy engine, no bulk group to wait for.
+__device__ __forceinline__ void plain_box(const COut& out, unsigned box, int col0, int row0, int t, bool add) {
+    constexpr int BATCH = 8;
+    const int w = t % 128 / 32, lane = t % 32, col = col0 + lane * 4 / WG_OUT_BYTES;
+    // Row r = r0 + 4b + w of the box (r0 a multiple of 32) has r % 8 = w + 4·(b odd): the lane's
+    // chunk lane / 4 lies at one of two swizzled places, r's own 128 bytes on from either. Rows
+    // of C: the lane's element of row row0 + w, then 4 rows on each step. (One batch's addresses
+    // live at a time — the loop over batches is not unrolled: unrolled, the compiler kept every
+    // row's address across the box and spilled, up to 7 KB swapped at 256 of M.)
+    const unsigned even = box + w * 128 + ((lane / 4) ^ w) * 16 + lane % 4 * 4,
+                   odd = box + w * 128 + ((lane / 4) ^ (w + 4)) * 16 + lane % 4 * 4;
+    const int rows = out.rows - row0 - w;   // the box's rows r0 + 4b this warp may store: those below it
+    const bool inside = col < out.cols;
+    char* at = static_cast<char*>(out.c) + (size_t(row0 + w) * out.cols + col) * WG_OUT_BYTES;
+    const size_t step = size_t(4) * out.cols * WG_OUT_BYTES;
+#pragma unroll 1
+    for (int r0 = 0; r0 < C_STORE_ROWS && r0 < rows; r0 += 4 * BATCH, at += BATCH * step) {
+        unsigned v[BATCH];
+#pragma unroll
+        for (int b = 0; b < BATCH && r0 + 4 * b < C_STORE_ROWS; ++b)   // (C_STORE_ROWS: a multiple of 8)
+            asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v[b]) : "r"((b % 2 ? odd : even) + (r0 + 4 * b) * 128));
+#pragma unroll
+        for (int b = 0; b < BATCH && r0 + 4 * b < C_STORE_ROWS; ++b) {
+            if (r0 + 4 * b >= rows) break;
+            char* e = at + b * step;
+#if WG_OUT_BYTES == 4
+            if (!inside) continue;
+            if (!add) *reinterpret_cast<unsigned*>(e) = v[b];
+            else if (WG_INT_ACC) asm volatile("red.global.add.s32 [%0], %1;" ::"l"(e), "r"(v[b]) : "memory");
+            else asm volatile("red.global.add.f32 [%0], %1;" ::"l"(e), "f"(__uint_as_float(v[b])) : "memory");
+#else   // bf16, two a lane (never added: no stream-K), each alone — rows of odd N start off 4 bytes
+            if (inside) *reinterpret_cast<unsigned short*>(e) = v[b] & 0xffff;
+            if (col + 1 < out.cols) *reinterpret_cast<unsigned short*>(e + 2) = v[b] >> 16;
+#endif
+        }
+    }
+}
+
 // Consumer c's 64 × BN slice of C: accumulators → a swizzled shared-memory box → the copy
 // engine → global, 32 columns at a time, stored or (`add`) added. Written straight from
 // registers, each warp store touches 8 rows (8 cache lines) for 256 bytes, and 128 KiB per
@@ -628,7 +690,7 @@ __device__ __forceinline__ void team_sync(int c) {
 // next tile's MMAs run. Thread 0 of the consumer issues them. Accumulator layout of m64nNk16:
 // warp w of the group holds rows 16w..16w+15; lane l holds row l/4 (+8) and columns 2(l%4), +1
 // of every 8-column group: d[4j..4j+3] = that pair in row r, then in row r + 8, for group j.
-__device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)[BN / 2], unsigned staging,
+__device__ __forceinline__ void store_c(const COut& out, const acc_t (&d)[BN / 2], unsigned staging,
                                         int c, int t, int col, int row, int shift, bool add, float scale,
                                         unsigned boxes = ~0u) {
 #if SWAP_AB
@@ -664,16 +726,19 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
             }
     };
     auto put = [&](int q, unsigned box, int p) {   // part p of box q (column col + 32q): stored or added
-        if (add) tma_add_2d(map_c, box, col + q * 32, row + p * C_BOX_ROWS);
-        else tma_store_2d(map_c, box, col + q * 32, row + p * C_BOX_ROWS);
+        if (add) tma_add_2d(out.map, box, col + q * 32, row + p * C_BOX_ROWS);
+        else tma_store_2d(out.map, box, col + q * 32, row + p * C_BOX_ROWS);
     };
 #if BN <= 64
     if (t % 128 == 0) bulk_wait_read<0>();   // both buffers free: the last tile's stores have read them
     warpgroup_sync(c);
     if (boxes >> c_box(0, t) & 1) fill(staging, C_BOX_BYTES, 0);   // (a split tile's share: see split_epilogue)
-    fence_proxy_async();
+    if (!C_PLAIN) fence_proxy_async();
     warpgroup_sync(c);
-    if (t % 128 == 0) {
+    if (C_PLAIN) {
+        for (int q = 0; q < 2; ++q)
+            if (boxes >> q & 1) plain_box(out, staging + q * C_BOX_BYTES, col + q * 32, row, t, add);
+    } else if (t % 128 == 0) {
         for (int q = 0; q < 2; ++q)
             if (boxes >> q & 1) put(q, staging + q * C_BOX_BYTES, 0);
         bulk_commit();
@@ -686,9 +751,11 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
             if (t % 128 == 0) bulk_wait_read<0>();   // the box is free: the stores before have read it
             warpgroup_sync(c);
             if (c_box(0, t) == q) fill(staging, 0, p);
-            fence_proxy_async();
+            if (!C_PLAIN) fence_proxy_async();
             warpgroup_sync(c);
-            if (t % 128 == 0) {
+            if (C_PLAIN) {
+                plain_box(out, staging, col + q * 32, row + p * C_BOX_ROWS, t, add);
+            } else if (t % 128 == 0) {
                 put(q, staging, p);
                 bulk_commit();
             }
@@ -732,11 +799,13 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
             st_pair(buf + r * 128 + at, v(0), v(1), scale);
             st_pair(buf + r8 * 128 + at, v(2), v(3), scale);
         }
-        fence_proxy_async();
+        if (!C_PLAIN) fence_proxy_async();
         warpgroup_sync(c);
-        if (t % 128 == 0) {
-            if (add) tma_add_2d(map_c, buf, col + c_box_col(q), row);
-            else tma_store_2d(map_c, buf, col + c_box_col(q), row);
+        if (C_PLAIN) {
+            plain_box(out, buf, col + c_box_col(q), row, t, add);
+        } else if (t % 128 == 0) {
+            if (add) tma_add_2d(out.map, buf, col + c_box_col(q), row);
+            else tma_store_2d(out.map, buf, col + c_box_col(q), row);
             bulk_commit();
         }
     }
@@ -765,7 +834,7 @@ __device__ __forceinline__ void store_c(const TensorMap* map_c, const acc_t (&d)
 // pieces, 9 % slower with 16). Every piece counts out after reading; the last resets the counter for the
 // next launch.
 __device__ __forceinline__ void split_epilogue(acc_t (&d)[BN / 2], acc_t* partials, unsigned* counter, int piece,
-                                               int p, int c, int t, const TensorMap* map_c, unsigned staging,
+                                               int p, int c, int t, const COut& out, unsigned staging,
                                                int col, int row, int shift, float scale) {
     // (C_TAIL's last box goes with the one before, whose columns it overlaps: one piece sums both)
     constexpr int SLOTS = C_BOXES - C_TAIL;
@@ -825,7 +894,7 @@ __device__ __forceinline__ void split_epilogue(acc_t (&d)[BN / 2], acc_t* partia
                 }
             }
         }
-        store_c(map_c, d, staging, c, t, col, row, shift, false, scale, share);
+        store_c(out, d, staging, c, t, col, row, shift, false, scale, share);
     }
     consumers_sync();
     if (t == 0) {   // every piece has read once the count reaches 2p: nothing touches it again this launch
@@ -909,9 +978,9 @@ __device__ __forceinline__ void b_realign(unsigned char* __restrict__ b_slot, co
     }
 }
 
-__device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, unsigned* work, const TensorMap* map_a,
-                                          const TensorMap* map_b, const TensorMap* map_c, const TensorMap* map_a8,
-                                          float scale) {
+__device__ __forceinline__ void wgmma_tma(const void* B, void* C, int M, int N, int K, unsigned* work,
+                                          const TensorMap* map_a, const TensorMap* map_b, const TensorMap* map_c,
+                                          const TensorMap* map_a8, float scale) {
     extern __shared__ unsigned char smem_raw[];
     // Stages start on a 1024-byte boundary: the 128-byte swizzle pattern repeats every 8 rows
     // (1024 bytes) and both the copy engine and the descriptors assume atoms start there.
@@ -1122,9 +1191,12 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
         unsigned* counters = work + gridDim.x;   // (SPLIT_ROUNDS · gridDim.x of them: split_round_tiles)
         acc_t* partials =   // 16-byte aligned
             reinterpret_cast<acc_t*>(work + ((1 + SPLIT_ROUNDS) * gridDim.x + 3) / 4 * 4);
+        const COut out{map_c, C, M, N};   // (C itself only with C_PLAIN)
         // A piece that an earlier piece waits for raises this block's flag once its boxes are in
         // C — not right after issuing them (waiting for the writes would stall the MMAs), but at
-        // the next epilogue or at the end, when they have long landed.
+        // the next epilogue or at the end, when they have long landed. (C_PLAIN's stores, every
+        // thread's, come before the barrier and the barrier before the release, as split-K's
+        // partials do: no bulk group to wait for.)
         bool owed = false;
         auto raise_flag = [&] {
             if (t % 128 == 0) {
@@ -1263,7 +1335,7 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
                 const int block_tile = tile * CLUSTER + rank;
                 split_epilogue(d[0], partials + block_tile * p * PARTIAL_FLOATS, counters + block_tile,
                                cluster / split_round_tiles(tiles, p, clusters),
-                               p, c, t, map_c, c_buffers + c * C_BUFFER_BYTES, C_COL, C_ROW, shift, scale);
+                               p, c, t, out, c_buffers + c * C_BUFFER_BYTES, C_COL, C_ROW, shift, scale);
                 return;
             }
             // A piece that is not a tile's tail adds itself after the piece that follows it: the
@@ -1286,7 +1358,7 @@ __device__ __forceinline__ void wgmma_tma(const void* B, int M, int N, int K, un
             }
 #pragma unroll
             for (int a = 0; a < ATOMS; ++a)   // (swapped, a block of 64 rows of N is 64 columns of C)
-                store_c(map_c, d[a], c_buffers + c * C_BUFFER_BYTES, c, t, C_COL + (SWAP_AB ? 64 * a : 0),
+                store_c(out, d[a], c_buffers + c * C_BUFFER_BYTES, c, t, C_COL + (SWAP_AB ? 64 * a : 0),
                         C_ROW + (SWAP_AB ? 0 : 64 * a), shift, add, scale);
             owed = k0 > 0;
         });

@@ -117,6 +117,9 @@ class Kernel:
     # map of its rows 8 at a time (K/8 rows of 8N elements, 16N bytes apart), boxes unswizzled
     # (matmul.operand_tensor_maps; the .cu's b_realign).
     realign_b: bool = False
+    # 06 with C_PLAIN: C is written in place at any row pitch — never to a pitched copy — by the
+    # kernel's own stores; its tensor map is a stand-in the kernel never uses (matmul.operand_tensor_maps).
+    plain_c: bool = False
     # A kernel with several configurations (06): the macros a caller may override (tunables),
     # configure(picked, overrides) -> that configuration as a Kernel, pick(m, n, k, sm_count) ->
     # the macros for a problem, and configs, every macro set pick can return (`compile --out`).
@@ -202,7 +205,7 @@ class Kernel:
             checked_defines(self.defines)
         except UsageError as exc:
             raise UsageError(f"kernel {self.name}: {exc}") from None
-        for field in ("arch_specific", "persistent", "realign_b"):
+        for field in ("arch_specific", "persistent", "realign_b", "plain_c"):
             if getattr(self, field) not in (True, False):   # (1 and 0 are the same; "yes" is not)
                 raise UsageError(f"kernel {self.name}: {field} is True or False, got {getattr(self, field)!r}")
         if self.arch_specific and self.min_arch < 90:

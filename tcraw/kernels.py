@@ -321,7 +321,7 @@ def child_args(kernel):
 # it gives at two shapes) — a dataclasses.replace() of a spec's kernel keeps the spec as origin.
 _DECLARED = ("source", "entry", "precision", "min_arch", "tile", "defines", "include_dirs", "align", "arch_specific",
              "tma_boxes", "tma_element", "persistent", "cluster", "pitch", "lines", "b_layouts", "max_m", "realign_b",
-             "tunables", "variant")
+             "plain_c", "tunables", "variant")
 
 
 _specs_again = {}

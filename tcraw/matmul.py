@@ -261,7 +261,8 @@ def operand_tensor_maps(kernel, d_a, d_b, d_c, m, n, k, pitches=None, b_layout="
     """TMA kernels read A (M×K) and B (K×N, or N×K when ``b_layout`` is "col"), and may write C
     (M×N: fp32, int32 or bf16, c_element), through tensor maps encoded here, on the host, from the same device buffers: one
     per box shape the kernel declares — A, B, C, then (06/07) A again in 8-row boxes for tiles at
-    M's edge — with ``pitches`` (name -> row pitch in bytes)."""
+    M's edge — with ``pitches`` (name -> row pitch in bytes). A kernel that stores C itself
+    (Kernel.plain_c) gets a stand-in for C's map, of its first row alone, which it never uses."""
     if not kernel.tma_boxes:
         return []
     pitches = pitches or {}
@@ -269,6 +270,8 @@ def operand_tensor_maps(kernel, d_a, d_b, d_c, m, n, k, pitches=None, b_layout="
     operands = [("A", d_a, kernel.tma_element, m, k), ("B", d_b, kernel.tma_element, b_rows, b_cols),
                 ("C", d_c, c_element(kernel), m, n), ("A", d_a, kernel.tma_element, m, k)]
     return [realigned_b_map(buf, element, n, k, box) if name == "B" and kernel.realign_b else
+            TensorMap(buf, element, 1, cols, *box, pitch=-(-cols * element[1] // 16) * 16)
+            if name == "C" and kernel.plain_c else
             TensorMap(buf, element, rows, cols, *box, pitch=pitches.get(name))
             for (name, buf, element, rows, cols), box in zip(operands, kernel.tma_boxes)]
 
@@ -326,8 +329,8 @@ class Pitched:
         for name, (rows, cols), dtype in (("A", (m, k), p.in_dtype), ("B", b_shape(b_layout, n, k), p.in_dtype),
                                           ("C", (m, n), p.out_dtype)):
             row = cols * dtype.itemsize
-            if name == "B" and kernel.realign_b:   # (06 realigns B itself)
-                continue
+            if (name == "B" and kernel.realign_b) or (name == "C" and kernel.plain_c):   # (06 realigns B itself,
+                continue                                                                  # stores C itself)
             if (align and row % align) or (name in kernel.lines and row % COPY_PITCH_BYTES):
                 step = math.lcm(align, COPY_PITCH_BYTES)   # (Kernel: lines only with a pitch)
                 yield name, rows, row, -(-row // step) * step

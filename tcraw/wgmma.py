@@ -43,6 +43,9 @@ WGMMA_TILE = {"CONSUMERS": 2, "BN": 256, "STAGES": 4, "CLUSTER": 2, "GROUP_M": 8
                                  # columns: FIT_CONFIGS)
               "B_REALIGN": 0,    # 1: B read in place at any row pitch, its rows realigned in shared memory
                                  # (fp16, bf16; clusters along M, not swapped, BN ≤ 192: the .cu's b_realign)
+              "C_PLAIN": None,   # 1: C stored in place at any row pitch by the consumers' own stores, not TMA's
+                                 # (the .cu's plain_box); 0: by TMA, C copied out of a pitched buffer where its
+                                 # rows lie off 16 bytes; None: 1 exactly there (the pick's: wgmma_plain_c)
               "C_PARTS": 1,      # swapped past 64 of M: C's box BN / C_PARTS rows, the parts stored in turn —
                                  # a smaller C staging buffer, a stage more (the .cu's store_c)
               "STREAM_K_DIV": 2,  # stream-K's pieces are at least 1/STREAM_K_DIV of a tile ...
@@ -139,7 +142,7 @@ def wgmma_cluster_shape(tile):
 WGMMA_POSITIVE = ("CONSUMERS", "BN", "STAGES", "CLUSTER", "GROUP_M", "SPLIT_MIN_SLICES", "SPLIT_LOADS",
                   "STREAM_K_DIV", "SPLIT_MAX", "SPLIT_ROUNDS", "C_PARTS")
 # ... and those that switch something on or off: 0 or 1 (the .cu reads any other value as 1)
-WGMMA_SWITCHES = ("STREAM_K", "SPLIT_K", "SWAP_AB", "SHARE_A", "B_REALIGN", "A_LINES", "A_SHIFT")
+WGMMA_SWITCHES = ("STREAM_K", "SPLIT_K", "SWAP_AB", "SHARE_A", "B_REALIGN", "A_LINES", "A_SHIFT", "C_PLAIN")
 # ... of which the host's alone: not passed to NVRTC, not in a configuration's variant (its cubin
 # and prebuilt file are the same without it)
 HOST_MACROS = ("A_LINES",)
@@ -154,9 +157,12 @@ SPLIT_ROUNDS_MOST = 8   # (each round more is a partial tile a block in the work
 
 
 def checked_switches(tile):
-    """``tile`` if each of its WGMMA_SWITCHES is 0 or 1; else a UsageError naming those that are not."""
-    if (on := [f"{name}={tile[name]}" for name in WGMMA_SWITCHES if tile[name] not in (0, 1)]):
-        raise UsageError(f"{', '.join(on)}: {'/'.join(WGMMA_SWITCHES)} each switch something on (1) or off (0)")
+    """``tile`` if each of its WGMMA_SWITCHES is 0 or 1 (C_PLAIN None too: the pick's); else a
+    UsageError naming those that are not."""
+    if (on := [f"{name}={tile[name]}" for name in WGMMA_SWITCHES
+               if tile[name] not in (0, 1) and not (name == "C_PLAIN" and tile[name] is None)]):
+        raise UsageError(f"{', '.join(on)}: {'/'.join(WGMMA_SWITCHES)} each switch something on (1) or off (0) "
+                         "(C_PLAIN None: where C's rows lie off 16 bytes)")
     return tile
 
 
@@ -330,19 +336,21 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         raise UsageError(f"06/07 come in {', '.join(WGMMA_FORMS)}, not {key!r}")
     checked_choose(choose, "06/07")
     source, entry, macro, element, b_layout = WGMMA_FORMS[key]
-    # (WAIT_DEPTH, SPLIT_LOADS may be None: each configuration's own — configure)
+    # (WAIT_DEPTH, SPLIT_LOADS may be None: each configuration's own — configure; C_PLAIN None: the pick's)
     asked = checked_switches({**WGMMA_TILE, **checked_macros(tile, WGMMA_TILE, "06/07", WGMMA_POSITIVE)})
-    elem = PRECISIONS[key].in_dtype.itemsize
+    elem, out = PRECISIONS[key].in_dtype.itemsize, PRECISIONS[key].out_dtype.itemsize
     for switch, what in (("SWAP_AB", "wgmma transposes only 16-bit operands"),
                          ("B_REALIGN", "it shifts 16-bit elements of a row-major B")):
         if asked[switch] and (elem != 2 or b_layout != "row"):
             raise UsageError(f"{switch}=1 is for fp16 and bf16 ({what}), not {key}")
     # (choosing, B_REALIGN=1 asks each configuration that can take it to: the declared tile need not)
     base = {**asked, "B_REALIGN": 0} if choose and not wgmma_realign_builds(asked) else asked
-    tile = wgmma_checked({**base, "WAIT_DEPTH": wgmma_wait_depth(asked), "SPLIT_LOADS": wgmma_split_loads(asked)})
+    tile = wgmma_checked({**base, "WAIT_DEPTH": wgmma_wait_depth(asked), "SPLIT_LOADS": wgmma_split_loads(asked),
+                          "C_PLAIN": asked["C_PLAIN"] or 0})
     bm, bn, cluster = wgmma_rows(tile), tile["BN"], tile["CLUSTER"]
     bk = WGMMA_ROW_BYTES // elem   # a slice is one 128-byte swizzle row of K
-    plain = {**WGMMA_TILE, "WAIT_DEPTH": 0, "SPLIT_LOADS": wgmma_split_loads({**tile, "SPLIT_LOADS": None})}
+    plain = {**WGMMA_TILE, "WAIT_DEPTH": 0, "SPLIT_LOADS": wgmma_split_loads({**tile, "SPLIT_LOADS": None}),
+             "C_PLAIN": 0}
     built = device_macros(tile)   # (what NVRTC gets)
     variant = "" if choose else spelt_macros(built, plain)
     # (B_REALIGN: 8 super-rows of B — 64 of its rows — by BN + 8 halves: the .cu's b_realign)
@@ -361,21 +369,23 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         geometry=wgmma_geometry(tile), defines=macro_defines(built) + (macro,), lines=("A",) * tile["A_LINES"],
         align=16, tma_boxes=(a_box, b_box, c_box, (8, bk)), persistent=True,   # (8, bk): A at M's edge
         workspace=wgmma_workspace(tile), tma_element=element, b_layouts=(b_layout,), max_m=tile["A_ROWS"],
-        realign_b=bool(tile["B_REALIGN"]),
+        realign_b=bool(tile["B_REALIGN"]), plain_c=bool(tile["C_PLAIN"]),
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
-        configs=(WGMMA_CONFIGS + NARROW_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY + (NARROW_PAIRS_CONFIG,) +
-                 (TALL_CONFIG,) + TALL_FIT_ONLY + SWAPPED_CONFIGS +
-                 SWAPPED_PAIRS_CONFIGS + STREAM_B_WIDE_CONFIGS + (STREAM_B_SWAPPED_CONFIG,) + FIT_CONFIGS +
-                 FIT_THREE_CONFIGS +
-                 LOW_FIT_ONLY + FIT_ONE_CONFIGS + REALIGN_CONFIGS + COOP_CONFIGS +
+        configs=(with_plain_c(WGMMA_CONFIGS + NARROW_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY +
+                              (NARROW_PAIRS_CONFIG,) + (TALL_CONFIG,) + TALL_FIT_ONLY + SWAPPED_CONFIGS +
+                              SWAPPED_PAIRS_CONFIGS + STREAM_B_WIDE_CONFIGS + (STREAM_B_SWAPPED_CONFIG,) +
+                              FIT_CONFIGS + FIT_THREE_CONFIGS + LOW_FIT_ONLY + FIT_ONE_CONFIGS + REALIGN_CONFIGS +
+                              COOP_CONFIGS) +
                  ({IN_PLACE_09: 1}, {GEMV_10: 1}, {GEMV_10_IN_CLUSTER: GEMV_IN_CLUSTER})
                  if elem == 2
-                 else tuple(c for c in WGMMA_CONFIGS if not wgmma_sixteen_bit_only(c))) if choose else (),
+                 else with_plain_c(tuple(c for c in WGMMA_CONFIGS if not wgmma_sixteen_bit_only(c)))) if choose else (),
         configure=(lambda picked, over: _handed(key, picked, over, asked) or _owned(asked, lambda: wgmma_kernel(
             key, _with_stages(asked, _not_handed(picked), checked_macros(over, WGMMA_TILE, "06/07", WGMMA_POSITIVE)),
             name, choose=False)))
         if choose else None,
-        pick=(lambda m, n, k, sms: wgmma_pick(m, n, k, sms, elem, stream_k=PRECISIONS[key].out_dtype.itemsize == 4))
+        # (C_PLAIN declared 0 or 1: C copied or stored in place as declared, not where the pick would)
+        pick=(lambda m, n, k, sms: (lambda picked: wgmma_plain_c(picked, n, out) if asked["C_PLAIN"] is None
+                                    else picked)(wgmma_pick(m, n, k, sms, elem, stream_k=out == 4)))
         if choose else None,
         summary=f"wgmma 64×{bn}×{32 // elem} from TMA-filled smem, {bm}×{wgmma_cols(tile)}×{bk} "
                 f"tiles{', B K-major' if b_layout == 'col' else ''}, "
@@ -383,7 +393,8 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
                 f"{' taking tiles in turn' if tile['PINGPONG'] else ''}, "
                 f"persistent, clusters of {cluster} multicasting {shared}, stream-K last round, "
                 f"{'no split-K' if tile['PINGPONG'] else 'split-K for few tiles'}, any shape"
-                f"{', B realigned in place (any N)' if tile['B_REALIGN'] else ''}")
+                f"{', B realigned in place (any N)' if tile['B_REALIGN'] else ''}"
+                f"{', C stored in place by the consumers (any N)' if tile['C_PLAIN'] else ''}")
 
 
 # The model wgmma_config ranks configurations by, its constants fitted (least squares on log
@@ -1585,6 +1596,24 @@ def wgmma_runs_gemv(m, n, elem_bytes=2):
     m, n, _, _ = checked_problem(m, n, 1, 1)
     elem_bytes = checked_elem_bytes(elem_bytes)
     return elem_bytes == 2 and m <= GEMV_M_MOST and n >= GEMV_MIN_N
+
+
+# C_PLAIN where C's rows lie off 16 bytes (N of fp32 C not a multiple of 4, of bf16 C of 8): no
+# tensor map describes such a C, and without it C went to a pitched buffer and was copied out after
+# the kernel, inside the timed launch — three passes over C, the kernel's own writes to the buffer,
+# the copy's read and its writes, and a launch more. The consumers' own stores write it once, in
+# place (the .cu's plain_box), from the box store_c stages for the copy engine anyway.
+def wgmma_plain_c(picked, n, out_bytes):
+    """``picked`` with C_PLAIN=1 where C's rows of ``n`` elements of ``out_bytes`` lie off 16 bytes
+    — 06's and 07's own configurations, not 09's or 10's (HANDED), which store C themselves."""
+    if n * out_bytes % 16 == 0 or any(mark in picked for mark in HANDED):
+        return picked
+    return {**picked, "C_PLAIN": 1}
+
+
+def with_plain_c(configs):
+    """``configs`` and each again with C_PLAIN=1: every configuration a pick can give (wgmma_plain_c)."""
+    return configs + tuple({**config, "C_PLAIN": 1} for config in configs)
 
 
 def wgmma_pick(m, n, k, sms, elem_bytes=2, stream_k=True):

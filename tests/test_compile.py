@@ -433,13 +433,14 @@ def test_every_06_configuration_compiles_without_spills_and_states_its_launch(ke
     # LOW_FIT_ONLY; one consumer's halves of M: FIT_ONE_CONFIGS), B realigned (64 and 128 columns), 09,
     # 10 (K's pieces through the workspace, in a cluster); cuBLAS's coopB tiles (COOP_CONFIGS); the
     # 192-row tiles narrower than 192 (NARROW_CONFIGS); tall problems' 192 × 128 (TALL_CONFIG) and
-    # 128-row tiles as wide as B (TALL_FIT_ONLY: the widths the ranking lacks)
+    # 128-row tiles as wide as B (TALL_FIT_ONLY: the widths the ranking lacks) — and each of 06's own
+    # again storing C in place (C_PLAIN: wgmma_plain_c), all but 09 and 10's three
     assert kernels.WIDE_PAIRS_ONLY == kernels.WIDE_PAIRS_CONFIGS[:1]   # (64×256 pairs: a candidate already)
-    assert len({c.file_stem for c in configs}) == len(configs) == \
-        len(kernels.WGMMA_CONFIGS) + len(wgmma.NARROW_CONFIGS) + 18 + len(kernels.TALL_FIT_ONLY) + \
-        len(kernels.FIT_CONFIGS) + \
-        len(kernels.FIT_THREE_CONFIGS) + len(kernels.LOW_FIT_ONLY) + len(kernels.FIT_ONE_CONFIGS) + \
-        len(kernels.COOP_CONFIGS)
+    own = len(kernels.WGMMA_CONFIGS) + len(wgmma.NARROW_CONFIGS) + 15 + len(kernels.TALL_FIT_ONLY) + \
+        len(kernels.FIT_CONFIGS) + len(kernels.FIT_THREE_CONFIGS) + len(kernels.LOW_FIT_ONLY) + \
+        len(kernels.FIT_ONE_CONFIGS) + len(kernels.COOP_CONFIGS)
+    assert len({c.file_stem for c in configs}) == len(configs) == 2 * own + 3
+    assert sum(c.plain_c for c in configs) == own and all("C_PLAIN=1" in c.variant for c in configs if c.plain_c)
     for config in configs:
         cubin = compiler.compile_cubin(config, "sm_90")
         assert cubin.spill_bytes == 0, config.file_stem
@@ -2067,7 +2068,7 @@ def test_an_sm_count_too_small_for_a_cluster_still_gets_a_pick():
 
 
 @pytest.mark.parametrize("overrides, needle", [
-    ({"SHARE_A": 2}, "SHARE_A=2: STREAM_K/SPLIT_K/SWAP_AB/SHARE_A/B_REALIGN/A_LINES/A_SHIFT each switch"),
+    ({"SHARE_A": 2}, "SHARE_A=2: STREAM_K/SPLIT_K/SWAP_AB/SHARE_A/B_REALIGN/A_LINES/A_SHIFT/C_PLAIN each switch"),
     ({"STREAM_K": 7}, "STREAM_K=7"), ({"SPLIT_K": 3}, "SPLIT_K=3"),
     ({"SWAP_AB": 2, "BN": 32, "CLUSTER": 1}, "SWAP_AB=2"),
     ({"SPLIT_MAX": 0}, "SPLIT_MAX=0: it is a whole number from 1"), ({"A_LINES": 2}, "A_LINES=2"),
@@ -2174,6 +2175,38 @@ def test_06_hands_m_of_1_to_4_to_10():
     assert kernels.wgmma_kernel("tf32").configured(1, 4096, 4096, 132).source.startswith("07_")
 
 
+def test_06_07_store_c_in_place_exactly_where_its_rows_lie_off_16_bytes():
+    """wgmma_plain_c: 06's and 07's own picks store C in place (C_PLAIN=1, Kernel.plain_c: C not
+    among the pitched copies, its tensor map a stand-in) exactly where C's rows are not a multiple of
+    16 bytes — N off 4 for fp32 and s32 C, off 8 for bf16 C (07's fp8e4m3bf16) — whatever the pick's
+    form; 09 and 10 (M of a few rows, handed on) store C themselves and get no C_PLAIN; an override
+    C_PLAIN=0 copies C again, C_PLAIN=1 stores an aligned C in place too. Fresh random shapes each
+    run; the seed is in the message."""
+    import random
+    from tcraw.matmul import Pitched
+    seed = random.randrange(2 ** 32)
+    rng = random.Random(seed)
+    shapes = [(round(10 ** rng.uniform(0, 4.5)), round(10 ** rng.uniform(0, 4)), round(10 ** rng.uniform(0, 4)))
+              for _ in range(120)] + [(33055, 242, 594), (1000, 1004, 997), (1000, 1006, 997), (3, 1001, 4000)]
+    for key in ("fp16", "bf16", "int8", "fp8e4m3bf16", "tf32"):
+        kernel = kernels.wgmma_kernel(key)
+        out = kernels.PRECISIONS[key].out_dtype.itemsize
+        for m, n, k in shapes:
+            run = kernel.configured(m, n, k, 132)
+            handed = run.source != kernel.source   # (09 or 10)
+            off = n * out % 16 != 0
+            assert run.plain_c == (off and not handed) == ("C_PLAIN=1" in run.variant), \
+                (key, m, n, k, run.variant, seed)
+            copied = [name for name, *_ in Pitched.plan(run, m, n, k, kernel.b_layouts[0])] if not handed else []
+            assert ("C" in copied) == (off and not run.plain_c and not handed), (key, m, n, k, copied, seed)
+    k06 = kernels.KERNELS["wgmma_tma_fp16"]
+    copied = k06.configured(1000, 1003, 997, 132, {"C_PLAIN": 0})
+    assert not copied.plain_c and "C" in [name for name, *_ in Pitched.plan(copied, 1000, 1003, 997)]
+    aligned = k06.configured(1000, 1000, 997, 132, {"C_PLAIN": 1})
+    assert aligned.plain_c and "C" not in [name for name, *_ in Pitched.plan(aligned, 1000, 1000, 997)]
+    assert kernels.wgmma_plain_c({kernels.IN_PLACE_09: 1}, 1001, 4) == {kernels.IN_PLACE_09: 1}
+
+
 def test_06_realigns_b_in_place_at_m_of_33_to_64_where_n_is_off_8():
     """wgmma_realigns_b: M of 33–64, N off 8, 16-bit — the pick reads B in place (B_REALIGN=1, no
     pitched copy of B; A's and C's still where theirs are off), one consumer's tiles of at most 128
@@ -2191,7 +2224,8 @@ def test_06_realigns_b_in_place_at_m_of_33_to_64_where_n_is_off_8():
         assert picked["STAGES"] == kernels.wgmma_max_stages(1, picked["BN"], realign=True)
         run = k06.configured(m, n, k, 132)
         assert run.realign_b and run.tma_boxes[1] == (8, picked["BN"] + 8) and "B_REALIGN=1" in run.defines
-        assert [name for name, *_ in Pitched.plan(run, m, n, k)] == ["A"] * bool(k % 8) + ["C"] * bool(n % 4)
+        assert [name for name, *_ in Pitched.plan(run, m, n, k)] == ["A"] * bool(k % 8)   # (C: C_PLAIN)
+        assert run.plain_c == bool(n % 4), (m, n, k)
         assert kernels.KERNELS["wgmma_tma_bf16"].configured(m, n, k, 132).realign_b
     assert kernels.wgmma_config(55, 8833, 7499, 132)["BN"] == 256   # (realigned as 128: a class box is ≤ 256 wide)
     for shape in [(32, 4099, 2000), (65, 4099, 2000), (48, 4096, 2000), (48, 4099, 2000), (48, 2001, 1023)]:

@@ -312,8 +312,9 @@ def test_06_copies_a_to_lines_first_where_asked_and_where_picked(device, host_pr
         pytest.skip(str(refusal))
     realigning = {"CONSUMERS": 2, "BN": 192, "CLUSTER": 2, "B_REALIGN": 1}
     cases = [((130, 304, 1000), {}, ["A"]), ((65, 136, 4104), {}, ["A"]), ((700, 1000, 72), {}, ["A"]),
-             ((200, 304, 1024), {}, []), ((100, 1003, 997), {}, ["A", "B", "C"]), ((16, 4096, 14344), {}, ["A"]),
-             ((1024, 1024, 8200), {}, ["A"]), ((130, 1001, 1000), realigning, ["A", "C"])]
+             ((200, 304, 1024), {}, []), ((100, 1003, 997), {}, ["A", "B"]), ((16, 4096, 14344), {}, ["A"]),
+             ((1024, 1024, 8200), {}, ["A"]), ((130, 1001, 1000), realigning, ["A"]),
+             ((100, 1003, 997), {"C_PLAIN": 0}, ["A", "B", "C"])]   # (C stored in place unless asked not to)
     for shape, config, copied in cases:
         for mode in ("normal", "int"):
             rec = run_matmul(device, kernel, host_problems(key, *shape, mode), iters=1, warmup=0,
@@ -372,6 +373,42 @@ def test_every_06_configuration_is_correct_at_the_edges(device, host_problems, c
 
 
 # B read in place and realigned (B_REALIGN): one and two consumers, clusters of 1, 2 and 4 along M
+# C_PLAIN's forms: store_c's three ways out (unswapped boxes — C_TAIL's overlapping last box at 80
+# and 176 columns —, swapped boxes of up to 64 rows two at a time, swapped past 64 in parts in turn),
+# consumers taking turns, three consumers, the cooperative forms, and a tile at M's edge stored shifted.
+PLAIN_C_FORMS = ({}, {"CONSUMERS": 1, "BN": 80, "CLUSTER": 1}, {"CONSUMERS": 3, "BN": 176, "CLUSTER": 2},
+                 {"SWAP_AB": 1, "CONSUMERS": 1, "BN": 48, "CLUSTER": 2},
+                 {"SWAP_AB": 1, "CONSUMERS": 2, "BN": 128, "CLUSTER": 2, "C_PARTS": 2, "STAGES": 4},
+                 {"PINGPONG": 128, "CONSUMERS": 2, "BN": 128, "CLUSTER": 2},
+                 {"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "A_SHIFT": 1})
+
+
+@pytest.mark.parametrize("config", PLAIN_C_FORMS, ids=lambda c: "+".join(f"{k}={v}" for k, v in c.items()) or "pick")
+@pytest.mark.parametrize("key", ["fp16", "bf16", "int8", "fp8e4m3bf16"])
+def test_06_07_store_c_in_place_at_every_row_pitch(device, host_problems, key, config):
+    """C_PLAIN (picked wherever C's rows lie off 16 bytes): C never copied (not in the record's
+    pitched operands), its boxes stored by the consumers' own stores — fp32, s32 (int8) and bf16
+    C (07's fp8e4m3bf16, two elements a lane), every N mod 4 (fp32, s32) or mod 8 (bf16), M and N
+    edges, split-K (long K, few tiles), stream-K's adds (fp32 and s32, each piece after its
+    successor) — in each of store_c's forms (PLAIN_C_FORMS; swapped and taking turns: 16-bit
+    inputs). Verified, every element written, integers exact, the same bits on a rerun."""
+    kernel = kernels.wgmma_kernel(key)
+    if (refusal := kernel.device_refusal(device)):
+        pytest.skip(str(refusal))
+    elem, out = kernels.PRECISIONS[key].in_dtype.itemsize, kernels.PRECISIONS[key].out_dtype.itemsize
+    if elem != 2 and (config.get("SWAP_AB") or config.get("PINGPONG")):
+        pytest.skip("swapped tiles and turns are built for 16-bit inputs only (06)")
+    pitches = range(1, 16 // out)   # (N ≡ r mod 16 / out: rows off 16 bytes by every step C's element allows)
+    shapes = [(100 if config.get("SWAP_AB") else 1000, 1000 + r, 997) for r in pitches] + \
+        [(3, 5, 7), (77, 131, 63), (130, 301, 4105), (1000, 2001, 333)]
+    if out == 4 and config and not config.get("SWAP_AB"):   # (stream-K's adds: fp32 and s32 C; N odd)
+        shapes.append((1000, stream_k_n(1000, 4000, config, elem, device.sm_count), 4000))
+    for shape in shapes:
+        assert shape[1] * out % 16, shape   # (the test's point: rows off 16 bytes)
+    runs_right_and_repeatable(device, host_problems, kernel, key, shapes, config,
+                              lambda rec: "C_PLAIN=1" in rec.config and "C" not in rec.pitched)
+
+
 REALIGNING = ({"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "B_REALIGN": 1}, {"CONSUMERS": 1, "BN": 64, "CLUSTER": 2, "B_REALIGN": 1},
               {"CONSUMERS": 2, "BN": 192, "CLUSTER": 2, "B_REALIGN": 1}, {"CONSUMERS": 2, "BN": 128, "CLUSTER": 4, "B_REALIGN": 1})
 
