@@ -18,7 +18,8 @@
 // (or, SHARE_A, each A tile: rows off 128-byte lines cost the L2 two or more requests a box row;
 // clusters of 4, along M or 2 × 2, share more of both; swapped, SWAP_AB, the blocks along N share
 // A's rows, and with SHARE_A pairs along M B's columns),
-// (7) C out through shared memory and TMA stores (`store_c`), (8) stream-K for the last,
+// (7) C out through shared memory and TMA stores (`store_c`; with C_PLAIN the consumers' own, where
+// C's rows lie off 16 bytes: `plain_box`), (8) stream-K for the last,
 // partial round of tiles after whole ones: split along K, the pieces added into C by TMA
 // (`for_each_unit`; after fewer than four whole rounds the partial one runs whole: `stream_k_share`),
 // (9) split-K when the tiles are too few for the SMs (small M or N, long K): each tile's K cut in

@@ -7,7 +7,8 @@
 // A's, and the same descriptor form reads both; (2) 1- and 4-byte elements: a slice stays 128
 // bytes of K (one swizzle row), so BK is 128 (fp8, int8) or 32 (tf32) elements and each wgmma
 // step is k32 or k8 — four steps a slice, as in 06; (3) s32 accumulators for int8 (the copy
-// engine's reduce-add for stream-K adds s32 as it adds fp32, by the tensor map's type); (4) FP8's
+// engine's reduce-add for stream-K adds s32 as it adds fp32, by the tensor map's type; with
+// C_PLAIN, red.add.s32); (4) FP8's
 // per-tensor scales: C = scale_a · scale_b · (A's codes · B's codes), applied once as C leaves,
 // read from a device buffer of two floats (as cuBLASLt's scale pointers are).
 // Shapes, configurations, stream-K/split-K and the workspace are 06's.

@@ -1,7 +1,7 @@
 // wgmma_tma.cuh — the machinery of 06 and 07: TMA copies into a swizzled shared-memory ring,
 // warpgroup MMAs (wgmma) from it, producer/consumer warpgroups, a persistent grid walking tiles
 // in clusters that multicast B (or A), stream-K and split-K, C out through shared memory and TMA
-// stores.
+// stores (or, C_PLAIN, the consumers' own).
 // 06_wgmma_tma_hopper.cu explains each part; this header is that code, parametrised by what the
 // element type changes (set before including it):
 //   WG_ELEM_BYTES  bytes per input element: 2 (fp16, bf16), 1 (fp8, int8), 4 (tf32). A slice is
@@ -687,7 +687,8 @@ __device__ __forceinline__ void plain_box(const COut& out, unsigned box, int col
 // block took ~10 % of the run (H200: 777 vs 713 TFLOP/s at 4096³ without and with them).
 // Through shared memory it costs conflict-free st.shared (the row's 16-byte chunk ^ row % 8
 // puts a warp's 8 rows on distinct banks) and one TMA store per box, which proceeds while the
-// next tile's MMAs run. Thread 0 of the consumer issues them. Accumulator layout of m64nNk16:
+// next tile's MMAs run. Thread 0 of the consumer issues them (C_PLAIN: all 128 threads store each
+// box themselves, plain_box — where C's rows lie off 16 bytes). Accumulator layout of m64nNk16:
 // warp w of the group holds rows 16w..16w+15; lane l holds row l/4 (+8) and columns 2(l%4), +1
 // of every 8-column group: d[4j..4j+3] = that pair in row r, then in row r + 8, for group j.
 __device__ __forceinline__ void store_c(const COut& out, const acc_t (&d)[BN / 2], unsigned staging,

@@ -117,7 +117,7 @@ class Kernel:
     # map of its rows 8 at a time (K/8 rows of 8N elements, 16N bytes apart), boxes unswizzled
     # (matmul.operand_tensor_maps; the .cu's b_realign).
     realign_b: bool = False
-    # 06 with C_PLAIN: C is written in place at any row pitch — never to a pitched copy — by the
+    # 06/07 with C_PLAIN: C is written in place at any row pitch — never to a pitched copy — by the
     # kernel's own stores; its tensor map is a stand-in the kernel never uses (matmul.operand_tensor_maps).
     plain_c: bool = False
     # A kernel with several configurations (06): the macros a caller may override (tunables),

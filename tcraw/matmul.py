@@ -301,7 +301,8 @@ class Pitched:
     """Pitched device copies of the operands whose rows are not a multiple of ``kernel.pitch``
     bytes (a tensor map's 16) — and of those in ``kernel.lines`` whose rows start off 128-byte
     lines: A or B is copied in before each launch, row by row, into rows
-    padded to COPY_PITCH_BYTES, and C is written there and copied out after — both inside the
+    padded to COPY_PITCH_BYTES, and C (but where the kernel stores it in place itself,
+    Kernel.plain_c) is written there and copied out after — both inside the
     timed launch (pitch_copies: cuda_src/pitch_rows.cu, or cuMemcpy2DAsync), so the time counts
     them. The pad bytes are never read: the tensor maps keep the real M, N, K, and the copy
     engine reads zeros past them. Holds nothing when every operand's rows already fit (an aligned

@@ -329,7 +329,8 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
     """The 06 kernel (fp16, bf16) or 07 (fp8e4m3, fp8e5m2, int8, tf32: B K-major) with the macros
     ``tile`` (scripts/tune_ladder.py overrides them). It takes any M, N, K; an operand whose rows
     are not a multiple of 16 bytes (the tensor maps' stride) is copied to a pitched buffer on the
-    device, inside the timed launch — B not where B_REALIGN=1 (read in place). With ``choose``,
+    device, inside the timed launch — B not where B_REALIGN=1 (read in place), C not where
+    C_PLAIN=1 (stored in place: the pick's where its rows lie off 16 bytes). With ``choose``,
     each problem gets the configuration wgmma_config picks for it (Kernel.configured), ``tile``
     over the registry's macros."""
     if not isinstance(key, str) or key not in WGMMA_FORMS:
@@ -339,6 +340,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
     # (WAIT_DEPTH, SPLIT_LOADS may be None: each configuration's own — configure; C_PLAIN None: the pick's)
     asked = checked_switches({**WGMMA_TILE, **checked_macros(tile, WGMMA_TILE, "06/07", WGMMA_POSITIVE)})
     elem, out = PRECISIONS[key].in_dtype.itemsize, PRECISIONS[key].out_dtype.itemsize
+    both = with_plain_c if asked["C_PLAIN"] is None else tuple   # (declared 0 or 1, every build has it)
     for switch, what in (("SWAP_AB", "wgmma transposes only 16-bit operands"),
                          ("B_REALIGN", "it shifts 16-bit elements of a row-major B")):
         if asked[switch] and (elem != 2 or b_layout != "row"):
@@ -371,14 +373,14 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         workspace=wgmma_workspace(tile), tma_element=element, b_layouts=(b_layout,), max_m=tile["A_ROWS"],
         realign_b=bool(tile["B_REALIGN"]), plain_c=bool(tile["C_PLAIN"]),
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
-        configs=(with_plain_c(WGMMA_CONFIGS + NARROW_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY +
+        configs=(both(WGMMA_CONFIGS + NARROW_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY +
                               (NARROW_PAIRS_CONFIG,) + (TALL_CONFIG,) + TALL_FIT_ONLY + SWAPPED_CONFIGS +
                               SWAPPED_PAIRS_CONFIGS + STREAM_B_WIDE_CONFIGS + (STREAM_B_SWAPPED_CONFIG,) +
                               FIT_CONFIGS + FIT_THREE_CONFIGS + LOW_FIT_ONLY + FIT_ONE_CONFIGS + REALIGN_CONFIGS +
                               COOP_CONFIGS) +
                  ({IN_PLACE_09: 1}, {GEMV_10: 1}, {GEMV_10_IN_CLUSTER: GEMV_IN_CLUSTER})
                  if elem == 2
-                 else with_plain_c(tuple(c for c in WGMMA_CONFIGS if not wgmma_sixteen_bit_only(c)))) if choose else (),
+                 else both(tuple(c for c in WGMMA_CONFIGS if not wgmma_sixteen_bit_only(c)))) if choose else (),
         configure=(lambda picked, over: _handed(key, picked, over, asked) or _owned(asked, lambda: wgmma_kernel(
             key, _with_stages(asked, _not_handed(picked), checked_macros(over, WGMMA_TILE, "06/07", WGMMA_POSITIVE)),
             name, choose=False)))
@@ -1232,6 +1234,8 @@ def _with_stages(tile, picked, overrides):
     (wgmma_coop_builds), or that swap the tile the other way (COOP's consumers would then split the
     other side), turn it off, and with it off split-K is 06's own unless SPLIT_K is given."""
     macros = {**tile, **picked, **overrides}
+    if "C_PLAIN" in overrides and overrides["C_PLAIN"] is None:   # (None: the configuration's own, the pick's)
+        macros["C_PLAIN"] = picked.get("C_PLAIN", tile["C_PLAIN"])
     reshaped = [name for name in ("CLUSTER", "SWAP_AB", "A_ROWS", "PINGPONG")
                 if name in overrides and overrides[name] != picked.get(name, tile[name])]
     if picked.get("SWAP_AB") and overrides.get("CONSUMERS") == 1:
@@ -1605,10 +1609,9 @@ def wgmma_runs_gemv(m, n, elem_bytes=2):
 # place (the .cu's plain_box), from the box store_c stages for the copy engine anyway.
 def wgmma_plain_c(picked, n, out_bytes):
     """``picked`` with C_PLAIN=1 where C's rows of ``n`` elements of ``out_bytes`` lie off 16 bytes
-    — 06's and 07's own configurations, not 09's or 10's (HANDED), which store C themselves."""
-    if n * out_bytes % 16 == 0 or any(mark in picked for mark in HANDED):
-        return picked
-    return {**picked, "C_PLAIN": 1}
+    (a pick handed to 09 or 10 too: they store C themselves and leave it be, _handed, but 06 runs the
+    pick's own configuration where overrides keep the problem)."""
+    return picked if n * out_bytes % 16 == 0 else {**picked, "C_PLAIN": 1}
 
 
 def with_plain_c(configs):
@@ -1649,10 +1652,11 @@ def _handed(key, picked, overrides, asked):
     "10" or "10+CLUSTER_K=8" apart in prebuilt cubins' names — unless the caller's overrides or the
     macros 06 was declared with (``asked``, e.g. a tune_ladder variant's) name any of 06's own: then
     None, and 06 runs its own configuration with them. The host's macros (HOST_MACROS: A_LINES)
-    are not 06's code: they leave the hand-off as it is (09 and 10 read A as it lies)."""
+    and C_PLAIN leave the hand-off as it is: 09 and 10 read A as it lies and store C themselves."""
     mark = next((mark for mark in HANDED if mark in picked), None)
-    if mark is None or any(value is not None for value in device_macros(overrides).values()) or \
-            spelt_macros(device_macros(asked), WGMMA_TILE):
+    own = lambda macros: {name: v for name, v in device_macros(macros).items() if name != "C_PLAIN"}   # noqa: E731
+    if mark is None or any(value is not None for value in own(overrides).values()) or \
+            spelt_macros(own(asked), WGMMA_TILE):
         return None
     factory, variant = HANDED[mark]
     return replace(factory(key, picked[mark]), variant=variant(picked[mark]))

@@ -2179,9 +2179,10 @@ def test_06_07_store_c_in_place_exactly_where_its_rows_lie_off_16_bytes():
     """wgmma_plain_c: 06's and 07's own picks store C in place (C_PLAIN=1, Kernel.plain_c: C not
     among the pitched copies, its tensor map a stand-in) exactly where C's rows are not a multiple of
     16 bytes — N off 4 for fp32 and s32 C, off 8 for bf16 C (07's fp8e4m3bf16) — whatever the pick's
-    form; 09 and 10 (M of a few rows, handed on) store C themselves and get no C_PLAIN; an override
-    C_PLAIN=0 copies C again, C_PLAIN=1 stores an aligned C in place too. Fresh random shapes each
-    run; the seed is in the message."""
+    form; 09 and 10 (M of a few rows, handed on) store C themselves and get no C_PLAIN, neither asked
+    nor declared (C_PLAIN leaves the hand-off be), but 06 kept by an override stores C in place; an
+    override C_PLAIN=0 copies C again, C_PLAIN=1 stores an aligned C in place too, None is the
+    pick's. Fresh random shapes each run; the seed is in the message."""
     import random
     from tcraw.matmul import Pitched
     seed = random.randrange(2 ** 32)
@@ -2197,14 +2198,20 @@ def test_06_07_store_c_in_place_exactly_where_its_rows_lie_off_16_bytes():
             off = n * out % 16 != 0
             assert run.plain_c == (off and not handed) == ("C_PLAIN=1" in run.variant), \
                 (key, m, n, k, run.variant, seed)
-            copied = [name for name, *_ in Pitched.plan(run, m, n, k, kernel.b_layouts[0])] if not handed else []
-            assert ("C" in copied) == (off and not run.plain_c and not handed), (key, m, n, k, copied, seed)
+            if not handed:   # (C never among the copies: off 16 bytes it is stored in place)
+                assert "C" not in [name for name, *_ in Pitched.plan(run, m, n, k, kernel.b_layouts[0])], \
+                    (key, m, n, k, run.variant, seed)
     k06 = kernels.KERNELS["wgmma_tma_fp16"]
     copied = k06.configured(1000, 1003, 997, 132, {"C_PLAIN": 0})
     assert not copied.plain_c and "C" in [name for name, *_ in Pitched.plan(copied, 1000, 1003, 997)]
-    aligned = k06.configured(1000, 1000, 997, 132, {"C_PLAIN": 1})
-    assert aligned.plain_c and "C" not in [name for name, *_ in Pitched.plan(aligned, 1000, 1000, 997)]
-    assert kernels.wgmma_plain_c({kernels.IN_PLACE_09: 1}, 1001, 4) == {kernels.IN_PLACE_09: 1}
+    assert k06.configured(1000, 1000, 997, 132, {"C_PLAIN": 1}).plain_c   # (C whose rows a map takes)
+    assert k06.configured(40, 8001, 4000, 132, {"C_PLAIN": None}).plain_c   # (None: the pick's)
+    assert not kernels.wgmma_kernel("fp16", {"C_PLAIN": 0}).configured(40, 8001, 4000, 132).plain_c
+    for over, declared in (({"C_PLAIN": 0}, {}), ({}, {"C_PLAIN": 0}), ({}, {"C_PLAIN": 1})):
+        handed = kernels.wgmma_kernel("fp16", declared).configured(3, 8001, 4000, 132, over)
+        assert handed.variant == "10" and not handed.plain_c, (over, declared, handed.variant)
+    kept = k06.configured(3, 8001, 4000, 132, {"STAGES": 4})   # (06, its own configuration under the pick's)
+    assert kept.source == k06.source and kept.plain_c, kept.variant
 
 
 def test_06_realigns_b_in_place_at_m_of_33_to_64_where_n_is_off_8():

@@ -372,10 +372,10 @@ def test_every_06_configuration_is_correct_at_the_edges(device, host_problems, c
             assert rec.passed and rec.unwritten == 0, (shape, mode, rec.config, rec.max_rel_err, rec.bad)
 
 
-# B read in place and realigned (B_REALIGN): one and two consumers, clusters of 1, 2 and 4 along M
 # C_PLAIN's forms: store_c's three ways out (unswapped boxes — C_TAIL's overlapping last box at 80
 # and 176 columns —, swapped boxes of up to 64 rows two at a time, swapped past 64 in parts in turn),
-# consumers taking turns, three consumers, the cooperative forms, and a tile at M's edge stored shifted.
+# consumers taking turns, three consumers, and a tile at M's edge stored shifted. (The cooperative
+# forms' boxes leave as the unswapped and swapped ones do, ATOMS of them: not run here.)
 PLAIN_C_FORMS = ({}, {"CONSUMERS": 1, "BN": 80, "CLUSTER": 1}, {"CONSUMERS": 3, "BN": 176, "CLUSTER": 2},
                  {"SWAP_AB": 1, "CONSUMERS": 1, "BN": 48, "CLUSTER": 2},
                  {"SWAP_AB": 1, "CONSUMERS": 2, "BN": 128, "CLUSTER": 2, "C_PARTS": 2, "STAGES": 4},
@@ -389,9 +389,10 @@ def test_06_07_store_c_in_place_at_every_row_pitch(device, host_problems, key, c
     """C_PLAIN (picked wherever C's rows lie off 16 bytes): C never copied (not in the record's
     pitched operands), its boxes stored by the consumers' own stores — fp32, s32 (int8) and bf16
     C (07's fp8e4m3bf16, two elements a lane), every N mod 4 (fp32, s32) or mod 8 (bf16), M and N
-    edges, split-K (long K, few tiles), stream-K's adds (fp32 and s32, each piece after its
-    successor) — in each of store_c's forms (PLAIN_C_FORMS; swapped and taking turns: 16-bit
-    inputs). Verified, every element written, integers exact, the same bits on a rerun."""
+    edges, in each of store_c's forms (PLAIN_C_FORMS; swapped and taking turns: 16-bit inputs);
+    split-K (long K, few tiles: every form but the turns, which never split) and, in the unswapped
+    forms given, stream-K's adds (fp32 and s32, each piece after its successor). Verified, every
+    element written, integers exact, the same bits on a rerun."""
     kernel = kernels.wgmma_kernel(key)
     if (refusal := kernel.device_refusal(device)):
         pytest.skip(str(refusal))
@@ -409,6 +410,7 @@ def test_06_07_store_c_in_place_at_every_row_pitch(device, host_problems, key, c
                               lambda rec: "C_PLAIN=1" in rec.config and "C" not in rec.pitched)
 
 
+# B read in place and realigned (B_REALIGN): one and two consumers, clusters of 1, 2 and 4 along M
 REALIGNING = ({"CONSUMERS": 1, "BN": 128, "CLUSTER": 1, "B_REALIGN": 1}, {"CONSUMERS": 1, "BN": 64, "CLUSTER": 2, "B_REALIGN": 1},
               {"CONSUMERS": 2, "BN": 192, "CLUSTER": 2, "B_REALIGN": 1}, {"CONSUMERS": 2, "BN": 128, "CLUSTER": 4, "B_REALIGN": 1})
 
