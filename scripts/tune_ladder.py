@@ -14,7 +14,8 @@ tcraw/kernels.py and tcraw/wgmma.py are the winners of such runs (docs/results/)
 The empty variant "" is the family's default tile (06: 128×256 in clusters of 2), not 06's pick:
 "picked" (or "picked:MACROS") is the pick, beside fixed variants in the same call. Where C's rows
 lie off 16 bytes the pick stores C in place (C_PLAIN=1) and a fixed variant copies it unless it
-says C_PLAIN=1 too; "picked:C_PLAIN=0" is the pick with C copied.
+says C_PLAIN=1 too; "picked:C_PLAIN=0" is the pick with C copied (09 and 10, which store C
+themselves, still take their shapes).
 """
 
 import argparse

@@ -374,10 +374,10 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
         realign_b=bool(tile["B_REALIGN"]), plain_c=bool(tile["C_PLAIN"]),
         tunables=tuple(WGMMA_TILE) if choose else (), variant=variant,
         configs=(both(WGMMA_CONFIGS + NARROW_CONFIGS + (TURNS_CONFIG,) + WIDE_PAIRS_ONLY +
-                              (NARROW_PAIRS_CONFIG,) + (TALL_CONFIG,) + TALL_FIT_ONLY + SWAPPED_CONFIGS +
-                              SWAPPED_PAIRS_CONFIGS + STREAM_B_WIDE_CONFIGS + (STREAM_B_SWAPPED_CONFIG,) +
-                              FIT_CONFIGS + FIT_THREE_CONFIGS + LOW_FIT_ONLY + FIT_ONE_CONFIGS + REALIGN_CONFIGS +
-                              COOP_CONFIGS) +
+                      (NARROW_PAIRS_CONFIG,) + (TALL_CONFIG,) + TALL_FIT_ONLY + SWAPPED_CONFIGS +
+                      SWAPPED_PAIRS_CONFIGS + STREAM_B_WIDE_CONFIGS + (STREAM_B_SWAPPED_CONFIG,) +
+                      FIT_CONFIGS + FIT_THREE_CONFIGS + LOW_FIT_ONLY + FIT_ONE_CONFIGS + REALIGN_CONFIGS +
+                      COOP_CONFIGS) +
                  ({IN_PLACE_09: 1}, {GEMV_10: 1}, {GEMV_10_IN_CLUSTER: GEMV_IN_CLUSTER})
                  if elem == 2
                  else both(tuple(c for c in WGMMA_CONFIGS if not wgmma_sixteen_bit_only(c)))) if choose else (),
@@ -385,7 +385,8 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
             key, _with_stages(asked, _not_handed(picked), checked_macros(over, WGMMA_TILE, "06/07", WGMMA_POSITIVE)),
             name, choose=False)))
         if choose else None,
-        # (C_PLAIN declared 0 or 1: C copied or stored in place as declared, not where the pick would)
+        # (C_PLAIN declared 0 or 1: C copied or stored in place as declared, not where the pick would;
+        # 09 and 10 still take their shapes: _handed)
         pick=(lambda m, n, k, sms: (lambda picked: wgmma_plain_c(picked, n, out) if asked["C_PLAIN"] is None
                                     else picked)(wgmma_pick(m, n, k, sms, elem, stream_k=out == 4)))
         if choose else None,

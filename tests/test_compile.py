@@ -2134,7 +2134,8 @@ def test_06_hands_small_m_with_b_off_16_bytes_to_09():
     """M ≤ 32 (M ≤ 48 where N ≥ 4096) and N not a multiple of 8 (B's rows off 16 bytes): 06's pick
     runs 09, which reads B in place (no pitched copy) with K in small_m_split's pieces — the
     record's source says so; N a multiple of 8, M past those bounds, 06 realigning B itself (M of
-    33–64, K of 16 slices or more), 8-bit inputs or an override of 06's macros keep 06's own."""
+    33–64, K of 16 slices or more), 8-bit inputs or an override of 06's macros (but A_LINES and
+    C_PLAIN) keep 06's own."""
     k06 = kernels.KERNELS["wgmma_tma_fp16"]
     for shape in [(5, 11037, 15699), (32, 4099, 2000), (17, 65, 9), (33, 4099, 1000), (48, 14046, 640), (1, 79, 9)]:
         run = k06.configured(*shape, 132)
@@ -2155,7 +2156,8 @@ def test_06_hands_m_of_1_to_4_to_10():
     """M ≤ 4 and N ≥ GEMV_MIN_N, 16-bit, B's rows on 16 bytes or not: 06's pick runs 10 (a GEMV)
     over tiles of 256 or 248 columns with K in gemv_split's pieces through the workspace, or in a
     cluster of GEMV_IN_CLUSTER where gemv_sums_in_cluster — the record's source and variant say
-    which; M of 5, N below the bound, 8-bit inputs or an override of 06's macros keep the others."""
+    which; M of 5, N below the bound, 8-bit inputs or an override of 06's macros (but A_LINES and
+    C_PLAIN) keep the others."""
     k06 = kernels.KERNELS["wgmma_tma_bf16"]
     in_cluster = [(4, 2408, 777), (4, 1872, 968), (1, 2272, 1712)]
     for shape in [(1, 11037, 15699), (2, 4096, 4096), (1, kernels.GEMV_MIN_N, 9), (3, 1003, 20000)] + in_cluster:
