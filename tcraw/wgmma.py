@@ -341,6 +341,13 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
     asked = checked_switches({**WGMMA_TILE, **checked_macros(tile, WGMMA_TILE, "06/07", WGMMA_POSITIVE)})
     elem, out = PRECISIONS[key].in_dtype.itemsize, PRECISIONS[key].out_dtype.itemsize
     both = with_plain_c if asked["C_PLAIN"] is None else tuple   # (declared 0 or 1, every build has it)
+
+    # (C_PLAIN declared 0 or 1: as declared, not where the pick would; 09 and 10 still take their
+    # shapes: _handed)
+    def pick(m, n, k, sms):
+        picked = wgmma_pick(m, n, k, sms, elem, stream_k=out == 4)
+        return wgmma_plain_c(picked, n, out) if asked["C_PLAIN"] is None else picked
+
     for switch, what in (("SWAP_AB", "wgmma transposes only 16-bit operands"),
                          ("B_REALIGN", "it shifts 16-bit elements of a row-major B")):
         if asked[switch] and (elem != 2 or b_layout != "row"):
@@ -385,11 +392,7 @@ def wgmma_kernel(key, tile=WGMMA_TILE, name=None, choose=True):
             key, _with_stages(asked, _not_handed(picked), checked_macros(over, WGMMA_TILE, "06/07", WGMMA_POSITIVE)),
             name, choose=False)))
         if choose else None,
-        # (C_PLAIN declared 0 or 1: C copied or stored in place as declared, not where the pick would;
-        # 09 and 10 still take their shapes: _handed)
-        pick=(lambda m, n, k, sms: (lambda picked: wgmma_plain_c(picked, n, out) if asked["C_PLAIN"] is None
-                                    else picked)(wgmma_pick(m, n, k, sms, elem, stream_k=out == 4)))
-        if choose else None,
+        pick=pick if choose else None,
         summary=f"wgmma 64×{bn}×{32 // elem} from TMA-filled smem, {bm}×{wgmma_cols(tile)}×{bk} "
                 f"tiles{', B K-major' if b_layout == 'col' else ''}, "
                 f"{tile['STAGES']}-stage mbarrier ring, producer + {tile['CONSUMERS']} consumer warpgroups"
@@ -1235,7 +1238,9 @@ def _with_stages(tile, picked, overrides):
     (wgmma_coop_builds), or that swap the tile the other way (COOP's consumers would then split the
     other side), turn it off, and with it off split-K is 06's own unless SPLIT_K is given."""
     macros = {**tile, **picked, **overrides}
-    if "C_PLAIN" in overrides and overrides["C_PLAIN"] is None:   # (None: the configuration's own, the pick's)
+    # (an override C_PLAIN=None is the configuration's own: the pick's, else as declared — not, as for
+    # WAIT_DEPTH's None, worked out again from the build)
+    if "C_PLAIN" in overrides and overrides["C_PLAIN"] is None:
         macros["C_PLAIN"] = picked.get("C_PLAIN", tile["C_PLAIN"])
     reshaped = [name for name in ("CLUSTER", "SWAP_AB", "A_ROWS", "PINGPONG")
                 if name in overrides and overrides[name] != picked.get(name, tile[name])]
